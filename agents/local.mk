@@ -1,0 +1,1 @@
+# rules for agents (see Makefile.am)

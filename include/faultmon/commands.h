@@ -1,0 +1,14 @@
+/*
+ * faultmon: the subcommands of the faultmon program.  Each takes the
+ * arguments after "faultmon" (argv[0] is the subcommand's name) and returns
+ * the process exit status.
+ */
+#ifndef FAULTMON_COMMANDS_H
+#define FAULTMON_COMMANDS_H
+
+/* sysexits.h's EX_USAGE: the status for every usage error. */
+#define FM_EXIT_USAGE 64
+
+int fm_cmd_probe(int argc, char **argv);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * faultmon: the probe engine.
+ *
+ * One fm_probe_run probes a fixed list of targets concurrently on its own
+ * epoll instance, under one deadline (Probe_timeout) for the whole run.  It
+ * can be driven on its own (fm_probe_run_blocking) or embedded in another
+ * main loop: register fm_probe_run_fd() for reading, call
+ * fm_probe_run_dispatch() when it is readable or when
+ * fm_probe_run_wait_ms() has passed.  The same run can be started again for
+ * the next cycle; its memory is allocated once, in fm_probe_run_new().
+ */
+#ifndef FAULTMON_PROBE_H
+#define FAULTMON_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <faultmon/result.h>
+#include <faultmon/target.h>
+
+struct fm_probe_run;
+
+/*!
+ * \brief Create an engine for these targets.
+ *
+ * \param[in]  targets  parsed targets, with requests built; the engine keeps
+ *                      pointers to them, so they must outlive it
+ * \param[in]  n        how many
+ * \param[in]  opts     shared options; kept by pointer too
+ * \param[out] out      the engine
+ * \param[out] err      on failure, why (a bad CA file, say)
+ * \return 0, or a positive errno
+ */
+int fm_probe_run_new(struct fm_target *targets, size_t n,
+                     const struct fm_probe_opts *opts,
+                     struct fm_probe_run **out, char *err, size_t err_len);
+void fm_probe_run_free(struct fm_probe_run *run);
+
+/*!
+ * \brief Keep TLS sessions across cycles (for loops), so that handshakes
+ *        after the first are resumed; a one-shot run does not need it.
+ */
+void fm_probe_run_set_keep_sessions(struct fm_probe_run *run, bool keep);
+
+/*! \brief Start a cycle: every target's probe begins now. \return 0 or errno */
+int fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us);
+
+/*!
+ * \brief Do all the work that is ready without blocking.
+ * \return true once every target of the cycle has a verdict
+ */
+bool fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us);
+
+/*! \brief The epoll fd to watch for readability when embedding the engine. */
+int fm_probe_run_fd(const struct fm_probe_run *run);
+
+/*! \brief How long a caller may sleep before the next dispatch (ms, >= 0). */
+int fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
+
+bool fm_probe_run_done(const struct fm_probe_run *run);
+
+/*! \brief Start a cycle and wait for it on the engine's own epoll. */
+int fm_probe_run_blocking(struct fm_probe_run *run);
+
+/*! \brief Results of the last cycle, in target order. */
+const struct fm_result *fm_probe_run_results(const struct fm_probe_run *run,
+                                             size_t *n);
+
+/*! \brief Worst class among the results of the last cycle. */
+enum fm_class fm_probe_run_verdict(const struct fm_probe_run *run);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * faultmon: what to probe, parsed and validated once at load time.
+ *
+ * Targets are written as URIs:
+ *   http://HOST[:PORT]/PATH    HTTP HEAD (HTTP/1.0), or GET (HTTP/1.1) for a URI
+ *   https://HOST[:PORT]/PATH   TLS handshake; with tls_request also the HTTP request
+ *   tcp://HOST:PORT            TCP connect
+ *   tls://HOST:PORT            TLS handshake
+ * HOST is a name, an IPv4 literal or a bracketed IPv6 literal.
+ */
+#ifndef FAULTMON_TARGET_H
+#define FAULTMON_TARGET_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <faultmon/result.h>
+
+enum fm_scheme {
+    FM_SCHEME_HTTP = 0,
+    FM_SCHEME_HTTPS,
+    FM_SCHEME_TCP,
+    FM_SCHEME_TLS,
+};
+
+/* Status codes 0..999 as a bitmap: "200-399,401" and the like. */
+struct fm_status_set {
+    uint8_t bits[125];
+};
+
+#define FM_HEADER_MAX 16
+
+/* Settings shared by every target of one probe run. */
+struct fm_probe_opts {
+    uint64_t timeout_ms;            /* Probe_timeout: bounds the whole run */
+    struct fm_status_set expect;    /* statuses that pass */
+    bool have_receive;
+    regex_t receive;                /* matched against the start of the body */
+    char *receive_text;
+    bool reverse;                   /* a receive match means failure */
+    char *method;                   /* NULL: HEAD for targets, GET for URIs */
+    char *headers[FM_HEADER_MAX];   /* "Name: value", validated */
+    size_t n_headers;
+    bool tls_request;               /* https targets: send the request too */
+    bool tls_verify;
+    char *ca_file;
+    char *sni;                      /* NULL: the target's host name */
+    size_t max_reply_bytes;         /* cap on bytes read per probe */
+    size_t receive_window_bytes;    /* body bytes the regex sees */
+};
+
+struct fm_target {
+    char *text;                     /* the URI as given, for output */
+    enum fm_scheme scheme;
+    enum fm_probe_kind kind;
+    char *host;                     /* without brackets */
+    uint16_t port;
+    char *path;                     /* path and query, "/" at least */
+    bool use_tls;
+    bool send_request;
+    char *userinfo;                 /* "user:password" from the URI, never printed */
+    char *request;                  /* request bytes, built at load time */
+    size_t request_len;
+};
+
+#define FM_DEFAULT_TIMEOUT_MS 5000
+#define FM_DEFAULT_MAX_REPLY_BYTES (64 * 1024)
+#define FM_DEFAULT_RECEIVE_WINDOW_BYTES 4096
+#define FM_DEFAULT_EXPECT "100-499"
+#define FM_DEFAULT_TARGET "http://127.0.0.1/"
+
+/*!
+ * \brief Parse a target URI.
+ *
+ * \param[in]  text    the URI
+ * \param[in]  is_uri  true for a Monitor_Uri_List entry (HTTP GET), false for
+ *                     a probe target (HEAD, or connect for tcp/tls)
+ * \param[out] target  filled on success; free with fm_target_clear()
+ * \param[out] err     on failure, a message naming the bad value
+ * \param[in]  err_len size of err
+ * \return 0 on success, EINVAL on a malformed URI
+ */
+int fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
+                    char *err, size_t err_len);
+
+/*!
+ * \brief Build the request bytes of an HTTP target from the options.
+ * \return 0, or ENOMEM
+ */
+int fm_target_build_request(struct fm_target *target,
+                            const struct fm_probe_opts *opts);
+
+void fm_target_clear(struct fm_target *target);
+
+/*! \brief Parse "200-399,401,5xx"-style lists. \return 0 or EINVAL */
+int fm_status_set_parse(struct fm_status_set *set, const char *text,
+                        char *err, size_t err_len);
+bool fm_status_set_has(const struct fm_status_set *set, int status);
+
+/*! \brief Parse a non-negative duration: "500ms", "5s", "2m", "5" (seconds). */
+int fm_parse_duration_ms(const char *text, uint64_t *out_ms);
+/*! \brief Parse a size: "65536", "64k", "1M". */
+int fm_parse_size_bytes(const char *text, size_t *out_bytes);
+
+void fm_probe_opts_init(struct fm_probe_opts *opts);
+void fm_probe_opts_clear(struct fm_probe_opts *opts);
+/*! \brief Compile and set the receive regex. \return 0 or EINVAL (err says why) */
+int fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
+                              char *err, size_t err_len);
+/*! \brief Add a "Name: value" header after checking it. \return 0, EINVAL, E2BIG */
+int fm_probe_opts_add_header(struct fm_probe_opts *opts, const char *header,
+                             char *err, size_t err_len);
+/*! \brief Check a method token. \return 0 or EINVAL */
+int fm_probe_opts_set_method(struct fm_probe_opts *opts, const char *method,
+                             char *err, size_t err_len);
+
+#endif

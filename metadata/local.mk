@@ -1,0 +1,1 @@
+# rules for metadata (see Makefile.am)

@@ -1,0 +1,32 @@
+# The probe core is a convenience library, so that the faultmon program and
+# the unit tests link the same objects.
+noinst_LTLIBRARIES += src/libfaultmon.la
+src_libfaultmon_la_SOURCES = \
+	src/deadline.c \
+	src/http.c \
+	src/json.c \
+	src/log.c \
+	src/probe_engine.c \
+	src/probe_int.h \
+	src/probe_tls.c \
+	src/result.c \
+	src/target.c
+src_libfaultmon_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
+src_libfaultmon_la_LIBADD = $(LIBQB_LIBS) $(OPENSSL_LIBS)
+
+bin_PROGRAMS += src/faultmon
+src_faultmon_SOURCES = \
+	src/cmd_probe.c \
+	src/faultmon.c
+src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
+src_faultmon_LDADD = src/libfaultmon.la
+
+pkginclude_HEADERS = \
+	include/faultmon/commands.h \
+	include/faultmon/deadline.h \
+	include/faultmon/http.h \
+	include/faultmon/json.h \
+	include/faultmon/log.h \
+	include/faultmon/probe.h \
+	include/faultmon/result.h \
+	include/faultmon/target.h

@@ -1,0 +1,122 @@
+/*
+ * faultmon: logging set-up.  libqb does the work; this file only decides the
+ * targets the way Pacemaker's daemons and ocf_log do, so that faultmon's
+ * lines land next to the cluster's own.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <faultmon/log.h>
+
+#define FM_PACEMAKER_LOG "/var/log/pacemaker/pacemaker.log"
+
+struct fm_facility {
+    const char *name;
+    int value;
+};
+
+static const struct fm_facility fm_facilities[] = {
+    { "daemon", LOG_DAEMON }, { "user", LOG_USER },
+    { "local0", LOG_LOCAL0 }, { "local1", LOG_LOCAL1 },
+    { "local2", LOG_LOCAL2 }, { "local3", LOG_LOCAL3 },
+    { "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
+    { "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 },
+};
+
+static const char *
+first_env(const char *a, const char *b)
+{
+    const char *value = getenv(a);
+
+    if (value == NULL || value[0] == '\0') {
+        value = getenv(b);
+    }
+    return (value != NULL && value[0] != '\0')? value : NULL;
+}
+
+/* Returns -1 for "none". */
+static int
+syslog_facility(void)
+{
+    const char *name = first_env("PCMK_logfacility", "HA_LOGFACILITY");
+
+    if (name == NULL) {
+        return LOG_DAEMON;
+    }
+    if (strcasecmp(name, "none") == 0 || strcasecmp(name, "false") == 0) {
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof(fm_facilities) / sizeof(fm_facilities[0]); i++) {
+        if (strcasecmp(name, fm_facilities[i].name) == 0) {
+            return fm_facilities[i].value;
+        }
+    }
+    return LOG_DAEMON;
+}
+
+static const char *
+log_file_path(void)
+{
+    const char *path = first_env("PCMK_logfile", "HA_LOGFILE");
+
+    if (path != NULL) {
+        if (strcasecmp(path, "none") == 0 || strcasecmp(path, "/dev/null") == 0) {
+            return NULL;
+        }
+        return path;
+    }
+    /* Without the cluster's environment (an administrator at a shell), only
+     * join Pacemaker's log when it is already there. */
+    if (access(FM_PACEMAKER_LOG, W_OK) == 0) {
+        return FM_PACEMAKER_LOG;
+    }
+    return NULL;
+}
+
+void
+fm_log_init(const char *ident, bool to_stderr, int verbosity)
+{
+    int facility = syslog_facility();
+    const char *path = log_file_path();
+    int level = (verbosity >= 2)? LOG_DEBUG : (verbosity == 1)? LOG_INFO : LOG_NOTICE;
+
+    qb_log_init(ident, (facility < 0)? LOG_DAEMON : facility, LOG_INFO);
+    qb_log_format_set(QB_LOG_SYSLOG, "%b");
+    if (facility < 0) {
+        qb_log_ctl(QB_LOG_SYSLOG, QB_LOG_CONF_ENABLED, QB_FALSE);
+    } else {
+        qb_log_ctl(QB_LOG_SYSLOG, QB_LOG_CONF_ENABLED, QB_TRUE);
+        qb_log_filter_ctl(QB_LOG_SYSLOG, QB_LOG_FILTER_ADD, QB_LOG_FILTER_FILE,
+                          "*", (level > LOG_INFO)? level : LOG_INFO);
+    }
+
+    if (path != NULL) {
+        int32_t target = qb_log_file_open(path);
+
+        if (target >= 0) {
+            /* The same shape as Pacemaker's detail log lines. */
+            qb_log_format_set(target, "%t [%P] %H %N: %p: %b");
+            qb_log_ctl(target, QB_LOG_CONF_ENABLED, QB_TRUE);
+            qb_log_filter_ctl(target, QB_LOG_FILTER_ADD, QB_LOG_FILTER_FILE,
+                              "*", (level > LOG_INFO)? level : LOG_INFO);
+        }
+    }
+
+    if (to_stderr) {
+        qb_log_format_set(QB_LOG_STDERR, "%N: %p: %b");
+        qb_log_ctl(QB_LOG_STDERR, QB_LOG_CONF_ENABLED, QB_TRUE);
+        qb_log_filter_ctl(QB_LOG_STDERR, QB_LOG_FILTER_ADD, QB_LOG_FILTER_FILE,
+                          "*", level);
+    }
+}
+
+void
+fm_log_fini(void)
+{
+    qb_log_fini();
+}

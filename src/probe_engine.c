@@ -1,0 +1,886 @@
+/*
+ * faultmon: the probe engine.  Every target of a run is probed concurrently
+ * on one epoll instance; one deadline, taken from a monotonic clock when the
+ * run starts, bounds every step of every probe, so a server that trickles a
+ * byte at a time is cut off at the deadline and never re-armed.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+
+#include <faultmon/http.h>
+#include <faultmon/log.h>
+#include "probe_int.h"
+
+#define FM_EPOLL_BATCH 256
+#define FM_RX_INITIAL_BYTES 1024
+/* How long a finished TLS 1.3 probe may wait for the session ticket that
+ * makes the next cycle's handshake cheap; it never delays a verdict. */
+#define FM_TICKET_WAIT_US 20000
+
+static void conn_advance(struct fm_conn *conn);
+
+static uint64_t
+step_layer_timeout_reason(enum fm_step step)
+{
+    switch (step) {
+        case FM_STEP_RESOLVE: return fm_reason_for_timeout(FM_LAYER_RESOLVE);
+        case FM_STEP_CONNECT: return fm_reason_for_timeout(FM_LAYER_CONNECT);
+        case FM_STEP_TLS:     return fm_reason_for_timeout(FM_LAYER_TLS);
+        case FM_STEP_SEND:    return fm_reason_for_timeout(FM_LAYER_SEND);
+        default:              return fm_reason_for_timeout(FM_LAYER_READ);
+    }
+}
+
+/* Server bytes in a detail string: printable ASCII only, so that logs and
+ * JSON stay clean whatever a hostile server sends. */
+static void
+sanitize_into(char *dst, size_t dst_len, const char *src, size_t src_len)
+{
+    size_t j = 0;
+
+    for (size_t i = 0; i < src_len && j + 4 < dst_len; i++) {
+        unsigned char ch = (unsigned char) src[i];
+
+        if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') {
+            dst[j++] = (char) ch;
+        } else {
+            j += (size_t) snprintf(dst + j, dst_len - j, "\\x%02x", ch);
+        }
+    }
+    dst[(j < dst_len)? j : dst_len - 1] = '\0';
+}
+
+static void
+conn_watch(struct fm_conn *conn, uint32_t events)
+{
+    struct epoll_event ev = { .events = events, .data.ptr = conn };
+
+    if (epoll_ctl(conn->run->epfd, EPOLL_CTL_MOD, conn->fd, &ev) != 0) {
+        epoll_ctl(conn->run->epfd, EPOLL_CTL_ADD, conn->fd, &ev);
+    }
+}
+
+static void
+conn_free_addrinfo(struct fm_conn *conn)
+{
+    if (!conn->literal && !conn->gai_busy && conn->gai.ar_result != NULL) {
+        freeaddrinfo(conn->gai.ar_result);
+        conn->gai.ar_result = NULL;
+    }
+    conn->ai_next = NULL;
+}
+
+/* Release everything of this cycle's probe; `abortive` resets the TCP
+ * connection so that no TIME_WAIT is left on our side. */
+static void
+conn_close(struct fm_conn *conn, bool abortive)
+{
+    if (conn->ssl != NULL) {
+        fm_tls_conn_close(conn);
+    }
+    if (conn->fd >= 0) {
+        if (abortive) {
+            struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+            setsockopt(conn->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+        }
+        close(conn->fd);    /* also drops it from the epoll set */
+        conn->fd = -1;
+    }
+    free(conn->rx);
+    conn->rx = NULL;
+    conn->rx_len = conn->rx_cap = 0;
+    conn_free_addrinfo(conn);
+}
+
+static void
+log_failure(const struct fm_conn *conn)
+{
+    const struct fm_target *t = conn->target;
+    const struct fm_result *r = conn->result;
+
+    switch (fm_reason_layer(r->reason)) {
+        case FM_LAYER_RESOLVE:
+        case FM_LAYER_CONNECT:
+        case FM_LAYER_TLS:
+            fm_log_warn("Failed to connect to %s port %d %s", t->host, t->port, r->detail);
+            break;
+        case FM_LAYER_SEND:
+        case FM_LAYER_READ:
+            fm_log_warn("Failed to communicate with server %s port %d: %s",
+                        t->host, t->port, r->detail);
+            break;
+        default:
+            fm_log_warn("Probe of %s failed (%s): %s", t->text, fm_reason_name(r->reason),
+                        r->detail);
+            break;
+    }
+}
+
+/* Give the probe its verdict.  Every verdict goes through here. */
+static void
+conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const char *detail)
+{
+    struct fm_result *r = conn->result;
+    bool linger_for_ticket = false;
+
+    if (conn->step == FM_STEP_DONE || conn->step == FM_STEP_TICKET) {
+        return;
+    }
+    r->reason = reason;
+    r->sys_errno = sys_errno;
+    r->latency_us = fm_deadline_elapsed_us(&conn->run->deadline, fm_now_us());
+    if (detail != NULL) {
+        snprintf(r->detail, sizeof(r->detail), "%s", detail);
+    } else if (sys_errno != 0) {
+        snprintf(r->detail, sizeof(r->detail), "%s", strerror(sys_errno));
+    }
+    if (reason != FM_REASON_OK) {
+        log_failure(conn);
+    }
+    conn->run->pending--;
+
+    linger_for_ticket = (reason == FM_REASON_OK && conn->ssl != NULL
+                         && conn->run->keep_sessions && conn->session == NULL
+                         && SSL_version(conn->ssl) >= TLS1_3_VERSION
+                         && conn->fd >= 0);
+    if (linger_for_ticket) {
+        conn->step = FM_STEP_TICKET;
+        conn->ticket_end_us = fm_now_us() + FM_TICKET_WAIT_US;
+        conn->run->lingering++;
+        conn_watch(conn, EPOLLIN);
+        return;
+    }
+    conn->step = FM_STEP_DONE;
+    conn_close(conn, true);
+}
+
+static void
+conn_finish_ticket(struct fm_conn *conn)
+{
+    conn->step = FM_STEP_DONE;
+    conn->run->lingering--;
+    conn_close(conn, true);
+}
+
+/* Judge what has been read; returns true once the probe has its verdict. */
+static bool
+conn_judge_reply(struct fm_conn *conn, bool eof)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+    struct fm_http_reply reply;
+    enum fm_http_parse parse = fm_http_parse_reply(conn->rx, conn->rx_len, &reply);
+    bool want_body = opts->have_receive && conn->target->kind == FM_PROBE_GET
+                     && (opts->method == NULL || strcmp(opts->method, "HEAD") != 0);
+    char detail[sizeof(conn->result->detail)];
+
+    if (parse == FM_HTTP_MALFORMED) {
+        char shown[64];
+
+        sanitize_into(shown, sizeof(shown), conn->rx, (conn->rx_len < 16)? conn->rx_len : 16);
+        snprintf(detail, sizeof(detail), "not an HTTP reply: \"%s\"", shown);
+        conn_finish(conn, FM_REASON_READ_MALFORMED, 0, detail);
+        return true;
+    }
+    if (parse == FM_HTTP_NEED_MORE) {
+        if (eof) {
+            snprintf(detail, sizeof(detail), "connection closed after %zu bytes, before a complete reply",
+                     conn->rx_len);
+            conn_finish(conn, FM_REASON_READ_FAILED, 0, detail);
+            return true;
+        }
+        if (conn->rx_len >= opts->max_reply_bytes) {
+            snprintf(detail, sizeof(detail), "reply headers exceed %zu bytes", opts->max_reply_bytes);
+            conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, detail);
+            return true;
+        }
+        return false;
+    }
+
+    conn->result->http_status = reply.status;
+    if (want_body && !eof) {
+        size_t body_len = conn->rx_len - reply.header_len;
+        bool complete = (reply.have_length && body_len >= reply.content_length)
+                        || body_len >= opts->receive_window_bytes
+                        || conn->rx_len >= opts->max_reply_bytes;
+
+        if (!complete) {
+            return false;
+        }
+    }
+    if (!fm_status_set_has(&opts->expect, reply.status)) {
+        snprintf(detail, sizeof(detail), "HTTP status %d is not an expected status", reply.status);
+        conn_finish(conn, FM_REASON_STATUS, 0, detail);
+        return true;
+    }
+    if (opts->have_receive) {
+        size_t start = want_body? reply.header_len : 0;
+        size_t len = want_body? conn->rx_len - reply.header_len : reply.header_len;
+        regmatch_t match = { .rm_so = 0, .rm_eo = 0 };
+        bool matched = false;
+
+        if (len > opts->receive_window_bytes) {
+            len = opts->receive_window_bytes;
+        }
+        match.rm_eo = (regoff_t) len;
+        /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
+        matched = (regexec(&opts->receive, conn->rx + start, 1, &match, REG_STARTEND) == 0);
+        if (matched && opts->reverse) {
+            snprintf(detail, sizeof(detail), "reply matches '%s' (reverse mode)", opts->receive_text);
+            conn_finish(conn, FM_REASON_CONTENT_REVERSE, 0, detail);
+            return true;
+        }
+        if (!matched && !opts->reverse) {
+            snprintf(detail, sizeof(detail), "reply does not match '%s'", opts->receive_text);
+            conn_finish(conn, FM_REASON_CONTENT_MISMATCH, 0, detail);
+            return true;
+        }
+    }
+    snprintf(detail, sizeof(detail), "HTTP %d", reply.status);
+    conn_finish(conn, FM_REASON_OK, 0, detail);
+    return true;
+}
+
+/* I/O through TLS or the plain socket: >0 bytes, 0 EOF, -1 would block
+ * (events set), -2 error (errno or detail set). */
+static ssize_t
+conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len, char *detail, size_t detail_len)
+{
+    if (conn->ssl == NULL) {
+        ssize_t n = writing? send(conn->fd, buf, len, MSG_NOSIGNAL) : recv(conn->fd, buf, len, 0);
+
+        if (n >= 0) {
+            return n;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+            conn_watch(conn, writing? EPOLLOUT : EPOLLIN);
+            return -1;
+        }
+        snprintf(detail, detail_len, "%s", strerror(errno));
+        return -2;
+    }
+
+    ERR_clear_error();
+    {
+        int n = writing? SSL_write(conn->ssl, buf, (int) len) : SSL_read(conn->ssl, buf, (int) len);
+        int err = 0;
+
+        if (n > 0) {
+            return n;
+        }
+        err = SSL_get_error(conn->ssl, n);
+        switch (err) {
+            case SSL_ERROR_WANT_READ:
+                conn_watch(conn, EPOLLIN);
+                return -1;
+            case SSL_ERROR_WANT_WRITE:
+                conn_watch(conn, EPOLLOUT);
+                return -1;
+            case SSL_ERROR_ZERO_RETURN:
+                return 0;
+            case SSL_ERROR_SYSCALL:
+                if (ERR_peek_error() == 0 && errno == 0) {
+                    return 0;   /* EOF without close_notify */
+                }
+                snprintf(detail, detail_len, "%s", (errno != 0)? strerror(errno) : "TLS I/O error");
+                return -2;
+            default:
+                snprintf(detail, detail_len, "TLS: %s", ERR_reason_error_string(ERR_peek_error())
+                         ? ERR_reason_error_string(ERR_peek_error()) : "error");
+                return -2;
+        }
+    }
+}
+
+static void
+conn_send(struct fm_conn *conn)
+{
+    char detail[sizeof(conn->result->detail)] = "";
+
+    while (conn->sent < conn->target->request_len) {
+        ssize_t n = 0;
+
+        errno = 0;
+        n = conn_io(conn, true, conn->target->request + conn->sent,
+                    conn->target->request_len - conn->sent, detail, sizeof(detail));
+        if (n == -1) {
+            return;
+        }
+        if (n <= 0) {
+            conn_finish(conn, FM_REASON_SEND_FAILED, errno,
+                        (detail[0] != '\0')? detail : "connection closed while sending");
+            return;
+        }
+        conn->sent += (size_t) n;
+    }
+    conn->step = FM_STEP_READ;
+    conn_advance(conn);
+}
+
+static void
+conn_read(struct fm_conn *conn)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+    char detail[sizeof(conn->result->detail)] = "";
+
+    for (;;) {
+        ssize_t n = 0;
+
+        if (conn->rx_len == conn->rx_cap) {
+            size_t cap = (conn->rx_cap == 0)? FM_RX_INITIAL_BYTES : conn->rx_cap * 2;
+            char *grown = NULL;
+
+            if (cap > opts->max_reply_bytes) {
+                cap = opts->max_reply_bytes;
+            }
+            if (cap <= conn->rx_len) {
+                /* The cap is reached and the reply is still not judged. */
+                conn_judge_reply(conn, false);
+                if (conn->step != FM_STEP_DONE && conn->step != FM_STEP_TICKET) {
+                    conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, "reply exceeds the read cap");
+                }
+                return;
+            }
+            grown = realloc(conn->rx, cap);
+            if (grown == NULL) {
+                conn_finish(conn, FM_REASON_READ_FAILED, ENOMEM, NULL);
+                return;
+            }
+            conn->rx = grown;
+            conn->rx_cap = cap;
+        }
+        errno = 0;
+        n = conn_io(conn, false, conn->rx + conn->rx_len, conn->rx_cap - conn->rx_len,
+                    detail, sizeof(detail));
+        if (n == -1) {
+            return;
+        }
+        if (n == -2) {
+            conn_finish(conn, FM_REASON_READ_FAILED, errno, detail);
+            return;
+        }
+        if (n == 0) {
+            conn_judge_reply(conn, true);
+            return;
+        }
+        conn->rx_len += (size_t) n;
+        if (conn_judge_reply(conn, false)) {
+            return;
+        }
+    }
+}
+
+static void
+conn_tls_handshake(struct fm_conn *conn)
+{
+    int rc = 0;
+    int err = 0;
+    char detail[sizeof(conn->result->detail)];
+
+    ERR_clear_error();
+    errno = 0;
+    rc = SSL_connect(conn->ssl);
+    if (rc == 1) {
+        fm_tls_note_peer(conn);
+        if (conn->target->send_request) {
+            conn->step = FM_STEP_SEND;
+            conn_advance(conn);
+        } else {
+            snprintf(detail, sizeof(detail), "%s handshake%s", SSL_get_version(conn->ssl),
+                     SSL_session_reused(conn->ssl)? " (resumed)" : "");
+            conn_finish(conn, FM_REASON_OK, 0, detail);
+        }
+        return;
+    }
+    err = SSL_get_error(conn->ssl, rc);
+    if (err == SSL_ERROR_WANT_READ) {
+        conn_watch(conn, EPOLLIN);
+        return;
+    }
+    if (err == SSL_ERROR_WANT_WRITE) {
+        conn_watch(conn, EPOLLOUT);
+        return;
+    }
+    if (SSL_get_verify_result(conn->ssl) != X509_V_OK) {
+        snprintf(detail, sizeof(detail), "TLS certificate: %s",
+                 X509_verify_cert_error_string(SSL_get_verify_result(conn->ssl)));
+        conn_finish(conn, FM_REASON_TLS_VERIFY, 0, detail);
+        return;
+    }
+    if (err == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) {
+        snprintf(detail, sizeof(detail), "TLS handshake: %s",
+                 (errno != 0)? strerror(errno) : "connection closed by server");
+    } else {
+        const char *why = ERR_reason_error_string(ERR_peek_error());
+
+        snprintf(detail, sizeof(detail), "TLS handshake: %s", (why != NULL)? why : "failed");
+    }
+    conn_finish(conn, FM_REASON_TLS_FAILED, errno, detail);
+}
+
+static void
+conn_connected(struct fm_conn *conn)
+{
+    conn_free_addrinfo(conn);
+    if (conn->target->use_tls) {
+        if (fm_tls_conn_setup(conn) != 0) {
+            conn_finish(conn, FM_REASON_TLS_FAILED, ENOMEM, "cannot set up TLS");
+            return;
+        }
+        conn->step = FM_STEP_TLS;
+    } else if (conn->target->send_request) {
+        conn->step = FM_STEP_SEND;
+    } else {
+        conn_finish(conn, FM_REASON_OK, 0, "connected");
+        return;
+    }
+    conn_advance(conn);
+}
+
+static void
+conn_connect_next(struct fm_conn *conn, int last_errno)
+{
+    int fd = -1;
+    int one = 1;
+    const struct sockaddr *sa = (const struct sockaddr *) &conn->addr;
+    socklen_t sa_len = conn->addr_len;
+
+    if (!conn->literal) {
+        if (conn->ai_next == NULL) {
+            conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
+            return;
+        }
+        sa = conn->ai_next->ai_addr;
+        sa_len = conn->ai_next->ai_addrlen;
+        conn->ai_next = conn->ai_next->ai_next;
+    }
+    fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+    if (fd < 0) {
+        conn_finish(conn, FM_REASON_CONNECT_FAILED, errno, NULL);
+        return;
+    }
+    /* Without TCP_NODELAY, Nagle and delayed ACKs cost tens of ms per TLS
+     * resumption (see shared notes on performance). */
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    conn->fd = fd;
+    conn->step = FM_STEP_CONNECT;
+    if (connect(fd, sa, sa_len) == 0) {
+        conn_connected(conn);
+        return;
+    }
+    if (errno == EINPROGRESS) {
+        conn_watch(conn, EPOLLOUT);
+        return;
+    }
+    {
+        int err = errno;
+
+        close(fd);
+        conn->fd = -1;
+        if (!conn->literal && conn->ai_next != NULL) {
+            conn_connect_next(conn, err);
+        } else {
+            conn_finish(conn, FM_REASON_CONNECT_FAILED, err, NULL);
+        }
+    }
+}
+
+static void
+conn_connect_result(struct fm_conn *conn)
+{
+    int err = 0;
+    socklen_t len = sizeof(err);
+
+    if (getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
+        err = errno;
+    }
+    if (err == 0) {
+        conn_connected(conn);
+        return;
+    }
+    close(conn->fd);
+    conn->fd = -1;
+    if (!conn->literal && conn->ai_next != NULL) {
+        conn_connect_next(conn, err);
+    } else {
+        conn_finish(conn, FM_REASON_CONNECT_FAILED, err, NULL);
+    }
+}
+
+static void
+conn_advance(struct fm_conn *conn)
+{
+    switch (conn->step) {
+        case FM_STEP_CONNECT: conn_connect_result(conn); break;
+        case FM_STEP_TLS:     conn_tls_handshake(conn); break;
+        case FM_STEP_SEND:    conn_send(conn); break;
+        case FM_STEP_READ:    conn_read(conn); break;
+        default: break;
+    }
+}
+
+/* Runs in a glibc resolver thread: only hand the conn back to the loop. */
+static void
+gai_notify(union sigval value)
+{
+    struct fm_conn *conn = value.sival_ptr;
+    uint32_t index = (uint32_t) (conn - conn->run->conns);
+    ssize_t rc = write(conn->run->gai_pipe[1], &index, sizeof(index));
+
+    (void) rc;
+}
+
+static void
+conn_resolve(struct fm_conn *conn)
+{
+    conn->step = FM_STEP_RESOLVE;
+    if (conn->gai_busy) {
+        return;     /* last cycle's lookup is still running: wait for it */
+    }
+    memset(&conn->gai, 0, sizeof(conn->gai));
+    conn->gai.ar_name = conn->target->host;
+    conn->gai.ar_service = conn->port_text;
+    conn->gai.ar_request = &conn->gai_hints;
+    conn->gai_list[0] = &conn->gai;
+    conn->gai_busy = true;
+    conn->run->gai_in_flight = true;
+    if (getaddrinfo_a(GAI_NOWAIT, conn->gai_list, 1, &conn->gai_event) != 0) {
+        conn->gai_busy = false;
+        conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, "cannot start name resolution");
+    }
+}
+
+static void
+gai_collect(struct fm_probe_run *run)
+{
+    uint32_t index = 0;
+
+    while (read(run->gai_pipe[0], &index, sizeof(index)) == (ssize_t) sizeof(index)) {
+        struct fm_conn *conn = NULL;
+        int rc = 0;
+
+        if (index >= run->n) {
+            continue;
+        }
+        conn = &run->conns[index];
+        conn->gai_busy = false;
+        rc = gai_error(&conn->gai);
+        if (conn->step != FM_STEP_RESOLVE) {
+            conn_free_addrinfo(conn);   /* a late answer for a finished cycle */
+            continue;
+        }
+        if (rc != 0) {
+            char detail[sizeof(conn->result->detail)];
+
+            snprintf(detail, sizeof(detail), "cannot resolve %s: %s", conn->target->host,
+                     gai_strerror(rc));
+            conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, detail);
+            continue;
+        }
+        conn->ai_next = conn->gai.ar_result;
+        conn_connect_next(conn, EHOSTUNREACH);
+    }
+}
+
+static int
+conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *target,
+          struct fm_result *result)
+{
+    struct sockaddr_in *in4 = (struct sockaddr_in *) &conn->addr;
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &conn->addr;
+
+    conn->run = run;
+    conn->target = target;
+    conn->result = result;
+    conn->fd = -1;
+    memset(&conn->addr, 0, sizeof(conn->addr));
+    if (inet_pton(AF_INET, target->host, &in4->sin_addr) == 1) {
+        in4->sin_family = AF_INET;
+        in4->sin_port = htons(target->port);
+        conn->addr_len = sizeof(*in4);
+        conn->literal = true;
+    } else if (inet_pton(AF_INET6, target->host, &in6->sin6_addr) == 1) {
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(target->port);
+        conn->addr_len = sizeof(*in6);
+        conn->literal = true;
+    } else {
+        snprintf(conn->port_text, sizeof(conn->port_text), "%u", (unsigned) target->port);
+        conn->gai_hints.ai_family = AF_UNSPEC;
+        conn->gai_hints.ai_socktype = SOCK_STREAM;
+        conn->gai_hints.ai_protocol = IPPROTO_TCP;
+        conn->gai_event.sigev_notify = SIGEV_THREAD;
+        conn->gai_event.sigev_notify_function = gai_notify;
+        conn->gai_event.sigev_value.sival_ptr = conn;
+    }
+    return 0;
+}
+
+int
+fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
+                 struct fm_probe_run **out, char *err, size_t err_len)
+{
+    struct fm_probe_run *run = calloc(1, sizeof(*run));
+    bool need_tls = false;
+    int rc = 0;
+
+    *out = NULL;
+    if (run == NULL) {
+        return ENOMEM;
+    }
+    run->opts = opts;
+    run->n = n;
+    run->epfd = -1;
+    run->gai_pipe[0] = run->gai_pipe[1] = -1;
+    run->conns = calloc(n, sizeof(*run->conns));
+    run->results = calloc(n, sizeof(*run->results));
+    if (run->conns == NULL || run->results == NULL) {
+        fm_probe_run_free(run);
+        return ENOMEM;
+    }
+    run->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (run->epfd < 0 || pipe2(run->gai_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+        rc = errno;
+        snprintf(err, err_len, "cannot create the event loop: %s", strerror(rc));
+        fm_probe_run_free(run);
+        return rc;
+    }
+    {
+        struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+
+        epoll_ctl(run->epfd, EPOLL_CTL_ADD, run->gai_pipe[0], &ev);
+    }
+    for (size_t i = 0; i < n; i++) {
+        conn_init(run, &run->conns[i], &targets[i], &run->results[i]);
+        run->results[i].target = &targets[i];
+        need_tls = need_tls || targets[i].use_tls;
+    }
+    if (need_tls) {
+        rc = fm_tls_ctx_new(opts, &run->ssl_ctx, err, err_len);
+        if (rc != 0) {
+            fm_probe_run_free(run);
+            return rc;
+        }
+    }
+    *out = run;
+    return 0;
+}
+
+void
+fm_probe_run_set_keep_sessions(struct fm_probe_run *run, bool keep)
+{
+    run->keep_sessions = keep;
+}
+
+void
+fm_probe_run_free(struct fm_probe_run *run)
+{
+    if (run == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < run->n && run->conns != NULL; i++) {
+        struct fm_conn *conn = &run->conns[i];
+
+        if (conn->gai_busy) {
+            /* A resolver thread still holds this conn and will write to our
+             * pipe: cancel, and if the lookup cannot be cancelled, leave the
+             * engine allocated rather than let the thread touch freed memory. */
+            if (gai_cancel(&conn->gai) != EAI_CANCELED) {
+                return;
+            }
+            conn->gai_busy = false;
+        }
+    }
+    for (size_t i = 0; i < run->n && run->conns != NULL; i++) {
+        struct fm_conn *conn = &run->conns[i];
+
+        conn_close(conn, true);
+        if (conn->session != NULL) {
+            SSL_SESSION_free(conn->session);
+        }
+    }
+    if (run->ssl_ctx != NULL) {
+        SSL_CTX_free(run->ssl_ctx);
+    }
+    if (run->epfd >= 0) {
+        close(run->epfd);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (run->gai_pipe[i] >= 0) {
+            close(run->gai_pipe[i]);
+        }
+    }
+    free(run->conns);
+    free(run->results);
+    free(run);
+}
+
+int
+fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
+{
+    /* A conn still waiting for a ticket from the last cycle gives up now. */
+    for (size_t i = 0; i < run->n && run->lingering > 0; i++) {
+        if (run->conns[i].step == FM_STEP_TICKET) {
+            conn_finish_ticket(&run->conns[i]);
+        }
+    }
+    fm_deadline_init(&run->deadline, now_us, run->opts->timeout_ms);
+    run->pending = run->n;
+    for (size_t i = 0; i < run->n; i++) {
+        struct fm_conn *conn = &run->conns[i];
+        struct fm_result *r = conn->result;
+
+        r->reason = FM_REASON_OK;
+        r->http_status = 0;
+        r->sys_errno = 0;
+        r->latency_us = 0;
+        r->detail[0] = '\0';
+        conn->sent = 0;
+        conn->step = FM_STEP_IDLE;
+        if (conn->literal) {
+            conn_connect_next(conn, 0);
+        } else {
+            conn_resolve(conn);
+        }
+    }
+    return 0;
+}
+
+static void
+run_expire(struct fm_probe_run *run, uint64_t now_us)
+{
+    if (run->lingering > 0) {
+        for (size_t i = 0; i < run->n; i++) {
+            struct fm_conn *conn = &run->conns[i];
+
+            if (conn->step == FM_STEP_TICKET
+                && (now_us >= conn->ticket_end_us || fm_deadline_expired(&run->deadline, now_us))) {
+                conn_finish_ticket(conn);
+            }
+        }
+    }
+    if (run->pending == 0 || !fm_deadline_expired(&run->deadline, now_us)) {
+        return;
+    }
+    for (size_t i = 0; i < run->n; i++) {
+        struct fm_conn *conn = &run->conns[i];
+        char detail[sizeof(conn->result->detail)];
+
+        if (conn->step == FM_STEP_DONE || conn->step == FM_STEP_TICKET) {
+            continue;
+        }
+        snprintf(detail, sizeof(detail), "no answer within Probe_timeout %llu ms%s",
+                 (unsigned long long) run->opts->timeout_ms,
+                 (conn->step == FM_STEP_READ && conn->rx_len > 0)? " (reply incomplete)" : "");
+        conn_finish(conn, (enum fm_reason) step_layer_timeout_reason(conn->step), 0, detail);
+    }
+}
+
+bool
+fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
+{
+    struct epoll_event events[FM_EPOLL_BATCH];
+    int n = 0;
+
+    do {
+        n = epoll_wait(run->epfd, events, FM_EPOLL_BATCH, 0);
+        for (int i = 0; i < n; i++) {
+            struct fm_conn *conn = events[i].data.ptr;
+
+            if (conn == NULL) {
+                gai_collect(run);
+            } else if (conn->step == FM_STEP_TICKET) {
+                char byte = 0;
+                int rc = SSL_read(conn->ssl, &byte, 1);
+
+                /* Reading processes the session ticket (see probe_tls.c). */
+                if (rc <= 0 && SSL_get_error(conn->ssl, rc) == SSL_ERROR_WANT_READ
+                    && conn->session == NULL) {
+                    continue;
+                }
+                conn_finish_ticket(conn);
+            } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
+                conn_advance(conn);
+            }
+        }
+    } while (n == FM_EPOLL_BATCH);
+    run_expire(run, (now_us > 0)? now_us : fm_now_us());
+    return fm_probe_run_done(run);
+}
+
+int
+fm_probe_run_fd(const struct fm_probe_run *run)
+{
+    return run->epfd;
+}
+
+bool
+fm_probe_run_done(const struct fm_probe_run *run)
+{
+    return run->pending == 0 && run->lingering == 0;
+}
+
+int
+fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
+{
+    int wait_ms = fm_deadline_wait_ms(&run->deadline, now_us);
+
+    if (run->lingering > 0 && wait_ms > 1) {
+        wait_ms = 1 + FM_TICKET_WAIT_US / 1000;
+    }
+    return wait_ms;
+}
+
+int
+fm_probe_run_blocking(struct fm_probe_run *run)
+{
+    int rc = fm_probe_run_start(run, fm_now_us());
+
+    if (rc != 0) {
+        return rc;
+    }
+    while (!fm_probe_run_dispatch(run, fm_now_us())) {
+        struct epoll_event ev;
+        int wait_ms = fm_probe_run_wait_ms(run, fm_now_us());
+
+        /* Only to sleep until something is ready: dispatch does the work. */
+        if (epoll_wait(run->epfd, &ev, 1, wait_ms) < 0 && errno != EINTR) {
+            return errno;
+        }
+    }
+    return 0;
+}
+
+const struct fm_result *
+fm_probe_run_results(const struct fm_probe_run *run, size_t *n)
+{
+    *n = run->n;
+    return run->results;
+}
+
+enum fm_class
+fm_probe_run_verdict(const struct fm_probe_run *run)
+{
+    enum fm_class worst = FM_CLASS_OK;
+
+    for (size_t i = 0; i < run->n; i++) {
+        enum fm_class cls = fm_result_class(&run->results[i]);
+
+        if (cls > worst) {
+            worst = cls;
+        }
+    }
+    return worst;
+}

@@ -1,0 +1,142 @@
+/*
+ * faultmon: the classification table.
+ *
+ * This table *is* the Sun Cluster rule set (see the seed document): a
+ * failure to connect, a timeout while connecting and a failure to send are
+ * complete failures; a timeout while reading and a failure to read are
+ * partial failures; a Monitor_Uri_List GET answered 500 is a complete
+ * failure.  Our additions follow the same logic: resolution and the TLS
+ * handshake are part of connecting (the seed's secure-server probe *is* a
+ * connect), and a reply that is read but rejected (status, content) is as
+ * bad as no service at all.
+ */
+#include <config.h>
+
+#include <faultmon/result.h>
+
+struct fm_reason_info {
+    enum fm_layer layer;
+    enum fm_class cls;
+    const char *name;
+};
+
+static const struct fm_reason_info fm_reason_table[FM_REASON__COUNT] = {
+    [FM_REASON_OK]               = { FM_LAYER_NONE,    FM_CLASS_OK,       "ok" },
+    [FM_REASON_RESOLVE_FAILED]   = { FM_LAYER_RESOLVE, FM_CLASS_COMPLETE, "resolve-failed" },
+    [FM_REASON_RESOLVE_TIMEOUT]  = { FM_LAYER_RESOLVE, FM_CLASS_COMPLETE, "resolve-timeout" },
+    [FM_REASON_CONNECT_FAILED]   = { FM_LAYER_CONNECT, FM_CLASS_COMPLETE, "connect-failed" },
+    [FM_REASON_CONNECT_TIMEOUT]  = { FM_LAYER_CONNECT, FM_CLASS_COMPLETE, "connect-timeout" },
+    [FM_REASON_TLS_FAILED]       = { FM_LAYER_TLS,     FM_CLASS_COMPLETE, "tls-failed" },
+    [FM_REASON_TLS_TIMEOUT]      = { FM_LAYER_TLS,     FM_CLASS_COMPLETE, "tls-timeout" },
+    [FM_REASON_TLS_VERIFY]       = { FM_LAYER_TLS,     FM_CLASS_COMPLETE, "tls-verify" },
+    [FM_REASON_SEND_FAILED]      = { FM_LAYER_SEND,    FM_CLASS_COMPLETE, "send-failed" },
+    [FM_REASON_SEND_TIMEOUT]     = { FM_LAYER_SEND,    FM_CLASS_COMPLETE, "send-timeout" },
+    [FM_REASON_READ_FAILED]      = { FM_LAYER_READ,    FM_CLASS_PARTIAL,  "read-failed" },
+    [FM_REASON_READ_TIMEOUT]     = { FM_LAYER_READ,    FM_CLASS_PARTIAL,  "read-timeout" },
+    [FM_REASON_READ_MALFORMED]   = { FM_LAYER_READ,    FM_CLASS_PARTIAL,  "read-malformed" },
+    [FM_REASON_READ_TOO_LARGE]   = { FM_LAYER_READ,    FM_CLASS_PARTIAL,  "read-too-large" },
+    [FM_REASON_STATUS]           = { FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "status" },
+    [FM_REASON_CONTENT_MISMATCH] = { FM_LAYER_CONTENT, FM_CLASS_COMPLETE, "content-mismatch" },
+    [FM_REASON_CONTENT_REVERSE]  = { FM_LAYER_CONTENT, FM_CLASS_COMPLETE, "content-reverse" },
+};
+
+static const char *const fm_class_names[] = {
+    [FM_CLASS_OK] = "ok",
+    [FM_CLASS_PARTIAL] = "partial",
+    [FM_CLASS_COMPLETE] = "complete",
+};
+
+static const char *const fm_layer_names[] = {
+    [FM_LAYER_NONE] = "none",
+    [FM_LAYER_RESOLVE] = "resolve",
+    [FM_LAYER_CONNECT] = "connect",
+    [FM_LAYER_TLS] = "tls",
+    [FM_LAYER_SEND] = "send",
+    [FM_LAYER_READ] = "read",
+    [FM_LAYER_STATUS] = "status",
+    [FM_LAYER_CONTENT] = "content",
+};
+
+static const char *const fm_kind_names[FM_PROBE__COUNT] = {
+    [FM_PROBE_HEAD] = "http-head",
+    [FM_PROBE_GET] = "http-get",
+    [FM_PROBE_TLS_CONNECT] = "tls-connect",
+    [FM_PROBE_TCP_CONNECT] = "tcp-connect",
+};
+
+static const struct fm_reason_info *
+reason_info(enum fm_reason reason)
+{
+    if ((unsigned) reason >= FM_REASON__COUNT) {
+        /* An out-of-range value is a bug; treat it as the worst case so
+         * that it can never hide a failure. */
+        return &fm_reason_table[FM_REASON_CONNECT_FAILED];
+    }
+    return &fm_reason_table[reason];
+}
+
+enum fm_class
+fm_reason_class(enum fm_reason reason)
+{
+    return reason_info(reason)->cls;
+}
+
+enum fm_layer
+fm_reason_layer(enum fm_reason reason)
+{
+    return reason_info(reason)->layer;
+}
+
+const char *
+fm_reason_name(enum fm_reason reason)
+{
+    if ((unsigned) reason >= FM_REASON__COUNT) {
+        return "invalid";
+    }
+    return fm_reason_table[reason].name;
+}
+
+const char *
+fm_class_name(enum fm_class cls)
+{
+    if ((unsigned) cls > FM_CLASS_COMPLETE) {
+        return "invalid";
+    }
+    return fm_class_names[cls];
+}
+
+const char *
+fm_layer_name(enum fm_layer layer)
+{
+    if ((unsigned) layer > FM_LAYER_CONTENT) {
+        return "invalid";
+    }
+    return fm_layer_names[layer];
+}
+
+const char *
+fm_probe_kind_name(enum fm_probe_kind kind)
+{
+    if ((unsigned) kind >= FM_PROBE__COUNT) {
+        return "invalid";
+    }
+    return fm_kind_names[kind];
+}
+
+enum fm_reason
+fm_reason_for_timeout(enum fm_layer step_layer)
+{
+    switch (step_layer) {
+        case FM_LAYER_RESOLVE:
+            return FM_REASON_RESOLVE_TIMEOUT;
+        case FM_LAYER_CONNECT:
+            return FM_REASON_CONNECT_TIMEOUT;
+        case FM_LAYER_TLS:
+            return FM_REASON_TLS_TIMEOUT;
+        case FM_LAYER_SEND:
+            return FM_REASON_SEND_TIMEOUT;
+        default:
+            /* Anything after the request went out is "reading the reply". */
+            return FM_REASON_READ_TIMEOUT;
+    }
+}

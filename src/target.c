@@ -1,0 +1,640 @@
+/*
+ * faultmon: parsing and validating targets and probe options, once, at load
+ * time, so that the probe path only copies prepared bytes.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/evp.h>
+
+#include <faultmon/target.h>
+
+#define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
+
+static int
+set_err(char *err, size_t err_len, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err != NULL && err_len > 0) {
+        va_start(ap, fmt);
+        vsnprintf(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return EINVAL;
+}
+
+struct fm_scheme_info {
+    const char *name;
+    enum fm_scheme scheme;
+    uint16_t default_port;  /* 0: a port is required */
+    bool tls;
+    bool http;
+};
+
+static const struct fm_scheme_info fm_schemes[] = {
+    { "http",  FM_SCHEME_HTTP,  80,  false, true },
+    { "https", FM_SCHEME_HTTPS, 443, true,  true },
+    { "tcp",   FM_SCHEME_TCP,   0,   false, false },
+    { "tls",   FM_SCHEME_TLS,   0,   true,  false },
+};
+
+static bool
+valid_host_name(const char *host)
+{
+    if (host[0] == '\0' || strlen(host) > 253) {
+        return false;
+    }
+    for (const char *p = host; *p != '\0'; p++) {
+        if (!isalnum((unsigned char) *p) && *p != '-' && *p != '.' && *p != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Parse a decimal port 1..65535 from [start, end). */
+static bool
+parse_port(const char *start, const char *end, uint16_t *port)
+{
+    unsigned long value = 0;
+
+    if (start == end || end - start > 5) {
+        return false;
+    }
+    for (const char *p = start; p < end; p++) {
+        if (!isdigit((unsigned char) *p)) {
+            return false;
+        }
+        value = value * 10 + (unsigned long) (*p - '0');
+    }
+    if (value == 0 || value > 65535) {
+        return false;
+    }
+    *port = (uint16_t) value;
+    return true;
+}
+
+static bool
+valid_path(const char *path)
+{
+    for (const unsigned char *p = (const unsigned char *) path; *p != '\0'; p++) {
+        /* Raw spaces and controls would break the request line; such
+         * characters must be percent-encoded in a URI anyway. */
+        if (*p <= 0x20 || *p >= 0x7f) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Rewrite "scheme://user:secret@host/..." as "scheme://user:***@host/...":
+ * target texts go to logs, output and the state directory. */
+static char *
+redacted_text(const char *text, const char *auth_start, const char *auth_end)
+{
+    const char *colon = memchr(auth_start, ':', (size_t) (auth_end - auth_start));
+    size_t keep = (size_t) ((colon != NULL)? colon + 1 - text : auth_end - text);
+    char *out = NULL;
+
+    if (colon == NULL) {
+        return strdup(text);
+    }
+    if (asprintf(&out, "%.*s***%s", (int) keep, text, auth_end) < 0) {
+        return NULL;
+    }
+    return out;
+}
+
+int
+fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
+                char *err, size_t err_len)
+{
+    const struct fm_scheme_info *info = NULL;
+    const char *sep = NULL;
+    const char *auth = NULL;
+    const char *auth_end = NULL;
+    const char *host_start = NULL;
+    const char *host_end = NULL;
+    const char *port_start = NULL;
+    const char *rest = NULL;
+    char host[256];
+    size_t host_len = 0;
+
+    memset(target, 0, sizeof(*target));
+    if (text == NULL || text[0] == '\0') {
+        return set_err(err, err_len, "invalid target '': empty");
+    }
+    sep = strstr(text, "://");
+    if (sep == NULL) {
+        return set_err(err, err_len,
+                       "invalid target '%s': expected SCHEME://HOST[:PORT][/PATH]", text);
+    }
+    for (size_t i = 0; i < sizeof(fm_schemes) / sizeof(fm_schemes[0]); i++) {
+        if (strlen(fm_schemes[i].name) == (size_t) (sep - text)
+            && strncasecmp(text, fm_schemes[i].name, (size_t) (sep - text)) == 0) {
+            info = &fm_schemes[i];
+        }
+    }
+    if (info == NULL) {
+        return set_err(err, err_len,
+                       "invalid target '%s': scheme must be http, https, tcp or tls", text);
+    }
+    if (is_uri && !info->http) {
+        return set_err(err, err_len, "invalid URI '%s': a URI must be http:// or https://", text);
+    }
+
+    auth = sep + 3;
+    auth_end = auth + strcspn(auth, "/?#");
+    rest = auth_end;
+    host_start = auth;
+    {
+        const char *at = memchr(auth, '@', (size_t) (auth_end - auth));
+
+        if (at != NULL) {
+            if (!info->http) {
+                return set_err(err, err_len, "invalid target '%s': credentials need http or https", text);
+            }
+            host_start = at + 1;
+        }
+    }
+    if (*host_start == '[') {
+        host_end = memchr(host_start, ']', (size_t) (auth_end - host_start));
+        if (host_end == NULL) {
+            return set_err(err, err_len, "invalid target '%s': unterminated IPv6 literal", text);
+        }
+        host_len = (size_t) (host_end - host_start - 1);
+        if (host_len == 0 || host_len >= sizeof(host)) {
+            return set_err(err, err_len, "invalid target '%s': bad IPv6 literal", text);
+        }
+        memcpy(host, host_start + 1, host_len);
+        host[host_len] = '\0';
+        {
+            struct in6_addr addr6;
+
+            if (inet_pton(AF_INET6, host, &addr6) != 1) {
+                return set_err(err, err_len, "invalid target '%s': '%s' is not an IPv6 address", text, host);
+            }
+        }
+        host_end++;
+        if (host_end < auth_end && *host_end != ':') {
+            return set_err(err, err_len, "invalid target '%s': junk after IPv6 literal", text);
+        }
+    } else {
+        host_end = memchr(host_start, ':', (size_t) (auth_end - host_start));
+        if (host_end == NULL) {
+            host_end = auth_end;
+        }
+        host_len = (size_t) (host_end - host_start);
+        if (host_len == 0) {
+            return set_err(err, err_len, "invalid target '%s': no host", text);
+        }
+        if (host_len >= sizeof(host)) {
+            return set_err(err, err_len, "invalid target '%s': host name too long", text);
+        }
+        memcpy(host, host_start, host_len);
+        host[host_len] = '\0';
+        if (!valid_host_name(host)) {
+            return set_err(err, err_len, "invalid target '%s': bad host '%s'", text, host);
+        }
+    }
+
+    if (host_end < auth_end) {
+        port_start = host_end + 1;
+        if (!parse_port(port_start, auth_end, &target->port)) {
+            return set_err(err, err_len, "invalid target '%s': port '%.*s' is not 1-65535",
+                           text, (int) (auth_end - port_start), port_start);
+        }
+    } else if (info->default_port != 0) {
+        target->port = info->default_port;
+    } else {
+        return set_err(err, err_len, "invalid target '%s': %s:// needs a port", text, info->name);
+    }
+
+    if (strchr(rest, '#') != NULL) {
+        return set_err(err, err_len, "invalid target '%s': fragments (#) are not sent to servers", text);
+    }
+    if (!info->http && rest[0] != '\0' && strcmp(rest, "/") != 0) {
+        return set_err(err, err_len, "invalid target '%s': %s:// takes no path", text, info->name);
+    }
+    if (!valid_path(rest)) {
+        return set_err(err, err_len, "invalid target '%s': path has spaces or control characters", text);
+    }
+
+    target->scheme = info->scheme;
+    target->use_tls = info->tls;
+    if (is_uri) {
+        target->kind = FM_PROBE_GET;
+    } else if (info->http) {
+        /* https: fm_target_build_request() makes it a handshake only
+         * unless the request is to go over TLS too. */
+        target->kind = FM_PROBE_HEAD;
+    } else if (info->scheme == FM_SCHEME_TCP) {
+        target->kind = FM_PROBE_TCP_CONNECT;
+    } else {
+        target->kind = FM_PROBE_TLS_CONNECT;
+    }
+    target->host = strdup(host);
+    if (rest[0] == '\0') {
+        target->path = strdup("/");
+    } else if (rest[0] == '?') {
+        target->path = NULL;
+        if (asprintf(&target->path, "/%s", rest) < 0) {
+            target->path = NULL;
+        }
+    } else {
+        target->path = strdup(rest);
+    }
+    target->text = (host_start != auth)? redacted_text(text, auth, host_start - 1) : strdup(text);
+    if (host_start != auth) {
+        target->userinfo = strndup(auth, (size_t) (host_start - 1 - auth));
+    }
+    if (target->host == NULL || target->path == NULL || target->text == NULL
+        || (host_start != auth && target->userinfo == NULL)) {
+        fm_target_clear(target);
+        return set_err(err, err_len, "out of memory");
+    }
+    return 0;
+}
+
+static bool
+has_header(const struct fm_probe_opts *opts, const char *name)
+{
+    size_t len = strlen(name);
+
+    for (size_t i = 0; i < opts->n_headers; i++) {
+        if (strncasecmp(opts->headers[i], name, len) == 0 && opts->headers[i][len] == ':') {
+            return true;
+        }
+    }
+    return false;
+}
+
+int
+fm_target_build_request(struct fm_target *target, const struct fm_probe_opts *opts)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = NULL;
+    bool is_get = (target->kind == FM_PROBE_GET);
+    bool default_port = (target->scheme == FM_SCHEME_HTTP && target->port == 80)
+                        || (target->scheme == FM_SCHEME_HTTPS && target->port == 443);
+    bool v6 = (strchr(target->host, ':') != NULL);
+    const char *method = (opts->method != NULL)? opts->method : (is_get? "GET" : "HEAD");
+
+    free(target->request);
+    target->request = NULL;
+    target->request_len = 0;
+    target->send_request = (target->kind == FM_PROBE_HEAD || target->kind == FM_PROBE_GET);
+    if (target->scheme == FM_SCHEME_HTTPS && target->kind == FM_PROBE_HEAD) {
+        /* The seed's secure-server probe is a connect only; the request is
+         * an option. */
+        target->send_request = opts->tls_request;
+        if (!opts->tls_request) {
+            target->kind = FM_PROBE_TLS_CONNECT;
+        }
+    }
+    if (!target->send_request) {
+        return 0;
+    }
+
+    out = open_memstream(&buf, &len);
+    if (out == NULL) {
+        return ENOMEM;
+    }
+    /* HEAD is HTTP/1.0 as the seed says; its Host header costs nothing and
+     * name-based virtual hosts (and Apache over TLS with SNI) need it. */
+    fprintf(out, "%s %s HTTP/1.%d\r\n", method, target->path, is_get? 1 : 0);
+    if (!has_header(opts, "Host")) {
+        fprintf(out, "Host: %s%s%s", v6? "[" : "", target->host, v6? "]" : "");
+        if (!default_port) {
+            fprintf(out, ":%u", (unsigned) target->port);
+        }
+        fputs("\r\n", out);
+    }
+    if (!has_header(opts, "User-Agent")) {
+        fputs("User-Agent: " FM_USER_AGENT "\r\n", out);
+    }
+    if (target->userinfo != NULL && !has_header(opts, "Authorization")) {
+        size_t raw_len = strlen(target->userinfo);
+        unsigned char *b64 = calloc(4 * ((raw_len + 2) / 3) + 1, 1);
+
+        if (b64 == NULL) {
+            fclose(out);
+            free(buf);
+            return ENOMEM;
+        }
+        EVP_EncodeBlock(b64, (const unsigned char *) target->userinfo, (int) raw_len);
+        fprintf(out, "Authorization: Basic %s\r\n", (char *) b64);
+        OPENSSL_cleanse(b64, strlen((char *) b64));
+        free(b64);
+    }
+    if (is_get && !has_header(opts, "Accept")) {
+        fputs("Accept: */*\r\n", out);
+    }
+    fputs("Connection: close\r\n", out);
+    for (size_t i = 0; i < opts->n_headers; i++) {
+        fprintf(out, "%s\r\n", opts->headers[i]);
+    }
+    fputs("\r\n", out);
+    if (fclose(out) != 0) {
+        free(buf);
+        return ENOMEM;
+    }
+    target->request = buf;
+    target->request_len = len;
+    return 0;
+}
+
+void
+fm_target_clear(struct fm_target *target)
+{
+    free(target->text);
+    free(target->host);
+    free(target->path);
+    if (target->userinfo != NULL) {
+        OPENSSL_cleanse(target->userinfo, strlen(target->userinfo));
+        free(target->userinfo);
+    }
+    if (target->request != NULL) {
+        OPENSSL_cleanse(target->request, target->request_len);
+        free(target->request);
+    }
+    memset(target, 0, sizeof(*target));
+}
+
+bool
+fm_status_set_has(const struct fm_status_set *set, int status)
+{
+    if (status < 0 || status > 999) {
+        return false;
+    }
+    return (set->bits[status / 8] & (1u << (status % 8))) != 0;
+}
+
+static void
+status_set_add(struct fm_status_set *set, int lo, int hi)
+{
+    for (int s = lo; s <= hi; s++) {
+        set->bits[s / 8] |= (uint8_t) (1u << (s % 8));
+    }
+}
+
+/* One code: three digits, or a digit followed by "xx". */
+static bool
+parse_status_code(const char *start, size_t len, int *lo, int *hi)
+{
+    if (len != 3 || start[0] < '1' || start[0] > '9') {
+        return false;
+    }
+    if ((start[1] == 'x' || start[1] == 'X') && (start[2] == 'x' || start[2] == 'X')) {
+        *lo = (start[0] - '0') * 100;
+        *hi = *lo + 99;
+        return true;
+    }
+    if (!isdigit((unsigned char) start[1]) || !isdigit((unsigned char) start[2])) {
+        return false;
+    }
+    *lo = *hi = (start[0] - '0') * 100 + (start[1] - '0') * 10 + (start[2] - '0');
+    return true;
+}
+
+int
+fm_status_set_parse(struct fm_status_set *set, const char *text, char *err, size_t err_len)
+{
+    const char *p = text;
+
+    memset(set, 0, sizeof(*set));
+    if (text == NULL || text[0] == '\0') {
+        return set_err(err, err_len, "invalid status list '': empty");
+    }
+    while (*p != '\0') {
+        size_t item_len = strcspn(p, ",");
+        const char *dash = memchr(p, '-', item_len);
+        int lo1 = 0;
+        int hi1 = 0;
+        int lo2 = 0;
+        int hi2 = 0;
+
+        if (dash == NULL) {
+            if (!parse_status_code(p, item_len, &lo1, &hi1)) {
+                goto bad;
+            }
+            status_set_add(set, lo1, hi1);
+        } else {
+            if (!parse_status_code(p, (size_t) (dash - p), &lo1, &hi1)
+                || !parse_status_code(dash + 1, item_len - (size_t) (dash - p) - 1, &lo2, &hi2)
+                || lo1 > hi2) {
+                goto bad;
+            }
+            status_set_add(set, lo1, hi2);
+        }
+        p += item_len;
+        if (*p == ',') {
+            p++;
+            if (*p == '\0') {
+                goto bad;
+            }
+        }
+    }
+    return 0;
+
+bad:
+    memset(set, 0, sizeof(*set));
+    return set_err(err, err_len,
+                   "invalid status list '%s': expected codes 100-999, ranges (200-399) or classes (2xx), comma-separated",
+                   text);
+}
+
+/* Digits, then an optional suffix; rejects signs, blanks and overflow. */
+static int
+parse_scaled(const char *text, uint64_t *value, const char **suffix)
+{
+    uint64_t v = 0;
+    const char *p = text;
+
+    if (text == NULL || !isdigit((unsigned char) *p)) {
+        return EINVAL;
+    }
+    for (; isdigit((unsigned char) *p); p++) {
+        if (v > (UINT64_MAX - 9) / 10) {
+            return ERANGE;
+        }
+        v = v * 10 + (uint64_t) (*p - '0');
+    }
+    *value = v;
+    *suffix = p;
+    return 0;
+}
+
+int
+fm_parse_duration_ms(const char *text, uint64_t *out_ms)
+{
+    uint64_t v = 0;
+    uint64_t scale = 0;
+    const char *suffix = NULL;
+    int rc = parse_scaled(text, &v, &suffix);
+
+    if (rc != 0) {
+        return rc;
+    }
+    if (*suffix == '\0' || strcmp(suffix, "s") == 0) {
+        scale = 1000;
+    } else if (strcmp(suffix, "ms") == 0) {
+        scale = 1;
+    } else if (strcmp(suffix, "m") == 0 || strcmp(suffix, "min") == 0) {
+        scale = 60000;
+    } else if (strcmp(suffix, "h") == 0) {
+        scale = 3600000;
+    } else {
+        return EINVAL;
+    }
+    /* A year is far beyond any sensible interval; it also keeps every
+     * later microsecond multiplication clear of overflow. */
+    if (v > (UINT64_C(365) * 24 * 3600000) / scale) {
+        return ERANGE;
+    }
+    *out_ms = v * scale;
+    return 0;
+}
+
+int
+fm_parse_size_bytes(const char *text, size_t *out_bytes)
+{
+    uint64_t v = 0;
+    uint64_t scale = 0;
+    const char *suffix = NULL;
+    int rc = parse_scaled(text, &v, &suffix);
+
+    if (rc != 0) {
+        return rc;
+    }
+    if (*suffix == '\0') {
+        scale = 1;
+    } else if (strcasecmp(suffix, "k") == 0 || strcasecmp(suffix, "kib") == 0) {
+        scale = 1024;
+    } else if (strcasecmp(suffix, "m") == 0 || strcasecmp(suffix, "mib") == 0) {
+        scale = 1024 * 1024;
+    } else {
+        return EINVAL;
+    }
+    if (v > (UINT64_C(1) << 30) / scale) {
+        return ERANGE;
+    }
+    *out_bytes = (size_t) (v * scale);
+    return 0;
+}
+
+void
+fm_probe_opts_init(struct fm_probe_opts *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->timeout_ms = FM_DEFAULT_TIMEOUT_MS;
+    fm_status_set_parse(&opts->expect, FM_DEFAULT_EXPECT, NULL, 0);
+    opts->tls_verify = true;
+    opts->max_reply_bytes = FM_DEFAULT_MAX_REPLY_BYTES;
+    opts->receive_window_bytes = FM_DEFAULT_RECEIVE_WINDOW_BYTES;
+}
+
+void
+fm_probe_opts_clear(struct fm_probe_opts *opts)
+{
+    if (opts->have_receive) {
+        regfree(&opts->receive);
+    }
+    free(opts->receive_text);
+    free(opts->method);
+    free(opts->ca_file);
+    free(opts->sni);
+    for (size_t i = 0; i < opts->n_headers; i++) {
+        free(opts->headers[i]);
+    }
+    memset(opts, 0, sizeof(*opts));
+}
+
+int
+fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
+                          char *err, size_t err_len)
+{
+    regex_t compiled;
+    int rc = regcomp(&compiled, regex, REG_EXTENDED | REG_NOSUB);
+
+    if (rc != 0) {
+        char why[128];
+
+        regerror(rc, &compiled, why, sizeof(why));
+        return set_err(err, err_len, "invalid regex '%s': %s", regex, why);
+    }
+    if (opts->have_receive) {
+        regfree(&opts->receive);
+    }
+    free(opts->receive_text);
+    opts->receive = compiled;
+    opts->have_receive = true;
+    opts->receive_text = strdup(regex);
+    return (opts->receive_text == NULL)? ENOMEM : 0;
+}
+
+static bool
+is_token(const char *start, size_t len)
+{
+    static const char specials[] = "!#$%&'*+-.^_`|~";
+
+    if (len == 0) {
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (!isalnum((unsigned char) start[i]) && strchr(specials, start[i]) == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int
+fm_probe_opts_add_header(struct fm_probe_opts *opts, const char *header,
+                         char *err, size_t err_len)
+{
+    const char *colon = strchr(header, ':');
+
+    if (colon == NULL || !is_token(header, (size_t) (colon - header))) {
+        return set_err(err, err_len, "invalid header '%s': expected 'Name: value'", header);
+    }
+    for (const unsigned char *p = (const unsigned char *) colon; *p != '\0'; p++) {
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+            return set_err(err, err_len, "invalid header '%s': control characters in value", header);
+        }
+    }
+    if (opts->n_headers >= FM_HEADER_MAX) {
+        set_err(err, err_len, "too many headers (at most %d)", FM_HEADER_MAX);
+        return E2BIG;
+    }
+    opts->headers[opts->n_headers] = strdup(header);
+    if (opts->headers[opts->n_headers] == NULL) {
+        return ENOMEM;
+    }
+    opts->n_headers++;
+    return 0;
+}
+
+int
+fm_probe_opts_set_method(struct fm_probe_opts *opts, const char *method,
+                         char *err, size_t err_len)
+{
+    if (method == NULL || !is_token(method, strlen(method)) || strlen(method) > 32) {
+        return set_err(err, err_len, "invalid method '%s': expected a token such as GET or HEAD",
+                       (method != NULL)? method : "");
+    }
+    free(opts->method);
+    opts->method = strdup(method);
+    return (opts->method == NULL)? ENOMEM : 0;
+}

@@ -1,0 +1,14 @@
+# rules for tests/integration (see Makefile.am)
+#
+# TAP-emitting bash scripts that run the built `faultmon probe` against
+# tests/fault_server.py and a real nginx on loopback.  They need python3,
+# openssl and nginx (Debian: nginx-light or nginx) at run time; tests/lib is
+# distributed by the top Makefile.am.
+
+FM_INTEGRATION_TESTS = \
+	tests/integration/probe-usage.sh \
+	tests/integration/probe-faults.sh \
+	tests/integration/probe-nginx.sh
+
+TESTS += $(FM_INTEGRATION_TESTS)
+EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py

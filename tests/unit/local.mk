@@ -1,0 +1,1 @@
+# unit tests (cmocka); see Makefile.am
