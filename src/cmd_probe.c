@@ -128,12 +128,13 @@ static int
 usage_error(const char *fmt, ...)
 {
     va_list ap;
+    char msg[1024];
 
-    fputs("faultmon probe: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fm_escape_controls(msg, sizeof(msg));
+    fprintf(stderr, "faultmon probe: %s\n", msg);
     return FM_EXIT_USAGE;
 }
 

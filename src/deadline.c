@@ -45,7 +45,7 @@ int
 fm_deadline_wait_ms(const struct fm_deadline *dl, uint64_t now_us)
 {
     uint64_t left_us = fm_deadline_left_us(dl, now_us);
-    uint64_t left_ms = (left_us + 999u) / 1000u;
+    uint64_t left_ms = left_us / 1000u + ((left_us % 1000u != 0)? 1 : 0);
 
     return (left_ms > INT_MAX)? INT_MAX : (int) left_ms;
 }

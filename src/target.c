@@ -20,6 +20,25 @@
 
 #define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
 
+void
+fm_escape_controls(char *buf, size_t buf_len)
+{
+    char tmp[1024];
+    size_t j = 0;
+
+    for (const unsigned char *p = (const unsigned char *) buf; *p != '\0' && j + 5 < sizeof(tmp); p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            j += (size_t) snprintf(tmp + j, sizeof(tmp) - j, "\\x%02x", *p);
+        } else {
+            tmp[j++] = (char) *p;
+        }
+    }
+    tmp[j] = '\0';
+    snprintf(buf, buf_len, "%s", tmp);
+}
+
+/* Every message names the bad value; control characters in it are shown
+ * escaped so that the message stays one line. */
 static int
 set_err(char *err, size_t err_len, const char *fmt, ...)
 {
@@ -29,6 +48,7 @@ set_err(char *err, size_t err_len, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, err_len, fmt, ap);
         va_end(ap);
+        fm_escape_controls(err, err_len);
     }
     return EINVAL;
 }

@@ -104,6 +104,9 @@ int fm_parse_duration_ms(const char *text, uint64_t *out_ms);
 /*! \brief Parse a size: "65536", "64k", "1M". */
 int fm_parse_size_bytes(const char *text, size_t *out_bytes);
 
+/*! \brief Rewrite control characters in a message as \\xHH, in place. */
+void fm_escape_controls(char *buf, size_t buf_len);
+
 void fm_probe_opts_init(struct fm_probe_opts *opts);
 void fm_probe_opts_clear(struct fm_probe_opts *opts);
 /*! \brief Compile and set the receive regex. \return 0 or EINVAL (err says why) */

@@ -1,1 +1,25 @@
-# unit tests (cmocka); see Makefile.am
+# Unit tests (cmocka), one program per unit, linked against the same
+# convenience library as the faultmon program.
+if HAVE_CMOCKA
+FM_UNIT_TESTS = \
+	tests/unit/test_deadline \
+	tests/unit/test_http \
+	tests/unit/test_result \
+	tests/unit/test_target
+check_PROGRAMS += $(FM_UNIT_TESTS)
+TESTS += $(FM_UNIT_TESTS)
+FM_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
+FM_UNIT_LDADD = src/libfaultmon.la $(CMOCKA_LIBS)
+tests_unit_test_deadline_SOURCES = tests/unit/test_deadline.c
+tests_unit_test_deadline_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_deadline_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_http_SOURCES = tests/unit/test_http.c
+tests_unit_test_http_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_http_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_result_SOURCES = tests/unit/test_result.c
+tests_unit_test_result_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_result_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_target_SOURCES = tests/unit/test_target.c
+tests_unit_test_target_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_target_LDADD = $(FM_UNIT_LDADD)
+endif

@@ -1,0 +1,262 @@
+/*
+ * Unit tests: target URIs, status lists, durations, sizes, request bytes.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <faultmon/target.h>
+
+struct uri_case {
+    const char *text;
+    bool is_uri;
+    int rc;
+    enum fm_scheme scheme;
+    enum fm_probe_kind kind;
+    const char *host;
+    uint16_t port;
+    const char *path;
+    const char *err_part;   /* for failures: the message must name this */
+};
+
+static const struct uri_case uri_cases[] = {
+    { "http://127.0.0.1/", false, 0, FM_SCHEME_HTTP, FM_PROBE_HEAD, "127.0.0.1", 80, "/", NULL },
+    { "http://127.0.0.1", false, 0, FM_SCHEME_HTTP, FM_PROBE_HEAD, "127.0.0.1", 80, "/", NULL },
+    { "HTTP://Example.com:8080/a/b?c=d", false, 0, FM_SCHEME_HTTP, FM_PROBE_HEAD, "Example.com", 8080, "/a/b?c=d", NULL },
+    { "http://h?x=1", false, 0, FM_SCHEME_HTTP, FM_PROBE_HEAD, "h", 80, "/?x=1", NULL },
+    { "https://[::1]/", false, 0, FM_SCHEME_HTTPS, FM_PROBE_HEAD, "::1", 443, "/", NULL },
+    { "https://[2001:db8::1]:8443/x", true, 0, FM_SCHEME_HTTPS, FM_PROBE_GET, "2001:db8::1", 8443, "/x", NULL },
+    { "tcp://10.0.0.1:5432", false, 0, FM_SCHEME_TCP, FM_PROBE_TCP_CONNECT, "10.0.0.1", 5432, "/", NULL },
+    { "tls://db.example:636/", false, 0, FM_SCHEME_TLS, FM_PROBE_TLS_CONNECT, "db.example", 636, "/", NULL },
+    { "http://www.example.com/health", true, 0, FM_SCHEME_HTTP, FM_PROBE_GET, "www.example.com", 80, "/health", NULL },
+    { "", false, EINVAL, 0, 0, NULL, 0, NULL, "empty" },
+    { "127.0.0.1", false, EINVAL, 0, 0, NULL, 0, NULL, "'127.0.0.1'" },
+    { "ftp://x/", false, EINVAL, 0, 0, NULL, 0, NULL, "scheme" },
+    { "http://", false, EINVAL, 0, 0, NULL, 0, NULL, "no host" },
+    { "http://:80/", false, EINVAL, 0, 0, NULL, 0, NULL, "no host" },
+    { "http://h:0/", false, EINVAL, 0, 0, NULL, 0, NULL, "port '0'" },
+    { "http://h:65536/", false, EINVAL, 0, 0, NULL, 0, NULL, "port '65536'" },
+    { "http://h:-1/", false, EINVAL, 0, 0, NULL, 0, NULL, "port '-1'" },
+    { "http://h:/", false, EINVAL, 0, 0, NULL, 0, NULL, "port ''" },
+    { "http://h:8x/", false, EINVAL, 0, 0, NULL, 0, NULL, "port '8x'" },
+    { "tcp://h", false, EINVAL, 0, 0, NULL, 0, NULL, "needs a port" },
+    { "tcp://h:1/path", false, EINVAL, 0, 0, NULL, 0, NULL, "no path" },
+    { "tcp://h:80", true, EINVAL, 0, 0, NULL, 0, NULL, "http:// or https://" },
+    { "http://[::1/", false, EINVAL, 0, 0, NULL, 0, NULL, "unterminated" },
+    { "http://[zz::1]/", false, EINVAL, 0, 0, NULL, 0, NULL, "not an IPv6" },
+    { "http://[::1]x/", false, EINVAL, 0, 0, NULL, 0, NULL, "junk" },
+    { "http://bad$host/", false, EINVAL, 0, 0, NULL, 0, NULL, "bad host" },
+    { "http://h/a b", false, EINVAL, 0, 0, NULL, 0, NULL, "spaces" },
+    { "http://h/a\r\nX: y", false, EINVAL, 0, 0, NULL, 0, NULL, "control" },
+    { "http://h/#frag", false, EINVAL, 0, 0, NULL, 0, NULL, "fragment" },
+};
+
+static void
+test_uri_table(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < sizeof(uri_cases) / sizeof(uri_cases[0]); i++) {
+        const struct uri_case *c = &uri_cases[i];
+        struct fm_target t;
+        char err[256] = "";
+        int rc = fm_target_parse(c->text, c->is_uri, &t, err, sizeof(err));
+
+        print_message("# %s\n", c->text);
+        assert_int_equal(rc, c->rc);
+        if (rc == 0) {
+            assert_int_equal(t.scheme, c->scheme);
+            assert_int_equal(t.kind, c->kind);
+            assert_string_equal(t.host, c->host);
+            assert_int_equal(t.port, c->port);
+            assert_string_equal(t.path, c->path);
+            assert_string_equal(t.text, c->text);
+            fm_target_clear(&t);
+        } else {
+            assert_non_null(strstr(err, c->err_part));
+            /* One line: a message never spans lines, whatever the input. */
+            assert_null(strchr(err, '\n'));
+        }
+    }
+}
+
+static void
+test_credentials_are_redacted(void **state)
+{
+    struct fm_target t;
+    struct fm_probe_opts opts;
+    char err[256];
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_target_parse("http://admin:s3cret@127.0.0.1:8080/x", true, &t, err, sizeof(err)), 0);
+    assert_string_equal(t.text, "http://admin:***@127.0.0.1:8080/x");
+    assert_null(strstr(t.text, "s3cret"));
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    /* base64("admin:s3cret") */
+    assert_non_null(strstr(t.request, "Authorization: Basic YWRtaW46czNjcmV0\r\n"));
+    fm_target_clear(&t);
+    fm_probe_opts_clear(&opts);
+}
+
+static void
+test_request_bytes(void **state)
+{
+    struct fm_target t;
+    struct fm_probe_opts opts;
+    char err[256];
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_add_header(&opts, "X-Probe: faultmon", err, sizeof(err)), 0);
+
+    assert_int_equal(fm_target_parse("http://127.0.0.1/", false, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_true(t.send_request);
+    assert_int_equal(strncmp(t.request, "HEAD / HTTP/1.0\r\nHost: 127.0.0.1\r\n", 34), 0);
+    assert_non_null(strstr(t.request, "X-Probe: faultmon\r\n\r\n"));
+    assert_int_equal(t.request_len, strlen(t.request));
+    fm_target_clear(&t);
+
+    assert_int_equal(fm_target_parse("http://[::1]:8080/a?b", true, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(strncmp(t.request, "GET /a?b HTTP/1.1\r\nHost: [::1]:8080\r\n", 37), 0);
+    fm_target_clear(&t);
+
+    /* https: a handshake only, unless the request goes over TLS too. */
+    assert_int_equal(fm_target_parse("https://h/", false, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_false(t.send_request);
+    assert_int_equal(t.kind, FM_PROBE_TLS_CONNECT);
+    fm_target_clear(&t);
+    opts.tls_request = true;
+    assert_int_equal(fm_target_parse("https://h/", false, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_true(t.send_request);
+    assert_int_equal(t.kind, FM_PROBE_HEAD);
+    fm_target_clear(&t);
+
+    /* A Host header given by the user replaces ours; the method too. */
+    assert_int_equal(fm_probe_opts_add_header(&opts, "host: vhost.example", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_method(&opts, "OPTIONS", err, sizeof(err)), 0);
+    assert_int_equal(fm_target_parse("http://127.0.0.1:81/", false, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(strncmp(t.request, "OPTIONS / HTTP/1.0\r\n", 20), 0);
+    assert_null(strstr(t.request, "Host: 127.0.0.1"));
+    assert_non_null(strstr(t.request, "host: vhost.example\r\n"));
+    fm_target_clear(&t);
+    fm_probe_opts_clear(&opts);
+}
+
+static void
+test_bad_options(void **state)
+{
+    struct fm_probe_opts opts;
+    char err[256];
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_add_header(&opts, "NoColon", err, sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "'NoColon'"));
+    assert_int_equal(fm_probe_opts_add_header(&opts, "Bad Name: x", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_add_header(&opts, "X: a\r\nInjected: 1", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_method(&opts, "GET /x", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_method(&opts, "", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "(", err, sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "'('"));
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "ok|up", err, sizeof(err)), 0);
+    for (int i = 0; i < FM_HEADER_MAX; i++) {
+        assert_int_equal(fm_probe_opts_add_header(&opts, "X-N: 1", err, sizeof(err)), 0);
+    }
+    assert_int_equal(fm_probe_opts_add_header(&opts, "X-N: 1", err, sizeof(err)), E2BIG);
+    fm_probe_opts_clear(&opts);
+}
+
+static void
+test_status_sets(void **state)
+{
+    struct fm_status_set set;
+    char err[256];
+
+    (void) state;
+    assert_int_equal(fm_status_set_parse(&set, FM_DEFAULT_EXPECT, err, sizeof(err)), 0);
+    assert_true(fm_status_set_has(&set, 100));
+    assert_true(fm_status_set_has(&set, 200));
+    assert_true(fm_status_set_has(&set, 404));
+    assert_true(fm_status_set_has(&set, 499));
+    /* The seed: a 500 from a Monitor_Uri_List GET is a failure. */
+    assert_false(fm_status_set_has(&set, 500));
+    assert_false(fm_status_set_has(&set, 503));
+
+    assert_int_equal(fm_status_set_parse(&set, "200-204,301,4xx", err, sizeof(err)), 0);
+    assert_true(fm_status_set_has(&set, 204));
+    assert_false(fm_status_set_has(&set, 205));
+    assert_true(fm_status_set_has(&set, 301));
+    assert_true(fm_status_set_has(&set, 451));
+    assert_false(fm_status_set_has(&set, 500));
+    assert_false(fm_status_set_has(&set, -1));
+    assert_false(fm_status_set_has(&set, 1000));
+
+    static const char *const bad[] = {
+        "", "20", "2000", "099", "abc", "200-", "-200", "300-200", "200,,300", "200,", "2x0", "1xx-0", " 200",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        print_message("# '%s'\n", bad[i]);
+        assert_int_equal(fm_status_set_parse(&set, bad[i], err, sizeof(err)), EINVAL);
+    }
+}
+
+static void
+test_durations_and_sizes(void **state)
+{
+    uint64_t ms = 0;
+    size_t bytes = 0;
+
+    (void) state;
+    assert_int_equal(fm_parse_duration_ms("5", &ms), 0);
+    assert_int_equal(ms, 5000);
+    assert_int_equal(fm_parse_duration_ms("500ms", &ms), 0);
+    assert_int_equal(ms, 500);
+    assert_int_equal(fm_parse_duration_ms("2m", &ms), 0);
+    assert_int_equal(ms, 120000);
+    assert_int_equal(fm_parse_duration_ms("1h", &ms), 0);
+    assert_int_equal(ms, 3600000);
+    assert_int_equal(fm_parse_duration_ms("0", &ms), 0);
+    assert_int_equal(ms, 0);
+    assert_int_not_equal(fm_parse_duration_ms("-1", &ms), 0);
+    assert_int_not_equal(fm_parse_duration_ms("", &ms), 0);
+    assert_int_not_equal(fm_parse_duration_ms("5x", &ms), 0);
+    assert_int_not_equal(fm_parse_duration_ms(" 5", &ms), 0);
+    assert_int_not_equal(fm_parse_duration_ms("1.5s", &ms), 0);
+    assert_int_equal(fm_parse_duration_ms("99999999999999999999999", &ms), ERANGE);
+    assert_int_equal(fm_parse_duration_ms("9000h", &ms), ERANGE);
+
+    assert_int_equal(fm_parse_size_bytes("64k", &bytes), 0);
+    assert_int_equal(bytes, 65536);
+    assert_int_equal(fm_parse_size_bytes("1M", &bytes), 0);
+    assert_int_equal(bytes, 1048576);
+    assert_int_not_equal(fm_parse_size_bytes("2G", &bytes), 0);
+    assert_int_not_equal(fm_parse_size_bytes("k", &bytes), 0);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uri_table),
+        cmocka_unit_test(test_credentials_are_redacted),
+        cmocka_unit_test(test_request_bytes),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_status_sets),
+        cmocka_unit_test(test_durations_and_sizes),
+    };
+
+    return cmocka_run_group_tests_name("target", tests, NULL, NULL);
+}
