@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <faultmon/commands.h>
+#include <faultmon/decide.h>
 
 struct fm_command {
     const char *name;
@@ -17,6 +18,10 @@ struct fm_command {
 
 static const struct fm_command fm_commands[] = {
     { "probe", fm_cmd_probe, "probe HTTP, HTTPS and TCP targets once (or --count times)" },
+    { "run", fm_cmd_run, "run the fault-monitor loop of a resource" },
+    { "status", fm_cmd_status, "show the state of monitored resources" },
+    { "resume", fm_cmd_resume, "put a service held for manual resume back in service" },
+    { "simulate", fm_cmd_simulate, "show what a timeline of probe results would cause" },
 };
 
 static void

@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += src/libfaultmon.la
 src_libfaultmon_la_SOURCES = \
 	src/deadline.c \
+	src/decide.c \
 	src/http.c \
 	src/json.c \
 	src/log.c \
@@ -10,23 +11,33 @@ src_libfaultmon_la_SOURCES = \
 	src/probe_int.h \
 	src/probe_tls.c \
 	src/result.c \
+	src/runconf.c \
+	src/state.c \
 	src/target.c
-src_libfaultmon_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
+src_libfaultmon_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
 src_libfaultmon_la_LIBADD = $(LIBQB_LIBS) $(OPENSSL_LIBS)
 
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
 	src/cmd_probe.c \
-	src/faultmon.c
-src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
-src_faultmon_LDADD = src/libfaultmon.la
+	src/cmd_run.c \
+	src/cmd_simulate.c \
+	src/cmd_status.c \
+	src/faultmon.c \
+	src/pcmk_signal.c
+src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
+src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
 
 pkginclude_HEADERS = \
 	include/faultmon/commands.h \
 	include/faultmon/deadline.h \
+	include/faultmon/decide.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
 	include/faultmon/log.h \
+	include/faultmon/pcmk.h \
 	include/faultmon/probe.h \
 	include/faultmon/result.h \
+	include/faultmon/runconf.h \
+	include/faultmon/state.h \
 	include/faultmon/target.h

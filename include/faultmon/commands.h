@@ -10,5 +10,8 @@
 #define FM_EXIT_USAGE 64
 
 int fm_cmd_probe(int argc, char **argv);
+int fm_cmd_run(int argc, char **argv);
+int fm_cmd_status(int argc, char **argv);
+int fm_cmd_resume(int argc, char **argv);
 
 #endif

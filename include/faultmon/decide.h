@@ -64,7 +64,8 @@ enum fm_action {
     FM_ACTION_NONE = 0,     /* healthy: nothing to do (OCF 0) */
     FM_ACTION_RESTART,      /* restart in place; set on the deciding cycle only */
     FM_ACTION_FAILOVER,     /* move away; set on the deciding cycle only */
-    FM_ACTION_DEGRADED,     /* not healthy, no recovery: report it (OCF 190) */
+    FM_ACTION_DEGRADED,     /* state not up, no recovery: report it (OCF 190);
+                               never with report_degraded off */
 };
 
 enum fm_state {
@@ -90,7 +91,7 @@ struct fm_decide_opts {
     uint32_t rise;                  /* successes before a down service is up */
     uint32_t fall;                  /* consecutive failed cycles that make one failure */
     bool manual_resume;             /* once down, held until resumed */
-    bool report_degraded;           /* report the degraded state (else: up) */
+    bool report_degraded;           /* answer degraded (190) when not up; else 0 */
     int adaptive;                   /* -1: on if a limit is set; 0 off; 1 on */
     uint64_t adaptive_limit_ms;     /* absolute limit over the mean; 0 off */
     uint32_t adaptive_limit_pct;    /* relative limit in percent; 0 off */
@@ -102,6 +103,8 @@ struct fm_decide_opts {
 /* One parameter, for help texts and agent meta-data. */
 struct fm_decide_param {
     const char *name;               /* as in OCF_RESKEY_<name> */
+    const char *ocf_type;           /* content type for agent meta-data:
+                                       "integer", "boolean" or "string" */
     const char *default_text;
     const char *help;               /* one line */
 };

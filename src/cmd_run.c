@@ -1,0 +1,546 @@
+/*
+ * faultmon run: the fault-monitor loop of one resource.
+ *
+ * Probe, feed the decision engine, persist the state, act, sleep the
+ * interval of the current state; all on one libqb main loop.  The probe
+ * engine's epoll fd is one poll entry of that loop, and one timer carries
+ * either the next cycle or the running cycle's deadline, so the process
+ * sleeps in epoll_wait between probes and costs nothing there.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <qb/qbloop.h>
+
+#include <faultmon/commands.h>
+#include <faultmon/deadline.h>
+#include <faultmon/decide.h>
+#include <faultmon/log.h>
+#include <faultmon/pcmk.h>
+#include <faultmon/probe.h>
+#include <faultmon/runconf.h>
+#include <faultmon/state.h>
+
+#define FM_PCMK_TIMEOUT_MS 1000
+
+struct fm_loop {
+    const char *resource;
+    char dir[4096];
+    struct fm_run_config cfg;
+    struct fm_probe_run *probe;
+    struct fm_decide *decide;
+    qb_loop_t *loop;
+    qb_loop_timer_handle timer;
+    bool timer_armed;
+    bool in_cycle;
+    uint64_t cycle_start_us;
+    uint64_t max_cycles;            /* 0: forever */
+    bool signal_pacemaker;
+    bool verify_restart;            /* first cycle after a restart we asked for */
+    struct fm_pcmk_resource rsc;
+    struct fm_run_state st;
+};
+
+static void loop_cycle_start(struct fm_loop *lp);
+static void loop_dispatch(struct fm_loop *lp);
+
+static void
+loop_arm(struct fm_loop *lp, uint64_t delay_ms, void (*fn)(void *data))
+{
+    if (lp->timer_armed) {
+        qb_loop_timer_del(lp->loop, lp->timer);
+        lp->timer_armed = false;
+    }
+    if (qb_loop_timer_add(lp->loop, QB_LOOP_MED, delay_ms * 1000000u, lp, fn, &lp->timer) == 0) {
+        lp->timer_armed = true;
+    }
+}
+
+static void
+on_timer_cycle(void *data)
+{
+    struct fm_loop *lp = data;
+
+    lp->timer_armed = false;
+    loop_cycle_start(lp);
+}
+
+static void
+on_timer_deadline(void *data)
+{
+    struct fm_loop *lp = data;
+
+    lp->timer_armed = false;
+    loop_dispatch(lp);
+}
+
+static int32_t
+on_probe_ready(int32_t fd, int32_t revents, void *data)
+{
+    loop_dispatch(data);
+    return 0;
+}
+
+static int32_t
+on_stop_signal(int32_t sig, void *data)
+{
+    struct fm_loop *lp = data;
+
+    fm_log_notice("%s: stopping on signal %d", lp->resource, sig);
+    qb_loop_stop(lp->loop);
+    return 0;
+}
+
+static void
+loop_write_state(struct fm_loop *lp)
+{
+    char err[512];
+
+    lp->st.updated_mono_us = fm_now_us();
+    lp->st.updated_wall_s = (int64_t) time(NULL);
+    fm_decide_export(lp->decide, &lp->st.decide);
+    if (fm_state_write(lp->dir, &lp->st, err, sizeof(err)) != 0) {
+        fm_log_err("%s: %s", lp->resource, err);
+    }
+}
+
+/* The current decision as the agent's monitor reports it. */
+static void
+loop_set_decision(struct fm_loop *lp, const struct fm_decision *dec)
+{
+    struct fm_decision next;
+
+    lp->st.state = dec->state;
+    lp->st.action = dec->action;
+    lp->st.weight = dec->weight;
+    lp->st.restarts_in_window = dec->restarts_in_window;
+    lp->st.interval_ms = dec->interval_ms;
+    snprintf(lp->st.reason, sizeof(lp->st.reason), "%s", dec->reason);
+    if (dec->action == FM_ACTION_RESTART || dec->action == FM_ACTION_FAILOVER) {
+        lp->st.pending = dec->action;
+    }
+    if (lp->st.pending != FM_ACTION_NONE) {
+        struct fm_decision pending = *dec;
+
+        pending.action = lp->st.pending;
+        lp->st.ocf_rc = (int) fm_decide_ocf_rc(&pending);
+    } else {
+        lp->st.ocf_rc = (int) fm_decide_ocf_rc(dec);
+    }
+    fm_decide_preview(lp->decide, fm_now_us(), FM_CLASS_COMPLETE, &next);
+    snprintf(lp->st.next_failure, sizeof(lp->st.next_failure), "%s: %.200s",
+             fm_action_name(next.action), next.reason);
+}
+
+static void
+loop_act(struct fm_loop *lp, const struct fm_decision *dec)
+{
+    char err[512];
+
+    if (dec->action != FM_ACTION_RESTART && dec->action != FM_ACTION_FAILOVER) {
+        return;
+    }
+    fm_log_warn("%s: %s: %s", lp->resource,
+                (dec->action == FM_ACTION_RESTART)? "asking for a local restart" : "asking for a failover",
+                dec->reason);
+    if (!lp->signal_pacemaker) {
+        return;
+    }
+    /* Without the cluster's environment the next monitor reports it. */
+    if (fm_pcmk_request_recovery(&lp->rsc, FM_PCMK_TIMEOUT_MS, err, sizeof(err)) != 0) {
+        fm_log_warn("%s: %s; the next monitor will report the failure", lp->resource, err);
+    }
+}
+
+static void
+loop_record(struct fm_loop *lp, enum fm_class verdict, uint64_t latency_us, enum fm_action action)
+{
+    struct fm_state_record *r = NULL;
+
+    if (lp->st.n_records == FM_STATE_MAX_RECORDS) {
+        memmove(&lp->st.records[0], &lp->st.records[1],
+                (FM_STATE_MAX_RECORDS - 1) * sizeof(lp->st.records[0]));
+        lp->st.n_records--;
+    }
+    r = &lp->st.records[lp->st.n_records++];
+    r->wall_s = (int64_t) time(NULL);
+    r->cls = verdict;
+    r->latency_us = latency_us;
+    r->action = action;
+}
+
+static void
+loop_cycle_done(struct fm_loop *lp)
+{
+    size_t n = 0;
+    const struct fm_result *results = fm_probe_run_results(lp->probe, &n);
+    struct fm_decide_input in = { .cls = fm_probe_run_verdict(lp->probe), .have_latency = true };
+    struct fm_decision dec;
+    uint64_t now_us = fm_now_us();
+    uint64_t elapsed_ms = 0;
+    int64_t now_wall = (int64_t) time(NULL);
+
+    lp->in_cycle = false;
+    lp->st.cycles++;
+    lp->st.n_targets = (n < FM_STATE_MAX_TARGETS)? n : FM_STATE_MAX_TARGETS;
+    for (size_t i = 0; i < n; i++) {
+        const struct fm_result *r = &results[i];
+
+        if (r->latency_us > in.latency_us) {
+            in.latency_us = r->latency_us;
+        }
+        if (r->cert_not_after != 0 && (!in.have_cert || r->cert_not_after - now_wall < in.cert_left_s)) {
+            in.have_cert = true;
+            in.cert_left_s = r->cert_not_after - now_wall;
+        }
+        if (i < FM_STATE_MAX_TARGETS) {
+            struct fm_state_target *t = &lp->st.targets[i];
+
+            snprintf(t->target, sizeof(t->target), "%s", r->target->text);
+            t->cls = fm_result_class(r);
+            t->reason = r->reason;
+            t->http_status = r->http_status;
+            t->latency_us = r->latency_us;
+        }
+    }
+    /* Only successful probes say how fast the service is. */
+    in.have_latency = (in.cls == FM_CLASS_OK);
+
+    if (lp->verify_restart && in.cls == FM_CLASS_COMPLETE) {
+        fm_decide_restart_failed(lp->decide, now_us, &dec);
+    } else {
+        fm_decide_cycle(lp->decide, now_us, &in, &dec);
+    }
+    lp->verify_restart = false;
+    loop_set_decision(lp, &dec);
+    loop_record(lp, in.cls, in.latency_us, dec.action);
+    loop_write_state(lp);
+    if (dec.action != FM_ACTION_NONE || in.cls != FM_CLASS_OK) {
+        fm_log_info("%s: cycle %s, state %s, action %s: %s", lp->resource, fm_class_name(in.cls),
+                    fm_state_name(dec.state), fm_action_name(dec.action), dec.reason);
+    }
+    loop_act(lp, &dec);
+
+    if (lp->max_cycles != 0 && lp->st.cycles >= lp->max_cycles) {
+        qb_loop_stop(lp->loop);
+        return;
+    }
+    elapsed_ms = (now_us - lp->cycle_start_us) / 1000u;
+    loop_arm(lp, (dec.interval_ms > elapsed_ms)? dec.interval_ms - elapsed_ms : 0, on_timer_cycle);
+}
+
+static void
+loop_dispatch(struct fm_loop *lp)
+{
+    uint64_t now_us = fm_now_us();
+
+    if (!lp->in_cycle) {
+        return;
+    }
+    if (fm_probe_run_dispatch(lp->probe, now_us)) {
+        loop_cycle_done(lp);
+        return;
+    }
+    /* Wake for the deadline even if no fd does. */
+    loop_arm(lp, (uint64_t) fm_probe_run_wait_ms(lp->probe, fm_now_us()), on_timer_deadline);
+}
+
+static void
+loop_check_resume(struct fm_loop *lp)
+{
+    char path[4200];
+    struct fm_decision dec;
+
+    snprintf(path, sizeof(path), "%s/resume", lp->dir);
+    if (access(path, F_OK) != 0) {
+        return;
+    }
+    unlink(path);
+    if (fm_decide_resume(lp->decide, fm_now_us(), &dec) == 0) {
+        fm_log_notice("%s: resumed by an administrator", lp->resource);
+        lp->st.pending = FM_ACTION_NONE;
+        loop_set_decision(lp, &dec);
+        loop_write_state(lp);
+    }
+}
+
+static int32_t
+on_resume_signal(int32_t sig, void *data)
+{
+    loop_check_resume(data);
+    return 0;
+}
+
+static void
+loop_cycle_start(struct fm_loop *lp)
+{
+    loop_check_resume(lp);
+    lp->cycle_start_us = fm_now_us();
+    if (fm_probe_run_start(lp->probe, lp->cycle_start_us) != 0) {
+        fm_log_err("%s: cannot start a probe cycle", lp->resource);
+    }
+    lp->in_cycle = true;
+    loop_dispatch(lp);
+}
+
+/* Bring back the history of earlier loops; a bad file is kept aside and
+ * replaced, and never causes recovery by itself. */
+static void
+loop_restore(struct fm_loop *lp)
+{
+    struct fm_run_state old;
+    char err[512];
+    int rc = fm_state_read(lp->dir, &old, err, sizeof(err));
+
+    if (rc == ENOENT) {
+        return;
+    }
+    if (rc == 0 && fm_decide_import(lp->decide, &old.decide, fm_now_us(), err, sizeof(err)) == 0) {
+        lp->st.n_records = old.n_records;
+        memcpy(lp->st.records, old.records, sizeof(old.records));
+        /* A restart we asked for has happened if we are starting again. */
+        lp->verify_restart = (old.pending == FM_ACTION_RESTART);
+        fm_log_info("%s: history restored (%lld failures, %lld restarts on record)", lp->resource,
+                    (long long) old.decide.n_failures, (long long) old.decide.n_restarts);
+        return;
+    }
+    fm_log_warn("%s: ignoring bad state (%s); it is kept as state.*.bad", lp->resource, err);
+    fm_state_set_aside(lp->dir);
+}
+
+static int
+write_pid_file(const char *dir)
+{
+    char path[4200];
+    char tmp[4200];
+    FILE *out = NULL;
+
+    snprintf(path, sizeof(path), "%s/pid", dir);
+    snprintf(tmp, sizeof(tmp), "%s/.pid.tmp", dir);
+    out = fopen(tmp, "we");
+    if (out == NULL) {
+        return errno;
+    }
+    fprintf(out, "%ld\n", (long) getpid());
+    if (fclose(out) != 0 || rename(tmp, path) != 0) {
+        return errno;
+    }
+    return 0;
+}
+
+static const struct option run_options[] = {
+    { "param",        required_argument, NULL, 'p' },
+    { "no-env",       no_argument,       NULL, 'E' },
+    { "no-pacemaker", no_argument,       NULL, 'P' },
+    { "cycles",       required_argument, NULL, 'n' },
+    { "verbose",      no_argument,       NULL, 'v' },
+    { "help",         no_argument,       NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+static void
+run_usage(FILE *out)
+{
+    fprintf(out,
+"Usage: faultmon run RESOURCE [OPTIONS]\n"
+"\n"
+"Run the fault-monitor loop of RESOURCE in the foreground: probe, decide,\n"
+"record the state in " FM_STATE_DIR "/RESOURCE/, and ask Pacemaker for a\n"
+"restart or a failover when the failure history calls for one.  The agents\n"
+"start it with the service; it stops on SIGTERM.\n"
+"\n"
+"Parameters come from OCF_RESKEY_<name> variables (as the agents pass them,\n"
+"which keeps secrets out of ps) and from --param; see faultmon simulate --help\n"
+"for the decision parameters.\n"
+"\n"
+"Options:\n"
+"  -p, --param NAME=VALUE  set a parameter (Port_list, Monitor_Uri_List,\n"
+"                          Probe_timeout, Retry_count, Retry_interval, ...)\n"
+"      --no-env            ignore OCF_RESKEY_* variables\n"
+"      --no-pacemaker      never call the cluster; only record decisions\n"
+"  -n, --cycles N          stop after N probe cycles (for tests)\n"
+"  -v, --verbose           log to stderr too (twice: debug)\n"
+"  -h, --help              show this help and exit\n");
+}
+
+static int
+run_error(const char *fmt, ...)
+{
+    va_list ap;
+    char msg[1024];
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fm_escape_controls(msg, sizeof(msg));
+    fprintf(stderr, "faultmon run: %s\n", msg);
+    return FM_EXIT_USAGE;
+}
+
+int
+fm_cmd_run(int argc, char **argv)
+{
+    struct fm_loop lp;
+    char err[512] = "";
+    bool use_env = true;
+    bool logging = false;
+    int verbose = 0;
+    int opt = 0;
+    int rc = 0;
+    char **params = calloc((size_t) argc + 1, sizeof(char *));
+    size_t n_params = 0;
+
+    memset(&lp, 0, sizeof(lp));
+    fm_run_config_init(&lp.cfg);
+    lp.signal_pacemaker = true;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":p:n:vh", run_options, NULL)) != -1) {
+        switch (opt) {
+            case 'p':
+                params[n_params++] = optarg;
+                break;
+            case 'E':
+                use_env = false;
+                break;
+            case 'P':
+                lp.signal_pacemaker = false;
+                break;
+            case 'n': {
+                char *end = NULL;
+
+                lp.max_cycles = strtoull(optarg, &end, 10);
+                if (optarg[0] < '0' || optarg[0] > '9' || *end != '\0' || lp.max_cycles == 0) {
+                    rc = run_error("invalid value '%s' for --cycles: expected a whole number from 1", optarg);
+                    goto done;
+                }
+                break;
+            }
+            case 'v':
+                verbose++;
+                break;
+            case 'h':
+                run_usage(stdout);
+                goto done;
+            case ':':
+                rc = run_error("option '%s' needs a value (see faultmon run --help)", argv[optind - 1]);
+                goto done;
+            default:
+                rc = run_error("unknown option '%s' (see faultmon run --help)", argv[optind - 1]);
+                goto done;
+        }
+    }
+    if (optind + 1 != argc) {
+        rc = run_error("expected one RESOURCE name (see faultmon run --help)");
+        goto done;
+    }
+    lp.resource = argv[optind];
+    if (fm_state_dir(lp.resource, lp.dir, sizeof(lp.dir)) != 0) {
+        rc = run_error("invalid resource name '%s': use letters, digits, '.', '_', '-' and ':'", lp.resource);
+        goto done;
+    }
+    if (use_env && fm_run_config_from_env(&lp.cfg, err, sizeof(err)) != 0) {
+        rc = run_error("%s", err);
+        goto done;
+    }
+    for (size_t i = 0; i < n_params; i++) {
+        char *eq = strchr(params[i], '=');
+
+        if (eq == NULL) {
+            rc = run_error("invalid --param '%s': expected NAME=VALUE", params[i]);
+            goto done;
+        }
+        *eq = '\0';
+        rc = fm_run_config_set(&lp.cfg, params[i], eq + 1, err, sizeof(err));
+        *eq = '=';
+        if (rc == ENOENT) {
+            rc = run_error("unknown parameter '%.*s'", (int) (eq - params[i]), params[i]);
+            goto done;
+        }
+        if (rc != 0) {
+            rc = run_error("%s", err);
+            goto done;
+        }
+    }
+    if (fm_run_config_finish(&lp.cfg, err, sizeof(err)) != 0) {
+        rc = run_error("%s", err);
+        goto done;
+    }
+    fm_log_init("faultmon", verbose > 0, verbose);
+    logging = true;
+    if (lp.signal_pacemaker && !fm_pcmk_resource_from_env(&lp.rsc)) {
+        fm_log_info("%s: no OCF resource environment; decisions are only recorded", lp.resource);
+        lp.signal_pacemaker = false;
+    }
+    rc = fm_state_dir_create(lp.dir);
+    if (rc != 0) {
+        rc = run_error("cannot create %s: %s", lp.dir, strerror(rc));
+        goto done;
+    }
+    rc = fm_probe_run_new(lp.cfg.targets, lp.cfg.n_targets, &lp.cfg.probe, &lp.probe, err, sizeof(err));
+    if (rc != 0) {
+        rc = run_error("%s", err);
+        goto done;
+    }
+    fm_probe_run_set_keep_sessions(lp.probe, true);
+    if (fm_decide_new(&lp.cfg.decide, &lp.decide) != 0) {
+        rc = run_error("invalid decision parameters");
+        goto done;
+    }
+    snprintf(lp.st.resource, sizeof(lp.st.resource), "%s", lp.resource);
+    lp.st.pid = (int64_t) getpid();
+    lp.st.probe_timeout_ms = lp.cfg.probe.timeout_ms;
+    loop_restore(&lp);
+    rc = write_pid_file(lp.dir);
+    if (rc != 0) {
+        rc = run_error("cannot write the pid file in %s: %s", lp.dir, strerror(rc));
+        goto done;
+    }
+
+    lp.loop = qb_loop_create();
+    if (lp.loop == NULL) {
+        rc = run_error("cannot create the main loop");
+        goto done;
+    }
+    qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGTERM, &lp, on_stop_signal, NULL);
+    qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGINT, &lp, on_stop_signal, NULL);
+    qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGUSR1, &lp, on_resume_signal, NULL);
+    qb_loop_poll_add(lp.loop, QB_LOOP_MED, fm_probe_run_fd(lp.probe), POLLIN, &lp, on_probe_ready);
+    fm_log_notice("%s: monitoring %zu target(s), Probe_timeout %llu ms", lp.resource,
+                  lp.cfg.n_targets, (unsigned long long) lp.cfg.probe.timeout_ms);
+    lp.st.pending = FM_ACTION_NONE;
+    loop_arm(&lp, 0, on_timer_cycle);
+    qb_loop_run(lp.loop);
+    rc = 0;
+
+done:
+    if (lp.loop != NULL) {
+        qb_loop_destroy(lp.loop);
+    }
+    if (lp.dir[0] != '\0' && lp.st.pid != 0) {
+        char path[4200];
+
+        snprintf(path, sizeof(path), "%s/pid", lp.dir);
+        unlink(path);
+    }
+    fm_decide_free(lp.decide);
+    fm_probe_run_free(lp.probe);
+    fm_run_config_clear(&lp.cfg);
+    free(params);
+    if (logging) {
+        fm_log_fini();
+    }
+    return rc;
+}
