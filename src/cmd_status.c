@@ -24,6 +24,9 @@
 static const char *
 state_label(const struct fm_run_state *st)
 {
+    if (st->state == FM_STATE_HELD) {
+        return "held";
+    }
     if (st->pending == FM_ACTION_FAILOVER) {
         return "failing-over";
     }

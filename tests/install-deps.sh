@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install everything faultmon's build and tests need on Debian 12 (as root).
+set -euo pipefail
+
+packages=(
+    # build
+    build-essential autoconf automake libtool pkg-config
+    pacemaker-dev libqb-dev libssl-dev libxml2-dev libglib2.0-dev
+    libcmocka-dev xsltproc libxml2-utils xxd
+    # integration tests: real web servers, TLS tooling, the fault server
+    nginx-light apache2 openssl python3 curl iproute2 procps psmisc
+    # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
+    pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
+    # benchmarks
+    haproxy valgrind
+)
+
+export DEBIAN_FRONTEND=noninteractive
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    apt-get update -qq
+    # policy-rc.d keeps the packages' init scripts from starting daemons:
+    # the tests start the servers they use, on ports they choose.
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+    chmod 755 /usr/sbin/policy-rc.d
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    rm -f /usr/sbin/policy-rc.d
+fi
