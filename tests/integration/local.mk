@@ -2,13 +2,16 @@
 #
 # TAP-emitting bash scripts that run the built `faultmon probe` against
 # tests/fault_server.py and a real nginx on loopback.  They need python3,
-# openssl and nginx (Debian: nginx-light or nginx) at run time; tests/lib is
+# openssl and nginx (Debian: nginx-light or nginx) at run time, and apache2
+# for probe-apache.sh (skipped without it); tests/lib is
 # distributed by the top Makefile.am.
 
 FM_INTEGRATION_TESTS = \
+	tests/integration/run-loop.sh \
 	tests/integration/probe-usage.sh \
 	tests/integration/probe-faults.sh \
-	tests/integration/probe-nginx.sh
+	tests/integration/probe-nginx.sh \
+	tests/integration/probe-apache.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
 EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py

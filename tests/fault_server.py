@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""Loopback fault server for faultmon's integration tests.
+
+One process serves many misbehaviours at once, each on its own port:
+
+    fault_server.py --port-file FILE silent trickle ok ...
+
+binds every MODE on a free port of --host (port 0 unless MODE=PORT is
+given), writes one "MODE PORT" line per mode to FILE (atomically, once every
+socket is ready), then serves until it is killed or --max-seconds pass.
+
+A mode decides what the server does with each connection; run with
+--list-modes to see them.  Only the Python standard library is used, and
+only loopback addresses are accepted for --host.
+"""
+
+import argparse
+import ipaddress
+import os
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+
+DEFAULT_MARKER = "faultmon-fault-server-ok"
+REQUEST_LIMIT = 64 * 1024
+REQUEST_WAIT_S = 2.0
+LINGER_S = 10.0
+
+# A TLS alert record: content type 21, version TLS 1.0, length 2,
+# level fatal (2), description handshake_failure (40).
+TLS_ALERT = bytes([0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x28])
+
+# Binary junk with a CR LF in it, so that a parser that waits for the end of
+# the status line sees a complete, malformed one.
+GARBAGE = bytes([0x00, 0xff, 0x13, 0x37, 0x80, 0x7f, 0xde, 0xad, 0xbe, 0xef,
+                 0x0d, 0x0a, 0x0d, 0x0a]) + bytes(range(256)) * 2
+
+
+def log(fmt, *args):
+    if OPTIONS.verbose:
+        sys.stderr.write("fault_server: " + (fmt % args) + "\n")
+        sys.stderr.flush()
+
+
+def read_request(conn, want_http=True):
+    """Read the client's request: up to the blank line for HTTP, or the
+    first bytes for TLS.  Returns the bytes (possibly empty on EOF)."""
+    data = b""
+    conn.settimeout(REQUEST_WAIT_S)
+    try:
+        while len(data) < REQUEST_LIMIT:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+            if not want_http:
+                break
+            if b"\r\n\r\n" in data or b"\n\n" in data:
+                break
+    except (socket.timeout, OSError):
+        pass
+    conn.settimeout(None)
+    return data
+
+
+def request_method(data):
+    return data.split(b" ", 1)[0].decode("latin-1", "replace") if data else ""
+
+
+def linger_then_close(conn):
+    """Half-close our side, then drain until the client closes, so that the
+    client gets FIN after our data rather than a RST that might discard it."""
+    try:
+        conn.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+    conn.settimeout(LINGER_S)
+    try:
+        while conn.recv(4096):
+            pass
+    except OSError:
+        pass
+    conn.close()
+
+
+def reset_close(conn):
+    """Close with SO_LINGER {on, 0}: the kernel sends RST, not FIN."""
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    conn.close()
+
+
+def hold_open(conn):
+    """Never answer; return once the client goes away (or the process ends)."""
+    conn.settimeout(None)
+    try:
+        while conn.recv(4096):
+            pass
+    except OSError:
+        pass
+    conn.close()
+
+
+def http_reply(conn, request, status, reason, body, extra_headers=()):
+    head = ["HTTP/1.1 %d %s" % (status, reason),
+            "Server: faultmon-fault-server",
+            "Content-Type: text/plain",
+            "Content-Length: %d" % len(body),
+            "X-Faultmon-Marker: %s" % OPTIONS.marker,
+            "Connection: close"]
+    head.extend(extra_headers)
+    out = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1")
+    if request_method(request) != "HEAD":
+        out += body
+    try:
+        conn.sendall(out)
+    except OSError:
+        pass
+    linger_then_close(conn)
+
+
+# --- the modes: each handles one accepted connection ----------------------
+
+def mode_silent(conn):
+    hold_open(conn)
+
+
+def mode_trickle(conn):
+    read_request(conn)
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nX-Trickle: ")
+        while True:
+            time.sleep(1.0)
+            conn.sendall(b"a")
+    except OSError:
+        pass
+    conn.close()
+
+
+def mode_reset_headers(conn):
+    read_request(conn)
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nServer: faultmon-fault-server\r\n"
+                     b"Content-Type: text/pl")
+        time.sleep(0.05)
+    except OSError:
+        pass
+    reset_close(conn)
+
+
+def mode_reset_accept(conn):
+    reset_close(conn)
+
+
+def mode_reset_request(conn):
+    read_request(conn)
+    reset_close(conn)
+
+
+def mode_garbage(conn):
+    read_request(conn)
+    try:
+        conn.sendall(GARBAGE)
+    except OSError:
+        pass
+    linger_then_close(conn)
+
+
+def mode_bad_status(conn):
+    read_request(conn)
+    try:
+        conn.sendall(b"HTTP/1.1 abc Bad\r\nContent-Length: 0\r\n"
+                     b"Connection: close\r\n\r\n")
+    except OSError:
+        pass
+    linger_then_close(conn)
+
+
+def mode_huge_headers(conn):
+    read_request(conn)
+    line = b"X-Huge: " + b"h" * 1014 + b"\r\n"       # 1 KiB a line
+    block = line * 64                                 # 64 KiB a send
+    total = 10 * 1024 * 1024
+    sent = 0
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\n")
+        while sent < total:
+            conn.sendall(block)
+            sent += len(block)
+        conn.sendall(b"Content-Length: 0\r\n\r\n")
+    except OSError:
+        log("huge-headers: client left after %d bytes", sent)
+        conn.close()
+        return
+    linger_then_close(conn)
+
+
+def mode_half_close(conn):
+    read_request(conn)
+    linger_then_close(conn)
+
+
+def mode_ok(conn):
+    request = read_request(conn)
+    body = ("%s\n" % OPTIONS.marker).encode("latin-1")
+    http_reply(conn, request, 200, "OK", body)
+
+
+def make_status_mode(status):
+    def mode_status(conn):
+        request = read_request(conn)
+        body = ("status %d from faultmon-fault-server\n" % status).encode("latin-1")
+        http_reply(conn, request, status, "Status %d" % status, body)
+    return mode_status
+
+
+def mode_tls_stall(conn):
+    read_request(conn, want_http=False)
+    hold_open(conn)
+
+
+def mode_tls_alert(conn):
+    read_request(conn, want_http=False)
+    try:
+        conn.sendall(TLS_ALERT)
+    except OSError:
+        pass
+    linger_then_close(conn)
+
+
+MODES = {
+    "refuse": (None, "nothing listens: the port is bound but not listening, so connect gets RST"),
+    "connect-stall": (None, "listen with a full accept queue: SYNs are dropped, connect hangs"),
+    "silent": (mode_silent, "accept and never answer"),
+    "trickle": (mode_trickle, "send a status line, then one byte a second forever"),
+    "reset-headers": (mode_reset_headers, "send part of the headers, then RST (SO_LINGER 0)"),
+    "reset-accept": (mode_reset_accept, "RST right after accept"),
+    "reset-request": (mode_reset_request, "read the request, then RST without a reply"),
+    "garbage": (mode_garbage, "binary junk instead of HTTP"),
+    "bad-status": (mode_bad_status, "an invalid status line: HTTP/1.1 abc"),
+    "huge-headers": (mode_huge_headers, "10 MiB of headers as fast as the socket takes them"),
+    "half-close": (mode_half_close, "read the request, shutdown(SHUT_WR) without a reply"),
+    "ok": (mode_ok, "200 with the marker in a header and the body; honours HEAD"),
+    "status-NNN": (None, "a valid reply with status NNN (status-500, status-404...)"),
+    "tls-stall": (mode_tls_stall, "accept TCP, never answer the ClientHello"),
+    "tls-alert": (mode_tls_alert, "answer the ClientHello with a fatal TLS alert, then close"),
+}
+
+
+def handler_for(mode):
+    if mode.startswith("status-"):
+        code = mode[len("status-"):]
+        if code.isdigit() and len(code) == 3 and 100 <= int(code) <= 999:
+            return make_status_mode(int(code))
+        return None
+    entry = MODES.get(mode)
+    return entry[0] if entry else None
+
+
+# --- listening -------------------------------------------------------------
+
+def new_socket(host):
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    return sock
+
+
+def bind(host, port):
+    sock = new_socket(host)
+    sock.bind((host, port))
+    return sock
+
+
+def setup_connect_stall(host, port):
+    """A listener whose accept queue is full: the kernel drops new SYNs.
+
+    listen(0) admits one connection to the queue on Linux; two connections of
+    our own that are never accepted fill it, so a client's connect() hangs
+    until its own deadline."""
+    sock = bind(host, port)
+    sock.listen(0)
+    addr = sock.getsockname()
+    fillers = []
+    for _ in range(3):
+        filler = new_socket(host)
+        filler.setblocking(False)
+        try:
+            filler.connect(addr[:2])
+        except BlockingIOError:
+            pass
+        fillers.append(filler)
+    time.sleep(0.05)
+    return sock, fillers
+
+
+def accept_loop(sock, mode, handler):
+    while True:
+        try:
+            conn, peer = sock.accept()
+        except OSError as err:
+            log("%s: accept failed: %s", mode, err)
+            time.sleep(0.05)
+            continue
+        log("%s: connection from %s", mode, peer[:2])
+        thread = threading.Thread(target=run_handler, args=(mode, handler, conn),
+                                  daemon=True)
+        thread.start()
+
+
+def run_handler(mode, handler, conn):
+    try:
+        handler(conn)
+    except Exception as err:  # a test server must not die on one client
+        log("%s: handler error: %r", mode, err)
+        try:
+            conn.close()
+        except OSError:
+            pass
+
+
+def parse_mode(spec):
+    if "=" in spec:
+        mode, port = spec.split("=", 1)
+        if not port.isdigit() or not 0 <= int(port) <= 65535:
+            raise ValueError("bad port in %r" % spec)
+        return mode, int(port)
+    return spec, 0
+
+
+def write_port_file(path, lines):
+    tmp = "%s.tmp.%d" % (path, os.getpid())
+    with open(tmp, "w", encoding="ascii") as out:
+        out.write("".join(lines))
+    os.rename(tmp, path)
+
+
+def main(argv):
+    global OPTIONS
+    parser = argparse.ArgumentParser(
+        description="Loopback fault server for faultmon's integration tests.")
+    parser.add_argument("modes", nargs="*", metavar="MODE[=PORT]",
+                        help="behaviours to serve, one port each")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="loopback address to bind (127.0.0.1, ::1)")
+    parser.add_argument("--port-file", help='write "MODE PORT" lines here once ready')
+    parser.add_argument("--max-seconds", type=float, default=300.0,
+                        help="exit by itself after this long (default 300)")
+    parser.add_argument("--marker", default=DEFAULT_MARKER,
+                        help="marker string in the ok reply")
+    parser.add_argument("--list-modes", action="store_true")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    OPTIONS = parser.parse_args(argv)
+
+    if OPTIONS.list_modes:
+        for name, (_, text) in MODES.items():
+            print("%-14s %s" % (name, text))
+        return 0
+    if not OPTIONS.modes:
+        parser.error("no MODE given (see --list-modes)")
+    try:
+        if not ipaddress.ip_address(OPTIONS.host).is_loopback:
+            parser.error("--host must be a loopback address")
+    except ValueError:
+        parser.error("--host must be a numeric loopback address")
+
+    keep = []   # sockets that must stay open for the process's life
+    lines = []
+    listeners = []
+    for spec in OPTIONS.modes:
+        try:
+            mode, port = parse_mode(spec)
+        except ValueError as err:
+            parser.error(str(err))
+        if mode == "refuse":
+            sock = bind(OPTIONS.host, port)     # bound, never listening
+            keep.append(sock)
+        elif mode == "connect-stall":
+            sock, fillers = setup_connect_stall(OPTIONS.host, port)
+            keep.append(sock)
+            keep.extend(fillers)
+        else:
+            handler = handler_for(mode)
+            if handler is None:
+                parser.error("unknown mode %r (see --list-modes)" % mode)
+            sock = bind(OPTIONS.host, port)
+            sock.listen(64)
+            keep.append(sock)
+            listeners.append((sock, mode, handler))
+        lines.append("%s %d\n" % (mode, sock.getsockname()[1]))
+
+    for sock, mode, handler in listeners:
+        threading.Thread(target=accept_loop, args=(sock, mode, handler),
+                         daemon=True).start()
+
+    if OPTIONS.port_file:
+        write_port_file(OPTIONS.port_file, lines)
+    else:
+        sys.stdout.write("".join(lines))
+        sys.stdout.flush()
+
+    # Watchdog: however the test that started us ends, we do not outlive it
+    # by more than --max-seconds.
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    deadline = time.monotonic() + OPTIONS.max_seconds
+    try:
+        while time.monotonic() < deadline:
+            time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+    except KeyboardInterrupt:
+        pass
+    log("exiting")
+    os._exit(0)
+
+
+OPTIONS = None
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,171 @@
+#!/bin/bash
+# probe-faults.sh: `faultmon probe` against every misbehaviour of
+# tests/fault_server.py.  Each fault must get the seed's class (partial or
+# complete), the layer and reason that explain it, the matching exit status,
+# and the answer must come within the deadline (--timeout) + 100 ms.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/probe.sh
+. "$FM_TEST_LIB/probe.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+
+tap_watchdog 50
+fm_require_faultmon
+
+T=1000              # --timeout, in ms: short, so that the suite stays fast
+SLACK=100           # how late past the deadline an answer may come
+EARLY=50            # how early before the deadline a timeout may be reported
+
+MODES="refuse connect-stall silent trickle reset-headers reset-accept
+reset-request garbage bad-status huge-headers half-close ok status-500
+status-404 tls-stall tls-alert"
+# shellcheck disable=SC2086
+fm_fault_server_start $MODES || bail_out "the fault server did not start"
+
+url() {
+    echo "$1://127.0.0.1:${FS_PORT[$2]}${3-/}"
+}
+
+# fault_case NAME RC VERDICT LAYER REASON TIMING -- PROBE-ARGS...
+# TIMING is "deadline" for a fault that can only be seen by running out of
+# time (the answer must come at the deadline, not before), "fast" otherwise.
+# Two TAP lines: the classification, and the timing.
+fault_case() {
+    local name=$1 rc=$2 verdict=$3 layer=$4 reason=$5 timing=$6
+    shift 7
+    fm_probe --json --timeout "${T}ms" "$@"
+    fm_check_probe "$name: $verdict failure, layer $layer, reason $reason, exit $rc" "$rc" \
+        "verdict=$verdict" "targets.length=1" "targets.0.verdict=$verdict" \
+        "targets.0.layer=$layer" "targets.0.reason=$reason"
+    if [ "$timing" = deadline ]; then
+        fm_check_elapsed "$name: answered at the deadline, between $((T - EARLY)) and $((T + SLACK)) ms" \
+            $((T + SLACK)) $((T - EARLY))
+    else
+        fm_check_elapsed "$name: answered within the timeout + $SLACK ms" $((T + SLACK))
+    fi
+}
+
+plan 52
+
+# Step 2 of the seed: HTTP/1.0 HEAD to each address and port.
+fault_case "refused connect" 2 complete connect connect-failed fast -- "$(url http refuse)"
+fault_case "connect that never completes" 2 complete connect connect-timeout deadline -- "$(url http connect-stall)"
+fault_case "silent server" 1 partial read read-timeout deadline -- "$(url http silent)"
+fault_case "trickling server (one byte a second)" 1 partial read read-timeout deadline -- "$(url http trickle)"
+fault_case "reset in the middle of the headers" 1 partial read read-failed fast -- "$(url http reset-headers)"
+fault_case "reset after the request, no reply" 1 partial read read-failed fast -- "$(url http reset-request)"
+fault_case "binary junk instead of HTTP" 1 partial read read-malformed fast -- "$(url http garbage)"
+fault_case "invalid status line" 1 partial read read-malformed fast -- "$(url http bad-status)"
+fault_case "10 MiB of headers, cut off at the read cap" 1 partial read read-too-large fast -- "$(url http huge-headers)"
+fault_case "half-close without a reply" 1 partial read read-failed fast -- "$(url http half-close)"
+fault_case "HEAD answered 500" 2 complete status status fast -- "$(url http status-500)"
+
+# Step 3: HTTP/1.1 GET of a Monitor_Uri_List URI.
+fault_case "GET answered 500" 2 complete status status fast -- --uri "$(url http status-500 /monitor)"
+fault_case "GET to a silent server" 1 partial read read-timeout deadline -- --uri "$(url http silent /monitor)"
+
+# Step 4: a secure server is only connected to (TLS handshake).
+fault_case "TLS handshake never answered" 2 complete tls tls-timeout deadline -- "$(url https tls-stall)"
+fault_case "TLS handshake answered with an alert" 2 complete tls tls-failed fast -- "$(url https tls-alert)"
+fault_case "tls:// target, alert" 2 complete tls tls-failed fast -- "$(url tls tls-alert "")"
+fault_case "refused connect to a tls:// target" 2 complete connect connect-failed fast -- "$(url tls refuse "")"
+
+# A reset right after accept races with the probe: the RST may arrive during
+# connect, while sending, or while reading.  Whichever layer sees it, the class
+# must be the one the seed gives that layer.
+fm_probe --json --timeout "${T}ms" "$(url http reset-accept)"
+layer=$(fm_json_get "$FM_OUT" targets.0.layer 2>/dev/null)
+case $layer in
+connect | send) want=complete want_rc=2 ;;
+*) want=partial want_rc=1 ;;
+esac
+fm_check_probe "reset right after accept: a connect/send failure is complete, a read failure partial (got layer '$layer')" \
+    "$want_rc" "verdict=$want" "targets.0.verdict=$want" "targets.0.layer=connect|send|read" \
+    "targets.0.reason=connect-failed|send-failed|read-failed"
+
+# What must not fail.
+fm_probe --json --timeout "${T}ms" "$(url http ok)"
+fm_check_probe "HEAD to a healthy server is ok with status 200" 0 \
+    verdict=ok targets.0.verdict=ok targets.0.layer=none targets.0.reason=ok \
+    targets.0.status=200 targets.0.kind=http-head
+fm_probe --json --timeout "${T}ms" "$(url http status-404)"
+fm_check_probe "a 404 is within the default expected statuses (100-499): ok" 0 \
+    verdict=ok targets.0.reason=ok targets.0.status=404
+fm_probe --json --timeout "${T}ms" --expect-status 200-399 "$(url http status-404)"
+fm_check_probe "a 404 outside --expect-status 200-399: complete, layer status" 2 \
+    verdict=complete targets.0.layer=status targets.0.reason=status targets.0.status=404
+fm_probe --json --timeout "${T}ms" --receive 'X-Faultmon-Marker: faultmon-fault' "$(url http ok)"
+fm_check_probe "--receive on a HEAD matches the headers" 0 verdict=ok targets.0.reason=ok
+fm_probe --json --timeout "${T}ms" --receive '^faultmon-fault-server-ok' --uri "$(url http ok /x)"
+fm_check_probe "--receive on a GET matches the body" 0 verdict=ok targets.0.reason=ok
+fm_probe --json --timeout "${T}ms" "$(url tcp silent "")"
+fm_check_probe "tcp:// to a server that never answers is ok (connect only)" 0 \
+    verdict=ok targets.0.kind=tcp-connect targets.0.reason=ok
+fm_check_elapsed "tcp:// connect returned long before the deadline" $((T / 2))
+fm_probe --json --timeout "${T}ms" "$(url tcp refuse "")"
+fm_check_probe "tcp:// refused: complete, layer connect" 2 \
+    verdict=complete targets.0.kind=tcp-connect targets.0.reason=connect-failed
+
+# A shorter --timeout is honoured to the millisecond range.
+fm_probe --json --timeout 300ms "$(url http silent)"
+fm_check_probe "--timeout 300ms: silent server, partial read-timeout, timeout_ms 300" 1 \
+    timeout_ms=300 targets.0.reason=read-timeout
+fm_check_elapsed "--timeout 300ms: answered between 250 and 400 ms" 400 250
+
+# One deadline for the whole run: every target at once, the slow ones in
+# parallel, the whole answer within one timeout.
+all_targets=(
+    "$(url http refuse)" "$(url http connect-stall)" "$(url http silent)"
+    "$(url http trickle)" "$(url http reset-headers)" "$(url http reset-request)"
+    "$(url http garbage)" "$(url http bad-status)" "$(url http huge-headers)"
+    "$(url http half-close)" "$(url http status-500)" "$(url https tls-stall)"
+    "$(url https tls-alert)" "$(url http ok)"
+)
+all_reasons=(connect-failed connect-timeout read-timeout read-timeout read-failed
+    read-failed read-malformed read-malformed read-too-large read-failed status
+    tls-timeout tls-failed ok)
+fm_probe --json --timeout "${T}ms" "${all_targets[@]}"
+checks=(verdict=complete "targets.length=${#all_targets[@]}")
+for i in "${!all_reasons[@]}"; do
+    checks+=("targets.$i.reason=${all_reasons[$i]}" "targets.$i.target=${all_targets[$i]}")
+done
+fm_check_probe "all faults in one run: each classified as alone, in target order, verdict complete" 2 "${checks[@]}"
+fm_check_elapsed "all faults in one run: one deadline for the run, within $((T + SLACK)) ms" $((T + SLACK)) $((T - EARLY))
+why=$(fm_json_contract "$FM_OUT" "$T" "${#all_targets[@]}")
+ok_if $? "all faults in one run: the JSON has the contract's keys, layers and classes"
+[ -z "$why" ] || diag "$why"
+
+# IPv6 loopback: the same rules on [::1].
+if fm_have_ipv6 && fm_fault_server_start --host ::1 refuse silent; then
+    fm_probe --json --timeout "${T}ms" "http://[::1]:${FS_PORT[v6:refuse]}/"
+    fm_check_probe "IPv6 [::1], refused connect: complete, layer connect" 2 \
+        verdict=complete targets.0.reason=connect-failed
+    fm_probe --json --timeout 300ms "http://[::1]:${FS_PORT[v6:silent]}/"
+    fm_check_probe "IPv6 [::1], silent server: partial, read-timeout" 1 \
+        verdict=partial targets.0.reason=read-timeout
+else
+    skip "IPv6 [::1], refused connect: complete, layer connect" "no IPv6 loopback"
+    skip "IPv6 [::1], silent server: partial, read-timeout" "no IPv6 loopback"
+fi
+
+# The worst class wins: partial and ok together make partial (exit 1).
+fm_probe --json --timeout "${T}ms" "$(url http ok)" "$(url http garbage)"
+fm_check_probe "ok + partial targets: verdict partial, exit 1" 1 \
+    verdict=partial targets.0.verdict=ok targets.1.verdict=partial
+
+# Text output: one line per target, then the verdict line.
+fm_probe --timeout "${T}ms" "$(url http ok)" "$(url http half-close)"
+lines=$(wc -l <"$FM_OUT")
+last=$(tail -n 1 "$FM_OUT")
+if [ "$FM_RC" = 1 ] && [ "$lines" = 3 ] && [[ $last == verdict:*partial* ]] &&
+    grep -q -- "${FS_PORT[half-close]}" "$FM_OUT"; then
+    ok "text output: a line per target and a final 'verdict: partial' line"
+else
+    not_ok "text output: a line per target and a final 'verdict: partial' line"
+    fm_show_run
+fi
+
+tap_done
