@@ -26,7 +26,7 @@
 #define MAX_LATENCY_MS UINT64_C(3600000)
 #define MAX_CERT_DAYS INT64_C(100000)
 #define MAX_PARAM_OPTIONS 32
-#define OPT_PARAM 256
+#define OPT_PARAM 512                  /* + the parameter's index */
 
 enum {
     OPT_JSON = 'j',
@@ -115,7 +115,9 @@ build_options(struct sim_options *so)
         so->longopts[k].has_arg = (strcmp(params[i].ocf_type, "boolean") == 0)?
                                   optional_argument : required_argument;
         so->longopts[k].flag = NULL;
-        so->longopts[k].val = OPT_PARAM;
+        /* A value of its own, or getopt_long() would take an ambiguous
+         * abbreviation such as --retry for the first parameter it matches. */
+        so->longopts[k].val = OPT_PARAM + (int) i;
         k++;
     }
     so->longopts[k++] = (struct option) { "json", no_argument, NULL, OPT_JSON };
@@ -156,7 +158,7 @@ sim_usage(FILE *out)
 
         option_name(name, sizeof(name), params[i].name);
         snprintf(left, sizeof(left), "--%s%s", name, is_bool? "[=BOOL]" : " VALUE");
-        fprintf(out, "  %-34s %s [%s]\n", left, params[i].help, params[i].default_text);
+        fprintf(out, "  %s  [%s]\n        %s\n", left, params[i].default_text, params[i].help);
     }
     fprintf(out,
 "  Durations: 300, 300s, 5m, 500ms, 1h (plain numbers are seconds, except for\n"
@@ -193,16 +195,16 @@ parse_args(struct sim_cli *cli, int argc, char **argv)
         if (opt == -1) {
             break;
         }
-        switch (opt) {
-            case OPT_PARAM: {
-                const char *name = so.longopts[longindex].name;
-                const char *value = (optarg != NULL)? optarg : "true";
+        if ((opt >= OPT_PARAM) && (opt < OPT_PARAM + MAX_PARAM_OPTIONS)) {
+            const char *name = so.longopts[longindex].name;
+            const char *value = (optarg != NULL)? optarg : "true";
 
-                if (fm_decide_opts_set(&cli->opts, name, value, err, sizeof(err)) != 0) {
-                    return sim_error("%s", err);
-                }
-                break;
+            if (fm_decide_opts_set(&cli->opts, name, value, err, sizeof(err)) != 0) {
+                return sim_error("%s", err);
             }
+            continue;
+        }
+        switch (opt) {
             case OPT_JSON:
                 cli->json = true;
                 break;

@@ -286,27 +286,27 @@ enum param_id {
 
 static const struct fm_decide_param param_table[P__COUNT] = {
     [P_RETRY_COUNT] = { "Retry_count", "integer", "2",
-        "restarts allowed within Retry_interval; the next recovery is a failover (0-64)" },
+        "restarts allowed within Retry_interval, then failover (0-64)" },
     [P_RETRY_INTERVAL] = { "Retry_interval", "string", "300s",
         "window in which failures add up and restarts are counted" },
     [P_THOROUGH_PROBE_INTERVAL] = { "Thorough_probe_interval", "string", "60s",
         "time between probes while up or degraded" },
     [P_PROBE_TIMEOUT] = { "Probe_timeout", "string", "5s",
-        "deadline of one probe cycle (checked against Retry_interval here)" },
+        "deadline of one probe cycle (here: checked against Retry_interval)" },
     [P_DOWN_INTERVAL] = { "down_interval", "string", "0 (Thorough_probe_interval)",
         "time between probes while down or held" },
     [P_FLAPPING_INTERVAL] = { "flapping_interval", "string", "0 (Thorough_probe_interval)",
         "time between probes while flapping between up and down" },
     [P_RISE] = { "rise", "integer", "1",
-        "consecutive successes before a recovered service counts as up (1-100)" },
+        "successes in a row before a recovered service is up (1-100)" },
     [P_FALL] = { "fall", "integer", "1",
-        "consecutive failed probes that make one failure (1-100)" },
+        "failed probes in a row that make one failure (1-100)" },
     [P_MANUAL_RESUME] = { "manual_resume", "boolean", "false",
         "once down, stay held until 'faultmon resume'" },
     [P_REPORT_DEGRADED] = { "report_degraded", "boolean", "true",
-        "answer degraded (OCF 190) in every state but up; false: answer 0, no recovery either way" },
+        "answer degraded (OCF 190) in every state but up; false: answer 0" },
     [P_ADAPTIVE] = { "adaptive", "boolean", "on if a limit is set",
-        "adaptive response time: judge each latency against the running mean" },
+        "judge each latency against the running mean (F5 adaptive)" },
     [P_ADAPTIVE_LIMIT_MS] = { "adaptive_limit_ms", "string", "0 (off)",
         "a latency more than this above the mean is a miss" },
     [P_ADAPTIVE_LIMIT_PCT] = { "adaptive_limit_pct", "integer", "0 (off)",
@@ -314,7 +314,7 @@ static const struct fm_decide_param param_table[P__COUNT] = {
     [P_ADAPTIVE_WINDOW] = { "adaptive_window", "string", "300s",
         "how much latency history makes the running mean" },
     [P_ADAPTIVE_MISSES] = { "adaptive_misses", "integer", "3",
-        "consecutive latency misses that count as one complete failure (1-64)" },
+        "latency misses in a row that make one complete failure (1-64)" },
     [P_CERT_WARN_DAYS] = { "cert_warn_days", "integer", "0 (off)",
         "degraded when the peer certificate expires within this many days" },
 };
@@ -897,7 +897,15 @@ recover(struct fm_decide *d, uint64_t t, const char *what, uint32_t weight,
     char ri[32];
 
     fmt_duration(ri, sizeof(ri), o->retry_interval_ms);
-    if (d->restarts.n >= o->retry_count) {
+    if (o->manual_resume) {
+        /* A restart in place would bring the service back without the
+         * administrator; held means it moves away and stays away from this
+         * node until resumed. */
+        out->action = FM_ACTION_FAILOVER;
+        set_msg(out->reason, sizeof(out->reason),
+                "%s, weight %" PRIu32 " within Retry_interval %s: failing over, "
+                "held until resumed (manual_resume)", what, weight, ri);
+    } else if (d->restarts.n >= o->retry_count) {
         uint32_t would_be = d->restarts.n + 1;
 
         out->action = FM_ACTION_FAILOVER;

@@ -353,7 +353,9 @@ conn_read(struct fm_conn *conn)
                 }
                 return;
             }
-            grown = realloc(conn->rx, cap);
+            /* One spare byte keeps the buffer NUL-terminated: regexec()
+             * gets REG_STARTEND, but sanitizers' wrappers still strlen(). */
+            grown = realloc(conn->rx, cap + 1);
             if (grown == NULL) {
                 conn_finish(conn, FM_REASON_READ_FAILED, ENOMEM, NULL);
                 return;
@@ -376,6 +378,7 @@ conn_read(struct fm_conn *conn)
             return;
         }
         conn->rx_len += (size_t) n;
+        conn->rx[conn->rx_len] = '\0';
         if (conn_judge_reply(conn, false)) {
             return;
         }

@@ -586,7 +586,9 @@ fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
                           char *err, size_t err_len)
 {
     regex_t compiled;
-    int rc = regcomp(&compiled, regex, REG_EXTENDED | REG_NOSUB);
+    /* REG_NEWLINE: ^ and $ match at each line, as a receive string for a
+     * header or a body line is usually written. */
+    int rc = regcomp(&compiled, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
 
     if (rc != 0) {
         char why[128];
