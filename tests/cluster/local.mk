@@ -1,0 +1,1 @@
+# rules for tests/cluster (see Makefile.am)
