@@ -713,7 +713,7 @@ fm_decide_free(struct fm_decide *d)
 /* Move engine time on by what the caller's clock moved forward; see
  * fm_decide_cycle() for why a step back counts as no time at all. */
 static bool
-advance_clock(struct fm_decide *d, uint64_t now_us)
+advance_clock(struct fm_decide *d, uint64_t now_us, uint64_t *back_us)
 {
     bool stepped_back = false;
 
@@ -724,6 +724,9 @@ advance_clock(struct fm_decide *d, uint64_t now_us)
         d->clock_us += now_us - d->last_now_us;
     } else {
         stepped_back = true;
+        if (back_us != NULL) {
+            *back_us = d->last_now_us - now_us;
+        }
     }
     d->last_now_us = now_us;
     return stepped_back;
@@ -1040,27 +1043,20 @@ finish(const struct fm_decide *d, uint32_t weight, struct fm_decision *out)
 }
 
 /*
- * The one place where an input changes the engine.  \p in is NULL for a
- * failed restart.
+ * The one place where an input changes the engine, once the clock has moved
+ * to \p t.  \p in is NULL for a failed restart.
  */
 static void
-decide_step(struct fm_decide *d, uint64_t now_us, const struct fm_decide_input *in,
-            struct fm_decision *out)
+decide_event(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in,
+             struct fm_decision *out)
 {
     const struct fm_decide_opts *o = &d->opts;
-    uint64_t t = 0;
     uint32_t event_weight = 0;
     uint32_t weight = 0;
     const char *what = NULL;
     char why[160] = "";
     char misses[48];
     bool was_down = d->down;
-
-    memset(out, 0, sizeof(*out));
-    out->action = FM_ACTION_NONE;
-    out->clock_stepped_back = advance_clock(d, now_us);
-    t = d->clock_us;
-    prune(d, t);
 
     if (in == NULL) {
         out->weight = window_weight(d);
@@ -1150,6 +1146,29 @@ decide_step(struct fm_decide *d, uint64_t now_us, const struct fm_decide_input *
     finish(d, weight, out);
 }
 
+/* Every input goes through here: the clock first, then the rules. */
+static void
+decide_step(struct fm_decide *d, uint64_t now_us, const struct fm_decide_input *in,
+            struct fm_decision *out)
+{
+    uint64_t t = 0;
+    uint64_t back_us = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->action = FM_ACTION_NONE;
+    out->clock_stepped_back = advance_clock(d, now_us, &back_us);
+    t = d->clock_us;
+    prune(d, t);
+    decide_event(d, t, in, out);
+    if (out->clock_stepped_back) {
+        char b[32];
+
+        add_reason(out->reason, sizeof(out->reason),
+                   "the clock stepped back %s: counted as no time",
+                   fmt_duration(b, sizeof(b), back_us / US_PER_MS));
+    }
+}
+
 void
 fm_decide_cycle(struct fm_decide *d, uint64_t now_us,
                 const struct fm_decide_input *in, struct fm_decision *out)
@@ -1171,7 +1190,7 @@ fm_decide_resume(struct fm_decide *d, uint64_t now_us, struct fm_decision *out)
     bool was_held = d->held;
 
     memset(out, 0, sizeof(*out));
-    out->clock_stepped_back = advance_clock(d, now_us);
+    out->clock_stepped_back = advance_clock(d, now_us, NULL);
     t = d->clock_us;
     prune(d, t);
     if (was_held) {

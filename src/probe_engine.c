@@ -152,8 +152,11 @@ conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const ch
     }
     conn->run->pending--;
 
+    /* TLS 1.3 sessions are single-use: each cycle needs the ticket that
+     * the server sends after the handshake, which a handshake-only probe
+     * would never read. */
     linger_for_ticket = (reason == FM_REASON_OK && conn->ssl != NULL
-                         && conn->run->keep_sessions && conn->session == NULL
+                         && conn->run->keep_sessions && !conn->got_ticket
                          && SSL_version(conn->ssl) >= TLS1_3_VERSION
                          && conn->fd >= 0);
     if (linger_for_ticket) {
@@ -751,6 +754,7 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
         r->latency_us = 0;
         r->detail[0] = '\0';
         conn->sent = 0;
+        conn->got_ticket = false;
         conn->step = FM_STEP_IDLE;
         if (conn->literal) {
             conn_connect_next(conn, 0);
@@ -810,7 +814,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
 
                 /* Reading processes the session ticket (see probe_tls.c). */
                 if (rc <= 0 && SSL_get_error(conn->ssl, rc) == SSL_ERROR_WANT_READ
-                    && conn->session == NULL) {
+                    && !conn->got_ticket) {
                     continue;
                 }
                 conn_finish_ticket(conn);

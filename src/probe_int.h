@@ -35,6 +35,7 @@ struct fm_conn {
     int fd;
     SSL *ssl;
     SSL_SESSION *session;           /* kept across cycles for resumption */
+    bool got_ticket;                /* a new session arrived this cycle */
     size_t sent;
     char *rx;                       /* reply bytes, only while reading */
     size_t rx_len;

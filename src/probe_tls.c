@@ -28,6 +28,7 @@ tls_new_session(SSL *ssl, SSL_SESSION *session)
         SSL_SESSION_free(conn->session);
     }
     conn->session = session;
+    conn->got_ticket = true;
     return 1;   /* we own the reference now */
 }
 

@@ -126,6 +126,7 @@ http {
         listen 127.0.0.1:$WS_HTTPS_PORT ssl;
         $listen_v6_https
         server_name localhost;
+        ssl_protocols TLSv1.2 TLSv1.3;
         ssl_certificate $WS_DIR/cert.pem;
         ssl_certificate_key $WS_DIR/key.pem;
         access_log $WS_DIR/access.log fmtest;
