@@ -131,12 +131,6 @@ loop_set_decision(struct fm_loop *lp, const struct fm_decision *dec)
     if (dec->action == FM_ACTION_RESTART || dec->action == FM_ACTION_FAILOVER) {
         lp->st.pending = dec->action;
     }
-    /* Held for manual resume: a restart here would put the service back
-     * without the administrator, so it must move away instead; the agent's
-     * start refuses on this node until `faultmon resume`. */
-    if (dec->state == FM_STATE_HELD && lp->st.pending == FM_ACTION_RESTART) {
-        lp->st.pending = FM_ACTION_FAILOVER;
-    }
     if (lp->st.pending != FM_ACTION_NONE) {
         struct fm_decision pending = *dec;
 

@@ -492,15 +492,20 @@ run_timeline(const struct sim_cli *cli, struct fm_decide *engine)
     unsigned long prev_lineno = 0;
     int rc = 0;
 
-    while ((rc == 0) && ((got = getline(&buf, &cap, stdin)) >= 0)) {
+    while (rc == 0) {
         char original[256];
         char why[256];
         const char *problem = NULL;
         struct sim_line line;
         struct fm_decision dec;
         char *hash = NULL;
-        char *p = buf;
+        char *p = NULL;
 
+        got = getline(&buf, &cap, stdin);
+        if (got < 0) {
+            break;
+        }
+        p = buf;
         lineno++;
         buf[strcspn(buf, "\r\n")] = '\0';
         hash = strchr(buf, '#');

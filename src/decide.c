@@ -82,13 +82,6 @@ struct fm_decide {
     uint64_t sample_sum_us;
 };
 
-/* What happened in one step, for the reason text. */
-enum step_kind {
-    STEP_CYCLE = 0,
-    STEP_RESTART_FAILED,
-    STEP_STATUS,
-};
-
 static void
 set_msg(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -587,6 +580,19 @@ opts_set(struct fm_decide_opts *o, const char *name, const char *value,
     return ENOENT;
 }
 
+/* For fm_decide_opts_validate(): \p v within [min, max], or 0 if zero_ok. */
+static bool
+in_range(char *err, size_t err_len, const char *name, uint64_t v, uint64_t min,
+         uint64_t max, bool zero_ok)
+{
+    if ((zero_ok && (v == 0)) || ((v >= min) && (v <= max))) {
+        return true;
+    }
+    set_msg(err, err_len, "%s %" PRIu64 " is outside %s%" PRIu64 "..%" PRIu64, name, v,
+            zero_ok? "0 or " : "", min, max);
+    return false;
+}
+
 int
 fm_decide_opts_validate(const struct fm_decide_opts *o, char *err,
                         size_t err_len, char *warn, size_t warn_len)
@@ -599,26 +605,33 @@ fm_decide_opts_validate(const struct fm_decide_opts *o, char *err,
     }
 
     /* The same bounds as fm_decide_opts_set(), for options built in code. */
-    if ((o->retry_count > FM_DECIDE_MAX_RESTARTS)
-        || (o->retry_interval_ms < MIN_RETRY_INTERVAL_MS)
-        || (o->retry_interval_ms > MAX_RETRY_INTERVAL_MS)
-        || (o->interval_up_ms < MIN_INTERVAL_MS) || (o->interval_up_ms > MAX_INTERVAL_MS)
-        || ((o->interval_down_ms != 0) && ((o->interval_down_ms < MIN_INTERVAL_MS)
-                                          || (o->interval_down_ms > MAX_INTERVAL_MS)))
-        || ((o->interval_flapping_ms != 0)
-            && ((o->interval_flapping_ms < MIN_INTERVAL_MS)
-                || (o->interval_flapping_ms > MAX_INTERVAL_MS)))
-        || (o->probe_timeout_ms == 0)
-        || (o->rise < 1) || (o->rise > MAX_RISE_FALL)
-        || (o->fall < 1) || (o->fall > MAX_RISE_FALL)
-        || (o->adaptive < -1) || (o->adaptive > 1)
-        || (o->adaptive_limit_ms > MAX_INTERVAL_MS)
-        || (o->adaptive_limit_pct > MAX_ADAPTIVE_PCT)
-        || (o->adaptive_window_ms < MIN_ADAPTIVE_WINDOW_MS)
-        || (o->adaptive_window_ms > MAX_INTERVAL_MS)
-        || (o->adaptive_misses < 1) || (o->adaptive_misses > MAX_ADAPTIVE_MISSES)
-        || (o->cert_warn_days > MAX_CERT_WARN_DAYS)) {
-        set_msg(err, err_len, "a decision parameter is out of its range");
+    if (!in_range(err, err_len, "Retry_count", o->retry_count, 0, FM_DECIDE_MAX_RESTARTS, false)
+        || !in_range(err, err_len, "Retry_interval (ms)", o->retry_interval_ms,
+                     MIN_RETRY_INTERVAL_MS, MAX_RETRY_INTERVAL_MS, false)
+        || !in_range(err, err_len, "Thorough_probe_interval (ms)", o->interval_up_ms,
+                     MIN_INTERVAL_MS, MAX_INTERVAL_MS, false)
+        || !in_range(err, err_len, "down_interval (ms)", o->interval_down_ms,
+                     MIN_INTERVAL_MS, MAX_INTERVAL_MS, true)
+        || !in_range(err, err_len, "flapping_interval (ms)", o->interval_flapping_ms,
+                     MIN_INTERVAL_MS, MAX_INTERVAL_MS, true)
+        || !in_range(err, err_len, "Probe_timeout (ms)", o->probe_timeout_ms, 1,
+                     MAX_INTERVAL_MS, false)
+        || !in_range(err, err_len, "rise", o->rise, 1, MAX_RISE_FALL, false)
+        || !in_range(err, err_len, "fall", o->fall, 1, MAX_RISE_FALL, false)
+        || !in_range(err, err_len, "adaptive_limit_ms", o->adaptive_limit_ms, 1,
+                     MAX_INTERVAL_MS, true)
+        || !in_range(err, err_len, "adaptive_limit_pct", o->adaptive_limit_pct, 0,
+                     MAX_ADAPTIVE_PCT, false)
+        || !in_range(err, err_len, "adaptive_window (ms)", o->adaptive_window_ms,
+                     MIN_ADAPTIVE_WINDOW_MS, MAX_INTERVAL_MS, false)
+        || !in_range(err, err_len, "adaptive_misses", o->adaptive_misses, 1,
+                     MAX_ADAPTIVE_MISSES, false)
+        || !in_range(err, err_len, "cert_warn_days", o->cert_warn_days, 0,
+                     MAX_CERT_WARN_DAYS, false)) {
+        return EINVAL;
+    }
+    if ((o->adaptive < -1) || (o->adaptive > 1)) {
+        set_msg(err, err_len, "adaptive %d is not -1 (auto), 0 or 1", o->adaptive);
         return EINVAL;
     }
 
@@ -880,12 +893,6 @@ adaptive_step(struct fm_decide *d, uint64_t t, uint64_t latency_us,
     return failure;
 }
 
-static void
-count_restarts(const struct fm_decide *d, struct fm_decision *out)
-{
-    out->restarts_in_window = d->restarts.n;
-}
-
 /*
  * Ask for recovery: restart, or failover once Retry_count restarts are in
  * the window.  Resets the accumulation, as Sun does after acting.  The
@@ -1033,7 +1040,7 @@ finish(const struct fm_decide *d, uint32_t weight, struct fm_decision *out)
     out->fail_streak = d->fail_streak;
     out->ok_streak = d->ok_streak;
     out->miss_streak = d->miss_streak;
-    count_restarts(d, out);
+    out->restarts_in_window = d->restarts.n;
     if (out->action == FM_ACTION_NONE) {
         if ((out->state != FM_STATE_UP) && d->opts.report_degraded) {
             out->action = FM_ACTION_DEGRADED;

@@ -74,7 +74,9 @@ enum fm_state {
     FM_STATE_DOWN,          /* recovery asked; fewer than rise successes since */
     FM_STATE_FLAPPING,      /* between up and down: 0 < failures < fall, or
                                0 < successes < rise after a recovery */
-    FM_STATE_HELD,          /* manual_resume: down until fm_decide_resume() */
+    FM_STATE_HELD,          /* manual_resume: every recovery is a failover,
+                               and the state stays held (never up) until
+                               fm_decide_resume() */
 };
 
 /*

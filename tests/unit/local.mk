@@ -23,3 +23,14 @@ tests_unit_test_target_SOURCES = tests/unit/test_target.c
 tests_unit_test_target_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_target_LDADD = $(FM_UNIT_LDADD)
 endif
+
+# The decision engine (src/decide.c, in libfaultmon) and `faultmon simulate`.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_decide
+TESTS += tests/unit/test_decide
+tests_unit_test_decide_SOURCES = tests/unit/test_decide.c
+tests_unit_test_decide_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_decide_LDADD = $(FM_UNIT_LDADD)
+endif
+TESTS += tests/unit/simulate.sh
+dist_check_SCRIPTS += tests/unit/simulate.sh
