@@ -49,6 +49,7 @@ static const struct option probe_options[] = {
     { "interval",       required_argument, NULL, 'i' },
     { "json",           no_argument,       NULL, 'j' },
     { "verbose",        no_argument,       NULL, 'v' },
+    { "quiet",          no_argument,       NULL, 'q' },
     { "help",           no_argument,       NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -94,6 +95,7 @@ probe_usage(FILE *out)
 "  -c, --count N             run N times [1]; exit with the worst verdict\n"
 "  -i, --interval DURATION   time between the starts of runs [1s]\n"
 "  -j, --json                print JSON (one object per run)\n"
+"  -q, --quiet               print only the verdict line of each run\n"
 "  -v, --verbose             log to stderr too (twice: debug)\n"
 "  -h, --help                show this help and exit\n"
 "\n"
@@ -119,6 +121,7 @@ struct probe_cli {
     unsigned long count;
     uint64_t interval_ms;
     bool json;
+    bool quiet;
     int verbose;
     bool verify_set;
     bool no_verify;
@@ -198,7 +201,7 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
 
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":t:u:e:r:m:H:c:i:jvh", probe_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":t:u:e:r:m:H:c:i:jqvh", probe_options, NULL)) != -1) {
         const char *name = argv[optind - 1];
 
         switch (opt) {
@@ -291,6 +294,9 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
             case 'j':
                 cli->json = true;
                 break;
+            case 'q':
+                cli->quiet = true;
+                break;
             case 'v':
                 cli->verbose++;
                 break;
@@ -313,7 +319,7 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
         }
     }
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":t:u:e:r:m:H:c:i:jvh", probe_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":t:u:e:r:m:H:c:i:jqvh", probe_options, NULL)) != -1) {
         if (opt == 'u') {
             rc = add_target(cli, optarg, true);
             if (rc != 0) {
@@ -347,7 +353,7 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
 }
 
 static void
-print_text(const struct fm_probe_run *run, uint64_t elapsed_us)
+print_text(const struct fm_probe_run *run, uint64_t elapsed_us, bool quiet)
 {
     size_t n = 0;
     const struct fm_result *results = fm_probe_run_results(run, &n);
@@ -367,6 +373,9 @@ print_text(const struct fm_probe_run *run, uint64_t elapsed_us)
         char reason[40];
 
         counts[cls]++;
+        if (quiet) {
+            continue;
+        }
         snprintf(reason, sizeof(reason), "%s/%s", fm_layer_name(fm_reason_layer(r->reason)),
                  fm_reason_name(r->reason));
         printf("%-*s  %-11s  %-8s  %-24s  %9.3f ms  %s\n", (int) width, r->target->text,
@@ -462,7 +471,7 @@ fm_cmd_probe(int argc, char **argv)
         if (cli.json) {
             print_json(run, &cli.opts, fm_now_us() - start_us);
         } else {
-            print_text(run, fm_now_us() - start_us);
+            print_text(run, fm_now_us() - start_us, cli.quiet);
         }
         fflush(stdout);
         if (i + 1 < cli.count) {

@@ -31,8 +31,8 @@
 
 static void conn_advance(struct fm_conn *conn);
 
-static uint64_t
-step_layer_timeout_reason(enum fm_step step)
+static enum fm_reason
+step_timeout_reason(enum fm_step step)
 {
     switch (step) {
         case FM_STEP_RESOLVE: return fm_reason_for_timeout(FM_LAYER_RESOLVE);
@@ -791,7 +791,7 @@ run_expire(struct fm_probe_run *run, uint64_t now_us)
         snprintf(detail, sizeof(detail), "no answer within Probe_timeout %llu ms%s",
                  (unsigned long long) run->opts->timeout_ms,
                  (conn->step == FM_STEP_READ && conn->rx_len > 0)? " (reply incomplete)" : "");
-        conn_finish(conn, (enum fm_reason) step_layer_timeout_reason(conn->step), 0, detail);
+        conn_finish(conn, step_timeout_reason(conn->step), 0, detail);
     }
 }
 
