@@ -67,8 +67,12 @@ conn_watch(struct fm_conn *conn, uint32_t events)
 {
     struct epoll_event ev = { .events = events, .data.ptr = conn };
 
-    if (epoll_ctl(conn->run->epfd, EPOLL_CTL_MOD, conn->fd, &ev) != 0) {
-        epoll_ctl(conn->run->epfd, EPOLL_CTL_ADD, conn->fd, &ev);
+    if (conn->watched_events == events) {
+        return;
+    }
+    if (epoll_ctl(conn->run->epfd, (conn->watched_events == 0)? EPOLL_CTL_ADD : EPOLL_CTL_MOD,
+                  conn->fd, &ev) == 0) {
+        conn->watched_events = events;
     }
 }
 
@@ -98,6 +102,7 @@ conn_close(struct fm_conn *conn, bool abortive)
         }
         close(conn->fd);    /* also drops it from the epoll set */
         conn->fd = -1;
+        conn->watched_events = 0;
     }
     free(conn->rx);
     conn->rx = NULL;
@@ -495,6 +500,7 @@ conn_connect_next(struct fm_conn *conn, int last_errno)
 
         close(fd);
         conn->fd = -1;
+        conn->watched_events = 0;
         if (!conn->literal && conn->ai_next != NULL) {
             conn_connect_next(conn, err);
         } else {
@@ -518,6 +524,7 @@ conn_connect_result(struct fm_conn *conn)
     }
     close(conn->fd);
     conn->fd = -1;
+    conn->watched_events = 0;
     if (!conn->literal && conn->ai_next != NULL) {
         conn_connect_next(conn, err);
     } else {

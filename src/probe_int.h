@@ -33,6 +33,7 @@ struct fm_conn {
     struct fm_result *result;
     enum fm_step step;
     int fd;
+    uint32_t watched_events;        /* registered with epoll; 0: not yet */
     SSL *ssl;
     SSL_SESSION *session;           /* kept across cycles for resumption */
     bool got_ticket;                /* a new session arrived this cycle */
