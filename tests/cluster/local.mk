@@ -1,1 +1,24 @@
 # rules for tests/cluster (see Makefile.am)
+#
+# End-to-end tests against real Pacemaker clusters started by
+# tests/cluster/lib.sh: one node on loopback, or 3 nodes each in its own
+# network, mount, UTS, IPC and PID namespaces (tests/cluster/node-init.sh).
+# They need root and the Debian packages pacemaker pacemaker-cli-utils
+# corosync pcs crmsh resource-agents apache2 curl libxml2-utils; without
+# them each test prints "1..0 # SKIP why".  Every test leaves the machine as
+# it found it (namespaces and processes removed by PID, also on failure), is
+# bounded by a watchdog (FM_WATCHDOG, 280 s by default), and writes its
+# timings to tests/cluster/NAME-timings.txt in the build directory; after a
+# failure the nodes' logs are copied to tests/cluster/NAME-logs/.
+
+FM_CLUSTER_TESTS = \
+	tests/cluster/smoke.sh
+
+TESTS += $(FM_CLUSTER_TESTS)
+EXTRA_DIST += $(FM_CLUSTER_TESTS) tests/cluster/lib.sh tests/cluster/node-init.sh
+CLEANFILES += $(FM_CLUSTER_TESTS:.sh=-timings.txt)
+
+clean-local: fm-clean-cluster-logs
+.PHONY: fm-clean-cluster-logs
+fm-clean-cluster-logs:
+	-rm -rf $(FM_CLUSTER_TESTS:.sh=-logs)
