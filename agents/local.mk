@@ -1,1 +1,120 @@
 # rules for agents (see Makefile.am)
+#
+# The OCF resource agents ocf:faultmon:apache and ocf:faultmon:httpmon are one
+# program, faultmon-ocf, installed in $(pkglibexecdir) and linked under both
+# names into $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it
+# is called by.  It links nothing but libc, so that a monitor costs a process
+# start and a few file reads: the libc-only parts of the probe core are
+# compiled into it, src/target.c with libc stand-ins for its two libcrypto
+# calls (agents/ocf_nocrypto.h).  Probing in the agent's own process
+# (OCF_CHECK_LEVEL=10) needs OpenSSL, so it is the helper faultmon-ocf-probe,
+# which links the whole probe core.
+#
+# The meta-data is compiled in from metadata/*.xml (agents/ocf_metadata.c is
+# generated), so that the XML files stay the one source.
+
+# Pacemaker's attrd_updater, for ocf:faultmon:httpmon.
+FM_ATTRD_UPDATER = /usr/sbin/attrd_updater
+
+pkglibexec_PROGRAMS = agents/faultmon-ocf agents/faultmon-ocf-probe
+
+agents_faultmon_ocf_SOURCES = \
+	agents/faultmon_ocf.c \
+	agents/ocf_apache.c \
+	agents/ocf_apache.h \
+	agents/ocf_apache_conf.c \
+	agents/ocf_common.c \
+	agents/ocf_common.h \
+	agents/ocf_httpmon.c \
+	agents/ocf_httpmon.h \
+	agents/ocf_metadata.h \
+	agents/ocf_nocrypto.c \
+	agents/ocf_nocrypto.h \
+	src/decide.c \
+	src/result.c \
+	src/runconf.c \
+	src/state.c \
+	src/target.c
+nodist_agents_faultmon_ocf_SOURCES = agents/ocf_metadata.c
+agents_faultmon_ocf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
+	-include $(top_srcdir)/agents/ocf_nocrypto.h \
+	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
+	-DFM_OCF_ATTRD_UPDATER='"$(FM_ATTRD_UPDATER)"'
+agents_faultmon_ocf_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
+agents_faultmon_ocf_LDADD =
+
+agents_faultmon_ocf_probe_SOURCES = agents/ocf_probe.c
+agents_faultmon_ocf_probe_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
+agents_faultmon_ocf_probe_LDADD = src/libfaultmon.la
+
+BUILT_SOURCES += agents/ocf_metadata.c
+CLEANFILES += agents/ocf_metadata.c
+
+# Each line of the XML becomes a C string literal line.
+agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml agents/local.mk
+	$(AM_V_GEN)$(MKDIR_P) agents && { \
+	  echo '/* Generated from metadata/apache.xml and metadata/httpmon.xml by agents/local.mk. */'; \
+	  echo '#include "ocf_metadata.h"'; \
+	  for agent in apache httpmon; do \
+	    echo "const char fm_ocf_metadata_$$agent[] ="; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' \
+	      $(srcdir)/metadata/$$agent.xml || exit 1; \
+	    echo ';'; \
+	  done; \
+	} > $@-t && mv -f $@-t $@
+
+FM_OCF_AGENT_DIR = $(OCF_ROOT)/resource.d/faultmon
+FM_OCF_AGENTS = apache httpmon
+
+install-exec-hook: fm-install-ocf-agents
+uninstall-hook: fm-uninstall-ocf-agents
+
+fm-install-ocf-agents:
+	$(MKDIR_P) '$(DESTDIR)$(FM_OCF_AGENT_DIR)'
+	for agent in $(FM_OCF_AGENTS); do \
+	  rm -f "$(DESTDIR)$(FM_OCF_AGENT_DIR)/$$agent" && \
+	  ln -s '$(pkglibexecdir)/faultmon-ocf' "$(DESTDIR)$(FM_OCF_AGENT_DIR)/$$agent" || exit 1; \
+	done
+
+fm-uninstall-ocf-agents:
+	for agent in $(FM_OCF_AGENTS); do \
+	  rm -f "$(DESTDIR)$(FM_OCF_AGENT_DIR)/$$agent"; \
+	done
+
+.PHONY: fm-install-ocf-agents fm-uninstall-ocf-agents
+
+FM_AGENT_TESTS = \
+	tests/agents/agent-validate.sh \
+	tests/agents/agent-safety.sh \
+	tests/agents/agent-apache.sh \
+	tests/agents/agent-httpmon.sh \
+	tests/agents/agent-crm-resource.sh \
+	tests/agents/agent-describe.sh
+
+TESTS += $(FM_AGENT_TESTS)
+EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh
+
+# Unit tests of the agents' own code, built from the same sources and flags
+# as the agent program.
+if HAVE_CMOCKA
+FM_OCF_UNIT_SOURCES = \
+	agents/ocf_apache_conf.c \
+	agents/ocf_common.c \
+	agents/ocf_nocrypto.c \
+	src/decide.c \
+	src/result.c \
+	src/runconf.c \
+	src/state.c \
+	src/target.c
+FM_OCF_UNIT_TESTS = tests/unit/test_ocf_common tests/unit/test_ocf_apache_conf
+check_PROGRAMS += $(FM_OCF_UNIT_TESTS)
+TESTS += $(FM_OCF_UNIT_TESTS)
+tests_unit_test_ocf_common_SOURCES = tests/unit/test_ocf_common.c $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_common_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_ocf_common_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_ocf_apache_conf_SOURCES = tests/unit/test_ocf_apache_conf.c $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_apache_conf_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_apache_conf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_ocf_apache_conf_LDADD = $(CMOCKA_LIBS)
+endif

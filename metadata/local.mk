@@ -1,1 +1,35 @@
 # rules for metadata (see Makefile.am)
+#
+# The meta-data of the OCF agents: one XML file per agent, the single source
+# of the agent's `meta-data` output (compiled into the agent program by
+# agents/local.mk) and of its man page, made here with xsltproc and
+# metadata/ra2man.xsl.  metadata/check-metadata.sh validates both files
+# against resource-agents' ra-api-1.dtd (the DTD ocf-tester uses) and checks
+# that the agent prints them unchanged.
+
+FM_METADATA_XML = metadata/apache.xml metadata/httpmon.xml
+
+fmmetadatadir = $(pkgdatadir)/ocf
+dist_fmmetadata_DATA = $(FM_METADATA_XML)
+
+FM_METADATA_MANS = metadata/ocf_faultmon_apache.7 metadata/ocf_faultmon_httpmon.7
+man7_MANS += $(FM_METADATA_MANS)
+CLEANFILES += $(FM_METADATA_MANS)
+EXTRA_DIST += metadata/ra2man.xsl
+
+FM_RA2MAN = $(XSLTPROC) --novalid --nonet --stringparam provider faultmon \
+	--stringparam version '$(PACKAGE_VERSION)'
+
+metadata/ocf_faultmon_apache.7: metadata/apache.xml metadata/ra2man.xsl
+	$(AM_V_GEN)$(MKDIR_P) metadata && \
+	$(FM_RA2MAN) -o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/apache.xml && \
+	mv -f $@-t $@
+
+metadata/ocf_faultmon_httpmon.7: metadata/httpmon.xml metadata/ra2man.xsl
+	$(AM_V_GEN)$(MKDIR_P) metadata && \
+	$(FM_RA2MAN) -o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/httpmon.xml && \
+	mv -f $@-t $@
+
+FM_METADATA_TESTS = metadata/check-metadata.sh
+TESTS += $(FM_METADATA_TESTS)
+EXTRA_DIST += $(FM_METADATA_TESTS)

@@ -1,0 +1,1247 @@
+/*
+ * faultmon OCF agents: the actions of ocf:faultmon:apache.
+ *
+ * A monitor of a running resource reads two small files (the agent's record
+ * and the loop's state) and httpd's pid file; everything that needs the
+ * Apache configuration, the envfiles or a probe happens in start, stop,
+ * validate-all and OCF_CHECK_LEVEL=10, or when the agent has no record.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <faultmon/state.h>
+#include <faultmon/target.h>
+
+#include "ocf_apache.h"
+
+#define DEFAULT_TESTREGEX "</ *html *>"
+#define DEFAULT_ENVFILES "/etc/apache2/envvars"
+#define ENV_MARKER "FAULTMON-ENVFILES"
+#define ENV_OUT_MAX (256 * 1024)
+
+static const char *const httpd_search[] = {
+    "/usr/sbin/httpd", "/usr/sbin/apache2", "/usr/sbin/httpd2", "/sbin/httpd2", "/sbin/httpd",
+    "/usr/sbin/apache", NULL,
+};
+
+static const char *const config_search[] = {
+    "/etc/apache2/httpd.conf", "/etc/apache2/apache2.conf", "/etc/httpd/conf/httpd.conf", NULL,
+};
+
+/* Everything the actions need, resolved once per invocation. */
+struct apache {
+    struct fm_ocf *ocf;
+    char httpd[FM_OCF_PATH_MAX];
+    char configfile[FM_OCF_PATH_MAX];
+    char **options;
+    size_t n_options;
+    bool ipv6;
+    unsigned port;
+    struct fm_apache_conf conf;
+    char pid_file[FM_OCF_PATH_MAX];
+    bool pid_directive;             /* no PidFile: pass -c "PidFile ..." */
+    char port_list[4096];           /* derived from Listen */
+    char base_url[300];             /* of relative URLs */
+    char status_url[1024];          /* inferred from the configuration */
+};
+
+static void
+apache_clear(struct apache *a)
+{
+    fm_ocf_free_words(a->options, a->n_options);
+    a->options = NULL;
+    a->n_options = 0;
+}
+
+/* ---- parameters ---- */
+
+static int
+resolve_httpd(struct apache *a)
+{
+    const char *given = fm_ocf_param("httpd");
+
+    if (given != NULL && given[0] != '\0') {
+        struct stat st;
+
+        if (given[0] != '/') {
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "httpd '%s' is not an absolute path", given);
+        }
+        if (stat(given, &st) != 0 || !S_ISREG(st.st_mode) || access(given, X_OK) != 0) {
+            return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "httpd '%s' is not an executable file on this node",
+                               given);
+        }
+        snprintf(a->httpd, sizeof(a->httpd), "%s", given);
+        return PCMK_OCF_OK;
+    }
+    for (size_t i = 0; httpd_search[i] != NULL; i++) {
+        if (access(httpd_search[i], X_OK) == 0) {
+            snprintf(a->httpd, sizeof(a->httpd), "%s", httpd_search[i]);
+            return PCMK_OCF_OK;
+        }
+    }
+    return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED,
+                       "no httpd program found (tried /usr/sbin/httpd, /usr/sbin/apache2 and others); "
+                       "install Apache or set httpd");
+}
+
+static int
+resolve_params(struct apache *a)
+{
+    const char *config = fm_ocf_param("configfile");
+    const char *options = fm_ocf_param("options");
+    const char *port = fm_ocf_param("port");
+    int ipv6 = fm_ocf_param_bool("use_ipv6", false);
+
+    if (config != NULL && config[0] != '\0') {
+        snprintf(a->configfile, sizeof(a->configfile), "%s", config);
+    } else {
+        snprintf(a->configfile, sizeof(a->configfile), "%s", config_search[2]);
+        for (size_t i = 0; config_search[i] != NULL; i++) {
+            if (access(config_search[i], F_OK) == 0) {
+                snprintf(a->configfile, sizeof(a->configfile), "%s", config_search[i]);
+                break;
+            }
+        }
+    }
+    if (ipv6 < 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid use_ipv6 '%s': expected true or false",
+                           fm_ocf_param("use_ipv6"));
+    }
+    a->ipv6 = (ipv6 == 1);
+    a->port = 80;
+    if (port != NULL && port[0] != '\0') {
+        char *end = NULL;
+        long v = strtol(port, &end, 10);
+
+        if (*end != '\0' || v < 1 || v > 65535) {
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid port '%s': expected 1-65535", port);
+        }
+        a->port = (unsigned) v;
+    }
+    if (options != NULL && fm_ocf_split_words(options, &a->options, &a->n_options) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid options '%s': unbalanced quote", options);
+    }
+    return PCMK_OCF_OK;
+}
+
+/* Read the envfiles with /bin/sh, as ocf:heartbeat:apache does, and take
+ * over what they export.  The file names are arguments of the script, never
+ * part of it. */
+static int
+load_envfiles(struct apache *a)
+{
+    const char *value = fm_ocf_param("envfiles");
+    char **files = NULL;
+    size_t n_files = 0;
+    char **argv = NULL;
+    size_t argc = 0;
+    char *out = NULL;
+    size_t used = 0;
+    int status = 0;
+    int rc = PCMK_OCF_OK;
+    const char *slash = strrchr(a->configfile, '/');
+
+    if (value == NULL) {
+        value = DEFAULT_ENVFILES;
+    }
+    if (fm_ocf_split_words(value, &files, &n_files) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid envfiles '%s': unbalanced quote", value);
+    }
+    argv = calloc(n_files + 5, sizeof(char *));
+    out = calloc(1, ENV_OUT_MAX);
+    if (argv == NULL || out == NULL) {
+        rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+        goto done;
+    }
+    argv[argc++] = (char *) "/bin/sh";
+    argv[argc++] = (char *) "-c";
+    argv[argc++] = (char *) "for f do . \"$f\" || exit 1; done; printf '" ENV_MARKER "\\0'; exec env -0";
+    argv[argc++] = (char *) "faultmon-envfiles";
+    for (size_t i = 0; i < n_files; i++) {
+        if (files[i][0] != '/') {
+            rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid envfiles entry '%s': not an absolute path",
+                             files[i]);
+            goto done;
+        }
+        if (access(files[i], R_OK) != 0) {
+            fm_ocf_log(LOG_INFO, "envfiles: %s is not readable here; skipped", files[i]);
+            continue;
+        }
+        argv[argc++] = files[i];
+    }
+    argv[argc] = NULL;
+    if (argc == 4) {
+        goto done;
+    }
+    /* Debian's envvars derives its instance suffix from APACHE_CONFDIR. */
+    if (slash != NULL && strncmp(a->configfile, "/etc/apache2", 12) == 0
+        && strcmp(slash, "/apache2.conf") == 0) {
+        char dir[FM_OCF_PATH_MAX];
+
+        snprintf(dir, sizeof(dir), "%.*s", (int) (slash - a->configfile), a->configfile);
+        setenv("APACHE_CONFDIR", dir, 1);
+    }
+    status = fm_ocf_run(argv, out, ENV_OUT_MAX, &used, 10000);
+    if (status != 0) {
+        out[strcspn(out, "\n")] = '\0';
+        rc = fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "envfiles '%s' could not be read by /bin/sh (status %d): %s",
+                         value, status, out);
+        goto done;
+    }
+    {
+        char *p = memmem(out, used, ENV_MARKER, sizeof(ENV_MARKER));
+        char *end = out + used;
+
+        if (p == NULL) {
+            rc = fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "envfiles '%s': no environment came back", value);
+            goto done;
+        }
+        for (p += sizeof(ENV_MARKER); p < end; p += strlen(p) + 1) {
+            char *eq = strchr(p, '=');
+            const char *old = NULL;
+
+            if (eq == NULL || strncmp(p, "OCF_", 4) == 0 || strncmp(p, "PWD=", 4) == 0
+                || strncmp(p, "SHLVL=", 6) == 0 || strncmp(p, "_=", 2) == 0) {
+                continue;
+            }
+            *eq = '\0';
+            old = getenv(p);
+            if (old == NULL || strcmp(old, eq + 1) != 0) {
+                setenv(p, eq + 1, 1);
+            }
+            *eq = '=';
+        }
+    }
+
+done:
+    fm_ocf_free_words(files, n_files);
+    free(argv);
+    free(out);
+    return rc;
+}
+
+/* The -D names of the command line: STATUS and those of options. */
+static size_t
+collect_defines(const struct apache *a, char **defines, size_t max)
+{
+    size_t n = 0;
+
+    defines[n++] = (char *) "STATUS";
+    for (size_t i = 0; i < a->n_options && n < max; i++) {
+        if (strncmp(a->options[i], "-D", 2) == 0) {
+            if (a->options[i][2] != '\0') {
+                defines[n++] = a->options[i] + 2;
+            } else if (i + 1 < a->n_options) {
+                defines[n++] = a->options[++i];
+            }
+        }
+    }
+    return n;
+}
+
+static int
+read_config(struct apache *a)
+{
+    char *defines[FM_APACHE_MAX_DEFINES];
+    size_t n_defines = collect_defines(a, defines, FM_APACHE_MAX_DEFINES);
+    char err[512] = "";
+    int rc = 0;
+
+    if (access(a->configfile, F_OK) != 0) {
+        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "configfile '%s' does not exist on this node",
+                           a->configfile);
+    }
+    rc = fm_apache_conf_read(a->configfile, defines, n_defines, &a->conf, err, sizeof(err));
+    if (rc == ENOENT) {
+        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "configfile '%s' cannot be read: %s", a->configfile, err);
+    }
+    if (rc != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "configfile '%s': %s", a->configfile, err);
+    }
+    if (!fm_apache_conf_pid_file(&a->conf, a->pid_file, sizeof(a->pid_file))) {
+        /* As ocf:heartbeat:apache: without a PidFile, choose one. */
+        fm_ocf_fmt(a->pid_file, sizeof(a->pid_file), "%s/httpd.pid", a->ocf->state_dir);
+        a->pid_directive = true;
+    }
+    fm_apache_conf_port_list(&a->conf, a->ipv6, a->port_list, sizeof(a->port_list));
+    fm_apache_conf_base_url(&a->conf, a->ipv6, a->port, a->base_url, sizeof(a->base_url));
+    snprintf(a->status_url, sizeof(a->status_url), "%s%s", a->base_url,
+             (a->conf.status_location[0] == '/')? a->conf.status_location : "/");
+    return PCMK_OCF_OK;
+}
+
+/* All of the above; the order matters (envfiles feed ${VAR} in the
+ * configuration). */
+static int
+apache_prepare(struct apache *a)
+{
+    int rc = resolve_params(a);
+
+    if (rc == PCMK_OCF_OK) {
+        rc = resolve_httpd(a);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = load_envfiles(a);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = read_config(a);
+    }
+    return rc;
+}
+
+static bool
+param_set(const char *name)
+{
+    const char *v = fm_ocf_param(name);
+
+    return v != NULL && v[0] != '\0';
+}
+
+/* A URL as ocf:heartbeat:apache's fixtesturl: one not starting with "http"
+ * is relative to the base. */
+static void
+absolute_url(const char *base, const char *url, char *out, size_t out_len)
+{
+    if (strncmp(url, "http", 4) == 0) {
+        snprintf(out, out_len, "%s", url);
+    } else {
+        snprintf(out, out_len, "%s%s%s", base, (url[0] == '/')? "" : "/", url);
+    }
+}
+
+/*
+ * The loop's parameters (OCF_RESKEY_* of this process, which `faultmon run`
+ * and the probe helper inherit), from the resource's parameters and what
+ * the configuration says.  See the statusurl longdesc in apache.xml.
+ */
+static int
+translate_params(const char *port_list, const char *status_url, const char *base_url)
+{
+    const char *statusurl = fm_ocf_param("statusurl");
+    const char *testregex = fm_ocf_param("testregex");
+    bool user_targets = param_set("Port_list") || param_set("Monitor_Uri_List");
+    bool heartbeat_mode = !user_targets && (param_set("statusurl") || param_set("testregex"));
+    char url[2048];
+
+    if (heartbeat_mode) {
+        absolute_url(base_url, param_set("statusurl")? statusurl : status_url, url, sizeof(url));
+        fm_ocf_param_set("Monitor_Uri_List", url);
+        if (!param_set("receive_regex")) {
+            char folded[4096];
+
+            if (fm_ocf_regex_icase(param_set("testregex")? testregex : DEFAULT_TESTREGEX,
+                                   folded, sizeof(folded)) != 0) {
+                return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testregex '%s' is too long", testregex);
+            }
+            fm_ocf_param_set("receive_regex", folded);
+        }
+        /* ocf:heartbeat:apache greps the whole page, and mod_status puts
+         * the default testregex's </html> past the first 4 KiB. */
+        if (!param_set("receive_bytes")) {
+            fm_ocf_param_set("receive_bytes", fm_ocf_param_or("max_reply_bytes", "64k"));
+        }
+        return PCMK_OCF_OK;
+    }
+    if (!param_set("Port_list") && port_list[0] != '\0') {
+        fm_ocf_param_set("Port_list", port_list);
+    }
+    if (param_set("statusurl")) {
+        const char *list = fm_ocf_param("Monitor_Uri_List");
+        char *joined = NULL;
+
+        absolute_url(base_url, statusurl, url, sizeof(url));
+        if (asprintf(&joined, "%s%s%s", (list != NULL)? list : "",
+                     (list != NULL && list[0] != '\0')? " " : "", url) < 0) {
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+        }
+        fm_ocf_param_set("Monitor_Uri_List", joined);
+        free(joined);
+    }
+    return PCMK_OCF_OK;
+}
+
+/* ---- the OCF_CHECK_LEVEL=10 test (testurl or testconffile) ---- */
+
+static void
+trim(char *s)
+{
+    size_t len = strlen(s);
+    char *p = s;
+
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r')) {
+        s[--len] = '\0';
+    }
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    memmove(s, p, strlen(p) + 1);
+}
+
+/* ocf:heartbeat:apache's testconffile: "test NAME", then key/value lines
+ * up to "end"; the test named testname, or the first one. */
+static int
+read_testconf(const char *file, const char *name, char *url, size_t url_len, char *regex,
+              size_t regex_len, char *user, size_t user_len, char *password, size_t password_len)
+{
+    FILE *in = fopen(file, "re");
+    char line[4096];
+    bool in_test = false;
+    bool found = false;
+    int line_no = 0;
+
+    url[0] = regex[0] = user[0] = password[0] = '\0';
+    if (in == NULL) {
+        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "testconffile '%s' cannot be read on this node: %s",
+                           file, strerror(errno));
+    }
+    while (fgets(line, sizeof(line), in) != NULL) {
+        char *value = NULL;
+
+        line_no++;
+        line[strcspn(line, "\n")] = '\0';
+        trim(line);
+        value = line + strcspn(line, " \t");
+        if (*value != '\0') {
+            *value++ = '\0';
+            trim(value);
+        }
+        if (!in_test) {
+            if (strcmp(line, "test") == 0 && (name == NULL || name[0] == '\0' || strcmp(value, name) == 0)) {
+                in_test = true;
+                found = true;
+            }
+            continue;
+        }
+        if (strcmp(line, "end") == 0) {
+            break;
+        } else if (strcmp(line, "url") == 0) {
+            snprintf(url, url_len, "%s", value);
+        } else if (strcmp(line, "match") == 0) {
+            snprintf(regex, regex_len, "%s", value);
+        } else if (strcmp(line, "user") == 0) {
+            snprintf(user, user_len, "%s", value);
+        } else if (strcmp(line, "password") == 0) {
+            snprintf(password, password_len, "%s", value);
+        } else if (strcmp(line, "client") == 0 || strcmp(line, "client_opts") == 0
+                   || line[0] == '#' || line[0] == '\0') {
+            continue;
+        } else {
+            fclose(in);
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s' line %d: unknown keyword '%s'",
+                               file, line_no, line);
+        }
+    }
+    fclose(in);
+    explicit_bzero(line, sizeof(line));
+    if (!found) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s' has no test%s%s", file,
+                           (name != NULL && name[0] != '\0')? " named " : "",
+                           (name != NULL)? name : "");
+    }
+    if (url[0] == '\0' || regex[0] == '\0') {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s': the test needs url and match", file);
+    }
+    if ((user[0] == '\0') != (password[0] == '\0')) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s': user and password go together", file);
+    }
+    return PCMK_OCF_OK;
+}
+
+/*
+ * Put the level-10 test, if any, into FAULTMON_OCF_TEST_* for the probe
+ * helper; with check_only, just validate it.
+ */
+static int
+prepare_level10_test(const char *base_url, bool check_only)
+{
+    const char *conffile = fm_ocf_param("testconffile");
+    char url[2048] = "";
+    char regex[2048] = "";
+    char user[512] = "";
+    char password[512] = "";
+    char full[2048];
+    char folded[4096];
+    struct fm_target target;
+    char err[512];
+    int rc = PCMK_OCF_OK;
+
+    if (conffile != NULL && conffile[0] != '\0') {
+        rc = read_testconf(conffile, fm_ocf_param("testname"), url, sizeof(url), regex, sizeof(regex),
+                           user, sizeof(user), password, sizeof(password));
+        if (rc != PCMK_OCF_OK) {
+            goto done;
+        }
+    } else if (fm_ocf_param("testurl") != NULL) {
+        snprintf(url, sizeof(url), "%s", fm_ocf_param("testurl"));
+        trim(url);
+        if (url[0] == '\0') {
+            rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testurl '%s' is empty", fm_ocf_param("testurl"));
+            goto done;
+        }
+        if (!param_set("testregex10")) {
+            rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testurl '%s' needs testregex10", url);
+            goto done;
+        }
+        snprintf(regex, sizeof(regex), "%s", fm_ocf_param("testregex10"));
+    } else {
+        goto done;
+    }
+    absolute_url(base_url, url, full, sizeof(full));
+    if (fm_target_parse(full, true, &target, err, sizeof(err)) != 0) {
+        rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: %s", (conffile != NULL)? "testconffile url" : "testurl",
+                         err);
+        goto done;
+    }
+    fm_target_clear(&target);
+    if (fm_ocf_regex_icase(regex, folded, sizeof(folded)) != 0) {
+        rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "test regex '%s' is too long", regex);
+        goto done;
+    }
+    {
+        struct fm_probe_opts opts;
+
+        fm_probe_opts_init(&opts);
+        if (fm_probe_opts_set_receive(&opts, folded, err, sizeof(err)) != 0) {
+            fm_probe_opts_clear(&opts);
+            rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: invalid regex '%s': %s",
+                             (conffile != NULL)? "testconffile match" : "testregex10", regex, err);
+            goto done;
+        }
+        fm_probe_opts_clear(&opts);
+    }
+    if (check_only) {
+        goto done;
+    }
+    setenv("FAULTMON_OCF_TEST_URL", full, 1);
+    setenv("FAULTMON_OCF_TEST_REGEX", folded, 1);
+    if (user[0] != '\0') {
+        char pair[1100];
+        char b64[1600];
+        char header[1700];
+
+        snprintf(pair, sizeof(pair), "%s:%s", user, password);
+        fm_ocf_base64((const unsigned char *) pair, strlen(pair), b64, sizeof(b64));
+        snprintf(header, sizeof(header), "Authorization: Basic %s", b64);
+        setenv("FAULTMON_OCF_TEST_HEADER", header, 1);
+        explicit_bzero(pair, sizeof(pair));
+        explicit_bzero(b64, sizeof(b64));
+        explicit_bzero(header, sizeof(header));
+    }
+
+done:
+    explicit_bzero(password, sizeof(password));
+    return rc;
+}
+
+/* ---- httpd ---- */
+
+static pid_t
+httpd_pid(const char *pid_file, const char *httpd)
+{
+    pid_t pid = fm_ocf_read_pid_file(pid_file);
+
+    return (pid != 0 && fm_ocf_pid_alive(pid, httpd))? pid : 0;
+}
+
+/* httpd's command line: -DSTATUS, options, -f configfile [-c PidFile]. */
+static char **
+httpd_argv(const struct apache *a, const char *extra, char *pid_directive, size_t pd_len)
+{
+    char **argv = calloc(a->n_options + 8, sizeof(char *));
+    size_t n = 0;
+
+    if (argv == NULL) {
+        return NULL;
+    }
+    argv[n++] = (char *) a->httpd;
+    if (extra != NULL) {
+        argv[n++] = (char *) extra;
+    }
+    argv[n++] = (char *) "-DSTATUS";
+    for (size_t i = 0; i < a->n_options; i++) {
+        argv[n++] = a->options[i];
+    }
+    argv[n++] = (char *) "-f";
+    argv[n++] = (char *) a->configfile;
+    if (a->pid_directive) {
+        snprintf(pid_directive, pd_len, "PidFile %s", a->pid_file);
+        argv[n++] = (char *) "-c";
+        argv[n++] = pid_directive;
+    }
+    argv[n] = NULL;
+    return argv;
+}
+
+static int
+httpd_configtest(const struct apache *a, uint64_t timeout_ms)
+{
+    char pid_directive[FM_OCF_PATH_MAX + 16];
+    char out[2048];
+    char **argv = httpd_argv(a, "-t", pid_directive, sizeof(pid_directive));
+    int status = 0;
+
+    if (argv == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+    }
+    status = fm_ocf_run(argv, out, sizeof(out), NULL, timeout_ms);
+    free(argv);
+    if (status == 0) {
+        return PCMK_OCF_OK;
+    }
+    {
+        /* httpd's error takes two lines (where, then what): keep them on one. */
+        char *line = out;
+
+        for (char *p = out; *p != '\0'; p++) {
+            if (*p == '\n' || *p == '\t') {
+                *p = ' ';
+            }
+        }
+        const char *name = strrchr(a->httpd, '/');
+        size_t name_len = 0;
+
+        name = (name != NULL)? name + 1 : a->httpd;
+        name_len = strlen(name);
+        while (*line == ' ') {
+            line++;
+        }
+        /* "apache2: Syntax error on line 7 of FILE: ...": Pacemaker keeps
+         * about 128 bytes of a reason, so httpd's own words come first. */
+        if (strncmp(line, name, name_len) == 0 && line[name_len] == ':') {
+            line += name_len + 1;
+            while (*line == ' ') {
+                line++;
+            }
+        }
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s -t: %s", name,
+                           (line[0] != '\0')? line : "(no output) for configfile");
+    }
+}
+
+/* Debian's apache2ctl creates the directories envvars names; httpd does not. */
+static void
+make_runtime_dirs(const struct apache *a)
+{
+    static const char *const dirs[] = { "APACHE_RUN_DIR", "APACHE_LOCK_DIR", "APACHE_LOG_DIR", NULL };
+    char dir[FM_OCF_PATH_MAX];
+    char *slash = NULL;
+
+    for (size_t i = 0; dirs[i] != NULL; i++) {
+        const char *path = getenv(dirs[i]);
+
+        if (path != NULL && path[0] == '/' && fm_ocf_mkdir_p(path, 0755) == 0
+            && strcmp(dirs[i], "APACHE_LOCK_DIR") == 0 && getenv("APACHE_RUN_USER") != NULL) {
+            struct passwd *pw = getpwnam(getenv("APACHE_RUN_USER"));
+
+            if (pw != NULL && chown(path, pw->pw_uid, (gid_t) -1) != 0) {
+                fm_ocf_log(LOG_WARNING, "cannot give %s to %s: %s", path, pw->pw_name, strerror(errno));
+            }
+        }
+    }
+    snprintf(dir, sizeof(dir), "%s", a->pid_file);
+    slash = strrchr(dir, '/');
+    if (slash != NULL && slash != dir) {
+        *slash = '\0';
+        fm_ocf_mkdir_p(dir, 0755);
+    }
+    if (a->conf.runtime_dir[0] == '/') {
+        fm_ocf_mkdir_p(a->conf.runtime_dir, 0755);
+    } else if (a->conf.runtime_dir[0] != '\0'
+               && fm_ocf_fmt(dir, sizeof(dir), "%s/%s", a->conf.server_root, a->conf.runtime_dir)) {
+        fm_ocf_mkdir_p(dir, 0755);
+    }
+}
+
+/* Whether a TCP connection to HOST:PORT (an address, not a name) opens. */
+static bool
+tcp_answers(const char *host, uint16_t port)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = 0;
+    int fd = -1;
+    bool ok = false;
+
+    memset(&ss, 0, sizeof(ss));
+    if (strchr(host, ':') != NULL) {
+        struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) &ss;
+
+        sin6->sin6_family = AF_INET6;
+        sin6->sin6_port = htons(port);
+        if (inet_pton(AF_INET6, host, &sin6->sin6_addr) != 1) {
+            return true;        /* not an address: leave it to the loop */
+        }
+        len = sizeof(*sin6);
+    } else {
+        struct sockaddr_in *sin = (struct sockaddr_in *) &ss;
+
+        sin->sin_family = AF_INET;
+        sin->sin_port = htons(port);
+        if (inet_pton(AF_INET, host, &sin->sin_addr) != 1) {
+            return true;
+        }
+        len = sizeof(*sin);
+    }
+    fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        return false;
+    }
+    if (connect(fd, (struct sockaddr *) &ss, len) == 0) {
+        ok = true;
+    } else if (errno == EINPROGRESS) {
+        struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+        int soerr = 0;
+        socklen_t slen = sizeof(soerr);
+
+        if (poll(&pfd, 1, 200) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &slen) == 0) {
+            ok = (soerr == 0);
+        }
+    }
+    close(fd);
+    return ok;
+}
+
+static bool
+listens_answer(const struct apache *a)
+{
+    for (size_t i = 0; i < a->conf.n_listen; i++) {
+        const struct fm_apache_listen *l = &a->conf.listen[i];
+        const char *host = l->host;
+
+        if (host[0] == '\0') {
+            host = a->ipv6? "::1" : "127.0.0.1";
+        } else if (strcmp(host, "::") == 0) {
+            host = "::1";
+        }
+        if (!tcp_answers(host, l->port)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int
+httpd_start(struct apache *a)
+{
+    char pid_directive[FM_OCF_PATH_MAX + 16];
+    char out[2048];
+    char **argv = NULL;
+    int status = 0;
+
+    make_runtime_dirs(a);
+    argv = httpd_argv(a, NULL, pid_directive, sizeof(pid_directive));
+    if (argv == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+    }
+    status = fm_ocf_run(argv, out, sizeof(out), NULL, fm_ocf_left_ms(a->ocf));
+    free(argv);
+    out[strcspn(out, "\n")] = '\0';
+    if (status != 0) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s did not start (status %d): %s", a->httpd, status,
+                           (out[0] != '\0')? out : "(no output; see its ErrorLog)");
+    }
+    if (out[0] != '\0') {
+        fm_ocf_log(LOG_INFO, "%s says: %s", a->httpd, out);
+    }
+    /* Up once its pid file names a live httpd and every Listen answers. */
+    for (;;) {
+        pid_t pid = httpd_pid(a->pid_file, a->httpd);
+
+        if (pid != 0 && listens_answer(a)) {
+            fm_ocf_log(LOG_INFO, "httpd is up (pid %ld)", (long) pid);
+            return PCMK_OCF_OK;
+        }
+        if (fm_ocf_left_ms(a->ocf) == 0) {
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR,
+                               "httpd did not answer on every Listen address within the start timeout "
+                               "(pid file %s)", a->pid_file);
+        }
+        fm_ocf_sleep_ms(50);
+    }
+}
+
+/* Processes of this httpd: the program, with our configfile after -f. */
+static size_t
+find_httpd_processes(const struct apache *a, pid_t *pids, size_t max)
+{
+    DIR *proc = opendir("/proc");
+    struct dirent *de = NULL;
+    size_t n = 0;
+
+    if (proc == NULL) {
+        return 0;
+    }
+    while ((de = readdir(proc)) != NULL && n < max) {
+        char path[64];
+        char cmdline[8192];
+        ssize_t len = 0;
+        int fd = -1;
+        pid_t pid = (pid_t) strtol(de->d_name, NULL, 10);
+
+        if (pid <= 1 || pid == getpid() || !fm_ocf_pid_alive(pid, a->httpd)) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long) pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            continue;
+        }
+        len = read(fd, cmdline, sizeof(cmdline) - 1);
+        close(fd);
+        if (len <= 0) {
+            continue;
+        }
+        cmdline[len] = '\0';
+        for (char *arg = cmdline; arg < cmdline + len; arg += strlen(arg) + 1) {
+            char *next = arg + strlen(arg) + 1;
+
+            if (strcmp(arg, "-f") == 0 && next < cmdline + len && strcmp(next, a->configfile) == 0) {
+                pids[n++] = pid;
+                break;
+            }
+        }
+    }
+    closedir(proc);
+    return n;
+}
+
+static bool
+all_gone(const pid_t *pids, size_t n, uint64_t timeout_ms)
+{
+    uint64_t end_us = fm_ocf_now_us() + timeout_ms * 1000u;
+
+    for (;;) {
+        bool alive = false;
+
+        for (size_t i = 0; i < n; i++) {
+            alive = alive || fm_ocf_pid_alive(pids[i], NULL);
+        }
+        if (!alive) {
+            return true;
+        }
+        if (fm_ocf_now_us() >= end_us) {
+            return false;
+        }
+        fm_ocf_sleep_ms(50);
+    }
+}
+
+/* Graceful stop (SIGWINCH) for half of the time left, SIGTERM until most of
+ * it is gone, then SIGKILL for every process of this httpd. */
+static int
+httpd_stop(struct apache *a, pid_t pid)
+{
+    pid_t pids[256];
+    size_t n = 0;
+    uint64_t left_ms = fm_ocf_left_ms(a->ocf);
+
+    if (pid != 0) {
+        fm_ocf_log(LOG_INFO, "graceful stop of httpd (pid %ld)", (long) pid);
+        kill(pid, SIGWINCH);
+        if (!fm_ocf_wait_gone(pid, left_ms / 2)) {
+            fm_ocf_log(LOG_WARNING, "httpd (pid %ld) still running after %" PRIu64 " ms; sending SIGTERM",
+                       (long) pid, left_ms / 2);
+            kill(pid, SIGTERM);
+            left_ms = fm_ocf_left_ms(a->ocf);
+            fm_ocf_wait_gone(pid, (left_ms * 2) / 3);
+        }
+    }
+    n = find_httpd_processes(a, pids, sizeof(pids) / sizeof(pids[0]));
+    if (n > 0) {
+        for (size_t i = 0; i < n; i++) {
+            kill(pids[i], SIGTERM);
+        }
+        if (!all_gone(pids, n, fm_ocf_left_ms(a->ocf) / 2)) {
+            fm_ocf_log(LOG_WARNING, "killing %zu remaining httpd process(es)", n);
+            for (size_t i = 0; i < n; i++) {
+                kill(pids[i], SIGKILL);
+            }
+            all_gone(pids, n, 1000);
+        }
+    }
+    n = find_httpd_processes(a, pids, sizeof(pids) / sizeof(pids[0]));
+    if (n > 0 || (pid != 0 && fm_ocf_pid_alive(pid, NULL))) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "httpd (pid %ld) still running after SIGKILL",
+                           (long) ((pid != 0)? pid : pids[0]));
+    }
+    /* A pid file left by a killed httpd would name a PID that another
+     * program may get. */
+    if (a->pid_directive || fm_ocf_read_pid_file(a->pid_file) != 0) {
+        unlink(a->pid_file);
+    }
+    return PCMK_OCF_OK;
+}
+
+/* ---- the record ---- */
+
+static void
+write_record(const struct apache *a)
+{
+    struct fm_ocf_record rec;
+    int rc = 0;
+
+    memset(&rec, 0, sizeof(rec));
+    fm_ocf_record_set(&rec, "agent", "apache");
+    fm_ocf_record_set(&rec, "httpd", a->httpd);
+    fm_ocf_record_set(&rec, "configfile", a->configfile);
+    fm_ocf_record_set(&rec, "pid_file", a->pid_file);
+    fm_ocf_record_set(&rec, "pid_directive", a->pid_directive? "1" : "0");
+    fm_ocf_record_set(&rec, "port_list", a->port_list);
+    fm_ocf_record_set(&rec, "status_url", a->status_url);
+    fm_ocf_record_set(&rec, "base_url", a->base_url);
+    rc = fm_ocf_record_write(a->ocf->state_dir, &rec);
+    if (rc != 0) {
+        fm_ocf_log(LOG_WARNING, "cannot write %s/agent: %s", a->ocf->state_dir, strerror(rc));
+    }
+}
+
+static const char *
+rec_or(const struct fm_ocf_record *rec, const char *key, const char *dflt)
+{
+    const char *v = fm_ocf_record_get(rec, key);
+
+    return (v != NULL)? v : dflt;
+}
+
+/* ---- actions ---- */
+
+static int
+check_resource_name(const struct fm_ocf *ocf)
+{
+    if (!ocf->have_state_dir) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "OCF_RESOURCE_INSTANCE '%s' is not a usable resource name (letters, digits, "
+                           "'.', '_', '-', ':')", (ocf->resource != NULL)? ocf->resource : "");
+    }
+    return PCMK_OCF_OK;
+}
+
+static int
+apache_validate(struct apache *a, bool configtest)
+{
+    int rc = check_resource_name(a->ocf);
+
+    if (rc == PCMK_OCF_OK) {
+        rc = apache_prepare(a);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = translate_params(a->port_list, a->status_url, a->base_url);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = fm_ocf_validate_loop_params(a->ocf, NULL);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = prepare_level10_test(a->base_url, true);
+    }
+    if (rc == PCMK_OCF_OK && access(fm_ocf_faultmon_path(), X_OK) != 0) {
+        rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "the faultmon program %s is missing", fm_ocf_faultmon_path());
+    }
+    if (rc == PCMK_OCF_OK && configtest) {
+        /* httpd -t fails without them; /run is empty after a boot. */
+        make_runtime_dirs(a);
+        rc = httpd_configtest(a, (fm_ocf_left_ms(a->ocf) < 10000)? fm_ocf_left_ms(a->ocf) : 10000);
+    }
+    return rc;
+}
+
+/* A start is refused where faultmon decided to fail over, or while the
+ * service is held for manual resume: that refusal is what moves it. */
+static int
+check_refusal(const struct fm_ocf *ocf)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    char err[512];
+    char path[FM_OCF_PATH_MAX + 16];
+    int rc = PCMK_OCF_OK;
+
+    if (st == NULL) {
+        return PCMK_OCF_OK;
+    }
+    if (fm_state_read(ocf->state_dir, st, err, sizeof(err)) != 0) {
+        free(st);
+        return PCMK_OCF_OK;
+    }
+    snprintf(path, sizeof(path), "%s/resume", ocf->state_dir);
+    if (st->pending == FM_ACTION_FAILOVER) {
+        char reason[sizeof(st->reason)];
+
+        snprintf(reason, sizeof(reason), "%s", st->reason);
+        /* Refuse once: after a cleanup, a start here works again. */
+        st->pending = FM_ACTION_NONE;
+        if (fm_state_write(ocf->state_dir, st, err, sizeof(err)) != 0) {
+            fm_ocf_log(LOG_WARNING, "cannot clear the failover request: %s", err);
+        }
+        /* Pacemaker keeps about 128 bytes of a reason: what, then why. */
+        rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+                         "not starting here: faultmon decided to fail over (%s); a cleanup of %s "
+                         "allows this node again", reason, ocf->resource);
+    } else if (st->decide.held != 0 && access(path, F_OK) != 0) {
+        rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+                         "not starting here: held for manual resume; run 'faultmon resume %s', then a "
+                         "cleanup (%s)", ocf->resource, st->reason);
+    }
+    free(st);
+    return rc;
+}
+
+static int
+apache_start(struct apache *a)
+{
+    struct fm_run_state *st = NULL;
+    pid_t pid = 0;
+    int rc = apache_validate(a, true);
+
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    pid = httpd_pid(a->pid_file, a->httpd);
+    if (pid != 0 && fm_state_loop_pid(a->ocf->state_dir) != 0) {
+        fm_ocf_log(LOG_INFO, "already running (httpd pid %ld)", (long) pid);
+        write_record(a);
+        return PCMK_OCF_OK;
+    }
+    if (pid == 0) {
+        rc = check_refusal(a->ocf);
+        if (rc != PCMK_OCF_OK) {
+            return rc;
+        }
+        rc = httpd_start(a);
+        if (rc != PCMK_OCF_OK) {
+            return rc;
+        }
+    } else {
+        fm_ocf_log(LOG_INFO, "httpd already running (pid %ld); starting its fault monitor", (long) pid);
+    }
+    rc = fm_state_dir_create(a->ocf->state_dir);
+    if (rc != 0) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "cannot create %s: %s", a->ocf->state_dir, strerror(rc));
+    }
+    write_record(a);
+    st = calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+    }
+    rc = fm_ocf_loop_start(a->ocf, NULL, st);
+    if (rc == PCMK_OCF_OK && st->ocf_rc != PCMK_OCF_OK && st->ocf_rc != PCMK_OCF_DEGRADED) {
+        char failed[512];
+
+        fm_ocf_first_failure(st, failed, sizeof(failed));
+        rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "started, but the first probe cycle failed: %s (%s)",
+                         failed, st->reason);
+    }
+    free(st);
+    return rc;
+}
+
+static int
+apache_stop(struct apache *a)
+{
+    struct fm_ocf_record rec;
+    bool have_record = false;
+    pid_t pid = 0;
+    int rc = check_resource_name(a->ocf);
+
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    if (!fm_ocf_loop_stop(a->ocf, 2000)) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor does not stop");
+    }
+    have_record = (fm_ocf_record_read(a->ocf->state_dir, &rec) == 0);
+    rc = resolve_params(a);
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    if (have_record) {
+        snprintf(a->httpd, sizeof(a->httpd), "%s", rec_or(&rec, "httpd", ""));
+        snprintf(a->configfile, sizeof(a->configfile), "%s", rec_or(&rec, "configfile", a->configfile));
+        snprintf(a->pid_file, sizeof(a->pid_file), "%s", rec_or(&rec, "pid_file", ""));
+        a->pid_directive = (strcmp(rec_or(&rec, "pid_directive", "0"), "1") == 0);
+    } else {
+        /* Not started by us (or /run was emptied): what the configuration
+         * says.  A stop must succeed when there is nothing to stop. */
+        if (resolve_httpd(a) != PCMK_OCF_OK || load_envfiles(a) != PCMK_OCF_OK
+            || read_config(a) != PCMK_OCF_OK) {
+            fm_ocf_log(LOG_INFO, "cannot resolve httpd or its configuration; nothing to stop");
+            return PCMK_OCF_OK;
+        }
+    }
+    pid = httpd_pid(a->pid_file, a->httpd);
+    rc = httpd_stop(a, pid);
+    if (rc == PCMK_OCF_OK) {
+        fm_ocf_record_remove(a->ocf->state_dir);
+        fm_ocf_log(LOG_INFO, "stopped");
+    }
+    return rc;
+}
+
+/* No record: is an httpd of this configuration running anyway? */
+static int
+monitor_unrecorded(struct apache *a)
+{
+    pid_t pid = 0;
+
+    if (resolve_params(a) != PCMK_OCF_OK || resolve_httpd(a) != PCMK_OCF_OK
+        || load_envfiles(a) != PCMK_OCF_OK || read_config(a) != PCMK_OCF_OK) {
+        return PCMK_OCF_NOT_RUNNING;
+    }
+    pid = httpd_pid(a->pid_file, a->httpd);
+    if (pid == 0) {
+        return PCMK_OCF_NOT_RUNNING;
+    }
+    fm_ocf_log(LOG_WARNING, "httpd (pid %ld, %s) runs without its fault monitor: not started by this agent",
+               (long) pid, a->pid_file);
+    return PCMK_OCF_OK;
+}
+
+static int
+restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_state *st)
+{
+    int rc = translate_params(rec_or(rec, "port_list", ""), rec_or(rec, "status_url", ""),
+                              rec_or(rec, "base_url", "http://127.0.0.1:80"));
+
+    fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
+    if (rc == PCMK_OCF_OK) {
+        rc = fm_ocf_loop_start(a->ocf, NULL, st);
+    }
+    if (rc != PCMK_OCF_OK) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");
+    }
+    return PCMK_OCF_OK;
+}
+
+static int
+apache_monitor(struct apache *a, bool status_only)
+{
+    struct fm_ocf_record rec;
+    struct fm_run_state *st = NULL;
+    char err[512];
+    pid_t pid = 0;
+    int rc = check_resource_name(a->ocf);
+
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    rc = fm_ocf_record_read(a->ocf->state_dir, &rec);
+    if (rc != 0) {
+        return monitor_unrecorded(a);
+    }
+    pid = httpd_pid(rec_or(&rec, "pid_file", ""), rec_or(&rec, "httpd", ""));
+    if (pid == 0 && !fm_ocf_is_probe(a->ocf)) {
+        /* A graceful restart rewrites the pid file: give it a moment. */
+        for (int i = 0; i < 20 && pid == 0 && fm_ocf_left_ms(a->ocf) > 100
+                        && fm_ocf_read_pid_file(rec_or(&rec, "pid_file", "")) == 0; i++) {
+            fm_ocf_sleep_ms(100);
+            pid = httpd_pid(rec_or(&rec, "pid_file", ""), rec_or(&rec, "httpd", ""));
+        }
+    }
+    if (pid == 0) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "httpd is not running (pid file %s)",
+                           rec_or(&rec, "pid_file", "?"));
+    }
+    if (status_only) {
+        return PCMK_OCF_OK;
+    }
+    st = calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+    }
+    if (fm_state_loop_pid(a->ocf->state_dir) == 0) {
+        rc = restart_loop(a, &rec, st);
+        if (rc != PCMK_OCF_OK) {
+            goto done;
+        }
+    } else {
+        rc = fm_state_read(a->ocf->state_dir, st, err, sizeof(err));
+        if (rc == ENOENT) {
+            /* Its first cycle is under way. */
+            rc = PCMK_OCF_OK;
+            goto done;
+        }
+        if (rc != 0) {
+            fm_ocf_log(LOG_WARNING, "%s; the fault monitor replaces it", err);
+            rc = PCMK_OCF_OK;
+            goto done;
+        }
+    }
+    {
+        uint64_t stale_us = (2 * (st->interval_ms + st->probe_timeout_ms) + 30000) * 1000u;
+
+        if (st->updated_mono_us + stale_us < fm_ocf_now_us()) {
+            rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor has not written its state for %" PRIu64
+                             " s: it is stuck", (fm_ocf_now_us() - st->updated_mono_us) / 1000000u);
+            goto done;
+        }
+    }
+    rc = st->ocf_rc;
+    if (rc != PCMK_OCF_OK) {
+        char failed[512];
+
+        /* The decision first: Pacemaker keeps only the start of the reason. */
+        fm_ocf_first_failure(st, failed, sizeof(failed));
+        fm_ocf_fail(rc, "%s%s%s%s", (st->reason[0] != '\0')? st->reason : "the fault monitor reports a failure",
+                    (failed[0] != '\0')? " (" : "", failed, (failed[0] != '\0')? ")" : "");
+        goto done;
+    }
+    if (a->ocf->check_level >= 10) {
+        uint64_t probe_timeout_ms = 0;
+
+        rc = translate_params(rec_or(&rec, "port_list", ""), rec_or(&rec, "status_url", ""),
+                              rec_or(&rec, "base_url", "http://127.0.0.1:80"));
+        if (rc == PCMK_OCF_OK) {
+            rc = fm_ocf_validate_loop_params(a->ocf, &probe_timeout_ms);
+        }
+        if (rc == PCMK_OCF_OK) {
+            rc = prepare_level10_test(rec_or(&rec, "base_url", "http://127.0.0.1:80"), false);
+        }
+        if (rc == PCMK_OCF_OK) {
+            rc = fm_ocf_fresh_probe(a->ocf, probe_timeout_ms);
+        }
+    }
+
+done:
+    free(st);
+    return rc;
+}
+
+int
+fm_ocf_apache_main(struct fm_ocf *ocf)
+{
+    struct apache a;
+    int rc = PCMK_OCF_UNIMPLEMENT_FEATURE;
+
+    memset(&a, 0, sizeof(a));
+    a.ocf = ocf;
+    if (strcmp(ocf->action, "start") == 0) {
+        rc = apache_start(&a);
+    } else if (strcmp(ocf->action, "stop") == 0) {
+        rc = apache_stop(&a);
+    } else if (strcmp(ocf->action, "monitor") == 0) {
+        rc = apache_monitor(&a, false);
+    } else if (strcmp(ocf->action, "status") == 0) {
+        rc = apache_monitor(&a, true);
+        if (rc != PCMK_OCF_OK) {
+            rc = PCMK_OCF_NOT_RUNNING;
+        }
+    } else if (strcmp(ocf->action, "validate-all") == 0) {
+        rc = apache_validate(&a, true);
+    }
+    apache_clear(&a);
+    return rc;
+}

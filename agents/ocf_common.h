@@ -1,0 +1,233 @@
+/*
+ * faultmon OCF agents: what both agents share.  The program is one binary,
+ * installed as ocf:faultmon:apache and ocf:faultmon:httpmon; it links only
+ * libc (and the libc-only parts of the probe core), so that a monitor costs
+ * a process start and a file read.  Whatever needs OpenSSL runs in the
+ * helper program faultmon-ocf-probe or in `faultmon run`.
+ */
+#ifndef FAULTMON_OCF_COMMON_H
+#define FAULTMON_OCF_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <crm/common/results.h>     /* enum ocf_exitcode */
+
+#include <faultmon/state.h>
+
+#define FM_OCF_PATH_MAX 4096
+
+/* Milliseconds an action keeps in hand before its own timeout. */
+#define FM_OCF_MARGIN_MS 1500
+
+/* The invocation: which agent, which action, and the operation's limits. */
+struct fm_ocf {
+    const char *agent;              /* "apache" or "httpmon" */
+    const char *action;
+    const char *resource;           /* OCF_RESOURCE_INSTANCE */
+    char state_dir[FM_OCF_PATH_MAX];
+    bool have_state_dir;
+    uint64_t timeout_ms;            /* OCF_RESKEY_CRM_meta_timeout, or a default */
+    bool timeout_given;
+    uint64_t interval_ms;           /* OCF_RESKEY_CRM_meta_interval */
+    int check_level;                /* OCF_CHECK_LEVEL */
+    uint64_t start_us;              /* CLOCK_MONOTONIC when the action began */
+};
+
+/*!
+ * \brief Fill \p ocf from the environment the executor sets.
+ *
+ * \param[out] ocf             the invocation
+ * \param[in]  agent           agent name
+ * \param[in]  action          action name
+ * \param[in]  default_timeout_ms  when OCF_RESKEY_CRM_meta_timeout is unset
+ */
+void fm_ocf_init(struct fm_ocf *ocf, const char *agent, const char *action,
+                 uint64_t default_timeout_ms);
+
+/*! \brief Whether this monitor is a probe (interval 0). */
+bool fm_ocf_is_probe(const struct fm_ocf *ocf);
+
+/*! \brief Milliseconds left before the operation's timeout, minus the margin. */
+uint64_t fm_ocf_left_ms(const struct fm_ocf *ocf);
+
+/*!
+ * \brief snprintf that says whether the text fit (paths are built with it,
+ *        and a truncated path must not be used).
+ */
+bool fm_ocf_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+uint64_t fm_ocf_now_us(void);
+void fm_ocf_sleep_ms(uint64_t ms);
+
+/*! \brief OCF_RESKEY_<name>, or NULL when unset. */
+const char *fm_ocf_param(const char *name);
+
+/*! \brief OCF_RESKEY_<name>, or \p dflt when unset or empty. */
+const char *fm_ocf_param_or(const char *name, const char *dflt);
+
+/*! \brief Set (or with value NULL, unset) OCF_RESKEY_<name> for our children. */
+int fm_ocf_param_set(const char *name, const char *value);
+
+/*! \brief A boolean parameter; \p dflt when unset; -1 when not a boolean. */
+int fm_ocf_param_bool(const char *name, bool dflt);
+
+/*
+ * Logging: everything goes to syslog (facility daemon) as
+ * "faultmon-ocf:AGENT(RESOURCE)"; warnings and errors also to stderr, which
+ * the executor keeps in Pacemaker's log.  Messages never carry a URI as
+ * given (it could hold a password) and control characters are escaped.
+ */
+void fm_ocf_log_open(const struct fm_ocf *ocf);
+
+/*! \brief Rewrite "scheme://user:secret@host" as "scheme://user:***@host",
+ *         wherever it is in \p msg (\p len bytes): a URI quoted back in an
+ *         error must not leak its password.  Truncates rather than overflow. */
+void fm_ocf_redact(char *msg, size_t len);
+void fm_ocf_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*!
+ * \brief Print the "ocf-exit-reason:" line (once; later calls are logged
+ *        only) and return \p rc, so that `return fm_ocf_fail(rc, ...)` reads
+ *        as what it does.
+ */
+int fm_ocf_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- files and processes ---- */
+
+/*! \brief A PID from a pid file: 0 when absent, unreadable or not a number. */
+pid_t fm_ocf_read_pid_file(const char *path);
+
+/*!
+ * \brief Whether \p pid is alive, and (when \p exe is not NULL) runs the
+ *        program \p exe, compared by base name so that a PID reused by
+ *        another program does not count.
+ */
+bool fm_ocf_pid_alive(pid_t pid, const char *exe);
+
+/*!
+ * \brief Wait until \p pid is gone (or, as a child of ours, reaped).
+ * \return true when it is gone within \p timeout_ms
+ */
+bool fm_ocf_wait_gone(pid_t pid, uint64_t timeout_ms);
+
+/*! \brief mkdir -p with \p mode for the directories it creates. \return 0 or errno */
+int fm_ocf_mkdir_p(const char *path, mode_t mode);
+
+/*!
+ * \brief Run a program (fork and execve, never a shell) with the current
+ *        environment and wait for it, within \p timeout_ms (then SIGKILL).
+ *
+ * A program that daemonizes is waited for until it exits, not until its
+ * output ends (its daemon may keep the pipe).
+ *
+ * \param[in]  argv        program path and arguments
+ * \param[out] out         when not NULL, its stdout and stderr, NUL-terminated
+ *                         (truncated to out_len)
+ * \param[in]  out_len     size of \p out
+ * \param[out] out_used    when not NULL, how many bytes \p out holds
+ * \param[in]  timeout_ms  deadline
+ * \return the exit status (0-255), 128+signal, or -1 when it could not be
+ *         started or timed out
+ */
+int fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
+               uint64_t timeout_ms);
+
+/*!
+ * \brief Start a program as a daemon: its own session, stdio on /dev/null,
+ *        no other descriptors, the current environment; never a shell.
+ * \param[out] daemon_pid  its PID
+ * \return 0 or errno
+ */
+int fm_ocf_spawn_daemon(char *const argv[], pid_t *daemon_pid);
+
+/*! \brief Split \p text at blanks into words, honouring '...' and "..." and
+ *         backslash escapes; nothing is expanded.
+ *  \return 0, or EINVAL for an unbalanced quote (words freed) */
+int fm_ocf_split_words(const char *text, char ***words, size_t *n_words);
+void fm_ocf_free_words(char **words, size_t n_words);
+
+/*!
+ * \brief Turn a POSIX extended regex into one that matches regardless of
+ *        case, by writing each letter outside bracket expressions as [aA]
+ *        and adding the other case inside them.
+ * \return 0, or ENAMETOOLONG when \p out is too small
+ */
+int fm_ocf_regex_icase(const char *regex, char *out, size_t out_len);
+
+/*! \brief base64 of \p len bytes into \p out (NUL-terminated). */
+void fm_ocf_base64(const unsigned char *in, size_t len, char *out, size_t out_len);
+
+/* ---- the agent's record, RESOURCE/agent in the state directory ---- */
+
+/*
+ * What start found out and monitor and stop need without reading the Apache
+ * configuration again: written by start, removed by stop.  Its presence means
+ * "started by the agent and not stopped since".  Key=value lines between a
+ * "faultmon-agent 1" header and an "end" trailer; values hold no secrets.
+ */
+#define FM_OCF_RECORD_MAX 16
+
+struct fm_ocf_record {
+    size_t n;
+    char key[FM_OCF_RECORD_MAX][48];
+    char value[FM_OCF_RECORD_MAX][FM_OCF_PATH_MAX];
+};
+
+void fm_ocf_record_set(struct fm_ocf_record *rec, const char *key, const char *value);
+const char *fm_ocf_record_get(const struct fm_ocf_record *rec, const char *key);
+
+/*! \return 0, ENOENT when there is none, EINVAL when it is not one */
+int fm_ocf_record_read(const char *dir, struct fm_ocf_record *rec);
+int fm_ocf_record_write(const char *dir, const struct fm_ocf_record *rec);
+void fm_ocf_record_remove(const char *dir);
+
+/* ---- the fault-monitor loop ---- */
+
+/*! \brief The faultmon program: $FAULTMON when it is an absolute path to an
+ *         executable (tests), else the installed one. */
+const char *fm_ocf_faultmon_path(void);
+
+/*! \brief The helper faultmon-ocf-probe, beside this program. */
+int fm_ocf_probe_helper_path(char *buf, size_t buf_len);
+
+/*!
+ * \brief Validate the loop's parameters as `faultmon run` will read them
+ *        from the environment (the agent has set its derived ones), and
+ *        Probe_timeout against the operation's timeout.
+ * \return PCMK_OCF_OK, or PCMK_OCF_NOT_CONFIGURED / PCMK_OCF_INVALID_PARAM with an exit reason
+ */
+int fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms);
+
+/*!
+ * \brief Start `faultmon run RESOURCE [extra]` as a daemon and wait until it
+ *        has written the state of its first cycle.
+ * \param[out] st  that state
+ * \return PCMK_OCF_OK, or PCMK_OCF_UNKNOWN_ERROR with an exit reason
+ */
+int fm_ocf_loop_start(const struct fm_ocf *ocf, const char *extra_arg,
+                      struct fm_run_state *st);
+
+/*!
+ * \brief Stop the loop (SIGTERM, SIGKILL after \p timeout_ms).
+ * \return true when no loop runs afterwards
+ */
+bool fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms);
+
+/*!
+ * \brief The first failed target of the loop's last cycle, as
+ *        "TARGET: reason[ HTTP status]" (target texts are redacted by the
+ *        probe core), or "" when none failed.
+ */
+void fm_ocf_first_failure(const struct fm_run_state *st, char *buf, size_t buf_len);
+
+/*!
+ * \brief Run one fresh probe cycle with the helper (OCF_CHECK_LEVEL=10).
+ * \return PCMK_OCF_OK, PCMK_OCF_UNKNOWN_ERROR or PCMK_OCF_DEGRADED with an exit reason, or
+ *         PCMK_OCF_NOT_INSTALLED when the helper is missing
+ */
+int fm_ocf_fresh_probe(const struct fm_ocf *ocf, uint64_t probe_timeout_ms);
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * faultmon OCF agents: the actions of ocf:faultmon:httpmon, a monitor-only
+ * agent that publishes the fault monitor's verdict as node attributes
+ * (like ocf:pacemaker:ping) instead of asking Pacemaker for recovery.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <faultmon/state.h>
+#include <faultmon/target.h>
+
+#include "ocf_httpmon.h"
+
+#define DEFAULT_NAME "faultmon-httpmon"
+#define DEFAULT_DAMPEN "5s"
+#define HEALTH_PREFIX "#health-"
+
+/* Pacemaker's attrd_updater; FAULTMON_OCF_ATTRD_UPDATER (an absolute path)
+ * replaces it in tests, which have no cluster to publish to. */
+static const char *
+attrd_updater_path(void)
+{
+    const char *env = getenv("FAULTMON_OCF_ATTRD_UPDATER");
+
+    return (env != NULL && env[0] == '/')? env : FM_OCF_ATTRD_UPDATER;
+}
+
+struct httpmon {
+    struct fm_ocf *ocf;
+    const char *name;
+    const char *dampen;
+    long multiplier;
+    const char *health;             /* NULL: none */
+};
+
+static int
+httpmon_params(struct httpmon *h)
+{
+    const char *mult = fm_ocf_param("multiplier");
+    uint64_t ms = 0;
+
+    h->name = fm_ocf_param_or("name", DEFAULT_NAME);
+    h->dampen = fm_ocf_param_or("dampen", DEFAULT_DAMPEN);
+    h->health = fm_ocf_param_or("health_attribute", NULL);
+    h->multiplier = 1;
+    if (!h->ocf->have_state_dir) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "OCF_RESOURCE_INSTANCE '%s' is not a usable resource name",
+                           (h->ocf->resource != NULL)? h->ocf->resource : "");
+    }
+    for (const char *p = h->name; *p != '\0'; p++) {
+        if ((unsigned char) *p < 0x21 || *p == 0x7f) {
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid name '%s': no blanks or control characters",
+                               h->name);
+        }
+    }
+    if (fm_parse_duration_ms(h->dampen, &ms) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid dampen '%s': expected a duration such as 5s",
+                           h->dampen);
+    }
+    if (mult != NULL && mult[0] != '\0') {
+        char *end = NULL;
+
+        errno = 0;
+        h->multiplier = strtol(mult, &end, 10);
+        if (errno != 0 || *end != '\0' || h->multiplier < 1 || h->multiplier > 1000000) {
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid multiplier '%s': expected 1-1000000", mult);
+        }
+    }
+    if (h->health != NULL) {
+        if (strncmp(h->health, HEALTH_PREFIX, strlen(HEALTH_PREFIX)) != 0
+            || h->health[strlen(HEALTH_PREFIX)] == '\0' || strpbrk(h->health, " \t\r\n") != NULL) {
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                               "invalid health_attribute '%s': expected a name starting with '" HEALTH_PREFIX "'",
+                               h->health);
+        }
+    }
+    return PCMK_OCF_OK;
+}
+
+static int
+httpmon_validate(struct httpmon *h)
+{
+    int rc = httpmon_params(h);
+
+    if (rc == PCMK_OCF_OK) {
+        rc = fm_ocf_validate_loop_params(h->ocf, NULL);
+    }
+    if (rc == PCMK_OCF_OK && access(fm_ocf_faultmon_path(), X_OK) != 0) {
+        rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "the faultmon program %s is missing", fm_ocf_faultmon_path());
+    }
+    if (rc == PCMK_OCF_OK && access(attrd_updater_path(), X_OK) != 0) {
+        rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "%s is missing (Debian: pacemaker-cli-utils)",
+                         attrd_updater_path());
+    }
+    return rc;
+}
+
+/* attrd_updater, never a shell; a cluster that is not there is a warning. */
+static void
+attrd(const struct httpmon *h, const char *name, const char *value)
+{
+    char out[512];
+    char *argv[9];
+    size_t n = 0;
+    int status = 0;
+    uint64_t left_ms = fm_ocf_left_ms(h->ocf);
+
+    argv[n++] = (char *) attrd_updater_path();
+    argv[n++] = (char *) "-n";
+    argv[n++] = (char *) name;
+    if (value != NULL) {
+        argv[n++] = (char *) "-U";
+        argv[n++] = (char *) value;
+    } else {
+        argv[n++] = (char *) "-D";
+    }
+    argv[n++] = (char *) "-d";
+    argv[n++] = (char *) h->dampen;
+    argv[n] = NULL;
+    status = fm_ocf_run(argv, out, sizeof(out), NULL, (left_ms > 5000)? 5000 : left_ms);
+    if (status != 0) {
+        out[strcspn(out, "\n")] = '\0';
+        fm_ocf_log(LOG_WARNING, "attrd_updater could not %s %s (status %d): %s",
+                   (value != NULL)? "set" : "delete", name, status, out);
+    }
+}
+
+/* The verdict of a state: down once the engine asked for recovery, until
+ * rise successes (or, held, until resumed); degraded in the engine's
+ * degraded and flapping states.  Not the loop's pending request or its
+ * ocf_rc: with --no-pacemaker nobody carries a recovery out, so those stay. */
+static void
+publish(const struct httpmon *h, const struct fm_run_state *st)
+{
+    bool down = st->decide.down != 0 || st->decide.held != 0;
+    bool degraded = st->state == FM_STATE_DEGRADED || st->state == FM_STATE_FLAPPING;
+    char value[32];
+
+    snprintf(value, sizeof(value), "%ld", down? 0L : h->multiplier);
+    attrd(h, h->name, value);
+    if (h->health != NULL) {
+        attrd(h, h->health, down? "red" : degraded? "yellow" : "green");
+    }
+}
+
+static int
+httpmon_start(struct httpmon *h)
+{
+    struct fm_ocf_record rec;
+    struct fm_run_state *st = NULL;
+    char err[512];
+    int rc = httpmon_validate(h);
+
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    st = calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+    }
+    if (fm_state_loop_pid(h->ocf->state_dir) != 0) {
+        fm_ocf_log(LOG_INFO, "already running");
+        if (fm_state_read(h->ocf->state_dir, st, err, sizeof(err)) == 0) {
+            publish(h, st);
+        }
+    } else {
+        rc = fm_state_dir_create(h->ocf->state_dir);
+        if (rc != 0) {
+            free(st);
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "cannot create %s: %s", h->ocf->state_dir,
+                               strerror(rc));
+        }
+        memset(&rec, 0, sizeof(rec));
+        fm_ocf_record_set(&rec, "agent", "httpmon");
+        fm_ocf_record_set(&rec, "name", h->name);
+        fm_ocf_record_set(&rec, "health_attribute", (h->health != NULL)? h->health : "");
+        rc = fm_ocf_record_write(h->ocf->state_dir, &rec);
+        if (rc != 0) {
+            free(st);
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "cannot write %s/agent: %s", h->ocf->state_dir,
+                               strerror(rc));
+        }
+        rc = fm_ocf_loop_start(h->ocf, "--no-pacemaker", st);
+        if (rc == PCMK_OCF_OK) {
+            publish(h, st);
+        } else {
+            fm_ocf_record_remove(h->ocf->state_dir);
+        }
+    }
+    free(st);
+    return rc;
+}
+
+static int
+httpmon_stop(struct httpmon *h)
+{
+    struct fm_ocf_record rec;
+    int rc = httpmon_params(h);
+
+    if (rc != PCMK_OCF_OK && !h->ocf->have_state_dir) {
+        return rc;
+    }
+    if (!fm_ocf_loop_stop(h->ocf, 2000)) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor does not stop");
+    }
+    if (fm_ocf_record_read(h->ocf->state_dir, &rec) == 0) {
+        const char *name = fm_ocf_record_get(&rec, "name");
+        const char *health = fm_ocf_record_get(&rec, "health_attribute");
+
+        if (access(attrd_updater_path(), X_OK) == 0) {
+            attrd(h, (name != NULL && name[0] != '\0')? name : h->name, NULL);
+            if (health != NULL && health[0] != '\0') {
+                attrd(h, health, NULL);
+            }
+        }
+        fm_ocf_record_remove(h->ocf->state_dir);
+    }
+    return PCMK_OCF_OK;
+}
+
+static int
+httpmon_monitor(struct httpmon *h)
+{
+    struct fm_ocf_record rec;
+    struct fm_run_state *st = NULL;
+    char err[512];
+    int rc = PCMK_OCF_OK;
+
+    if (!h->ocf->have_state_dir) {
+        return httpmon_params(h);
+    }
+    if (fm_ocf_record_read(h->ocf->state_dir, &rec) != 0) {
+        return PCMK_OCF_NOT_RUNNING;
+    }
+    rc = httpmon_params(h);
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    st = calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+    }
+    if (fm_state_loop_pid(h->ocf->state_dir) == 0) {
+        fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
+        rc = fm_ocf_loop_start(h->ocf, "--no-pacemaker", st);
+        if (rc != PCMK_OCF_OK) {
+            free(st);
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");
+        }
+    } else if (fm_state_read(h->ocf->state_dir, st, err, sizeof(err)) != 0) {
+        /* First cycle under way, or a bad file the loop replaces. */
+        free(st);
+        return PCMK_OCF_OK;
+    }
+    publish(h, st);
+    free(st);
+    return PCMK_OCF_OK;
+}
+
+int
+fm_ocf_httpmon_main(struct fm_ocf *ocf)
+{
+    struct httpmon h;
+
+    memset(&h, 0, sizeof(h));
+    h.ocf = ocf;
+    if (strcmp(ocf->action, "start") == 0) {
+        return httpmon_start(&h);
+    }
+    if (strcmp(ocf->action, "stop") == 0) {
+        return httpmon_stop(&h);
+    }
+    if (strcmp(ocf->action, "monitor") == 0) {
+        return httpmon_monitor(&h);
+    }
+    if (strcmp(ocf->action, "validate-all") == 0) {
+        return httpmon_validate(&h);
+    }
+    return PCMK_OCF_UNIMPLEMENT_FEATURE;
+}

@@ -1,0 +1,106 @@
+#!/bin/bash
+# agent-httpmon.sh: ocf:faultmon:httpmon against a real Apache on loopback
+# that it does not manage: ocf-tester, and the node attributes it publishes
+# as the service goes down and comes back.  attrd_updater is replaced by a
+# recorder (there is no cluster here); tests/cluster proves the real one.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+# shellcheck source=tests/agents/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+fa_require_root
+fa_require_apache
+if ! command -v ocf-tester >/dev/null 2>&1; then
+    echo "1..0 # SKIP ocf-tester is not installed (apt-get install resource-agents)"
+    exit 0
+fi
+tap_watchdog 180
+fa_agents_setup
+ws_apache_start || bail_out "Apache did not start"
+
+plan 14
+
+# The recorder: one line per call, "ARGS...".
+FA_ATTRD_LOG=$FA_TMP/attrd.log
+cat >"$FA_TMP/bin/attrd_updater" <<EOF
+#!/bin/sh
+echo "\$*" >>"$FA_ATTRD_LOG"
+EOF
+chmod 755 "$FA_TMP/bin/attrd_updater"
+export FAULTMON_OCF_ATTRD_UPDATER=$FA_TMP/bin/attrd_updater
+
+# The last value set for an attribute, or "deleted".
+attr_value() {
+    awk -v name="$1" '
+        $1 == "-n" && $2 == name && $3 == "-U" { v = $4 }
+        $1 == "-n" && $2 == name && $3 == "-D" { v = "deleted" }
+        END { print v }' "$FA_ATTRD_LOG" 2>/dev/null
+}
+
+params() {
+    fa_clear_params
+    export OCF_RESOURCE_INSTANCE=fmcheck:0
+    export OCF_RESKEY_Port_list="127.0.0.1:$WA_HTTP_PORT"
+    export OCF_RESKEY_Monitor_Uri_List="http://127.0.0.1:$WA_HTTP_PORT/health"
+    export OCF_RESKEY_Thorough_probe_interval=1s
+    export OCF_RESKEY_Probe_timeout=1s
+    export OCF_RESKEY_health_attribute="#health-fmcheck"
+    export OCF_RESKEY_multiplier=100
+}
+
+# 1: ocf-tester.
+params
+out=$(fm_timeout 120 ocf-tester -n fmcheck:0 -o Port_list="127.0.0.1:$WA_HTTP_PORT" \
+    -o Thorough_probe_interval=1s -o Probe_timeout=1s "$FA_HTTPMON" 2>&1)
+rc=$?
+if [ "$rc" = 0 ] && printf '%s' "$out" | grep -q "passed all tests"; then
+    ok "ocf-tester passes"
+else
+    not_ok "ocf-tester passes"
+    diag "ocf-tester exited $rc" "$out"
+fi
+
+# 2-6: start; the verdict as attributes.
+: >"$FA_ATTRD_LOG"
+params
+fa_agent httpmon start
+fa_check_rc "start: 0" 0
+is "$(attr_value faultmon-httpmon)" "100" "the attribute (default name) is the multiplier while the service is up"
+is "$(attr_value '#health-fmcheck')" "green" "the health attribute is green"
+loop=$(cat "$FAULTMON_STATE_DIR/fmcheck:0/pid" 2>/dev/null)
+like "$(tr '\0' ' ' <"/proc/$loop/cmdline" 2>/dev/null)" "run fmcheck:0 --no-pacemaker" \
+    "the loop never asks Pacemaker for recovery (--no-pacemaker)"
+fa_agent httpmon monitor
+fa_check_rc "monitor: 0" 0
+
+# 7-9: the service goes down: the attribute turns 0, health red; monitor
+# still answers 0 (the clone itself is fine).
+ws_apache_kill
+fa_wait_state fmcheck:0 d.down 1 10
+fa_agent httpmon monitor
+fa_check_rc "monitor while the service is down: still 0" 0
+is "$(attr_value faultmon-httpmon)" "0" "the attribute is 0 while the service is down"
+is "$(attr_value '#health-fmcheck')" "red" "the health attribute is red"
+
+# 10-11: it comes back (same configuration, same ports).
+"$WS_APACHE" -f "$WA_DIR/apache.conf" -DFOREGROUND >"$WA_DIR/stdout.log" 2>&1 </dev/null &
+WA_PID=$!
+fm_wait_port 127.0.0.1 "$WA_HTTP_PORT" 5
+fa_wait_state fmcheck:0 d.down 0 10
+fa_agent httpmon monitor
+is "$(attr_value faultmon-httpmon)" "100" "back up: the attribute is the multiplier again"
+is "$(attr_value '#health-fmcheck')" "green" "back up: the health attribute is green again"
+
+# 12-14: stop removes both attributes and the loop.
+fa_agent httpmon stop
+fa_check_rc "stop: 0" 0
+is "$(attr_value faultmon-httpmon)/$(attr_value '#health-fmcheck')" "deleted/deleted" \
+    "stop deletes both attributes"
+fa_agent httpmon monitor
+fa_check_rc "monitor after stop: 7" 7
+
+tap_done

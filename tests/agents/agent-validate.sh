@@ -1,0 +1,189 @@
+#!/bin/bash
+# agent-validate.sh: every validate-all error of the agents, with its exit
+# code and an exit reason that names the parameter and value.  The codes, as
+# the OCF specification and Pacemaker assign them: 6 (OCF_ERR_CONFIGURED) for
+# a value that is wrong on every node, 2 (OCF_ERR_ARGS) for a file a
+# parameter names that is missing on this node, 5 (OCF_ERR_INSTALLED) for
+# missing software.  Runs no service; needs Apache installed (httpd -t).
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+# shellcheck source=tests/agents/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+fa_require_apache
+tap_watchdog 120
+fa_agents_setup
+fa_apache_setup || bail_out "cannot write an Apache configuration"
+
+plan 30
+
+fa_params
+fa_agent apache validate-all
+fa_check_rc "a good configuration validates (0)" 0
+
+# Files and programs.
+fa_params
+export OCF_RESKEY_configfile=$FA_DIR/no-such.conf
+fa_agent apache validate-all
+fa_check_rc_reason "missing configfile: 2, names it" 2 "configfile '$FA_DIR/no-such.conf'"
+
+fa_params
+printf "not a program\n" >"$FA_DIR/not-httpd" && chmod 644 "$FA_DIR/not-httpd"
+export OCF_RESKEY_httpd=$FA_DIR/not-httpd
+fa_agent apache validate-all
+fa_check_rc_reason "httpd not executable: 5, names it" 5 "httpd '$FA_DIR/not-httpd' is not an executable"
+
+fa_params
+export OCF_RESKEY_httpd=/nonexistent/sbin/httpd
+fa_agent apache validate-all
+fa_check_rc_reason "httpd missing: 5, names it" 5 "httpd '/nonexistent/sbin/httpd'"
+
+fa_params
+export OCF_RESKEY_httpd=apache2
+fa_agent apache validate-all
+fa_check_rc_reason "httpd not an absolute path: 6" 6 "httpd 'apache2' is not an absolute path"
+
+fa_params
+export OCF_RESKEY_testconffile=$FA_DIR/no-such-test.conf
+fa_agent apache validate-all
+fa_check_rc_reason "missing testconffile: 2, names it" 2 "testconffile '$FA_DIR/no-such-test.conf'"
+
+fa_params
+export OCF_RESKEY_tls_ca_file=$FA_DIR/no-such-ca.pem
+fa_agent apache validate-all
+fa_check_rc_reason "missing tls_ca_file: 2, names it" 2 "tls_ca_file '$FA_DIR/no-such-ca.pem'"
+
+fa_params
+export OCF_RESKEY_envfiles=relative/envvars
+fa_agent apache validate-all
+fa_check_rc_reason "relative envfiles: 6, names it" 6 "envfiles entry 'relative/envvars'"
+
+# Values.
+fa_params
+export OCF_RESKEY_Monitor_Uri_List="http//127.0.0.1/health"
+fa_agent apache validate-all
+fa_check_rc_reason "malformed URI (no ://): 6, names parameter and value" 6 \
+    "Monitor_Uri_List.*http//127.0.0.1/health"
+
+fa_params
+export OCF_RESKEY_Monitor_Uri_List="http://127.0.0.1:99999/health"
+fa_agent apache validate-all
+fa_check_rc_reason "malformed URI (port 99999): 6, names parameter and value" 6 \
+    "Monitor_Uri_List.*http://127.0.0.1:99999/health"
+
+fa_params
+export OCF_RESKEY_Port_list="127.0.0.1:80/udp"
+fa_agent apache validate-all
+fa_check_rc_reason "malformed Port_list item: 6, names parameter and value" 6 "Port_list.*127.0.0.1:80/udp"
+
+fa_params
+export OCF_RESKEY_Thorough_probe_interval=-5
+fa_agent apache validate-all
+fa_check_rc_reason "negative Thorough_probe_interval: 6, names parameter and value" 6 \
+    "'-5' for Thorough_probe_interval"
+
+fa_params
+export OCF_RESKEY_Retry_interval=-300s
+fa_agent apache validate-all
+fa_check_rc_reason "negative Retry_interval: 6, names parameter and value" 6 "'-300s' for Retry_interval"
+
+fa_params
+export OCF_RESKEY_Retry_count=-1
+fa_agent apache validate-all
+fa_check_rc_reason "negative Retry_count: 6, names parameter and value" 6 "'-1' for Retry_count"
+
+fa_params
+export OCF_RESKEY_Probe_timeout=30s OCF_RESKEY_CRM_meta_timeout=20000
+fa_agent apache validate-all
+fa_check_rc_reason "Probe_timeout longer than the operation timeout: 6, names both" 6 \
+    "Probe_timeout=30s is longer than the validate-all operation's timeout 20s"
+
+fa_params
+export OCF_RESKEY_receive_regex="(unbalanced"
+fa_agent apache validate-all
+fa_check_rc_reason "bad receive_regex: 6, names it" 6 "receive_regex"
+
+fa_params
+export OCF_RESKEY_expect_status="200-abc"
+fa_agent apache validate-all
+fa_check_rc_reason "bad expect_status: 6, names it" 6 "expect_status.*200-abc"
+
+fa_params
+export OCF_RESKEY_port=0x50
+fa_agent apache validate-all
+fa_check_rc_reason "bad port: 6, names it" 6 "invalid port '0x50'"
+
+fa_params
+export OCF_RESKEY_use_ipv6=perhaps
+fa_agent apache validate-all
+fa_check_rc_reason "bad use_ipv6: 6, names it" 6 "invalid use_ipv6 'perhaps'"
+
+fa_params
+export OCF_RESKEY_options="-C 'ServerName x"
+fa_agent apache validate-all
+fa_check_rc_reason "options with an unbalanced quote: 6" 6 "invalid options"
+
+fa_params
+export OCF_RESKEY_testurl=/server-status
+fa_agent apache validate-all
+fa_check_rc_reason "testurl without testregex10: 6" 6 "testurl '/server-status' needs testregex10"
+
+printf 'test first\nurl /\nmatch html\nend\n' >"$FA_DIR/tests.conf"
+fa_params
+export OCF_RESKEY_testconffile=$FA_DIR/tests.conf OCF_RESKEY_testname=second
+fa_agent apache validate-all
+fa_check_rc_reason "testname not in testconffile: 6, names it" 6 "no test named second"
+
+fa_params
+echo "NoSuchDirective here" >"$FA_DIR/conf.d/broken.conf"
+fa_agent apache validate-all
+fa_check_rc_reason "configuration httpd -t rejects: 6, with httpd's reason naming the file" 6 "apache2 -t: .*conf.d/broken.conf.*NoSuchDirective"
+rm -f "$FA_DIR/conf.d/broken.conf"
+
+# A password in a malformed URI never reaches the exit reason.
+fa_params
+export OCF_RESKEY_Monitor_Uri_List="http://fmuser:S3cretPW@127.0.0.1:99999/"
+fa_agent apache validate-all
+if [ "$FA_RC" = 6 ] && ! printf '%s' "$FA_OUT" | grep -q S3cretPW; then
+    ok "malformed URI with a password: 6, and the password is not in the output"
+else
+    not_ok "malformed URI with a password: 6, and the password is not in the output"
+    diag "rc $FA_RC" "$FA_OUT"
+fi
+
+fa_clear_params
+export OCF_RESOURCE_INSTANCE="../etc"
+export OCF_RESKEY_configfile=$FA_CONF OCF_RESKEY_envfiles=""
+fa_agent apache validate-all
+fa_check_rc_reason "a resource name that is not a file name: 6" 6 "OCF_RESOURCE_INSTANCE '../etc'"
+
+# httpmon.
+fa_clear_params
+export OCF_RESOURCE_INSTANCE=fmcheck OCF_RESKEY_Port_list="127.0.0.1:$FA_PORT"
+fa_agent httpmon validate-all
+fa_check_rc "httpmon: a good configuration validates (0)" 0
+
+export OCF_RESKEY_health_attribute=web-health
+fa_agent httpmon validate-all
+fa_check_rc_reason "httpmon: health_attribute without #health-: 6" 6 "health_attribute 'web-health'"
+unset OCF_RESKEY_health_attribute
+
+export OCF_RESKEY_multiplier=ten
+fa_agent httpmon validate-all
+fa_check_rc_reason "httpmon: bad multiplier: 6" 6 "multiplier 'ten'"
+unset OCF_RESKEY_multiplier
+
+export OCF_RESKEY_dampen=soon
+fa_agent httpmon validate-all
+fa_check_rc_reason "httpmon: bad dampen: 6" 6 "dampen 'soon'"
+unset OCF_RESKEY_dampen
+
+export OCF_RESKEY_Monitor_Uri_List="ftp://127.0.0.1/"
+fa_agent httpmon validate-all
+fa_check_rc_reason "httpmon: malformed URI: 6" 6 "Monitor_Uri_List.*ftp://127.0.0.1/"
+
+tap_done

@@ -1,0 +1,226 @@
+# tests/agents/lib.sh: helpers for the OCF agent tests.
+# shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
+#
+# Source tests/lib/tap.sh and tests/lib/webserver.sh first, then this.
+#
+#   fa_require_root                      # or "1..0 # SKIP" and exit
+#   fa_agents_setup                      # FA_APACHE, FA_HTTPMON: the built agent
+#                                        # under both names; FAULTMON_STATE_DIR
+#   fa_apache_setup || bail_out ...      # FA_DIR, FA_PORT, FA_CONF: an Apache
+#                                        # configuration the agent can start
+#   fa_params                            # export the agent's parameters
+#   fa_agent apache start                # run an action: FA_RC, FA_OUT, FA_REASON
+#
+# The Apache instance is started by the agent itself (that is what is
+# tested); fa_apache_kill stops whatever is left by PID, on exit too.
+
+FA_TOP_BUILDDIR=${FM_TOP_BUILDDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+FA_PROGRAM=$FA_TOP_BUILDDIR/agents/faultmon-ocf
+FA_INSTALLED_DIR=/usr/lib/ocf/resource.d/faultmon
+FA_DTD=${FA_DTD:-/usr/share/resource-agents/ra-api-1.dtd}
+
+fa_require_root() {
+    if [ "$(id -u)" != 0 ]; then
+        echo "1..0 # SKIP needs root (starts Apache and the fault monitor)"
+        exit 0
+    fi
+}
+
+fa_require_apache() {
+    if ! ws_have_apache || [ ! -f "$WS_APACHE_MODULES/mod_status.so" ]; then
+        echo "1..0 # SKIP Apache httpd is not installed (apt-get install apache2)"
+        exit 0
+    fi
+}
+
+fa_require_installed() {
+    if [ ! -e "$FA_INSTALLED_DIR/apache" ] || [ ! -e "$FA_INSTALLED_DIR/httpmon" ]; then
+        echo "1..0 # SKIP the agents are not installed in $FA_INSTALLED_DIR (run make install first)"
+        exit 0
+    fi
+}
+
+# The built program under the agents' names, in a private directory, and a
+# private state directory for the agents and the loops they start.
+fa_agents_setup() {
+    if [ ! -x "$FA_PROGRAM" ]; then
+        bail_out "$FA_PROGRAM is not built"
+    fi
+    FA_TMP=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-agents.XXXXXX") || bail_out "mktemp failed"
+    fm_cleanup_add "rm -rf '$FA_TMP'"
+    mkdir -p "$FA_TMP/bin" "$FA_TMP/state"
+    # ocf-tester runs meta-data as nobody.
+    chmod 755 "$FA_TMP" "$FA_TMP/bin"
+    ln -s "$FA_PROGRAM" "$FA_TMP/bin/apache"
+    ln -s "$FA_PROGRAM" "$FA_TMP/bin/httpmon"
+    FA_APACHE=$FA_TMP/bin/apache
+    FA_HTTPMON=$FA_TMP/bin/httpmon
+    export FAULTMON_STATE_DIR=$FA_TMP/state
+    export OCF_ROOT=${OCF_ROOT:-/usr/lib/ocf}
+    if [ -n "${FAULTMON:-}" ]; then
+        export FAULTMON
+    else
+        export FAULTMON=$FA_TOP_BUILDDIR/src/faultmon
+    fi
+}
+
+# Unset every OCF_RESKEY_ variable (between cases).
+fa_clear_params() {
+    local v
+    for v in $(compgen -e | grep '^OCF_RESKEY_'); do
+        unset "$v"
+    done
+    unset OCF_CHECK_LEVEL
+}
+
+# fa_agent AGENT ACTION: run it with the current environment; sets FA_RC,
+# FA_OUT (stdout and stderr) and FA_REASON (the last ocf-exit-reason).
+fa_agent() {
+    local agent=$1 action=$2 path
+    case $agent in
+        apache) path=$FA_APACHE ;;
+        httpmon) path=$FA_HTTPMON ;;
+        *) path=$agent ;;
+    esac
+    FA_OUT=$(fm_timeout 90 "$path" "$action" 2>&1)
+    FA_RC=$?
+    FA_REASON=$(printf '%s\n' "$FA_OUT" | sed -n 's/^ocf-exit-reason://p' | tail -n 1)
+}
+
+# fa_check_rc NAME WANT: one TAP case on FA_RC, with the output on failure.
+fa_check_rc() {
+    if [ "$FA_RC" = "$2" ]; then
+        ok "$1"
+    else
+        not_ok "$1"
+        diag "exit code $FA_RC, expected $2" "output:" "$FA_OUT"
+    fi
+}
+
+# fa_check_rc_reason NAME WANT REGEX: exit code and exit reason.
+fa_check_rc_reason() {
+    if [ "$FA_RC" = "$2" ] && printf '%s' "$FA_REASON" | grep -Eq -- "$3"; then
+        ok "$1"
+    else
+        not_ok "$1"
+        diag "exit code $FA_RC (expected $2), exit reason '$FA_REASON' (expected /$3/)" \
+            "output:" "$FA_OUT"
+    fi
+}
+
+# An Apache configuration in FA_DIR listening on 127.0.0.1:FA_PORT, with
+# mod_status at /server-status, its Listen in an included file (so that
+# Port_list derivation follows Include), and a Listen inside an IfModule of
+# a module that is not loaded (which must not become a target).
+fa_apache_setup() {
+    local m
+    FA_DIR=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-agent-apache.XXXXXX") || return 1
+    fm_cleanup_add "fa_apache_cleanup"
+    chmod 755 "$FA_DIR"
+    mkdir -p "$FA_DIR/run" "$FA_DIR/htdocs" "$FA_DIR/conf.d" "$FA_DIR/logs"
+    echo "<html><body>$WS_INDEX_MARKER</body></html>" >"$FA_DIR/htdocs/index.html"
+    echo "$WS_HEALTH_MARKER" >"$FA_DIR/htdocs/health"
+    chmod -R a+rX "$FA_DIR/htdocs"
+    FA_PORT=$(fm_free_port 0) || return 1
+    FA_CONF=$FA_DIR/httpd.conf
+    {
+        echo "# written by tests/agents/lib.sh"
+        echo "ServerRoot $FA_DIR"
+        echo "ServerName localhost"
+        echo "PidFile run/httpd.pid"
+        echo "DefaultRuntimeDir $FA_DIR/run"
+        echo "ErrorLog $FA_DIR/logs/error.log"
+        echo "LogLevel warn"
+        for m in mpm_event authz_core authz_host mime dir status; do
+            echo "LoadModule ${m}_module $WS_APACHE_MODULES/mod_$m.so"
+        done
+        if [ "$(id -u)" = 0 ]; then
+            echo "User www-data"
+            echo "Group www-data"
+        fi
+        cat <<CONF
+StartServers 1
+ServerLimit 1
+ThreadsPerChild 4
+MaxRequestWorkers 4
+TypesConfig /dev/null
+DocumentRoot $FA_DIR/htdocs
+<Directory />
+    Require all granted
+</Directory>
+<IfModule mod_status.c>
+<Location "/server-status">
+    SetHandler server-status
+    Require local
+</Location>
+</IfModule>
+LogFormat "%r|%{X-Faultmon-Test}i|%>s" fmtest
+CustomLog $FA_DIR/logs/access.log fmtest
+IncludeOptional conf.d/*.conf
+CONF
+    } >"$FA_CONF"
+    {
+        echo "Listen 127.0.0.1:$FA_PORT"
+        echo "<IfModule ssl_module>"
+        echo "    Listen 127.0.0.1:1"
+        echo "</IfModule>"
+    } >"$FA_DIR/conf.d/ports.conf"
+    FA_PID_FILE=$FA_DIR/run/httpd.pid
+}
+
+# Export the parameters of a resource on that configuration.
+fa_params() {
+    fa_clear_params
+    export OCF_RESOURCE_INSTANCE=${1:-fmtest}
+    export OCF_RESKEY_configfile=$FA_CONF
+    export OCF_RESKEY_envfiles=""
+    export OCF_RESKEY_Thorough_probe_interval=2s
+    export OCF_RESKEY_Probe_timeout=2s
+}
+
+# Stop whatever of the test's Apache and loops is left, by PID.
+fa_apache_kill() {
+    local pid f
+    if [ -n "${FA_PID_FILE:-}" ] && [ -f "$FA_PID_FILE" ]; then
+        pid=$(cat "$FA_PID_FILE" 2>/dev/null)
+        if [ -n "$pid" ]; then
+            kill -TERM "$pid" 2>/dev/null
+            for _ in $(seq 1 50); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
+            kill -KILL "$pid" 2>/dev/null
+        fi
+    fi
+    if [ -n "${FAULTMON_STATE_DIR:-}" ]; then
+        for f in "$FAULTMON_STATE_DIR"/*/pid; do
+            [ -f "$f" ] || continue
+            pid=$(cat "$f" 2>/dev/null)
+            [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
+        done
+    fi
+}
+
+fa_apache_cleanup() {
+    fa_apache_kill
+    if [ -n "${FA_DIR:-}" ] && [ -d "$FA_DIR" ]; then
+        rm -rf "$FA_DIR"
+    fi
+}
+
+# fa_state_get RESOURCE KEY: a line of the loop's state file.
+fa_state_get() {
+    sed -n "s/^$2=//p" "$FAULTMON_STATE_DIR/$1/state" 2>/dev/null | head -n 1
+}
+
+# fa_wait_state RESOURCE KEY VALUE SECONDS: until the state says so.
+fa_wait_state() {
+    local end=$(($(date +%s) + $4))
+    while [ "$(date +%s)" -le "$end" ]; do
+        if [ "$(fa_state_get "$1" "$2")" = "$3" ]; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    return 1
+}

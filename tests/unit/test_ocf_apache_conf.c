@@ -1,0 +1,216 @@
+/*
+ * Unit tests: what ocf:faultmon:apache reads from an Apache configuration:
+ * Listen (the default Port_list) through Include and IncludeOptional, with
+ * IfModule, IfDefine and Define; PidFile; the server-status location.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ocf_apache.h"
+
+static char dir[PATH_MAX];
+
+static void
+write_file(const char *name, const char *text)
+{
+    char path[PATH_MAX + 64];
+    FILE *out = NULL;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    fputs(text, out);
+    fclose(out);
+}
+
+static int
+setup(void **state)
+{
+    char tmpl[] = "/tmp/faultmon-test-conf.XXXXXX";
+    char path[PATH_MAX + 64];
+
+    (void) state;
+    if (mkdtemp(tmpl) == NULL) {
+        return -1;
+    }
+    snprintf(dir, sizeof(dir), "%s", tmpl);
+    snprintf(path, sizeof(path), "%s/mods-enabled", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof(path), "%s/sites", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof(path), "%s/sites/nested", dir);
+    mkdir(path, 0755);
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    char cmd[PATH_MAX + 16];
+
+    (void) state;
+    /* The test's own temp dir: remove it file by file. */
+    const char *files[] = { "apache2.conf", "ports.conf", "mods-enabled/status.load",
+                            "mods-enabled/status.conf", "mods-enabled/ssl.load",
+                            "sites/a.conf", "sites/nested/b.conf", NULL };
+    for (size_t i = 0; files[i] != NULL; i++) {
+        snprintf(cmd, sizeof(cmd), "%s/%s", dir, files[i]);
+        unlink(cmd);
+    }
+    snprintf(cmd, sizeof(cmd), "%s/sites/nested", dir);
+    rmdir(cmd);
+    snprintf(cmd, sizeof(cmd), "%s/sites", dir);
+    rmdir(cmd);
+    snprintf(cmd, sizeof(cmd), "%s/mods-enabled", dir);
+    rmdir(cmd);
+    rmdir(dir);
+    return 0;
+}
+
+static void
+read_conf(struct fm_apache_conf *conf, char *const *defines, size_t n_defines)
+{
+    char path[PATH_MAX + 64];
+    char err[256] = "";
+
+    snprintf(path, sizeof(path), "%s/apache2.conf", dir);
+    assert_int_equal(fm_apache_conf_read(path, defines, n_defines, conf, err, sizeof(err)), 0);
+}
+
+/* Debian's layout: ports.conf with an IfModule for ssl, modules loaded by
+ * an IncludeOptional glob, ServerRoot defaulting to the file's directory. */
+static void
+test_debian_layout(void **state)
+{
+    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    char list[512];
+    char pid[PATH_MAX];
+    char want[PATH_MAX + 64];
+    char *defines[] = { (char *) "STATUS" };
+
+    (void) state;
+    setenv("FM_TEST_PIDDIR", "/run/fmtest", 1);
+    write_file("apache2.conf",
+               "# comment\n"
+               "PidFile ${FM_TEST_PIDDIR}/apache2.pid\n"
+               "IncludeOptional mods-enabled/*.load\n"
+               "IncludeOptional mods-enabled/*.conf\n"
+               "Include ports.conf\n"
+               "IncludeOptional sites/\n"
+               "IncludeOptional no-such-dir/*.conf\n");
+    write_file("ports.conf",
+               "Listen 80\n"
+               "<IfModule ssl_module>\n"
+               "\tListen 443\n"
+               "</IfModule>\n"
+               "<IfModule mod_gnutls.c>\n"
+               "\tListen 8443\n"
+               "</IfModule>\n");
+    write_file("mods-enabled/status.load", "LoadModule status_module /x/mod_status.so\n");
+    write_file("mods-enabled/status.conf",
+               "<IfModule mod_status.c>\n"
+               "  <Location \"/server-status\">\n"
+               "    SetHandler server-status\n"
+               "  </Location>\n"
+               "</IfModule>\n");
+    write_file("sites/a.conf", "<IfDefine STATUS>\nListen 127.0.0.1:8080\n</IfDefine>\n"
+                               "<IfDefine !STATUS>\nListen 9999\n</IfDefine>\n");
+    write_file("sites/nested/b.conf", "Define BPORT 8081\nListen [::1]:${BPORT}\nListen 0.0.0.0:80\n");
+
+    read_conf(conf, defines, 1);
+    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    assert_string_equal(list, "127.0.0.1:80 127.0.0.1:8080 [::1]:8081");
+    assert_true(fm_apache_conf_pid_file(conf, pid, sizeof(pid)));
+    assert_string_equal(pid, "/run/fmtest/apache2.pid");
+    assert_string_equal(conf->status_location, "/server-status");
+    fm_apache_conf_base_url(conf, false, 80, want, sizeof(want));
+    assert_string_equal(want, "http://127.0.0.1:80");
+    fm_apache_conf_port_list(conf, true, list, sizeof(list));
+    assert_string_equal(list, "[::1]:80 127.0.0.1:8080 [::1]:8081");
+
+    /* With ssl loaded, 443 is probed as https (a handshake, Sun step 4). */
+    write_file("mods-enabled/ssl.load", "LoadModule ssl_module /x/mod_ssl.so\n");
+    read_conf(conf, NULL, 0);
+    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    assert_string_equal(list, "127.0.0.1:80 https://127.0.0.1:443/ 127.0.0.1:9999 [::1]:8081");
+    free(conf);
+}
+
+static void
+test_forms(void **state)
+{
+    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    char list[512];
+    char pid[PATH_MAX];
+    char want[PATH_MAX + 512];
+
+    (void) state;
+    snprintf(want, sizeof(want), "ServerRoot \"%s\"\n"
+             "PidFile logs/httpd.pid\n"
+             "Listen 192.0.2.10:8443 https\n"
+             "Listen [2001:db8::1]:80\n"
+             "Listen 127.0.0.1:8000 http\n"
+             "Listen \\\n  7000\n"
+             "Listen not-a-port\n"
+             "<IfModule !ssl_module>\nListen 6000\n</IfModule>\n", dir);
+    write_file("apache2.conf", want);
+    read_conf(conf, NULL, 0);
+    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    assert_string_equal(list, "https://192.0.2.10:8443/ [2001:db8::1]:80 127.0.0.1:8000 127.0.0.1:7000 "
+                              "127.0.0.1:6000");
+    assert_true(fm_apache_conf_pid_file(conf, pid, sizeof(pid)));
+    snprintf(want, sizeof(want), "%s/logs/httpd.pid", dir);
+    assert_string_equal(pid, want);
+    assert_string_equal(conf->status_location, "");
+
+    write_file("apache2.conf", "ServerName x\n");
+    read_conf(conf, NULL, 0);
+    assert_false(fm_apache_conf_pid_file(conf, pid, sizeof(pid)));
+    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    assert_string_equal(list, "");
+    fm_apache_conf_base_url(conf, false, 8088, want, sizeof(want));
+    assert_string_equal(want, "http://127.0.0.1:8088");
+    free(conf);
+}
+
+static void
+test_errors(void **state)
+{
+    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    char err[256] = "";
+    char path[PATH_MAX + 64];
+
+    (void) state;
+    snprintf(path, sizeof(path), "%s/no-such.conf", dir);
+    assert_int_equal(fm_apache_conf_read(path, NULL, 0, conf, err, sizeof(err)), ENOENT);
+    assert_non_null(strstr(err, "no-such.conf"));
+    /* A file that includes itself ends, with an error, instead of looping. */
+    write_file("apache2.conf", "Include apache2.conf\n");
+    snprintf(path, sizeof(path), "%s/apache2.conf", dir);
+    assert_int_equal(fm_apache_conf_read(path, NULL, 0, conf, err, sizeof(err)), ELOOP);
+    free(conf);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_debian_layout),
+        cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_errors),
+    };
+
+    return cmocka_run_group_tests_name("ocf_apache_conf", tests, setup, teardown);
+}

@@ -1,0 +1,139 @@
+/*
+ * Unit tests: the agents' text helpers: words of `options` without a shell,
+ * case-insensitive regexes for testregex, base64 for basic authentication,
+ * and the redaction of passwords in messages.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ocf_common.h"
+
+static void
+test_split_words(void **state)
+{
+    struct {
+        const char *text;
+        size_t n;
+        const char *words[4];
+    } cases[] = {
+        { "", 0, { NULL } },
+        { "  -DSSL \t -k start ", 3, { "-DSSL", "-k", "start" } },
+        { "-C 'ServerName web' -c \"Listen 8080\"", 4, { "-C", "ServerName web", "-c", "Listen 8080" } },
+        { "a\\ b \"x\\\"y\"", 2, { "a b", "x\"y" } },
+        /* Nothing is expanded or split by a shell. */
+        { "$(touch /tmp/x) `id`;ls", 3, { "$(touch", "/tmp/x)", "`id`;ls" } },
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char **words = NULL;
+        size_t n = 0;
+
+        assert_int_equal(fm_ocf_split_words(cases[i].text, &words, &n), 0);
+        assert_int_equal(n, cases[i].n);
+        for (size_t w = 0; w < n; w++) {
+            assert_string_equal(words[w], cases[i].words[w]);
+        }
+        fm_ocf_free_words(words, n);
+    }
+    {
+        char **words = NULL;
+        size_t n = 0;
+
+        assert_int_equal(fm_ocf_split_words("-C 'unbalanced", &words, &n), EINVAL);
+        assert_null(words);
+        assert_int_equal(n, 0);
+    }
+}
+
+static bool
+icase_matches(const char *regex, const char *text)
+{
+    char folded[512];
+    regex_t re;
+    bool matched = false;
+
+    assert_int_equal(fm_ocf_regex_icase(regex, folded, sizeof(folded)), 0);
+    assert_int_equal(regcomp(&re, folded, REG_EXTENDED | REG_NOSUB), 0);
+    matched = (regexec(&re, text, 0, NULL, 0) == 0);
+    regfree(&re);
+    return matched;
+}
+
+static void
+test_regex_icase(void **state)
+{
+    char out[64];
+
+    (void) state;
+    assert_int_equal(fm_ocf_regex_icase("a1", out, sizeof(out)), 0);
+    assert_string_equal(out, "[aA]1");
+    /* heartbeat:apache's default testregex, against what mod_status ends with */
+    assert_true(icase_matches("</ *html *>", "<p>x</p>\n</HTML>\n"));
+    assert_true(icase_matches("Apache Server Status", "<h1>APACHE SERVER STATUS for x</h1>"));
+    assert_false(icase_matches("Apache Server Status", "<h1>Apache Status</h1>"));
+    /* bracket expressions, ranges, classes, escapes, negation */
+    assert_true(icase_matches("^[a-c]+x$", "ABCX"));
+    assert_true(icase_matches("[[:digit:]]z", "7Z"));
+    assert_true(icase_matches("\\.Q", ".q"));
+    assert_false(icase_matches("[^a-z]", "aBc"));
+    assert_true(icase_matches("[]a]b", "]B"));
+    assert_int_equal(fm_ocf_regex_icase("abcdefgh", out, 8), ENAMETOOLONG);
+}
+
+static void
+test_base64(void **state)
+{
+    char out[64];
+
+    (void) state;
+    fm_ocf_base64((const unsigned char *) "", 0, out, sizeof(out));
+    assert_string_equal(out, "");
+    fm_ocf_base64((const unsigned char *) "f", 1, out, sizeof(out));
+    assert_string_equal(out, "Zg==");
+    fm_ocf_base64((const unsigned char *) "fo", 2, out, sizeof(out));
+    assert_string_equal(out, "Zm8=");
+    fm_ocf_base64((const unsigned char *) "user:pa55", 9, out, sizeof(out));
+    assert_string_equal(out, "dXNlcjpwYTU1");
+}
+
+static void
+test_redact(void **state)
+{
+    char msg[128];
+    char tiny[24];
+
+    (void) state;
+    strcpy(msg, "invalid target 'http://bob:s3cr3t@192.0.2.1:99999/x': port");
+    fm_ocf_redact(msg, sizeof(msg));
+    assert_string_equal(msg, "invalid target 'http://bob:***@192.0.2.1:99999/x': port");
+    strcpy(msg, "a https://u:p@h/ and http://v:@h2/ and http://nopass@h3/ and http://h4:80/");
+    fm_ocf_redact(msg, sizeof(msg));
+    assert_string_equal(msg, "a https://u:***@h/ and http://v:***@h2/ and http://nopass@h3/ and http://h4:80/");
+    /* A short password grows the text: it is cut, never overflowed. */
+    strcpy(tiny, "x http://u:p@host/path");
+    fm_ocf_redact(tiny, sizeof(tiny));
+    assert_string_equal(tiny, "x http://u:***@host/pat");
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_split_words),
+        cmocka_unit_test(test_regex_icase),
+        cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_redact),
+    };
+
+    return cmocka_run_group_tests_name("ocf_common", tests, NULL, NULL);
+}
