@@ -4,17 +4,16 @@
 # program, faultmon-ocf, installed in $(pkglibexecdir) and linked under both
 # names into $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it
 # is called by.  It links nothing but libc, so that a monitor costs a process
-# start and a few file reads: the libc-only parts of the probe core are
-# compiled into it, src/target.c with libc stand-ins for its two libcrypto
-# calls (agents/ocf_nocrypto.h).  Probing in the agent's own process
-# (OCF_CHECK_LEVEL=10) needs OpenSSL, so it is the helper faultmon-ocf-probe,
-# which links the whole probe core.
-#
+# start and a few file reads: only the libc-only parts of the probe core are
+# compiled into it.  Probing in the agent's own process (OCF_CHECK_LEVEL=10)
+# needs OpenSSL, so it is the helper faultmon-ocf-probe, which links the
+# whole probe core.
+
 # The meta-data is compiled in from metadata/*.xml (agents/ocf_metadata.c is
 # generated), so that the XML files stay the one source.
 
 # Pacemaker's attrd_updater, for ocf:faultmon:httpmon.
-FM_ATTRD_UPDATER = /usr/sbin/attrd_updater
+FM_ATTRD_UPDATER = $(ATTRD_UPDATER)
 
 pkglibexec_PROGRAMS = agents/faultmon-ocf agents/faultmon-ocf-probe
 
@@ -28,8 +27,6 @@ agents_faultmon_ocf_SOURCES = \
 	agents/ocf_httpmon.c \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h \
-	agents/ocf_nocrypto.c \
-	agents/ocf_nocrypto.h \
 	src/decide.c \
 	src/result.c \
 	src/runconf.c \
@@ -37,7 +34,6 @@ agents_faultmon_ocf_SOURCES = \
 	src/target.c
 nodist_agents_faultmon_ocf_SOURCES = agents/ocf_metadata.c
 agents_faultmon_ocf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
-	-include $(top_srcdir)/agents/ocf_nocrypto.h \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
 	-DFM_OCF_ATTRD_UPDATER='"$(FM_ATTRD_UPDATER)"'
 agents_faultmon_ocf_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
@@ -100,7 +96,6 @@ if HAVE_CMOCKA
 FM_OCF_UNIT_SOURCES = \
 	agents/ocf_apache_conf.c \
 	agents/ocf_common.c \
-	agents/ocf_nocrypto.c \
 	src/decide.c \
 	src/result.c \
 	src/runconf.c \

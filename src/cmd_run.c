@@ -130,6 +130,10 @@ loop_set_decision(struct fm_loop *lp, const struct fm_decision *dec)
     snprintf(lp->st.reason, sizeof(lp->st.reason), "%s", dec->reason);
     if (dec->action == FM_ACTION_RESTART || dec->action == FM_ACTION_FAILOVER) {
         lp->st.pending = dec->action;
+    } else if (dec->state == FM_STATE_UP) {
+        /* Up again while still running: nobody carried the recovery out
+         * (no cluster, or the service came back by itself); it is moot. */
+        lp->st.pending = FM_ACTION_NONE;
     }
     if (lp->st.pending != FM_ACTION_NONE) {
         struct fm_decision pending = *dec;

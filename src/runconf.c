@@ -16,7 +16,7 @@
 const char *const fm_run_config_probe_names[] = {
     "Port_list", "Monitor_Uri_List", "Probe_timeout", "expect_status", "receive_regex",
     "reverse", "http_method", "http_headers", "tls_request", "tls_verify", "tls_ca_file",
-    "tls_sni", "max_reply_bytes", NULL,
+    "tls_sni", "max_reply_bytes", "receive_bytes", NULL,
 };
 
 static int
@@ -272,6 +272,13 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
             || cfg->probe.max_reply_bytes < 64) {
             return conf_err(err, err_len, "invalid max_reply_bytes '%s': expected a size of at least 64 such as 64k",
                             value);
+        }
+        return 0;
+    }
+    if (name_is(name, "receive_bytes")) {
+        if (fm_parse_size_bytes(value, &cfg->probe.receive_window_bytes) != 0
+            || cfg->probe.receive_window_bytes == 0) {
+            return conf_err(err, err_len, "invalid receive_bytes '%s': expected a size such as 4k", value);
         }
         return 0;
     }

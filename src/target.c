@@ -14,8 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <openssl/evp.h>
-
 #include <faultmon/target.h>
 
 #define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
@@ -135,6 +133,28 @@ redacted_text(const char *text, const char *auth_start, const char *auth_end)
     return out;
 }
 
+/* The URI as error messages show it: a password in it becomes "***". */
+static void
+redact_for_message(const char *text, char *out, size_t out_len)
+{
+    const char *auth = (text != NULL)? strstr(text, "://") : NULL;
+    const char *auth_end = NULL;
+    const char *at = NULL;
+    const char *colon = NULL;
+
+    snprintf(out, out_len, "%s", (text != NULL)? text : "");
+    if (auth == NULL) {
+        return;
+    }
+    auth += 3;
+    auth_end = auth + strcspn(auth, "/?#");
+    at = memchr(auth, '@', (size_t) (auth_end - auth));
+    colon = (at != NULL)? memchr(auth, ':', (size_t) (at - auth)) : NULL;
+    if (colon != NULL) {
+        snprintf(out, out_len, "%.*s***%s", (int) (colon + 1 - text), text, at);
+    }
+}
+
 int
 fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
                 char *err, size_t err_len)
@@ -150,14 +170,17 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     char host[256];
     size_t host_len = 0;
 
+    char shown[512];
+
     memset(target, 0, sizeof(*target));
+    redact_for_message(text, shown, sizeof(shown));
     if (text == NULL || text[0] == '\0') {
         return set_err(err, err_len, "invalid target '': empty");
     }
     sep = strstr(text, "://");
     if (sep == NULL) {
         return set_err(err, err_len,
-                       "invalid target '%s': expected SCHEME://HOST[:PORT][/PATH]", text);
+                       "invalid target '%s': expected SCHEME://HOST[:PORT][/PATH]", shown);
     }
     for (size_t i = 0; i < sizeof(fm_schemes) / sizeof(fm_schemes[0]); i++) {
         if (strlen(fm_schemes[i].name) == (size_t) (sep - text)
@@ -167,10 +190,10 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     }
     if (info == NULL) {
         return set_err(err, err_len,
-                       "invalid target '%s': scheme must be http, https, tcp or tls", text);
+                       "invalid target '%s': scheme must be http, https, tcp or tls", shown);
     }
     if (is_uri && !info->http) {
-        return set_err(err, err_len, "invalid URI '%s': a URI must be http:// or https://", text);
+        return set_err(err, err_len, "invalid URI '%s': a URI must be http:// or https://", shown);
     }
 
     auth = sep + 3;
@@ -182,7 +205,7 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
 
         if (at != NULL) {
             if (!info->http) {
-                return set_err(err, err_len, "invalid target '%s': credentials need http or https", text);
+                return set_err(err, err_len, "invalid target '%s': credentials need http or https", shown);
             }
             host_start = at + 1;
         }
@@ -190,11 +213,11 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     if (*host_start == '[') {
         host_end = memchr(host_start, ']', (size_t) (auth_end - host_start));
         if (host_end == NULL) {
-            return set_err(err, err_len, "invalid target '%s': unterminated IPv6 literal", text);
+            return set_err(err, err_len, "invalid target '%s': unterminated IPv6 literal", shown);
         }
         host_len = (size_t) (host_end - host_start - 1);
         if (host_len == 0 || host_len >= sizeof(host)) {
-            return set_err(err, err_len, "invalid target '%s': bad IPv6 literal", text);
+            return set_err(err, err_len, "invalid target '%s': bad IPv6 literal", shown);
         }
         memcpy(host, host_start + 1, host_len);
         host[host_len] = '\0';
@@ -202,12 +225,12 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
             struct in6_addr addr6;
 
             if (inet_pton(AF_INET6, host, &addr6) != 1) {
-                return set_err(err, err_len, "invalid target '%s': '%s' is not an IPv6 address", text, host);
+                return set_err(err, err_len, "invalid target '%s': '%s' is not an IPv6 address", shown, host);
             }
         }
         host_end++;
         if (host_end < auth_end && *host_end != ':') {
-            return set_err(err, err_len, "invalid target '%s': junk after IPv6 literal", text);
+            return set_err(err, err_len, "invalid target '%s': junk after IPv6 literal", shown);
         }
     } else {
         host_end = memchr(host_start, ':', (size_t) (auth_end - host_start));
@@ -216,15 +239,15 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
         }
         host_len = (size_t) (host_end - host_start);
         if (host_len == 0) {
-            return set_err(err, err_len, "invalid target '%s': no host", text);
+            return set_err(err, err_len, "invalid target '%s': no host", shown);
         }
         if (host_len >= sizeof(host)) {
-            return set_err(err, err_len, "invalid target '%s': host name too long", text);
+            return set_err(err, err_len, "invalid target '%s': host name too long", shown);
         }
         memcpy(host, host_start, host_len);
         host[host_len] = '\0';
         if (!valid_host_name(host)) {
-            return set_err(err, err_len, "invalid target '%s': bad host '%s'", text, host);
+            return set_err(err, err_len, "invalid target '%s': bad host '%s'", shown, host);
         }
     }
 
@@ -232,22 +255,22 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
         port_start = host_end + 1;
         if (!parse_port(port_start, auth_end, &target->port)) {
             return set_err(err, err_len, "invalid target '%s': port '%.*s' is not 1-65535",
-                           text, (int) (auth_end - port_start), port_start);
+                           shown, (int) (auth_end - port_start), port_start);
         }
     } else if (info->default_port != 0) {
         target->port = info->default_port;
     } else {
-        return set_err(err, err_len, "invalid target '%s': %s:// needs a port", text, info->name);
+        return set_err(err, err_len, "invalid target '%s': %s:// needs a port", shown, info->name);
     }
 
     if (strchr(rest, '#') != NULL) {
-        return set_err(err, err_len, "invalid target '%s': fragments (#) are not sent to servers", text);
+        return set_err(err, err_len, "invalid target '%s': fragments (#) are not sent to servers", shown);
     }
     if (!info->http && rest[0] != '\0' && strcmp(rest, "/") != 0) {
-        return set_err(err, err_len, "invalid target '%s': %s:// takes no path", text, info->name);
+        return set_err(err, err_len, "invalid target '%s': %s:// takes no path", shown, info->name);
     }
     if (!valid_path(rest)) {
-        return set_err(err, err_len, "invalid target '%s': path has spaces or control characters", text);
+        return set_err(err, err_len, "invalid target '%s': path has spaces or control characters", shown);
     }
 
     target->scheme = info->scheme;
@@ -284,6 +307,29 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
         return set_err(err, err_len, "out of memory");
     }
     return 0;
+}
+
+/* RFC 4648 base64, for the Basic credentials of a URI.  libcrypto's
+ * EVP_EncodeBlock() would do, but this file is also linked into the OCF
+ * agent, whose monitor must not pay for loading libcrypto. */
+static void
+base64_encode(char *out, const unsigned char *in, size_t len)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t j = 0;
+
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t chunk = (uint32_t) in[i] << 16;
+
+        chunk |= (i + 1 < len)? (uint32_t) in[i + 1] << 8 : 0;
+        chunk |= (i + 2 < len)? (uint32_t) in[i + 2] : 0;
+        out[j++] = alphabet[(chunk >> 18) & 63];
+        out[j++] = alphabet[(chunk >> 12) & 63];
+        out[j++] = (i + 1 < len)? alphabet[(chunk >> 6) & 63] : '=';
+        out[j++] = (i + 2 < len)? alphabet[chunk & 63] : '=';
+    }
+    out[j] = '\0';
 }
 
 static bool
@@ -353,9 +399,9 @@ fm_target_build_request(struct fm_target *target, const struct fm_probe_opts *op
             free(buf);
             return ENOMEM;
         }
-        EVP_EncodeBlock(b64, (const unsigned char *) target->userinfo, (int) raw_len);
+        base64_encode((char *) b64, (const unsigned char *) target->userinfo, raw_len);
         fprintf(out, "Authorization: Basic %s\r\n", (char *) b64);
-        OPENSSL_cleanse(b64, strlen((char *) b64));
+        explicit_bzero(b64, strlen((char *) b64));
         free(b64);
     }
     if (is_get && !has_header(opts, "Accept")) {
@@ -382,11 +428,11 @@ fm_target_clear(struct fm_target *target)
     free(target->host);
     free(target->path);
     if (target->userinfo != NULL) {
-        OPENSSL_cleanse(target->userinfo, strlen(target->userinfo));
+        explicit_bzero(target->userinfo, strlen(target->userinfo));
         free(target->userinfo);
     }
     if (target->request != NULL) {
-        OPENSSL_cleanse(target->request, target->request_len);
+        explicit_bzero(target->request, target->request_len);
         free(target->request);
     }
     memset(target, 0, sizeof(*target));

@@ -21,6 +21,7 @@
  *   tls_ca_file        CA bundle (implies tls_verify)
  *   tls_sni            server name to send and verify
  *   max_reply_bytes    read cap per reply [64k]
+ *   receive_bytes      body bytes receive_regex looks at [4k; at most max_reply_bytes]
  * Every other name goes to fm_decide_opts_set() (Retry_count,
  * Retry_interval, Thorough_probe_interval, rise, fall, ...).
  */

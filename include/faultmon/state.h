@@ -9,10 +9,17 @@
  * instead of being believed.
  *
  * Files in the directory (mode 0700):
- *   state    the loop's state (this header's struct), written after each cycle
- *   pid      the loop's PID (written by the loop at start)
- *   resume   present when an administrator asked to resume a held service
- *   *.bad    a state file that failed to parse, set aside for inspection
+ *   state        the loop's state (this header's struct), written after each
+ *                cycle; its one other writer is the apache agent's start,
+ *                which, while no loop runs, rewrites it once to clear
+ *                pending=failover after refusing to start on this node
+ *   pid          the loop's PID (written by the loop at start)
+ *   resume       present when an administrator asked to resume a held service
+ *   agent        the agent's record of the service it started (written by
+ *                start, removed by stop; see agents/)
+ *   httpd.pid    httpd's PID when the Apache configuration names no PidFile
+ *   .*.tmp       files being written, renamed into place when complete
+ *   *.bad        a state file that failed to parse, set aside for inspection
  */
 #ifndef FAULTMON_STATE_H
 #define FAULTMON_STATE_H

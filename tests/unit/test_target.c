@@ -103,6 +103,26 @@ test_credentials_are_redacted(void **state)
     /* base64("admin:s3cret") */
     assert_non_null(strstr(t.request, "Authorization: Basic YWRtaW46czNjcmV0\r\n"));
     fm_target_clear(&t);
+
+    /* An error about such a URI does not print the password either. */
+    assert_int_equal(fm_target_parse("http://admin:s3cret@127.0.0.1:99999/", true, &t, err, sizeof(err)),
+                     EINVAL);
+    assert_null(strstr(err, "s3cret"));
+    assert_non_null(strstr(err, "admin:***@127.0.0.1:99999"));
+
+    /* base64 of every length modulo 3. */
+    assert_int_equal(fm_target_parse("http://a:b@h/", true, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_non_null(strstr(t.request, "Authorization: Basic YTpi\r\n"));
+    fm_target_clear(&t);
+    assert_int_equal(fm_target_parse("http://ab:c@h/", true, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_non_null(strstr(t.request, "Authorization: Basic YWI6Yw==\r\n"));
+    fm_target_clear(&t);
+    assert_int_equal(fm_target_parse("http://abc:d@h/", true, &t, err, sizeof(err)), 0);
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_non_null(strstr(t.request, "Authorization: Basic YWJjOmQ=\r\n"));
+    fm_target_clear(&t);
     fm_probe_opts_clear(&opts);
 }
 
