@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,20 +127,6 @@ struct probe_cli {
 };
 
 static int
-usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    char msg[1024];
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    fm_escape_controls(msg, sizeof(msg));
-    fprintf(stderr, "faultmon probe: %s\n", msg);
-    return FM_EXIT_USAGE;
-}
-
-static int
 add_target(struct probe_cli *cli, const char *text, bool is_uri)
 {
     char err[512];
@@ -151,13 +136,13 @@ add_target(struct probe_cli *cli, const char *text, bool is_uri)
         struct fm_target *grown = realloc(cli->targets, cap * sizeof(*grown));
 
         if (grown == NULL) {
-            return usage_error("out of memory");
+            return fm_cli_error("probe", "out of memory");
         }
         cli->targets = grown;
         cli->cap_targets = cap;
     }
     if (fm_target_parse(text, is_uri, &cli->targets[cli->n_targets], err, sizeof(err)) != 0) {
-        return usage_error("%s", err);
+        return fm_cli_error("probe", "%s", err);
     }
     cli->n_targets++;
     return 0;
@@ -172,7 +157,7 @@ read_targets_file(struct probe_cli *cli, const char *path)
     int rc = 0;
 
     if (in == NULL) {
-        return usage_error("cannot read targets file '%s': %s", path, strerror(errno));
+        return fm_cli_error("probe", "cannot read targets file '%s': %s", path, strerror(errno));
     }
     while (rc == 0 && getline(&line, &len, in) >= 0) {
         line[strcspn(line, "\r\n")] = '\0';
@@ -188,7 +173,7 @@ read_targets_file(struct probe_cli *cli, const char *path)
 static int
 bad_value(const char *option, const char *value, const char *expected)
 {
-    return usage_error("invalid value '%s' for %s: expected %s", value, option, expected);
+    return fm_cli_error("probe", "invalid value '%s' for %s: expected %s", value, option, expected);
 }
 
 static int
@@ -215,18 +200,18 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
                  * output follows the order of the Sun probe: targets, then
                  * Monitor_Uri_List. */
                 if (fm_target_parse(optarg, true, &scratch, err, sizeof(err)) != 0) {
-                    return usage_error("%s", err);
+                    return fm_cli_error("probe", "%s", err);
                 }
                 fm_target_clear(&scratch);
                 break;
             case 'e':
                 if (fm_status_set_parse(&cli->opts.expect, optarg, err, sizeof(err)) != 0) {
-                    return usage_error("%s", err);
+                    return fm_cli_error("probe", "%s", err);
                 }
                 break;
             case 'r':
                 if (fm_probe_opts_set_receive(&cli->opts, optarg, err, sizeof(err)) != 0) {
-                    return usage_error("%s", err);
+                    return fm_cli_error("probe", "%s", err);
                 }
                 break;
             case OPT_REVERSE:
@@ -234,12 +219,12 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
                 break;
             case 'm':
                 if (fm_probe_opts_set_method(&cli->opts, optarg, err, sizeof(err)) != 0) {
-                    return usage_error("%s", err);
+                    return fm_cli_error("probe", "%s", err);
                 }
                 break;
             case 'H':
                 if (fm_probe_opts_add_header(&cli->opts, optarg, err, sizeof(err)) != 0) {
-                    return usage_error("%s", err);
+                    return fm_cli_error("probe", "%s", err);
                 }
                 break;
             case OPT_TLS_REQUEST:
@@ -304,9 +289,9 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
                 probe_usage(stdout);
                 return -1;
             case ':':
-                return usage_error("option '%s' needs a value (see faultmon probe --help)", name);
+                return fm_cli_error("probe", "option '%s' needs a value (see faultmon probe --help)", name);
             default:
-                return usage_error("unknown option '%s' (see faultmon probe --help)", name);
+                return fm_cli_error("probe", "unknown option '%s' (see faultmon probe --help)", name);
         }
         if (rc != 0) {
             return rc;
@@ -334,10 +319,10 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
         }
     }
     if (cli->opts.reverse && !cli->opts.have_receive) {
-        return usage_error("--reverse needs --receive");
+        return fm_cli_error("probe", "--reverse needs --receive");
     }
     if (cli->no_verify && cli->opts.ca_file != NULL) {
-        return usage_error("--tls-no-verify and --tls-ca-file '%s' contradict each other",
+        return fm_cli_error("probe", "--tls-no-verify and --tls-ca-file '%s' contradict each other",
                            cli->opts.ca_file);
     }
     cli->opts.tls_verify = cli->verify_set && !cli->no_verify;
@@ -346,7 +331,7 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
     }
     for (size_t i = 0; i < cli->n_targets; i++) {
         if (fm_target_build_request(&cli->targets[i], &cli->opts) != 0) {
-            return usage_error("out of memory");
+            return fm_cli_error("probe", "out of memory");
         }
     }
     return 0;
@@ -450,7 +435,7 @@ fm_cmd_probe(int argc, char **argv)
     fm_log_init("faultmon", cli.verbose > 0, cli.verbose);
     rc = fm_probe_run_new(cli.targets, cli.n_targets, &cli.opts, &run, err, sizeof(err));
     if (rc != 0) {
-        rc = usage_error("%s", (err[0] != '\0')? err : strerror(rc));
+        rc = fm_cli_error("probe", "%s", (err[0] != '\0')? err : strerror(rc));
         goto done;
     }
     fm_probe_run_set_keep_sessions(run, cli.count > 1);

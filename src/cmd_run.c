@@ -14,7 +14,6 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,20 +378,6 @@ run_usage(FILE *out)
 "  -h, --help              show this help and exit\n");
 }
 
-static int
-run_error(const char *fmt, ...)
-{
-    va_list ap;
-    char msg[1024];
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    fm_escape_controls(msg, sizeof(msg));
-    fprintf(stderr, "faultmon run: %s\n", msg);
-    return FM_EXIT_USAGE;
-}
-
 int
 fm_cmd_run(int argc, char **argv)
 {
@@ -427,7 +412,7 @@ fm_cmd_run(int argc, char **argv)
 
                 lp.max_cycles = strtoull(optarg, &end, 10);
                 if (optarg[0] < '0' || optarg[0] > '9' || *end != '\0' || lp.max_cycles == 0) {
-                    rc = run_error("invalid value '%s' for --cycles: expected a whole number from 1", optarg);
+                    rc = fm_cli_error("run", "invalid value '%s' for --cycles: expected a whole number from 1", optarg);
                     goto done;
                 }
                 break;
@@ -439,47 +424,47 @@ fm_cmd_run(int argc, char **argv)
                 run_usage(stdout);
                 goto done;
             case ':':
-                rc = run_error("option '%s' needs a value (see faultmon run --help)", argv[optind - 1]);
+                rc = fm_cli_error("run", "option '%s' needs a value (see faultmon run --help)", argv[optind - 1]);
                 goto done;
             default:
-                rc = run_error("unknown option '%s' (see faultmon run --help)", argv[optind - 1]);
+                rc = fm_cli_error("run", "unknown option '%s' (see faultmon run --help)", argv[optind - 1]);
                 goto done;
         }
     }
     if (optind + 1 != argc) {
-        rc = run_error("expected one RESOURCE name (see faultmon run --help)");
+        rc = fm_cli_error("run", "expected one RESOURCE name (see faultmon run --help)");
         goto done;
     }
     lp.resource = argv[optind];
     if (fm_state_dir(lp.resource, lp.dir, sizeof(lp.dir)) != 0) {
-        rc = run_error("invalid resource name '%s': use letters, digits, '.', '_', '-' and ':'", lp.resource);
+        rc = fm_cli_error("run", "invalid resource name '%s': use letters, digits, '.', '_', '-' and ':'", lp.resource);
         goto done;
     }
     if (use_env && fm_run_config_from_env(&lp.cfg, err, sizeof(err)) != 0) {
-        rc = run_error("%s", err);
+        rc = fm_cli_error("run", "%s", err);
         goto done;
     }
     for (size_t i = 0; i < n_params; i++) {
         char *eq = strchr(params[i], '=');
 
         if (eq == NULL) {
-            rc = run_error("invalid --param '%s': expected NAME=VALUE", params[i]);
+            rc = fm_cli_error("run", "invalid --param '%s': expected NAME=VALUE", params[i]);
             goto done;
         }
         *eq = '\0';
         rc = fm_run_config_set(&lp.cfg, params[i], eq + 1, err, sizeof(err));
         *eq = '=';
         if (rc == ENOENT) {
-            rc = run_error("unknown parameter '%.*s'", (int) (eq - params[i]), params[i]);
+            rc = fm_cli_error("run", "unknown parameter '%.*s'", (int) (eq - params[i]), params[i]);
             goto done;
         }
         if (rc != 0) {
-            rc = run_error("%s", err);
+            rc = fm_cli_error("run", "%s", err);
             goto done;
         }
     }
     if (fm_run_config_finish(&lp.cfg, err, sizeof(err)) != 0) {
-        rc = run_error("%s", err);
+        rc = fm_cli_error("run", "%s", err);
         goto done;
     }
     fm_log_init("faultmon", verbose > 0, verbose);
@@ -490,17 +475,17 @@ fm_cmd_run(int argc, char **argv)
     }
     rc = fm_state_dir_create(lp.dir);
     if (rc != 0) {
-        rc = run_error("cannot create %s: %s", lp.dir, strerror(rc));
+        rc = fm_cli_error("run", "cannot create %s: %s", lp.dir, strerror(rc));
         goto done;
     }
     rc = fm_probe_run_new(lp.cfg.targets, lp.cfg.n_targets, &lp.cfg.probe, &lp.probe, err, sizeof(err));
     if (rc != 0) {
-        rc = run_error("%s", err);
+        rc = fm_cli_error("run", "%s", err);
         goto done;
     }
     fm_probe_run_set_keep_sessions(lp.probe, true);
     if (fm_decide_new(&lp.cfg.decide, &lp.decide) != 0) {
-        rc = run_error("invalid decision parameters");
+        rc = fm_cli_error("run", "invalid decision parameters");
         goto done;
     }
     snprintf(lp.st.resource, sizeof(lp.st.resource), "%s", lp.resource);
@@ -509,13 +494,13 @@ fm_cmd_run(int argc, char **argv)
     loop_restore(&lp);
     rc = write_pid_file(lp.dir);
     if (rc != 0) {
-        rc = run_error("cannot write the pid file in %s: %s", lp.dir, strerror(rc));
+        rc = fm_cli_error("run", "cannot write the pid file in %s: %s", lp.dir, strerror(rc));
         goto done;
     }
 
     lp.loop = qb_loop_create();
     if (lp.loop == NULL) {
-        rc = run_error("cannot create the main loop");
+        rc = fm_cli_error("run", "cannot create the main loop");
         goto done;
     }
     qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGTERM, &lp, on_stop_signal, NULL);

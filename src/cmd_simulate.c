@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,23 +70,6 @@ struct sim_options {
     char names[MAX_PARAM_OPTIONS][48];
     struct option longopts[MAX_PARAM_OPTIONS + 4];
 };
-
-static int
-sim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-sim_error(const char *fmt, ...)
-{
-    va_list ap;
-    char msg[1024];
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    fm_escape_controls(msg, sizeof(msg));
-    fprintf(stderr, "faultmon simulate: %s\n", msg);
-    return FM_EXIT_USAGE;
-}
 
 /* "Retry_count" -> "retry-count" */
 static void
@@ -200,7 +182,7 @@ parse_args(struct sim_cli *cli, int argc, char **argv)
             const char *value = (optarg != NULL)? optarg : "true";
 
             if (fm_decide_opts_set(&cli->opts, name, value, err, sizeof(err)) != 0) {
-                return sim_error("%s", err);
+                return fm_cli_error("simulate", "%s", err);
             }
             continue;
         }
@@ -215,19 +197,19 @@ parse_args(struct sim_cli *cli, int argc, char **argv)
                 sim_usage(stdout);
                 return -1;
             case ':':
-                return sim_error("option '%s' needs a value (see faultmon simulate --help)",
+                return fm_cli_error("simulate", "option '%s' needs a value (see faultmon simulate --help)",
                                  argv[optind - 1]);
             default:
-                return sim_error("unknown option '%s' (see faultmon simulate --help)",
+                return fm_cli_error("simulate", "unknown option '%s' (see faultmon simulate --help)",
                                  argv[optind - 1]);
         }
     }
     if (optind < argc) {
-        return sim_error("unexpected argument '%s': the timeline is read from stdin "
+        return fm_cli_error("simulate", "unexpected argument '%s': the timeline is read from stdin "
                          "(see faultmon simulate --help)", argv[optind]);
     }
     if (fm_decide_opts_validate(&cli->opts, err, sizeof(err), NULL, 0) != 0) {
-        return sim_error("%s", err);
+        return fm_cli_error("simulate", "%s", err);
     }
     return 0;
 }
@@ -521,14 +503,14 @@ run_timeline(const struct sim_cli *cli, struct fm_decide *engine)
         snprintf(original, sizeof(original), "%s", p);
         problem = parse_line(p, &line, why, sizeof(why));
         if (problem != NULL) {
-            rc = sim_error("line %lu: '%s': %s", lineno, original, problem);
+            rc = fm_cli_error("simulate", "line %lu: '%s': %s", lineno, original, problem);
             break;
         }
         if (have_prev && (line.t_us < prev_us) && !cli->clock_steps) {
             char a[32];
             char b[32];
 
-            rc = sim_error("line %lu: '%s': time %s is earlier than %s on line %lu "
+            rc = fm_cli_error("simulate", "line %lu: '%s': time %s is earlier than %s on line %lu "
                            "(use --clock-steps to simulate a clock stepping back)",
                            lineno, original, fmt_fixed(a, sizeof(a), line.t_us, US_PER_S, 6),
                            fmt_fixed(b, sizeof(b), prev_us, US_PER_S, 6), prev_lineno);
@@ -541,7 +523,7 @@ run_timeline(const struct sim_cli *cli, struct fm_decide *engine)
         print_decision(cli, &line, &dec);
     }
     if ((rc == 0) && ferror(stdin)) {
-        rc = sim_error("cannot read the timeline: %s", strerror(errno));
+        rc = fm_cli_error("simulate", "cannot read the timeline: %s", strerror(errno));
     }
     free(buf);
     return rc;
@@ -568,7 +550,7 @@ fm_cmd_simulate(int argc, char **argv)
     }
     rc = fm_decide_new(&cli.opts, &engine);
     if (rc != 0) {
-        return sim_error("cannot create the decision engine: %s", strerror(rc));
+        return fm_cli_error("simulate", "cannot create the decision engine: %s", strerror(rc));
     }
     if (!cli.json) {
         print_header(&cli.opts);

@@ -19,6 +19,7 @@ src_libfaultmon_la_LIBADD = $(LIBQB_LIBS) $(OPENSSL_LIBS)
 
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
+	src/cli.c \
 	src/cmd_probe.c \
 	src/cmd_run.c \
 	src/cmd_simulate.c \

@@ -9,6 +9,13 @@
 /* sysexits.h's EX_USAGE: the status for every usage error. */
 #define FM_EXIT_USAGE 64
 
+/*!
+ * \brief Print "faultmon COMMAND: message" on stderr, as one line.
+ * \return FM_EXIT_USAGE
+ */
+int fm_cli_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 int fm_cmd_probe(int argc, char **argv);
 int fm_cmd_run(int argc, char **argv);
 int fm_cmd_status(int argc, char **argv);
