@@ -42,3 +42,5 @@ pkginclude_HEADERS = \
 	include/faultmon/runconf.h \
 	include/faultmon/state.h \
 	include/faultmon/target.h
+
+dist_man1_MANS = src/faultmon.1
