@@ -256,7 +256,8 @@ conn_judge_reply(struct fm_conn *conn, bool eof)
             return true;
         }
     }
-    snprintf(detail, sizeof(detail), "HTTP %d", reply.status);
+    snprintf(detail, sizeof(detail), "HTTP %d%s", reply.status,
+             (conn->ssl != NULL && SSL_session_reused(conn->ssl))? " (resumed)" : "");
     conn_finish(conn, FM_REASON_OK, 0, detail);
     return true;
 }
