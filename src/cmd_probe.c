@@ -401,19 +401,6 @@ print_json(const struct fm_probe_run *run, const struct fm_probe_opts *opts, uin
     fputs("]}\n", stdout);
 }
 
-static void
-sleep_until_us(uint64_t when_us)
-{
-    struct timespec ts = {
-        .tv_sec = (time_t) (when_us / 1000000u),
-        .tv_nsec = (long) (when_us % 1000000u) * 1000,
-    };
-
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-        ;
-    }
-}
-
 int
 fm_cmd_probe(int argc, char **argv)
 {
@@ -460,7 +447,7 @@ fm_cmd_probe(int argc, char **argv)
         }
         fflush(stdout);
         if (i + 1 < cli.count) {
-            sleep_until_us(start_us + cli.interval_ms * 1000u);
+            fm_probe_run_idle_until(run, start_us + cli.interval_ms * 1000u);
         }
     }
     rc = (int) worst;

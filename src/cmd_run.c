@@ -248,8 +248,11 @@ static void
 loop_dispatch(struct fm_loop *lp)
 {
     uint64_t now_us = fm_now_us();
+    int wait_ms = 0;
 
     if (!lp->in_cycle) {
+        /* Between cycles: TLS session tickets still arriving. */
+        fm_probe_run_dispatch(lp->probe, now_us);
         return;
     }
     if (fm_probe_run_dispatch(lp->probe, now_us)) {
@@ -257,7 +260,8 @@ loop_dispatch(struct fm_loop *lp)
         return;
     }
     /* Wake for the deadline even if no fd does. */
-    loop_arm(lp, (uint64_t) fm_probe_run_wait_ms(lp->probe, fm_now_us()), on_timer_deadline);
+    wait_ms = fm_probe_run_wait_ms(lp->probe, fm_now_us());
+    loop_arm(lp, (wait_ms > 0)? (uint64_t) wait_ms : 0, on_timer_deadline);
 }
 
 static void

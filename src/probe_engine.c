@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -25,9 +26,11 @@
 
 #define FM_EPOLL_BATCH 256
 #define FM_RX_INITIAL_BYTES 1024
-/* How long a finished TLS 1.3 probe may wait for the session ticket that
- * makes the next cycle's handshake cheap; it never delays a verdict. */
-#define FM_TICKET_WAIT_US 20000
+/* How long a finished TLS 1.3 probe may keep its connection open for the
+ * session ticket that makes the next cycle's handshake cheap.  It delays no
+ * verdict and no cycle: the wait goes on after the cycle is done, until the
+ * ticket comes, this time passes, or the next cycle starts. */
+#define FM_TICKET_WAIT_US 1000000
 
 static void conn_advance(struct fm_conn *conn);
 
@@ -134,6 +137,18 @@ log_failure(const struct fm_conn *conn)
     }
 }
 
+/* After a TLS cycle, give OpenSSL's per-connection buffers (tens of KiB
+ * each, all allocated at once when every target is probed together) back to
+ * the system, so that memory between cycles stays proportional to the
+ * targets, not to the peak of concurrent handshakes. */
+static void
+run_release_memory(struct fm_probe_run *run)
+{
+    if (run->ssl_ctx != NULL && run->pending == 0 && run->lingering == 0) {
+        malloc_trim(0);
+    }
+}
+
 /* Give the probe its verdict.  Every verdict goes through here. */
 static void
 conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const char *detail)
@@ -167,12 +182,14 @@ conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const ch
     if (linger_for_ticket) {
         conn->step = FM_STEP_TICKET;
         conn->ticket_end_us = fm_now_us() + FM_TICKET_WAIT_US;
+        conn->run->linger_end_us = conn->ticket_end_us;
         conn->run->lingering++;
         conn_watch(conn, EPOLLIN);
         return;
     }
     conn->step = FM_STEP_DONE;
     conn_close(conn, true);
+    run_release_memory(conn->run);
 }
 
 static void
@@ -181,6 +198,7 @@ conn_finish_ticket(struct fm_conn *conn)
     conn->step = FM_STEP_DONE;
     conn->run->lingering--;
     conn_close(conn, true);
+    run_release_memory(conn->run);
 }
 
 /* Judge what has been read; returns true once the probe has its verdict. */
@@ -780,8 +798,7 @@ run_expire(struct fm_probe_run *run, uint64_t now_us)
         for (size_t i = 0; i < run->n; i++) {
             struct fm_conn *conn = &run->conns[i];
 
-            if (conn->step == FM_STEP_TICKET
-                && (now_us >= conn->ticket_end_us || fm_deadline_expired(&run->deadline, now_us))) {
+            if (conn->step == FM_STEP_TICKET && now_us >= conn->ticket_end_us) {
                 conn_finish_ticket(conn);
             }
         }
@@ -844,18 +861,43 @@ fm_probe_run_fd(const struct fm_probe_run *run)
 bool
 fm_probe_run_done(const struct fm_probe_run *run)
 {
-    return run->pending == 0 && run->lingering == 0;
+    return run->pending == 0;
 }
 
 int
 fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
 {
-    int wait_ms = fm_deadline_wait_ms(&run->deadline, now_us);
+    int wait_ms = (run->pending > 0)? fm_deadline_wait_ms(&run->deadline, now_us) : -1;
 
-    if (run->lingering > 0 && wait_ms > 1) {
-        wait_ms = 1 + FM_TICKET_WAIT_US / 1000;
+    if (run->lingering > 0) {
+        /* Wake when the last ticket wait ends; earlier ones end with it. */
+        int linger_ms = (now_us >= run->linger_end_us)? 0
+                        : (int) ((run->linger_end_us - now_us + 999) / 1000);
+
+        if (wait_ms < 0 || linger_ms < wait_ms) {
+            wait_ms = linger_ms;
+        }
     }
     return wait_ms;
+}
+
+int
+fm_probe_run_idle_until(struct fm_probe_run *run, uint64_t until_us)
+{
+    for (uint64_t now_us = fm_now_us(); now_us < until_us; now_us = fm_now_us()) {
+        struct epoll_event ev;
+        int wait_ms = fm_probe_run_wait_ms(run, now_us);
+        int until_ms = (int) ((until_us - now_us + 999) / 1000);
+
+        if (wait_ms < 0 || wait_ms > until_ms) {
+            wait_ms = until_ms;
+        }
+        if (epoll_wait(run->epfd, &ev, 1, wait_ms) < 0 && errno != EINTR) {
+            return errno;
+        }
+        fm_probe_run_dispatch(run, fm_now_us());
+    }
+    return 0;
 }
 
 int

@@ -63,6 +63,7 @@ struct fm_probe_run {
     size_t n;
     size_t pending;                 /* conns without a verdict this cycle */
     size_t lingering;               /* conns in FM_STEP_TICKET */
+    uint64_t linger_end_us;         /* when the newest ticket wait ends */
     int epfd;
     int gai_pipe[2];                /* resolver threads write conn indexes here */
     bool gai_in_flight;             /* some lookup may still call us back */

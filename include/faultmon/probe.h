@@ -55,10 +55,21 @@ bool fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us);
 /*! \brief The epoll fd to watch for readability when embedding the engine. */
 int fm_probe_run_fd(const struct fm_probe_run *run);
 
-/*! \brief How long a caller may sleep before the next dispatch (ms, >= 0). */
+/*!
+ * \brief How long a caller may sleep before the next dispatch.
+ * \return milliseconds, or -1 when nothing is waiting on time
+ */
 int fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
 
+/*! \brief Whether every target of the cycle has its verdict. */
 bool fm_probe_run_done(const struct fm_probe_run *run);
+
+/*!
+ * \brief Sleep until \p until_us (monotonic), doing the engine's background
+ *        work meanwhile (reading TLS session tickets after a cycle).
+ * \return 0 or errno
+ */
+int fm_probe_run_idle_until(struct fm_probe_run *run, uint64_t until_us);
 
 /*! \brief Start a cycle and wait for it on the engine's own epoll. */
 int fm_probe_run_blocking(struct fm_probe_run *run);
