@@ -22,3 +22,20 @@ clean-local: fm-clean-cluster-logs
 .PHONY: fm-clean-cluster-logs
 fm-clean-cluster-logs:
 	-rm -rf $(FM_CLUSTER_TESTS:.sh=-logs)
+
+# The end-to-end scenarios of faultmon's agents (issue 5): one file per
+# cluster size, each a few minutes; helpers in scenario-lib.sh.  Each appends
+# its results table to tests/cluster/scenario-results.txt in the build
+# directory.  They skip unless the agents are installed (make install).
+FM_SCENARIO_TESTS = \
+	tests/cluster/scenarios-1node.sh \
+	tests/cluster/scenarios-3node.sh
+
+TESTS += $(FM_SCENARIO_TESTS)
+EXTRA_DIST += $(FM_SCENARIO_TESTS) tests/cluster/scenario-lib.sh
+CLEANFILES += tests/cluster/scenario-results.txt
+
+clean-local: fm-clean-scenario-logs
+.PHONY: fm-clean-scenario-logs
+fm-clean-scenario-logs:
+	-rm -rf $(FM_SCENARIO_TESTS:.sh=-logs)

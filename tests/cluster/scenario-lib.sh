@@ -1,0 +1,287 @@
+# tests/cluster/scenario-lib.sh: helpers for the end-to-end scenarios of
+# faultmon's agents on real Pacemaker clusters (scenarios-*.sh).
+# shellcheck shell=bash disable=SC2034,SC2317
+# (SC2034: SC_* are for the scripts; SC2317: functions called through fm_poll)
+#
+# Source it after tests/cluster/lib.sh:
+#   . "$(dirname "$0")/lib.sh"; . "$(dirname "$0")/scenario-lib.sh"
+#
+# Setup
+#   sc_skip_unless_agents   "1..0 # SKIP" unless ocf:faultmon:apache and
+#                           ocf:faultmon:httpmon are installed where Pacemaker
+#                           looks for them (make install) and answer meta-data;
+#                           sets SC_FAULTMON, the faultmon program they run
+#   sc_apache_extras [NODE...]
+#                           (after fm_apache_setup) add to each node's Apache:
+#                           /app (a static page, 200), and a 500 on /app in
+#                           every httpd started while /srv/www/fail-500 exists
+#                           (<IfFile>, read when httpd (re)reads its
+#                           configuration: sc_break_app)
+#
+# faultmon inside a node
+#   sc_fm NODE ARGS...      run the installed faultmon inside NODE
+#   sc_status NODE RSC      echo `faultmon status RSC --json` (one line)
+#   sc_jget KEY [target]    read JSON on stdin: the value of the resource's
+#                           top-level KEY, or with "target" of the first
+#                           target's KEY (strings without their quotes)
+#   sc_fm_field NODE RSC KEY [target]   sc_status | sc_jget
+#
+# Apache and faults
+#   sc_httpd_pid NODE       echo the pid in httpd's pid file (0 when none)
+#   sc_break_app NODE       make /app answer 500 until httpd is restarted:
+#                           create the trigger file, graceful restart (USR1),
+#                           remove the trigger; echo the time (fm_now_ms) the
+#                           first 500 was seen
+#   sc_slow_on NODE RATE    raise the latency of every reply from port 80
+#                           inside NODE: an HTB class at RATE (e.g. 6kbit)
+#                           on lo for source port 80 (the kernel here has no
+#                           sch_netem; see scenarios-1node.sh)
+#   sc_slow_off NODE        remove it
+#   sc_backend_setup [NODE...]  a second Apache per node on port 8080
+#                           (/srv/backend), not managed by Pacemaker: the
+#                           backend that ocf:faultmon:httpmon watches
+#   sc_backend_start NODE / sc_backend_kill NODE
+#
+# Pacemaker
+#   sc_failure_rc RSC NODE TASK   echo the exit code of RSC's recorded failure
+#                           of TASK on NODE (empty when none)
+#   sc_failure_reason RSC NODE TASK   its exit reason (unescaped)
+#   sc_has_failure RSC [TASK]       a failure of RSC (of TASK) is recorded
+#
+# Measuring a fault
+#   sc_measure RSC NODE T0 TIMEOUT [PATH]
+#                           poll until RSC's fail-count on NODE rises
+#                           (SC_DETECT = ms since T0) and then until RSC runs
+#                           somewhere and that node serves PATH (/health)
+#                           (SC_RESTORED = ms since T0, SC_ON = the node);
+#                           SC_FC0 must hold the fail-count before the fault;
+#                           SC_DETECT_HOOK, when set, is eval'ed at detection
+#
+# Results
+#   sc_row SCENARIO EXPECTED OBSERVED DETECT_MS RESTORED_MS STATUS
+#                           add a row to the results table (STATUS 0 = ok)
+#   sc_report               print the table as "# " lines and append it to
+#                           SC_RESULTS ($FM_TOP_BUILDDIR/tests/cluster/
+#                           scenario-results.txt)
+
+SC_ROWS=()
+SC_T_START=$(fm_now_ms)
+SC_FAULTMON=""
+SC_BACKEND_PORT=8080
+SC_BACKEND_PIDFILE=/var/run/backend-fm/httpd.pid
+
+sc_results_file() {
+    echo "${SC_RESULTS:-${FM_TOP_BUILDDIR:-$FM__START_PWD}/tests/cluster/scenario-results.txt}"
+}
+
+# ---------------------------------------------------------------- setup
+
+sc_skip_unless_agents() {
+    local a p prefix
+    for a in apache httpmon; do
+        if [ ! -x "$FM_OCF_DIR/faultmon/$a" ]; then
+            echo "1..0 # SKIP ocf:faultmon:$a is not installed in $FM_OCF_DIR/faultmon (run make install)"
+            exit 0
+        fi
+        if ! "$FM_OCF_DIR/faultmon/$a" meta-data 2>/dev/null | grep -q "<resource-agent name=\"$a\""; then
+            echo "1..0 # SKIP $FM_OCF_DIR/faultmon/$a does not answer meta-data"
+            exit 0
+        fi
+    done
+    # The agents run $(bindir)/faultmon; pkglibexecdir is $(libexecdir)/faultmon.
+    p=$(readlink -f "$FM_OCF_DIR/faultmon/apache")
+    prefix=${p%/*}; prefix=${prefix%/*}; prefix=${prefix%/*}
+    for p in "${SC_FAULTMON_BIN:-}" "$prefix/bin/faultmon" "$(command -v faultmon 2>/dev/null)"; do
+        [ -n "$p" ] && [ -x "$p" ] && { SC_FAULTMON=$p; break; }
+    done
+    if [ -z "$SC_FAULTMON" ]; then
+        echo "1..0 # SKIP the installed faultmon program was not found (set SC_FAULTMON_BIN)"
+        exit 0
+    fi
+}
+
+sc_apache_extras() {
+    local node s nodes="${*:-$(fm_nodes)}"
+    for node in $nodes; do
+        s=$(fm_node_dir "$node")/root/srv
+        printf 'app %s\n' "$node" > "$s/www/app"
+        chmod 0644 "$s/www/app"
+        rm -f "$s/www/fail-500"
+        cat >> "$s/apache/httpd.conf" <<'EOF'
+# added by tests/cluster/scenario-lib.sh: /app answers 500 in an httpd that
+# read its configuration while /srv/www/fail-500 existed
+LoadModule rewrite_module /usr/lib/apache2/modules/mod_rewrite.so
+<IfFile /srv/www/fail-500>
+    RewriteEngine On
+    RewriteRule ^/app$ - [R=500]
+</IfFile>
+EOF
+    done
+}
+
+# ------------------------------------------------------------- faultmon
+
+sc_fm() {
+    local node=$1; shift
+    fm_node_exec "$node" env -u FAULTMON_STATE_DIR "$SC_FAULTMON" "$@"
+}
+
+sc_status() { sc_fm "$1" status "$2" --json 2>/dev/null | tr -d '\n'; }
+
+sc_jget() {
+    local key=$1 where=${2:-} j
+    j=$(cat)
+    if [ "$where" = target ]; then
+        j=${j#*\"targets\":\[}
+    else
+        j=${j%%\"targets\":\[*}
+    fi
+    # the first "KEY": string (with escapes) or scalar
+    printf '%s' "$j" | grep -oE '"'"$key"'":("([^"\\]|\\.)*"|[^,}]*)' | head -n1 |
+        sed -E 's/^"[^"]*"://; s/^"(.*)"$/\1/'
+}
+
+sc_fm_field() { sc_status "$1" "$2" | sc_jget "$3" "${4:-}"; }
+
+# ------------------------------------------------------ Apache and faults
+
+sc_httpd_pid() {
+    local p
+    p=$(fm_node_exec "$1" cat "$FM_APACHE_PIDFILE" 2>/dev/null)
+    echo "${p:-0}"
+}
+
+sc_break_app() {
+    local node=$1 s t
+    s=$(fm_node_dir "$node")/root/srv
+    : > "$s/www/fail-500"
+    fm_node_exec "$node" sh -c "kill -USR1 \$(cat '$FM_APACHE_PIDFILE')" || { rm -f "$s/www/fail-500"; return 1; }
+    sc__app_500() { [ "$(fm_http "$node" /app)" = 500 ]; }
+    fm_poll 10 sc__app_500
+    t=$(fm_now_ms)
+    rm -f "$s/www/fail-500"
+    [ "$(fm_http "$node" /app)" = 500 ] || return 1
+    echo "$t"
+}
+
+sc_slow_on() {
+    local node=$1 rate=$2
+    fm_node_exec "$node" sh -c "
+        tc qdisc add dev lo root handle 1: htb default 10 r2q 1 &&
+        tc class add dev lo parent 1: classid 1:10 htb rate 10gbit quantum 60000 &&
+        tc class add dev lo parent 1: classid 1:20 htb rate $rate ceil $rate burst 100b cburst 100b quantum 1500 &&
+        tc filter add dev lo parent 1: protocol ip prio 1 u32 match ip sport 80 0xffff flowid 1:20" >/dev/null 2>&1
+}
+
+sc_slow_off() { fm_node_exec "$1" tc qdisc del dev lo root >/dev/null 2>&1; }
+
+sc_backend_setup() {
+    local node s nodes="${*:-$(fm_nodes)}"
+    for node in $nodes; do
+        s=$(fm_node_dir "$node")/root/srv
+        mkdir -p "$s/backend/www"
+        chmod 0755 "$s/backend" "$s/backend/www"
+        printf 'backend %s\n' "$node" > "$s/backend/www/health"
+        chmod 0644 "$s/backend/www/health"
+        cat > "$s/backend/httpd.conf" <<EOF
+# A backend service for faultmon's cluster scenarios (tests/cluster/scenario-lib.sh),
+# started by the test, not by Pacemaker.
+ServerRoot /srv/backend
+ServerName $node-backend
+Listen $SC_BACKEND_PORT
+PidFile $SC_BACKEND_PIDFILE
+DefaultRuntimeDir ${SC_BACKEND_PIDFILE%/*}
+ErrorLog /srv/backend/error.log
+LogLevel warn
+LoadModule mpm_prefork_module /usr/lib/apache2/modules/mod_mpm_prefork.so
+LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so
+User www-data
+Group www-data
+StartServers 1
+MinSpareServers 1
+MaxSpareServers 2
+KeepAlive Off
+DocumentRoot /srv/backend/www
+<Directory />
+    Require all denied
+</Directory>
+<Directory /srv/backend/www>
+    Require all granted
+</Directory>
+EOF
+    done
+}
+
+sc_backend_start() {
+    local node=$1
+    fm_node_exec "$node" sh -c "mkdir -p '${SC_BACKEND_PIDFILE%/*}' && apache2 -f /srv/backend/httpd.conf -k start" \
+        </dev/null >/dev/null 2>&1 || return 1
+    sc__backend_up() { [ "$(fm_http "$node" ":$SC_BACKEND_PORT/health")" = 200 ]; }
+    fm_poll 10 sc__backend_up
+}
+
+sc_backend_kill() {
+    fm_node_exec "$1" pkill -KILL -f '^apache2 -f /srv/backend/'
+    fm_node_exec "$1" rm -f "$SC_BACKEND_PIDFILE"
+}
+
+# -------------------------------------------------------------- Pacemaker
+
+sc__failure_field() {   # RSC NODE TASK FIELD(5 rc, 7 reason)
+    fm_failures "$1" | awk -F'\t' -v n="$2" -v t="$3" '$2 == n && $3 == t' | tail -n1 | cut -f"$4"
+}
+sc_failure_rc() { sc__failure_field "$1" "$2" "$3" 5; }
+# (crm_mon 2.1.5 escapes exit reasons twice in its XML: &apos; arrives as text)
+sc_failure_reason() {
+    sc__failure_field "$1" "$2" "$3" 7 |
+        sed -e "s/&apos;/'/g" -e 's/&quot;/"/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
+}
+sc_has_failure() {
+    fm_failures "$1" | awk -F'\t' -v t="${2:-}" 't == "" || $3 == t' | grep -q .
+}
+
+# ------------------------------------------------------------- measuring
+
+sc_measure() {
+    local rsc=$1 node=$2 t0=$3 t=$4 path=${5:-/health}
+    SC_DETECT="" SC_RESTORED="" SC_ON=""
+    sc__measure_poll() {
+        if [ -z "$SC_DETECT" ]; then
+            [ "$(fm_failcount "$rsc" "$node")" != "$SC_FC0" ] || return 1
+            SC_DETECT=$(fm_since_ms "$t0")
+            [ -z "${SC_DETECT_HOOK:-}" ] || eval "$SC_DETECT_HOOK"
+            return 1
+        fi
+        SC_ON=$(fm_resource_nodes "$rsc" | head -n1)
+        [ -n "$SC_ON" ] && [ "$(fm_http_remote "$SC_ON" "$path")" = 200 ] && SC_RESTORED=$(fm_since_ms "$t0")
+        [ -n "$SC_RESTORED" ]
+    }
+    fm_poll "$t" sc__measure_poll
+}
+
+# ---------------------------------------------------------------- results
+
+sc_row() {
+    SC_ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"${4:--}"$'\t'"${5:--}"$'\t'"$( [ "${6:-0}" -eq 0 ] && echo ok || echo FAIL)")
+}
+
+sc_report() {
+    local f out row a b c d e g
+    f=$(sc_results_file)
+    out=$( {
+        printf '%-44s %-30s %-44s %9s %9s  %s\n' "scenario" "expected" "observed" "detect_ms" "restor_ms" "result"
+        for row in "${SC_ROWS[@]}"; do
+            IFS=$'\t' read -r a b c d e g <<<"$row"
+            printf '%-44s %-30s %-44s %9s %9s  %s\n' "$a" "$b" "$c" "$d" "$e" "$g"
+        done
+    } )
+    fm_diag "$FM_TEST_NAME: fault -> detection (Pacemaker saw the failure or the verdict) and fault -> service restored, in ms"
+    fm_diag "$out"
+    fm_diag "$FM_TEST_NAME ran for $(( $(fm_since_ms "$SC_T_START") / 1000 )) s"
+    mkdir -p "$(dirname "$f")" 2>/dev/null
+    {
+        echo "# $FM_TEST_NAME, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -n), $(( $(fm_since_ms "$SC_T_START") / 1000 )) s"
+        echo "$out"
+        echo
+    } >> "$f" && fm__log "results appended to $f"
+}
