@@ -842,6 +842,16 @@ all_gone(const pid_t *pids, size_t n, uint64_t timeout_ms)
     }
 }
 
+/* A stopped process (SIGSTOP, a debugger) acts on no signal until it is
+ * continued: follow each request with SIGCONT, as systemd does, or a stop
+ * would wait the whole timeout for a hung httpd. */
+static void
+signal_continued(pid_t pid, int sig)
+{
+    kill(pid, sig);
+    kill(pid, SIGCONT);
+}
+
 /* Graceful stop (SIGWINCH) for half of the time left, SIGTERM until most of
  * it is gone, then SIGKILL for every process of this httpd. */
 static int
@@ -853,11 +863,11 @@ httpd_stop(struct apache *a, pid_t pid)
 
     if (pid != 0) {
         fm_ocf_log(LOG_INFO, "graceful stop of httpd (pid %ld)", (long) pid);
-        kill(pid, SIGWINCH);
+        signal_continued(pid, SIGWINCH);
         if (!fm_ocf_wait_gone(pid, left_ms / 2)) {
             fm_ocf_log(LOG_WARNING, "httpd (pid %ld) still running after %" PRIu64 " ms; sending SIGTERM",
                        (long) pid, left_ms / 2);
-            kill(pid, SIGTERM);
+            signal_continued(pid, SIGTERM);
             left_ms = fm_ocf_left_ms(a->ocf);
             fm_ocf_wait_gone(pid, (left_ms * 2) / 3);
         }
@@ -865,7 +875,7 @@ httpd_stop(struct apache *a, pid_t pid)
     n = find_httpd_processes(a, pids, sizeof(pids) / sizeof(pids[0]));
     if (n > 0) {
         for (size_t i = 0; i < n; i++) {
-            kill(pids[i], SIGTERM);
+            signal_continued(pids[i], SIGTERM);
         }
         if (!all_gone(pids, n, fm_ocf_left_ms(a->ocf) / 2)) {
             fm_ocf_log(LOG_WARNING, "killing %zu remaining httpd process(es)", n);
@@ -987,13 +997,19 @@ check_refusal(const struct fm_ocf *ocf)
         if (fm_state_write(ocf->state_dir, st, err, sizeof(err)) != 0) {
             fm_ocf_log(LOG_WARNING, "cannot clear the failover request: %s", err);
         }
-        /* Pacemaker keeps about 128 bytes of a reason: what, then why. */
-        rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
-                         "not starting here: faultmon decided to fail over (%s); a cleanup of %s "
-                         "allows this node again", reason, ocf->resource);
+        /* Pacemaker keeps about 128 bytes of a reason: the decision and
+         * its cause first, then what the administrator can do. */
+        if (st->decide.held != 0) {
+            rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+                             "held for manual resume, not starting here: %s; run faultmon resume %s, "
+                             "then a cleanup", reason, ocf->resource);
+        } else {
+            rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+                             "%s; not starting here until a cleanup of %s", reason, ocf->resource);
+        }
     } else if (st->decide.held != 0 && access(path, F_OK) != 0) {
         rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
-                         "not starting here: held for manual resume; run 'faultmon resume %s', then a "
+                         "held for manual resume, not starting here: run faultmon resume %s, then a "
                          "cleanup (%s)", ocf->resource, st->reason);
     }
     free(st);
@@ -1142,15 +1158,9 @@ apache_monitor(struct apache *a, bool status_only)
     if (rc != 0) {
         return monitor_unrecorded(a);
     }
+    /* No waiting for a pid file to reappear: Apache's graceful and full
+     * restarts keep the parent's PID, so a dead PID means a dead httpd. */
     pid = httpd_pid(rec_or(&rec, "pid_file", ""), rec_or(&rec, "httpd", ""));
-    if (pid == 0 && !fm_ocf_is_probe(a->ocf)) {
-        /* A graceful restart rewrites the pid file: give it a moment. */
-        for (int i = 0; i < 20 && pid == 0 && fm_ocf_left_ms(a->ocf) > 100
-                        && fm_ocf_read_pid_file(rec_or(&rec, "pid_file", "")) == 0; i++) {
-            fm_ocf_sleep_ms(100);
-            pid = httpd_pid(rec_or(&rec, "pid_file", ""), rec_or(&rec, "httpd", ""));
-        }
-    }
     if (pid == 0) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "httpd is not running (pid file %s)",
                            rec_or(&rec, "pid_file", "?"));

@@ -232,6 +232,8 @@ fm_cmd_resume(int argc, char **argv)
     st->pending = FM_ACTION_NONE;
     st->state = FM_STATE_UP;
     st->ocf_rc = 0;
+    st->weight = 0;
+    st->next_failure[0] = '\0';    /* the next loop works it out */
     snprintf(st->reason, sizeof(st->reason), "resumed by an administrator");
     if (fm_state_write(dir, st, err, sizeof(err)) != 0) {
         fprintf(stderr, "faultmon resume: %s\n", err);
