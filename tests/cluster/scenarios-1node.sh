@@ -131,7 +131,7 @@ fm_poll 30 failcount_inf fm4
 det=$(fm_since_ms "$t0")
 fm_wait_resource fm4 none 10 >/dev/null
 rc=$(sc_failure_rc fm4 "$N" start) reason=$(sc_failure_reason fm4 "$N" start)
-ok=$([ "$rc" = 4 ] && grep -qiE 'fail.?over' <<<"$reason" && grep -q 'Retry_count' <<<"$reason" \
+ok=$([ "$rc" = 4 ] && grep -qiE 'fail(ing)?.?over' <<<"$reason" && grep -q 'Retry_count' <<<"$reason" \
      && [ -z "$(fm_resource_nodes fm4)" ]; echo $?)
 st=$(sc_status "$N" fm4)
 grep -q 'failing over' <<<"$(sc_jget reason <<<"$st")" || ok=1

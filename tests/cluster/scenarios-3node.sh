@@ -92,7 +92,7 @@ for k in 1 2 3; do
         Y=$SC_ON
         rc=$(sc_failure_rc fm4 "$X" start) reason=$(sc_failure_reason fm4 "$X" start)
         ok=$([ -n "$SC_RESTORED" ] && [ -n "$Y" ] && [ "$Y" != "$X" ] && [ "$rc" = 4 ] \
-             && grep -qiE 'fail.?over' <<<"$reason" && grep -q Retry_count <<<"$reason"; echo $?)
+             && grep -qiE 'fail(ing)?.?over' <<<"$reason" && grep -q Retry_count <<<"$reason"; echo $?)
         fm_result "$ok" "4: kill 3: failover from $X to ${Y:-nowhere}: the start on $X was refused with rc ${rc:-none} and the reason '$reason'; serving after ${SC_RESTORED:-never} ms"
         sc_row "4 kill 3 of 3 inside Retry_interval" "failover, reason says why" "moved $X -> ${Y:-?} (start rc ${rc:-?} on $X)" "$SC_DETECT" "$SC_RESTORED" "$ok"
         st=$(sc_status "${Y:-$X}" fm4)
