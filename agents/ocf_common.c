@@ -896,46 +896,22 @@ fm_ocf_record_read(const char *dir, struct fm_ocf_record *rec)
     return ended? 0 : EINVAL;
 }
 
-int
-fm_ocf_record_write(const char *dir, const struct fm_ocf_record *rec)
+static void
+write_record_body(FILE *out, const void *data)
 {
-    char path[FM_OCF_PATH_MAX + 16];
-    char tmp[FM_OCF_PATH_MAX + 32];
-    FILE *out = NULL;
-    int fd = -1;
-    int rc = 0;
+    const struct fm_ocf_record *rec = data;
 
-    snprintf(path, sizeof(path), "%s/agent", dir);
-    snprintf(tmp, sizeof(tmp), "%s/.agent.%ld.tmp", dir, (long) getpid());
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-        return errno;
-    }
-    out = fdopen(fd, "w");
-    if (out == NULL) {
-        rc = errno;
-        close(fd);
-        unlink(tmp);
-        return rc;
-    }
     fprintf(out, RECORD_HEADER "\n");
     for (size_t i = 0; i < rec->n; i++) {
         fprintf(out, "%s=%s\n", rec->key[i], rec->value[i]);
     }
     fprintf(out, "end\n");
-    if (fflush(out) != 0 || fsync(fd) != 0) {
-        rc = errno;
-    }
-    if (fclose(out) != 0 && rc == 0) {
-        rc = errno;
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = errno;
-    }
-    if (rc != 0) {
-        unlink(tmp);
-    }
-    return rc;
+}
+
+int
+fm_ocf_record_write(const char *dir, const struct fm_ocf_record *rec)
+{
+    return fm_state_file_write(dir, "agent", write_record_body, rec);
 }
 
 void

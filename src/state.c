@@ -168,7 +168,8 @@ write_body(FILE *out, const struct fm_run_state *st)
 }
 
 int
-fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t err_len)
+fm_state_file_write(const char *dir, const char *name,
+                    void (*write_fn)(FILE *out, const void *data), const void *data)
 {
     char tmp[4096];
     char path[4096];
@@ -176,20 +177,20 @@ fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t
     int fd = -1;
     int rc = 0;
 
-    snprintf(path, sizeof(path), "%s/state", dir);
-    snprintf(tmp, sizeof(tmp), "%s/.state.%ld.tmp", dir, (long) getpid());
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(tmp, sizeof(tmp), "%s/.%s.%ld.tmp", dir, name, (long) getpid());
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
-        return state_err(err, err_len, errno, "cannot create %s: %s", tmp, strerror(errno));
+        return errno;
     }
     out = fdopen(fd, "w");
     if (out == NULL) {
         rc = errno;
         close(fd);
         unlink(tmp);
-        return state_err(err, err_len, rc, "cannot write %s: %s", tmp, strerror(rc));
+        return rc;
     }
-    write_body(out, st);
+    write_fn(out, data);
     if (fflush(out) != 0 || fsync(fd) != 0) {
         rc = errno;
     }
@@ -201,13 +202,30 @@ fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t
     }
     if (rc != 0) {
         unlink(tmp);
-        return state_err(err, err_len, rc, "cannot write %s: %s", path, strerror(rc));
+        return rc;
     }
     /* Make the rename itself durable. */
     fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
         close(fd);
+    }
+    return 0;
+}
+
+static void
+write_state_body(FILE *out, const void *data)
+{
+    write_body(out, data);
+}
+
+int
+fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t err_len)
+{
+    int rc = fm_state_file_write(dir, "state", write_state_body, st);
+
+    if (rc != 0) {
+        return state_err(err, err_len, rc, "cannot write %s/state: %s", dir, strerror(rc));
     }
     return 0;
 }

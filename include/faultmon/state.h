@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <faultmon/decide.h>
 #include <faultmon/result.h>
@@ -95,7 +96,16 @@ int fm_state_dir(const char *resource, char *buf, size_t buf_len);
 int fm_state_dir_create(const char *dir);
 
 /*!
- * \brief Write `state` atomically (tmp file, fsync, rename, fsync dir).
+ * \brief Write DIR/NAME atomically: a temporary file filled by \p write_fn,
+ *        fsync, rename over NAME, fsync of DIR.  Readers see the old file or
+ *        the new one, whole.
+ * \return 0 or errno
+ */
+int fm_state_file_write(const char *dir, const char *name,
+                        void (*write_fn)(FILE *out, const void *data), const void *data);
+
+/*!
+ * \brief Write `state` atomically (see fm_state_file_write()).
  * \return 0 or errno; err says why in one line
  */
 int fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t err_len);
