@@ -293,7 +293,8 @@ on_resume_signal(int32_t sig, void *data)
 static void
 loop_cycle_start(struct fm_loop *lp)
 {
-    loop_check_resume(lp);
+    /* The resume file is checked at start-up and on SIGUSR1 (which
+     * `faultmon resume` sends), not every cycle. */
     lp->cycle_start_us = fm_now_us();
     if (fm_probe_run_start(lp->probe, lp->cycle_start_us) != 0) {
         fm_log_err("%s: cannot start a probe cycle", lp->resource);
@@ -514,6 +515,7 @@ fm_cmd_run(int argc, char **argv)
     fm_log_notice("%s: monitoring %zu target(s), Probe_timeout %llu ms", lp.resource,
                   lp.cfg.n_targets, (unsigned long long) lp.cfg.probe.timeout_ms);
     lp.st.pending = FM_ACTION_NONE;
+    loop_check_resume(&lp);
     loop_arm(&lp, 0, on_timer_cycle);
     qb_loop_run(lp.loop);
     rc = 0;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -660,6 +661,32 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     return 0;
 }
 
+/* Every target holds a socket during a cycle: make sure the process may
+ * open them all, or running out of descriptors would look like a failed
+ * service (the soft limit is often 1024, the hard one far higher). */
+static int
+run_reserve_fds(size_t n, char *err, size_t err_len)
+{
+    struct rlimit lim;
+    rlim_t want = (rlim_t) n + 64;
+
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= want) {
+        return 0;
+    }
+    if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < want) {
+        snprintf(err, err_len, "%zu targets need %llu file descriptors, but the limit is %llu",
+                 n, (unsigned long long) want, (unsigned long long) lim.rlim_max);
+        return EMFILE;
+    }
+    lim.rlim_cur = want;
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0) {
+        snprintf(err, err_len, "cannot raise the file descriptor limit to %llu: %s",
+                 (unsigned long long) want, strerror(errno));
+        return errno;
+    }
+    return 0;
+}
+
 int
 fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
                  struct fm_probe_run **out, char *err, size_t err_len)
@@ -671,6 +698,11 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     *out = NULL;
     if (run == NULL) {
         return ENOMEM;
+    }
+    rc = run_reserve_fds(n, err, err_len);
+    if (rc != 0) {
+        free(run);
+        return rc;
     }
     run->opts = opts;
     run->n = n;
