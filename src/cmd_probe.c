@@ -74,7 +74,10 @@ probe_usage(FILE *out)
 "                            DURATION is 500ms, 5s, 2m, or plain seconds\n"
 "  -u, --uri URL             also GET this http(s) URL with HTTP/1.1\n"
 "                            (a Monitor_Uri_List entry); repeatable\n"
-"  -e, --expect-status LIST  statuses that pass, e.g. 200-399,401 or 2xx [" FM_DEFAULT_EXPECT "]\n"
+"  -e, --expect-status LIST  statuses that pass, e.g. 200-399,401 or 2xx\n"
+"                            [" FM_DEFAULT_EXPECT_GET " for --uri GETs, which ask for a\n"
+"                            page; " FM_DEFAULT_EXPECT_HEAD " for target HEADs, which ask only\n"
+"                            whether the server answers]\n"
 "  -r, --receive REGEX       the reply must match this POSIX extended regex: the\n"
 "                            first --receive-bytes of the body, or the headers\n"
 "                            of a HEAD reply\n"
@@ -205,7 +208,7 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
                 fm_target_clear(&scratch);
                 break;
             case 'e':
-                if (fm_status_set_parse(&cli->opts.expect, optarg, err, sizeof(err)) != 0) {
+                if (fm_probe_opts_set_expect(&cli->opts, optarg, err, sizeof(err)) != 0) {
                     return fm_cli_error("probe", "%s", err);
                 }
                 break;

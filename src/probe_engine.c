@@ -111,6 +111,8 @@ conn_close(struct fm_conn *conn, bool abortive)
     free(conn->rx);
     conn->rx = NULL;
     conn->rx_len = conn->rx_cap = 0;
+    conn->rx_final = 0;
+    conn->interim = 0;
     conn_free_addrinfo(conn);
 }
 
@@ -202,68 +204,196 @@ conn_finish_ticket(struct fm_conn *conn)
     run_release_memory(conn->run);
 }
 
+/* Whether the request sent is a HEAD, whose reply never has a body. */
+static bool
+conn_sent_head(const struct fm_conn *conn)
+{
+    const char *method = conn->run->opts->method;
+
+    if (method != NULL) {
+        return strcmp(method, "HEAD") == 0;
+    }
+    return conn->target->kind == FM_PROBE_HEAD;
+}
+
+static void
+conn_finish_malformed(struct fm_conn *conn, const char *why, const char *at, size_t len)
+{
+    char detail[sizeof(conn->result->detail)];
+    char shown[64];
+
+    sanitize_into(shown, sizeof(shown), at, (len < 16)? len : 16);
+    snprintf(detail, sizeof(detail), "malformed reply (%s): \"%s\"", why, shown);
+    conn_finish(conn, FM_REASON_READ_MALFORMED, 0, detail);
+}
+
+/* Headers still incomplete: only the end of the stream or the read cap
+ * decides now.  Returns true once the probe has its verdict. */
+static bool
+conn_judge_incomplete(struct fm_conn *conn, bool eof)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+    char detail[sizeof(conn->result->detail)];
+
+    if (eof) {
+        if (conn->interim > 0) {
+            snprintf(detail, sizeof(detail),
+                     "connection closed after %u interim (1xx) replies, before a final one",
+                     conn->interim);
+        } else {
+            snprintf(detail, sizeof(detail),
+                     "connection closed after %zu bytes, before a complete reply", conn->rx_len);
+        }
+        conn_finish(conn, FM_REASON_READ_FAILED, 0, detail);
+        return true;
+    }
+    if (conn->rx_len >= opts->max_reply_bytes) {
+        if (conn->interim > 0) {
+            snprintf(detail, sizeof(detail), "%u interim (1xx) replies and no final one within %zu bytes",
+                     conn->interim, opts->max_reply_bytes);
+        } else {
+            snprintf(detail, sizeof(detail), "reply headers exceed %zu bytes", opts->max_reply_bytes);
+        }
+        conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, detail);
+        return true;
+    }
+    return false;
+}
+
+/*
+ * The body bytes the receive regex is to see, once enough has arrived:
+ * the whole body or the first receive_window_bytes of it, whichever is
+ * shorter (a chunked body is decoded in place first).  Returns false to
+ * wait for more; on true, *data and *data_len are set, *truncated says
+ * that the server closed before it sent what it announced, and *why is
+ * set instead when the body is malformed.
+ */
+static bool
+conn_body_ready(struct fm_conn *conn, const struct fm_http_reply *reply, bool eof,
+                const char **data, size_t *data_len, bool *truncated, const char **why)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+    char *body = conn->rx + conn->rx_final + reply->header_len;
+    size_t body_len = conn->rx_len - conn->rx_final - reply->header_len;
+    bool at_cap = (conn->rx_len >= opts->max_reply_bytes);
+    bool complete = false;
+    size_t have = 0;
+
+    *why = NULL;
+    *truncated = false;
+    switch (fm_http_reply_framing(reply, conn_sent_head(conn))) {
+        case FM_HTTP_BODY_NONE:
+            complete = true;
+            break;
+        case FM_HTTP_BODY_LENGTH:
+            have = (body_len < reply->content_length)? body_len : reply->content_length;
+            complete = (have == reply->content_length);
+            break;
+        case FM_HTTP_BODY_CHUNKED: {
+            enum fm_http_parse rc = fm_http_chunked(body, body_len, false, &have, why);
+
+            if (rc == FM_HTTP_MALFORMED) {
+                return true;
+            }
+            complete = (rc == FM_HTTP_BODY_DONE);
+            break;
+        }
+        case FM_HTTP_BODY_CLOSE:
+            have = body_len;
+            complete = eof;
+            break;
+    }
+    if (!complete && have < opts->receive_window_bytes && !eof && !at_cap) {
+        return false;
+    }
+    /* A body cut short by the server is not the page; one cut by our own
+     * read cap is judged on what was read, as the cap is ours to choose. */
+    *truncated = (!complete && have < opts->receive_window_bytes && eof);
+    if (fm_http_reply_framing(reply, conn_sent_head(conn)) == FM_HTTP_BODY_CHUNKED) {
+        fm_http_chunked(body, body_len, true, &have, why);
+        *why = NULL;    /* a malformed end was caught above or lies beyond */
+    }
+    *data = body;
+    *data_len = (have < opts->receive_window_bytes)? have : opts->receive_window_bytes;
+    return true;
+}
+
 /* Judge what has been read; returns true once the probe has its verdict. */
 static bool
 conn_judge_reply(struct fm_conn *conn, bool eof)
 {
     const struct fm_probe_opts *opts = conn->run->opts;
     struct fm_http_reply reply;
-    enum fm_http_parse parse = fm_http_parse_reply(conn->rx, conn->rx_len, &reply);
+    enum fm_http_parse parse = FM_HTTP_NEED_MORE;
     bool want_body = opts->have_receive && conn->target->kind == FM_PROBE_GET
-                     && (opts->method == NULL || strcmp(opts->method, "HEAD") != 0);
+                     && !conn_sent_head(conn);
+    const char *data = NULL;
+    size_t data_len = 0;
+    bool truncated = false;
     char detail[sizeof(conn->result->detail)];
 
+    /* Interim replies (100 Continue, 103 Early Hints...) say nothing about
+     * the outcome: read on to the final one, within the read cap and the
+     * deadline like any other bytes. */
+    for (;;) {
+        parse = fm_http_parse_reply(conn->rx + conn->rx_final, conn->rx_len - conn->rx_final, &reply);
+        if (parse != FM_HTTP_INTERIM) {
+            break;
+        }
+        conn->rx_final += reply.header_len;
+        conn->interim++;
+    }
     if (parse == FM_HTTP_MALFORMED) {
-        char shown[64];
-
-        sanitize_into(shown, sizeof(shown), conn->rx, (conn->rx_len < 16)? conn->rx_len : 16);
-        snprintf(detail, sizeof(detail), "not an HTTP reply: \"%s\"", shown);
-        conn_finish(conn, FM_REASON_READ_MALFORMED, 0, detail);
+        conn_finish_malformed(conn, reply.why, conn->rx + conn->rx_final,
+                              conn->rx_len - conn->rx_final);
         return true;
     }
     if (parse == FM_HTTP_NEED_MORE) {
-        if (eof) {
-            snprintf(detail, sizeof(detail), "connection closed after %zu bytes, before a complete reply",
-                     conn->rx_len);
-            conn_finish(conn, FM_REASON_READ_FAILED, 0, detail);
-            return true;
-        }
-        if (conn->rx_len >= opts->max_reply_bytes) {
-            snprintf(detail, sizeof(detail), "reply headers exceed %zu bytes", opts->max_reply_bytes);
-            conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, detail);
-            return true;
-        }
-        return false;
+        return conn_judge_incomplete(conn, eof);
     }
 
     conn->result->http_status = reply.status;
-    if (want_body && !eof) {
-        size_t body_len = conn->rx_len - reply.header_len;
-        bool complete = (reply.have_length && body_len >= reply.content_length)
-                        || body_len >= opts->receive_window_bytes
-                        || conn->rx_len >= opts->max_reply_bytes;
-
-        if (!complete) {
-            return false;
-        }
-    }
-    if (!fm_status_set_has(&opts->expect, reply.status)) {
+    /* The status is final once the headers are: a failing one needs no body. */
+    if (!fm_status_set_has(fm_probe_opts_expect(opts, conn->target->kind), reply.status)) {
         snprintf(detail, sizeof(detail), "HTTP status %d is not an expected status", reply.status);
         conn_finish(conn, FM_REASON_STATUS, 0, detail);
         return true;
     }
+    if (fm_http_reply_framing(&reply, conn_sent_head(conn)) == FM_HTTP_BODY_NONE
+        && conn->rx_len > conn->rx_final + reply.header_len) {
+        /* A body where none may be (a reply to HEAD, a 204 or 304): the
+         * server answered another request than ours, or frames its replies
+         * in a way we cannot follow. */
+        conn_finish_malformed(conn, "a body where the reply may have none",
+                              conn->rx + conn->rx_final + reply.header_len,
+                              conn->rx_len - conn->rx_final - reply.header_len);
+        return true;
+    }
+    if (want_body) {
+        const char *why = NULL;
+
+        if (!conn_body_ready(conn, &reply, eof, &data, &data_len, &truncated, &why)) {
+            return false;
+        }
+        if (why != NULL) {
+            conn_finish_malformed(conn, why, conn->rx + conn->rx_final + reply.header_len,
+                                  conn->rx_len - conn->rx_final - reply.header_len);
+            return true;
+        }
+    } else {
+        data = conn->rx + conn->rx_final;
+        data_len = reply.header_len;
+    }
     if (opts->have_receive) {
-        size_t start = want_body? reply.header_len : 0;
-        size_t len = want_body? conn->rx_len - reply.header_len : reply.header_len;
         regmatch_t match = { .rm_so = 0, .rm_eo = 0 };
         bool matched = false;
 
-        if (len > opts->receive_window_bytes) {
-            len = opts->receive_window_bytes;
+        if (data_len > opts->receive_window_bytes) {
+            data_len = opts->receive_window_bytes;
         }
-        match.rm_eo = (regoff_t) len;
+        match.rm_eo = (regoff_t) data_len;
         /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
-        matched = (regexec(&opts->receive, conn->rx + start, 1, &match, REG_STARTEND) == 0);
+        matched = (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0);
         if (matched && opts->reverse) {
             snprintf(detail, sizeof(detail), "reply matches '%s' (reverse mode)", opts->receive_text);
             conn_finish(conn, FM_REASON_CONTENT_REVERSE, 0, detail);
@@ -274,6 +404,12 @@ conn_judge_reply(struct fm_conn *conn, bool eof)
             conn_finish(conn, FM_REASON_CONTENT_MISMATCH, 0, detail);
             return true;
         }
+    }
+    if (truncated) {
+        snprintf(detail, sizeof(detail), "connection closed after %zu body bytes, before the end of the body",
+                 data_len);
+        conn_finish(conn, FM_REASON_READ_FAILED, 0, detail);
+        return true;
     }
     snprintf(detail, sizeof(detail), "HTTP %d%s", reply.status,
              (conn->ssl != NULL && SSL_session_reused(conn->ssl))? " (resumed)" : "");
@@ -847,7 +983,8 @@ run_expire(struct fm_probe_run *run, uint64_t now_us)
         }
         snprintf(detail, sizeof(detail), "no answer within Probe_timeout %llu ms%s",
                  (unsigned long long) run->opts->timeout_ms,
-                 (conn->step == FM_STEP_READ && conn->rx_len > 0)? " (reply incomplete)" : "");
+                 (conn->step != FM_STEP_READ || conn->rx_len == 0)? ""
+                 : (conn->interim > 0)? " (no final reply after interim 1xx replies)" : " (reply incomplete)");
         conn_finish(conn, step_timeout_reason(conn->step), 0, detail);
     }
 }

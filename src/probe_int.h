@@ -41,6 +41,9 @@ struct fm_conn {
     char *rx;                       /* reply bytes, only while reading */
     size_t rx_len;
     size_t rx_cap;
+    size_t rx_final;                /* where the final response starts, after
+                                     * interim 1xx responses */
+    unsigned interim;               /* interim responses skipped */
     uint64_t ticket_end_us;
 
     /* Address: fixed for literals, resolved every cycle for names. */

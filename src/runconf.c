@@ -217,7 +217,10 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
         return fm_decide_opts_set(&cfg->decide, name, value, err, err_len) == EINVAL ? EINVAL : 0;
     }
     if (name_is(name, "expect_status")) {
-        if (fm_status_set_parse(&cfg->probe.expect, value, why, sizeof(why)) != 0) {
+        if (value[0] == '\0') {
+            return 0;   /* the defaults of each probe kind */
+        }
+        if (fm_probe_opts_set_expect(&cfg->probe, value, why, sizeof(why)) != 0) {
             return conf_err(err, err_len, "expect_status: %s", why);
         }
         return 0;

@@ -605,7 +605,8 @@ fm_probe_opts_init(struct fm_probe_opts *opts)
 {
     memset(opts, 0, sizeof(*opts));
     opts->timeout_ms = FM_DEFAULT_TIMEOUT_MS;
-    fm_status_set_parse(&opts->expect, FM_DEFAULT_EXPECT, NULL, 0);
+    fm_status_set_parse(&opts->expect_get, FM_DEFAULT_EXPECT_GET, NULL, 0);
+    fm_status_set_parse(&opts->expect_head, FM_DEFAULT_EXPECT_HEAD, NULL, 0);
     opts->tls_verify = true;
     opts->max_reply_bytes = FM_DEFAULT_MAX_REPLY_BYTES;
     opts->receive_window_bytes = FM_DEFAULT_RECEIVE_WINDOW_BYTES;
@@ -625,6 +626,27 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
         free(opts->headers[i]);
     }
     memset(opts, 0, sizeof(*opts));
+}
+
+int
+fm_probe_opts_set_expect(struct fm_probe_opts *opts, const char *list, char *err, size_t err_len)
+{
+    struct fm_status_set set;
+    int rc = fm_status_set_parse(&set, list, err, err_len);
+
+    if (rc != 0) {
+        return rc;
+    }
+    /* An explicit list is meant for every request, whatever it asks for. */
+    opts->expect_get = set;
+    opts->expect_head = set;
+    return 0;
+}
+
+const struct fm_status_set *
+fm_probe_opts_expect(const struct fm_probe_opts *opts, enum fm_probe_kind kind)
+{
+    return (kind == FM_PROBE_GET)? &opts->expect_get : &opts->expect_head;
 }
 
 int

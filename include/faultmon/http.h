@@ -2,7 +2,11 @@
  * faultmon: incremental parsing of an HTTP response, with a cap on size.
  *
  * The parser never allocates: it looks at the bytes the probe has read so far
- * and says whether the reply is complete enough to judge.
+ * and says whether the reply is complete enough to judge.  It is strict on
+ * purpose: a fault monitor must never take a reply it cannot fully understand
+ * for a healthy one, so anything RFC 9110/9112 forbids, or that could be read
+ * in two ways (obs-fold, conflicting Content-Length, Transfer-Encoding beside
+ * Content-Length, control characters), makes the reply malformed.
  */
 #ifndef FAULTMON_HTTP_H
 #define FAULTMON_HTTP_H
@@ -12,8 +16,19 @@
 
 enum fm_http_parse {
     FM_HTTP_NEED_MORE = 0,  /* read more bytes */
-    FM_HTTP_HEADERS_DONE,   /* status line and headers complete */
-    FM_HTTP_MALFORMED,      /* not an HTTP response */
+    FM_HTTP_HEADERS_DONE,   /* a final response's status line and headers */
+    FM_HTTP_MALFORMED,      /* not an HTTP response we can trust (why says why) */
+    FM_HTTP_INTERIM,        /* a complete interim 1xx response (not 101): skip
+                             * header_len bytes and parse what follows */
+    FM_HTTP_BODY_DONE,      /* fm_http_chunked(): the last chunk has been read */
+};
+
+/* How the body of a final response ends (RFC 9112 section 6.3). */
+enum fm_http_framing {
+    FM_HTTP_BODY_NONE = 0,  /* reply to HEAD, 1xx, 204 or 304: no body */
+    FM_HTTP_BODY_LENGTH,    /* Content-Length bytes */
+    FM_HTTP_BODY_CHUNKED,   /* Transfer-Encoding: chunked */
+    FM_HTTP_BODY_CLOSE,     /* until the server closes the connection */
 };
 
 struct fm_http_reply {
@@ -22,18 +37,51 @@ struct fm_http_reply {
     size_t header_len;      /* bytes up to and including the blank line */
     bool have_length;
     size_t content_length;
+    bool chunked;           /* Transfer-Encoding: chunked */
+    const char *why;        /* static text: why the reply is malformed */
 };
 
 /*!
- * \brief Parse what has been read of a response.
+ * \brief Parse what has been read of one response.
+ *
+ * A reply may start with interim responses (1xx other than 101, RFC 9110
+ * section 15.2); each is returned as FM_HTTP_INTERIM, and the caller parses
+ * on from \p buf + header_len: only the final response is judged.
  *
  * \param[in]  buf    the bytes read so far (need not be NUL-terminated)
  * \param[in]  len    how many
  * \param[out] reply  filled once the status line (status) and the headers
- *                    (header_len, content length) are complete
+ *                    (header_len, framing) are complete; why on MALFORMED
  * \return where the parse stands
  */
 enum fm_http_parse fm_http_parse_reply(const char *buf, size_t len,
                                        struct fm_http_reply *reply);
+
+/*!
+ * \brief How the body of a parsed final response is delimited.
+ *
+ * \param[in] reply         a reply for which fm_http_parse_reply() returned
+ *                          FM_HTTP_HEADERS_DONE
+ * \param[in] head_request  whether the request was HEAD (no body then)
+ * \return the framing
+ */
+enum fm_http_framing fm_http_reply_framing(const struct fm_http_reply *reply,
+                                           bool head_request);
+
+/*!
+ * \brief Walk a chunked body read so far, optionally decoding it in place.
+ *
+ * \param[in,out] body      the bytes after the headers
+ * \param[in]     len       how many
+ * \param[in]     decode    move the chunk data to the start of \p body (the
+ *                          encoded bytes are overwritten: do it once, to judge)
+ * \param[out]    data_len  data bytes found so far (of complete and partial
+ *                          chunks)
+ * \param[out]    why       static text when the body is malformed
+ * \return FM_HTTP_BODY_DONE after the last chunk and its trailers,
+ *         FM_HTTP_NEED_MORE, or FM_HTTP_MALFORMED
+ */
+enum fm_http_parse fm_http_chunked(char *body, size_t len, bool decode,
+                                   size_t *data_len, const char **why);
 
 #endif

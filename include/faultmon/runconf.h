@@ -11,7 +11,8 @@
  *                      without a scheme is http://HOST:PORT/ (host 127.0.0.1)
  *   Monitor_Uri_List   http(s) URIs fetched with HTTP/1.1 GET, blank-separated
  *   Probe_timeout      deadline of one probe cycle [5s]
- *   expect_status      statuses that pass [100-499]
+ *   expect_status      statuses that pass [200-399 for Monitor_Uri_List GETs,
+ *                      100-499 for Port_list HEADs; a list sets both]
  *   receive_regex      POSIX extended regex the reply must match
  *   reverse            a receive_regex match means failure [false]
  *   http_method        method of every request [HEAD; GET for URIs]

@@ -35,7 +35,11 @@ struct fm_status_set {
 /* Settings shared by every target of one probe run. */
 struct fm_probe_opts {
     uint64_t timeout_ms;            /* Probe_timeout: bounds the whole run */
-    struct fm_status_set expect;    /* statuses that pass */
+    /* Statuses that pass, per probe kind: a GET asks for a page, a HEAD to
+     * a Port_list address only whether the server answers.  Set both with
+     * fm_probe_opts_set_expect(); the defaults are FM_DEFAULT_EXPECT_*. */
+    struct fm_status_set expect_get;
+    struct fm_status_set expect_head;
     bool have_receive;
     regex_t receive;                /* matched against the start of the body */
     char *receive_text;
@@ -68,7 +72,11 @@ struct fm_target {
 #define FM_DEFAULT_TIMEOUT_MS 5000
 #define FM_DEFAULT_MAX_REPLY_BYTES (64 * 1024)
 #define FM_DEFAULT_RECEIVE_WINDOW_BYTES 4096
-#define FM_DEFAULT_EXPECT "100-499"
+/* A page is there when wget, HAProxy's httpchk and Kubernetes say so: 2xx or
+ * 3xx (a 500 fails, as the Sun rule says, and so do 403 and 404). */
+#define FM_DEFAULT_EXPECT_GET "200-399"
+/* Any answer but a server error: the Sun Cluster Port_list probe. */
+#define FM_DEFAULT_EXPECT_HEAD "100-499"
 #define FM_DEFAULT_TARGET "http://127.0.0.1/"
 
 /*!
@@ -109,6 +117,20 @@ void fm_escape_controls(char *buf, size_t buf_len);
 
 void fm_probe_opts_init(struct fm_probe_opts *opts);
 void fm_probe_opts_clear(struct fm_probe_opts *opts);
+/*!
+ * \brief Set the statuses that pass for every probe kind (expect_status).
+ * \return 0 or EINVAL (err says why)
+ */
+int fm_probe_opts_set_expect(struct fm_probe_opts *opts, const char *list,
+                             char *err, size_t err_len);
+/*!
+ * \brief The statuses that pass for one kind of probe.
+ * \param[in] opts  the options
+ * \param[in] kind  FM_PROBE_GET (a Monitor_Uri_List entry) or another kind
+ * \return the set: expect_get for GET probes, expect_head otherwise
+ */
+const struct fm_status_set *fm_probe_opts_expect(const struct fm_probe_opts *opts,
+                                                 enum fm_probe_kind kind);
 /*! \brief Compile and set the receive regex. \return 0 or EINVAL (err says why) */
 int fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
                               char *err, size_t err_len);

@@ -199,6 +199,43 @@ test_bad_options(void **state)
     fm_probe_opts_clear(&opts);
 }
 
+/* Issue 8, defect 11: a GET asks for a page, and a 403 or 404 is no page;
+ * a HEAD to a Port_list address asks only whether the server answers. */
+static void
+test_expect_defaults(void **state)
+{
+    struct fm_probe_opts opts;
+    const struct fm_status_set *get = NULL;
+    const struct fm_status_set *head = NULL;
+    char err[256];
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    get = fm_probe_opts_expect(&opts, FM_PROBE_GET);
+    head = fm_probe_opts_expect(&opts, FM_PROBE_HEAD);
+    for (int s = 100; s <= 999; s++) {
+        print_message("# status %d\n", s);
+        assert_int_equal(fm_status_set_has(get, s), s >= 200 && s <= 399);
+        assert_int_equal(fm_status_set_has(head, s), s >= 100 && s <= 499);
+    }
+    /* The seed: a 500 from a Monitor_Uri_List GET is a failure. */
+    assert_false(fm_status_set_has(get, 500));
+    assert_false(fm_status_set_has(get, 403));
+    assert_false(fm_status_set_has(get, 404));
+    assert_false(fm_status_set_has(head, 503));
+
+    /* An explicit list holds for every kind. */
+    assert_int_equal(fm_probe_opts_set_expect(&opts, "200-399,404", err, sizeof(err)), 0);
+    assert_true(fm_status_set_has(fm_probe_opts_expect(&opts, FM_PROBE_GET), 404));
+    assert_true(fm_status_set_has(fm_probe_opts_expect(&opts, FM_PROBE_HEAD), 404));
+    assert_false(fm_status_set_has(fm_probe_opts_expect(&opts, FM_PROBE_HEAD), 403));
+    assert_false(fm_status_set_has(fm_probe_opts_expect(&opts, FM_PROBE_HEAD), 100));
+    /* A bad one changes nothing. */
+    assert_int_equal(fm_probe_opts_set_expect(&opts, "4x4", err, sizeof(err)), EINVAL);
+    assert_true(fm_status_set_has(fm_probe_opts_expect(&opts, FM_PROBE_GET), 404));
+    fm_probe_opts_clear(&opts);
+}
+
 static void
 test_status_sets(void **state)
 {
@@ -206,15 +243,6 @@ test_status_sets(void **state)
     char err[256];
 
     (void) state;
-    assert_int_equal(fm_status_set_parse(&set, FM_DEFAULT_EXPECT, err, sizeof(err)), 0);
-    assert_true(fm_status_set_has(&set, 100));
-    assert_true(fm_status_set_has(&set, 200));
-    assert_true(fm_status_set_has(&set, 404));
-    assert_true(fm_status_set_has(&set, 499));
-    /* The seed: a 500 from a Monitor_Uri_List GET is a failure. */
-    assert_false(fm_status_set_has(&set, 500));
-    assert_false(fm_status_set_has(&set, 503));
-
     assert_int_equal(fm_status_set_parse(&set, "200-204,301,4xx", err, sizeof(err)), 0);
     assert_true(fm_status_set_has(&set, 204));
     assert_false(fm_status_set_has(&set, 205));
@@ -274,6 +302,7 @@ main(void)
         cmocka_unit_test(test_credentials_are_redacted),
         cmocka_unit_test(test_request_bytes),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_expect_defaults),
         cmocka_unit_test(test_status_sets),
         cmocka_unit_test(test_durations_and_sizes),
     };
