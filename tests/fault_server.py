@@ -128,15 +128,131 @@ def mode_silent(conn):
 
 
 def mode_trickle(conn):
+    # A byte every 200 ms: a read timer that restarted on every byte would
+    # never fire, so only a deadline for the whole probe ends this.
     read_request(conn)
     try:
         conn.sendall(b"HTTP/1.1 200 OK\r\nX-Trickle: ")
         while True:
-            time.sleep(1.0)
+            time.sleep(0.2)
             conn.sendall(b"a")
     except OSError:
         pass
     conn.close()
+
+
+def mode_endless_100(conn):
+    """Interim replies as fast as the socket takes them, never a final one."""
+    read_request(conn)
+    block = b"HTTP/1.1 100 Continue\r\n\r\n" * 256
+    try:
+        while True:
+            conn.sendall(block)
+    except OSError:
+        pass
+    conn.close()
+
+
+def mode_slow_100(conn):
+    """One interim reply every 200 ms, never a final one."""
+    read_request(conn)
+    try:
+        while True:
+            conn.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+            time.sleep(0.2)
+    except OSError:
+        pass
+    conn.close()
+
+
+def make_raw_mode(data):
+    """Send these bytes in one write, whatever the request, then close."""
+    def mode_raw(conn):
+        read_request(conn)
+        try:
+            conn.sendall(data)
+        except OSError:
+            pass
+        linger_then_close(conn)
+    return mode_raw
+
+
+def _reply(status_line, headers, body=b""):
+    head = [status_line, "Server: faultmon-fault-server", "Connection: close"]
+    head.extend(headers)
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+_MARKER_BODY = (DEFAULT_MARKER + "\n").encode("latin-1")
+_CL_MARKER = "Content-Length: %d" % len(_MARKER_BODY)
+_EARLY_HINTS = b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
+
+# Replies that could mislead a lenient client: each is sent as it is, in one
+# write (so that a body after the headers arrives with them).
+RAW_REPLIES = {
+    "interim-then-503": (
+        _EARLY_HINTS + _reply("HTTP/1.1 503 Service Unavailable", ["Content-Length: 0"]),
+        "103 Early Hints, then 503"),
+    "continue-then-503": (
+        b"HTTP/1.1 100 Continue\r\n\r\n"
+        + _reply("HTTP/1.1 503 Service Unavailable", ["Content-Length: 0"]),
+        "100 Continue, then 503"),
+    "interim-then-200": (
+        _EARLY_HINTS + b"HTTP/1.1 100 Continue\r\n\r\n"
+        + _reply("HTTP/1.1 200 OK", [_CL_MARKER], _MARKER_BODY),
+        "103 and 100, then a good 200 with the marker"),
+    "interim-close": (_EARLY_HINTS, "103 Early Hints with a header, then close"),
+    "switching-101": (
+        _reply("HTTP/1.1 101 Switching Protocols", ["Upgrade: faultmon"]),
+        "101 Switching Protocols (a final reply)"),
+    "nul-in-reason": (
+        _reply("HTTP/1.1 200 O\0K", [_CL_MARKER], _MARKER_BODY),
+        "200 with a NUL in the reason phrase"),
+    "ctl-in-header": (
+        _reply("HTTP/1.1 200 OK", ["X-Ctl: a\x01b", _CL_MARKER], _MARKER_BODY),
+        "200 with a control character in a header"),
+    "bare-cr": (
+        _reply("HTTP/1.1 200 OK\rX-Injected: yes", [_CL_MARKER], _MARKER_BODY),
+        "200 with a bare CR in the status line"),
+    "obs-fold": (
+        _reply("HTTP/1.1 200 OK", ["X-Folded: a", " Content-Length: 0", _CL_MARKER], _MARKER_BODY),
+        "200 with an obs-fold continuation line"),
+    "no-colon": (
+        _reply("HTTP/1.1 200 OK", ["Junk header line", _CL_MARKER], _MARKER_BODY),
+        "200 with a header line without a colon"),
+    "cl-conflict": (
+        _reply("HTTP/1.1 200 OK", [_CL_MARKER, "Content-Length: 3"], _MARKER_BODY),
+        "200 with two different Content-Length values"),
+    "cl-negative": (
+        _reply("HTTP/1.1 200 OK", ["Content-Length: -1"], _MARKER_BODY),
+        "200 with Content-Length: -1"),
+    "te-and-cl": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked", _CL_MARKER], _MARKER_BODY),
+        "200 with both Transfer-Encoding and Content-Length"),
+    "chunked-short": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked"], b"100\r\n" + _MARKER_BODY),
+        "chunked body announcing 256 bytes, closed after the marker"),
+    "chunked-ok": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked"],
+               b"e\r\nfaultmon-fault\r\nb\r\n-server-ok\n\r\n0\r\n\r\n"),
+        "chunked body with the marker split across two chunks"),
+    "truncated-body": (
+        _reply("HTTP/1.1 200 OK", ["Content-Length: 1000"], _MARKER_BODY),
+        "Content-Length 1000, closed after the marker"),
+    "http09": (_MARKER_BODY, "an HTTP/0.9 reply: the body, no status line"),
+    "head-body": (
+        _reply("HTTP/1.1 200 OK", [_CL_MARKER], _MARKER_BODY),
+        "200 with its body even to HEAD"),
+    "bad-version": (
+        _reply("HTTP/1.2 200 OK", [_CL_MARKER], _MARKER_BODY),
+        "an HTTP/1.2 status line"),
+    "four-digit-status": (
+        _reply("HTTP/1.1 2000 OK", [_CL_MARKER], _MARKER_BODY),
+        "a four-digit status"),
+    "two-digit-status": (
+        _reply("HTTP/1.1 20 OK", [_CL_MARKER], _MARKER_BODY),
+        "a two-digit status"),
+}
 
 
 def mode_reset_headers(conn):
@@ -212,6 +328,8 @@ def make_status_mode(status):
     def mode_status(conn):
         request = read_request(conn)
         body = ("status %d from faultmon-fault-server\n" % status).encode("latin-1")
+        if status < 200 or status in (204, 304):
+            body = b""      # these replies have no body (RFC 9110)
         http_reply(conn, request, status, "Status %d" % status, body)
     return mode_status
 
@@ -234,7 +352,7 @@ MODES = {
     "refuse": (None, "nothing listens: the port is bound but not listening, so connect gets RST"),
     "connect-stall": (None, "listen with a full accept queue: SYNs are dropped, connect hangs"),
     "silent": (mode_silent, "accept and never answer"),
-    "trickle": (mode_trickle, "send a status line, then one byte a second forever"),
+    "trickle": (mode_trickle, "send a status line, then a byte every 200 ms forever"),
     "reset-headers": (mode_reset_headers, "send part of the headers, then RST (SO_LINGER 0)"),
     "reset-accept": (mode_reset_accept, "RST right after accept"),
     "reset-request": (mode_reset_request, "read the request, then RST without a reply"),
@@ -246,7 +364,11 @@ MODES = {
     "status-NNN": (None, "a valid reply with status NNN (status-500, status-404...)"),
     "tls-stall": (mode_tls_stall, "accept TCP, never answer the ClientHello"),
     "tls-alert": (mode_tls_alert, "answer the ClientHello with a fatal TLS alert, then close"),
+    "endless-100": (mode_endless_100, "100 Continue replies as fast as possible, no final one"),
+    "slow-100": (mode_slow_100, "a 100 Continue reply every 200 ms, no final one"),
 }
+for _name, (_data, _text) in RAW_REPLIES.items():
+    MODES[_name] = (make_raw_mode(_data), _text)
 
 
 def handler_for(mode):
@@ -356,7 +478,7 @@ def main(argv):
 
     if OPTIONS.list_modes:
         for name, (_, text) in MODES.items():
-            print("%-14s %s" % (name, text))
+            print("%-18s %s" % (name, text))
         return 0
     if not OPTIONS.modes:
         parser.error("no MODE given (see --list-modes)")

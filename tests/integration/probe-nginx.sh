@@ -30,7 +30,7 @@ log_has() {
     fi
 }
 
-plan 39
+plan 40
 
 # Seed step 2: HTTP/1.0 HEAD.
 fm_probe --json --timeout $TO "http://$H/?head"
@@ -88,8 +88,11 @@ fm_probe --json --timeout $TO --uri "http://$H/boom"
 fm_check_probe "--uri /boom: 500 is complete, layer status" 2 \
     verdict=complete targets.0.layer=status targets.0.reason=status targets.0.status=500
 fm_probe --json --timeout $TO --uri "http://$H/missing"
-fm_check_probe "--uri /missing: 404 is within the default 100-499: ok" 0 \
-    verdict=ok targets.0.status=404
+fm_check_probe "--uri /missing: 404 is no page (GET default 200-399): complete, layer status" 2 \
+    verdict=complete targets.0.layer=status targets.0.reason=status targets.0.status=404
+fm_probe --json --timeout $TO "http://$H/missing"
+fm_check_probe "HEAD /missing: 404 is an answer (HEAD default 100-499): ok" 0 \
+    verdict=ok targets.0.kind=http-head targets.0.status=404
 fm_probe --json --timeout $TO --expect-status 200 --uri "http://$H/missing"
 fm_check_probe "--expect-status 200, 404 reply: complete, layer status" 2 \
     verdict=complete targets.0.layer=status targets.0.reason=status targets.0.status=404
