@@ -139,12 +139,12 @@ parse_field_line(const char *line, size_t len, struct fm_http_reply *reply, bool
     size_t value_len = 0;
 
     if (line[0] == ' ' || line[0] == '\t') {
-        return malformed(reply, "obs-fold (a header line starting with a blank)");
+        return malformed(reply, "obs-fold: a header line starting with a blank");
     }
     while (name_len < len && is_tchar((unsigned char) line[name_len])) {
         name_len++;
     }
-    if (name_len == len) {
+    if (name_len == len || memchr(line, ':', len) == NULL) {
         return malformed(reply, "header line without a colon");
     }
     if (line[name_len] != ':') {
@@ -258,6 +258,7 @@ fm_http_parse_reply(const char *buf, size_t len, struct fm_http_reply *reply)
         }
         rc = parse_field_line(line, line_len, reply, false);
         if (rc != FM_HTTP_NEED_MORE) {
+            reply->why_offset = (size_t) (line - buf);
             return rc;
         }
     }

@@ -220,9 +220,9 @@ static void
 conn_finish_malformed(struct fm_conn *conn, const char *why, const char *at, size_t len)
 {
     char detail[sizeof(conn->result->detail)];
-    char shown[64];
+    char shown[96];
 
-    sanitize_into(shown, sizeof(shown), at, (len < 16)? len : 16);
+    sanitize_into(shown, sizeof(shown), at, (len < 24)? len : 24);
     snprintf(detail, sizeof(detail), "malformed reply (%s): \"%s\"", why, shown);
     conn_finish(conn, FM_REASON_READ_MALFORMED, 0, detail);
 }
@@ -344,8 +344,8 @@ conn_judge_reply(struct fm_conn *conn, bool eof)
         conn->interim++;
     }
     if (parse == FM_HTTP_MALFORMED) {
-        conn_finish_malformed(conn, reply.why, conn->rx + conn->rx_final,
-                              conn->rx_len - conn->rx_final);
+        conn_finish_malformed(conn, reply.why, conn->rx + conn->rx_final + reply.why_offset,
+                              conn->rx_len - conn->rx_final - reply.why_offset);
         return true;
     }
     if (parse == FM_HTTP_NEED_MORE) {

@@ -39,6 +39,7 @@ struct fm_http_reply {
     size_t content_length;
     bool chunked;           /* Transfer-Encoding: chunked */
     const char *why;        /* static text: why the reply is malformed */
+    size_t why_offset;      /* where the line that is malformed starts */
 };
 
 /*!
