@@ -28,6 +28,7 @@ agents_faultmon_ocf_SOURCES = \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h \
 	src/decide.c \
+	src/regex_guard.c \
 	src/result.c \
 	src/runconf.c \
 	src/state.c \
@@ -97,6 +98,7 @@ FM_OCF_UNIT_SOURCES = \
 	agents/ocf_apache_conf.c \
 	agents/ocf_common.c \
 	src/decide.c \
+	src/regex_guard.c \
 	src/result.c \
 	src/runconf.c \
 	src/state.c \

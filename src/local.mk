@@ -10,6 +10,7 @@ src_libfaultmon_la_SOURCES = \
 	src/probe_engine.c \
 	src/probe_int.h \
 	src/probe_tls.c \
+	src/regex_guard.c \
 	src/result.c \
 	src/runconf.c \
 	src/state.c \
@@ -38,6 +39,7 @@ pkginclude_HEADERS = \
 	include/faultmon/log.h \
 	include/faultmon/pcmk.h \
 	include/faultmon/probe.h \
+	include/faultmon/regex_guard.h \
 	include/faultmon/result.h \
 	include/faultmon/runconf.h \
 	include/faultmon/state.h \

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <faultmon/regex_guard.h>
 #include <faultmon/target.h>
 
 #define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
@@ -654,10 +655,18 @@ fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
                           char *err, size_t err_len)
 {
     regex_t compiled;
+    char why_guard[160];
+    int rc = 0;
+
+    /* Every user pattern passes the guard before regcomp(), which a
+     * pathological one can keep busy for gigabytes. */
+    if (fm_regex_check(regex, why_guard, sizeof(why_guard)) != 0) {
+        return set_err(err, err_len, "invalid regex '%.64s%s': %s", regex,
+                       (strlen(regex) > 64)? "..." : "", why_guard);
+    }
     /* REG_NEWLINE: ^ and $ match at each line, as a receive string for a
      * header or a body line is usually written. */
-    int rc = regcomp(&compiled, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
-
+    rc = regcomp(&compiled, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
     if (rc != 0) {
         char why[128];
 

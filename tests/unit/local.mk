@@ -4,6 +4,7 @@ if HAVE_CMOCKA
 FM_UNIT_TESTS = \
 	tests/unit/test_deadline \
 	tests/unit/test_http \
+	tests/unit/test_regex_guard \
 	tests/unit/test_result \
 	tests/unit/test_target
 check_PROGRAMS += $(FM_UNIT_TESTS)
@@ -16,6 +17,9 @@ tests_unit_test_deadline_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_http_SOURCES = tests/unit/test_http.c
 tests_unit_test_http_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_regex_guard_SOURCES = tests/unit/test_regex_guard.c
+tests_unit_test_regex_guard_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_regex_guard_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_result_SOURCES = tests/unit/test_result.c
 tests_unit_test_result_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_result_LDADD = $(FM_UNIT_LDADD)

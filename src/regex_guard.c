@@ -1,0 +1,265 @@
+/*
+ * faultmon: refuse regular expressions that would exhaust regcomp().
+ *
+ * A small recursive-descent reading of POSIX ERE that estimates how many
+ * nodes glibc builds: an atom is one node; "x*" and "x?" add one; "x+" is
+ * compiled as "xx*", so it doubles its operand; "x{m,n}" makes n copies.
+ * Estimates saturate just above the limit, so no arithmetic overflows.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <faultmon/regex_guard.h>
+
+struct guard {
+    const char *p;
+    const char *why;        /* set on refusal */
+    char detail[96];
+};
+
+/* Size and how deeply repetitions nest within one sub-expression. */
+struct cost {
+    size_t nodes;
+    unsigned repeat_depth;
+};
+
+static size_t
+sat_add(size_t a, size_t b)
+{
+    return (a + b > FM_REGEX_MAX_NODES)? FM_REGEX_MAX_NODES + 1 : a + b;
+}
+
+static size_t
+sat_mul(size_t a, size_t b)
+{
+    if (a != 0 && b > (FM_REGEX_MAX_NODES + 1) / a) {
+        return FM_REGEX_MAX_NODES + 1;
+    }
+    return sat_add(a * b, 0);
+}
+
+static bool
+refuse(struct guard *g, const char *why, const char *fmt, ...)
+{
+    va_list ap;
+
+    g->why = why;
+    va_start(ap, fmt);
+    vsnprintf(g->detail, sizeof(g->detail), fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* A bracket expression: "[", then "^" and "]" as the first member, then up
+ * to the closing "]", where "[:name:]", "[=c=]" and "[.c.]" are members. */
+static void
+skip_bracket(struct guard *g)
+{
+    const char *p = g->p + 1;
+
+    if (*p == '^') {
+        p++;
+    }
+    if (*p == ']') {
+        p++;
+    }
+    while (*p != '\0' && *p != ']') {
+        if (p[0] == '[' && (p[1] == ':' || p[1] == '=' || p[1] == '.')) {
+            char close[3] = { p[1], ']', '\0' };
+            const char *end = strstr(p + 2, close);
+
+            if (end == NULL) {
+                break;
+            }
+            p = end + 2;
+        } else {
+            p++;
+        }
+    }
+    /* Unterminated: regcomp() rejects it. */
+    g->p = (*p == ']')? p + 1 : p;
+}
+
+/* "{m}", "{m,}", "{m,n}" or "{,n}": the number of copies it makes, or false
+ * when it is no bound (then regcomp() decides). */
+static bool
+read_bound(struct guard *g, size_t *copies, bool *open_ended)
+{
+    const char *p = g->p + 1;
+    size_t min = 0;
+    size_t max = 0;
+    bool have_min = false;
+    bool have_max = false;
+
+    while (isdigit((unsigned char) *p)) {
+        min = (min > 100000)? min : min * 10 + (size_t) (*p - '0');
+        have_min = true;
+        p++;
+    }
+    *open_ended = false;
+    if (*p == ',') {
+        p++;
+        while (isdigit((unsigned char) *p)) {
+            max = (max > 100000)? max : max * 10 + (size_t) (*p - '0');
+            have_max = true;
+            p++;
+        }
+        *open_ended = !have_max;
+    } else {
+        max = min;
+        have_max = have_min;
+    }
+    if (*p != '}' || (!have_min && !have_max)) {
+        return false;
+    }
+    g->p = p + 1;
+    *copies = *open_ended? min + 1 : max;
+    if (*copies == 0) {
+        *copies = 1;
+    }
+    return true;
+}
+
+static bool parse_alt(struct guard *g, unsigned depth, struct cost *out);
+
+static bool
+parse_atom(struct guard *g, unsigned depth, struct cost *out)
+{
+    out->nodes = 1;
+    out->repeat_depth = 0;
+    switch (*g->p) {
+        case '(':
+            if (depth + 1 > FM_REGEX_MAX_GROUP_DEPTH) {
+                return refuse(g, "groups nested too deeply", "more than %d levels of parentheses",
+                              FM_REGEX_MAX_GROUP_DEPTH);
+            }
+            g->p++;
+            if (!parse_alt(g, depth + 1, out)) {
+                return false;
+            }
+            if (*g->p == ')') {
+                g->p++;
+            }
+            out->nodes = sat_add(out->nodes, 1);
+            return true;
+        case '[':
+            skip_bracket(g);
+            return true;
+        case '\\':
+            if (g->p[1] >= '1' && g->p[1] <= '9') {
+                return refuse(g, "back-reference", "\\%c is a back-reference, which is not POSIX "
+                              "extended syntax and can take exponential time to match", g->p[1]);
+            }
+            g->p += (g->p[1] != '\0')? 2 : 1;
+            return true;
+        default:
+            g->p++;
+            return true;
+    }
+}
+
+/* An atom and the repetition operators that follow it. */
+static bool
+parse_piece(struct guard *g, unsigned depth, struct cost *out)
+{
+    unsigned ops = 0;
+
+    if (!parse_atom(g, depth, out)) {
+        return false;
+    }
+    for (;;) {
+        size_t copies = 0;
+        bool open_ended = false;
+        char op = *g->p;
+
+        if (op == '*' || op == '?') {
+            g->p++;
+            out->nodes = sat_add(out->nodes, 1);
+        } else if (op == '+') {
+            g->p++;
+            out->nodes = sat_add(sat_mul(out->nodes, 2), 1);
+        } else if (op == '{' && read_bound(g, &copies, &open_ended)) {
+            out->nodes = sat_add(sat_mul(out->nodes, copies), open_ended? 1 : 0);
+        } else {
+            break;
+        }
+        if (++ops > FM_REGEX_MAX_STACKED_OPS) {
+            return refuse(g, "stacked repetition operators", "more than %d repetition operators in a row",
+                          FM_REGEX_MAX_STACKED_OPS);
+        }
+        if (ops == 1) {
+            out->repeat_depth++;
+            if (out->repeat_depth > FM_REGEX_MAX_REPEAT_DEPTH) {
+                return refuse(g, "repetitions nested too deeply",
+                              "repeated groups nested more than %d deep", FM_REGEX_MAX_REPEAT_DEPTH);
+            }
+        }
+    }
+    if (out->nodes > FM_REGEX_MAX_NODES) {
+        return refuse(g, "too large once expanded", "its repetitions expand to more than %d nodes",
+                      FM_REGEX_MAX_NODES);
+    }
+    return true;
+}
+
+static bool
+parse_alt(struct guard *g, unsigned depth, struct cost *out)
+{
+    out->nodes = 0;
+    out->repeat_depth = 0;
+    while (*g->p != '\0' && !(*g->p == ')' && depth > 0)) {
+        struct cost piece;
+
+        if (*g->p == '|') {
+            g->p++;
+            out->nodes = sat_add(out->nodes, 1);
+            continue;
+        }
+        if (*g->p == ')') {
+            /* An unmatched ")" at the top level: regcomp() decides. */
+            g->p++;
+            continue;
+        }
+        if (!parse_piece(g, depth, &piece)) {
+            return false;
+        }
+        out->nodes = sat_add(out->nodes, piece.nodes);
+        if (piece.repeat_depth > out->repeat_depth) {
+            out->repeat_depth = piece.repeat_depth;
+        }
+        if (out->nodes > FM_REGEX_MAX_NODES) {
+            return refuse(g, "too large once expanded", "its repetitions expand to more than %d nodes",
+                          FM_REGEX_MAX_NODES);
+        }
+    }
+    return true;
+}
+
+int
+fm_regex_check(const char *regex, char *err, size_t err_len)
+{
+    struct guard g;
+    struct cost total;
+    size_t len = strnlen(regex, FM_REGEX_MAX_BYTES + 1);
+
+    memset(&g, 0, sizeof(g));
+    g.p = regex;
+    if (len > FM_REGEX_MAX_BYTES) {
+        refuse(&g, "too long", "longer than %d bytes", FM_REGEX_MAX_BYTES);
+    } else {
+        parse_alt(&g, 0, &total);
+    }
+    if (g.why == NULL) {
+        return 0;
+    }
+    if (err != NULL && err_len > 0) {
+        snprintf(err, err_len, "pattern refused (%s): %s", g.why, g.detail);
+    }
+    return EINVAL;
+}

@@ -1,0 +1,222 @@
+/*
+ * Unit tests: the guard in front of regcomp() (src/regex_guard.c).
+ *
+ * Pathological patterns must be refused from their text, at once; ordinary
+ * ones accepted; and whatever the guard accepts must compile quickly.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include <faultmon/regex_guard.h>
+#include <faultmon/target.h>
+
+static double
+now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* "a" followed by n copies of op. */
+static char *
+repeat(const char *head, const char *op, size_t n, const char *tail)
+{
+    size_t len = strlen(head) + strlen(op) * n + strlen(tail) + 1;
+    char *s = calloc(1, len);
+
+    assert_non_null(s);
+    strcpy(s, head);
+    for (size_t i = 0; i < n; i++) {
+        strcat(s, op);
+    }
+    strcat(s, tail);
+    return s;
+}
+
+/* n opening parentheses, the middle, then n times close. */
+static char *
+nested(size_t n, const char *middle, const char *close)
+{
+    char *open = repeat("", "(", n, middle);
+    char *s = repeat(open, close, n, "");
+
+    free(open);
+    return s;
+}
+
+static void
+refused(const char *regex, const char *why_part)
+{
+    char err[256] = "";
+    double start = now_s();
+
+    assert_int_equal(fm_regex_check(regex, err, sizeof(err)), EINVAL);
+    assert_true(now_s() - start < 0.1);
+    if (strstr(err, why_part) == NULL) {
+        fail_msg("'%.80s': error '%s' does not say '%s'", regex, err, why_part);
+    }
+    assert_null(strchr(err, '\n'));
+}
+
+static void
+accepted_and_fast(const char *regex)
+{
+    char err[256] = "";
+    regex_t re;
+    double start = 0;
+
+    if (fm_regex_check(regex, err, sizeof(err)) != 0) {
+        fail_msg("'%.80s' refused: %s", regex, err);
+    }
+    start = now_s();
+    if (regcomp(&re, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) == 0) {
+        regfree(&re);
+    }
+    /* The budget of a whole validate-all is 1 s; one compile gets far less. */
+    assert_true(now_s() - start < 0.25);
+}
+
+static void
+test_ordinary_patterns(void **state)
+{
+    static const char *const ok[] = {
+        "</ *html *>", "</ *[hH][tT][mM][lL] *>", "status: *up", "ok|up", "^HTTP/1\\.[01] 200",
+        "[[:alpha:][:digit:]]{1,100}", "a*?", "(a|b)+", "[]a]+", "[^]a]*x", "a{2,}", "a{,3}",
+        "x{", "\\(literal\\)", "Total Accesses: [0-9]+", "((a|b)*c)+", "", "a{1000}",
+        "[[:space:]]*(Scoreboard|BusyWorkers)", "(", "a)",
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        accepted_and_fast(ok[i]);
+    }
+}
+
+static void
+test_stacked_plus(void **state)
+{
+    char *p = repeat("a", "+", 60, "");
+
+    (void) state;
+    refused(p, "repetition operators in a row");
+    free(p);
+    refused("a+++", "in a row");
+    refused("a**{2}", "in a row");
+}
+
+static void
+test_nested_repeats(void **state)
+{
+    char *star = nested(40, "a*", ")*");
+    char *plus = nested(20, "a+", ")+");
+    char *deep = nested(FM_REGEX_MAX_GROUP_DEPTH + 1, "a", ")");
+    char *ok = nested(FM_REGEX_MAX_REPEAT_DEPTH - 1, "a*", ")*");
+
+    (void) state;
+    refused(star, "nested");
+    refused(plus, "nested");
+    refused(deep, "parentheses");
+    accepted_and_fast(ok);
+    free(star);
+    free(plus);
+    free(deep);
+    free(ok);
+}
+
+static void
+test_expansion(void **state)
+{
+    (void) state;
+    refused("a{1000}{1000}", "expand");
+    refused("(a{100}){1000}", "expand");
+    refused("((a{40}){40}){40}", "expand");
+    accepted_and_fast("((a{30}){30}){30}");
+    accepted_and_fast("(((((((a+)+)+)+)+)+)+");
+    refused("[[:alpha:]]{30000}[[:alpha:]]{30000}", "expand");
+    refused("(a|b|c|d|e|f|g|h){8000}", "expand");
+    accepted_and_fast("a{100}{100}");
+    accepted_and_fast("(a{100}){300}");
+}
+
+static void
+test_long_patterns(void **state)
+{
+    /* A huge bracket expression, and a pattern of plain characters. */
+    char *bracket = repeat("[", "a-z", 5000, "]");
+    char *plain = repeat("", "ab", FM_REGEX_MAX_BYTES, "");
+    char *max = repeat("", "a", FM_REGEX_MAX_BYTES, "");
+
+    (void) state;
+    refused(bracket, "longer than");
+    refused(plain, "longer than");
+    accepted_and_fast(max);
+    max[FM_REGEX_MAX_BYTES - 1] = '\0';
+    bracket[FM_REGEX_MAX_BYTES - 2] = ']';
+    bracket[FM_REGEX_MAX_BYTES - 1] = '\0';
+    accepted_and_fast(bracket);
+    free(bracket);
+    free(plain);
+    free(max);
+}
+
+static void
+test_backreference(void **state)
+{
+    (void) state;
+    refused("(a*)*\\1", "back-reference");
+    refused("(x)\\9", "back-reference");
+    accepted_and_fast("\\.\\*\\\\");
+}
+
+/* The one compile path of user patterns refuses through the guard, and
+ * says so in one line that names the start of the pattern. */
+static void
+test_set_receive_uses_guard(void **state)
+{
+    struct fm_probe_opts opts;
+    char err[512] = "";
+    char *p = repeat("a", "+", 60, "");
+    double start = now_s();
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, p, err, sizeof(err)), EINVAL);
+    assert_true(now_s() - start < 1.0);
+    assert_non_null(strstr(err, "invalid regex 'a+++"));
+    assert_non_null(strstr(err, "in a row"));
+    assert_false(opts.have_receive);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "a{1000}{1000}", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "ok|up", err, sizeof(err)), 0);
+    assert_true(opts.have_receive);
+    fm_probe_opts_clear(&opts);
+    free(p);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ordinary_patterns),
+        cmocka_unit_test(test_stacked_plus),
+        cmocka_unit_test(test_nested_repeats),
+        cmocka_unit_test(test_expansion),
+        cmocka_unit_test(test_long_patterns),
+        cmocka_unit_test(test_backreference),
+        cmocka_unit_test(test_set_receive_uses_guard),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
