@@ -26,6 +26,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <faultmon/regex_guard.h>
 #include <faultmon/state.h>
 #include <faultmon/target.h>
 
@@ -201,7 +202,7 @@ load_envfiles(struct apache *a)
     status = fm_ocf_run(argv, out, ENV_OUT_MAX, &used, 10000);
     if (status != 0) {
         out[strcspn(out, "\n")] = '\0';
-        rc = fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "envfiles '%s' could not be read by /bin/sh (status %d): %s",
+        rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "envfiles '%s' could not be read by /bin/sh (status %d): %s",
                          value, status, out);
         goto done;
     }
@@ -210,7 +211,7 @@ load_envfiles(struct apache *a)
         char *end = out + used;
 
         if (p == NULL) {
-            rc = fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "envfiles '%s': no environment came back", value);
+            rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "envfiles '%s': no environment came back", value);
             goto done;
         }
         for (p += sizeof(ENV_MARKER); p < end; p += strlen(p) + 1) {
@@ -265,12 +266,12 @@ read_config(struct apache *a)
     int rc = 0;
 
     if (access(a->configfile, F_OK) != 0) {
-        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "configfile '%s' does not exist on this node",
+        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile '%s' does not exist on this node",
                            a->configfile);
     }
     rc = fm_apache_conf_read(a->configfile, defines, n_defines, &a->conf, err, sizeof(err));
     if (rc == ENOENT) {
-        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "configfile '%s' cannot be read: %s", a->configfile, err);
+        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile '%s' cannot be read: %s", a->configfile, err);
     }
     if (rc != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "configfile '%s': %s", a->configfile, err);
@@ -327,6 +328,33 @@ absolute_url(const char *base, const char *url, char *out, size_t out_len)
 }
 
 /*
+ * statusurl is fetched as given, as ocf:heartbeat:apache's wget fetches it:
+ * a value that is not an absolute http:// or https:// URL is refused, never
+ * taken as a path on the local server (whose 404 page would match the
+ * default testregex).
+ */
+static int
+check_statusurl(void)
+{
+    const char *url = fm_ocf_param("statusurl");
+    struct fm_target target;
+    char err[512];
+
+    if (!param_set("statusurl")) {
+        return PCMK_OCF_OK;
+    }
+    if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "statusurl '%s' is not an absolute http:// or https:// URL", url);
+    }
+    if (fm_target_parse(url, true, &target, err, sizeof(err)) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "statusurl: %s", err);
+    }
+    fm_target_clear(&target);
+    return PCMK_OCF_OK;
+}
+
+/*
  * The loop's parameters (OCF_RESKEY_* of this process, which `faultmon run`
  * and the probe helper inherit), from the resource's parameters and what
  * the configuration says.  See the statusurl longdesc in apache.xml.
@@ -339,18 +367,38 @@ translate_params(const char *port_list, const char *status_url, const char *base
     bool user_targets = param_set("Port_list") || param_set("Monitor_Uri_List");
     bool heartbeat_mode = !user_targets && (param_set("statusurl") || param_set("testregex"));
     char url[2048];
+    char why[256];
+    int rc = check_statusurl();
 
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    if (param_set("testregex") && fm_regex_check(testregex, why, sizeof(why)) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid testregex '%.64s%s': %s", testregex,
+                           (strlen(testregex) > 64)? "..." : "", why);
+    }
     if (heartbeat_mode) {
-        absolute_url(base_url, param_set("statusurl")? statusurl : status_url, url, sizeof(url));
+        if (param_set("statusurl")) {
+            snprintf(url, sizeof(url), "%s", statusurl);
+        } else {
+            absolute_url(base_url, status_url, url, sizeof(url));
+        }
         fm_ocf_param_set("Monitor_Uri_List", url);
         if (!param_set("receive_regex")) {
             char folded[4096];
 
             if (fm_ocf_regex_icase(param_set("testregex")? testregex : DEFAULT_TESTREGEX,
                                    folded, sizeof(folded)) != 0) {
-                return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testregex '%s' is too long", testregex);
+                return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testregex '%.64s...' is too long", testregex);
             }
             fm_ocf_param_set("receive_regex", folded);
+        }
+        /* heartbeat's wget follows redirects and fails on a 4xx or 5xx, so
+         * its testregex only ever sees a 2xx page.  faultmon does not follow
+         * redirects: a 3xx fails too, rather than letting the testregex judge
+         * a redirect's own body (Apache's matches the default one). */
+        if (!param_set("expect_status")) {
+            fm_ocf_param_set("expect_status", "200-299");
         }
         /* ocf:heartbeat:apache greps the whole page, and mod_status puts
          * the default testregex's </html> past the first 4 KiB. */
@@ -366,7 +414,7 @@ translate_params(const char *port_list, const char *status_url, const char *base
         const char *list = fm_ocf_param("Monitor_Uri_List");
         char *joined = NULL;
 
-        absolute_url(base_url, statusurl, url, sizeof(url));
+        snprintf(url, sizeof(url), "%s", statusurl);
         if (asprintf(&joined, "%s%s%s", (list != NULL)? list : "",
                      (list != NULL && list[0] != '\0')? " " : "", url) < 0) {
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
@@ -408,7 +456,7 @@ read_testconf(const char *file, const char *name, char *url, size_t url_len, cha
 
     url[0] = regex[0] = user[0] = password[0] = '\0';
     if (in == NULL) {
-        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "testconffile '%s' cannot be read on this node: %s",
+        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "testconffile '%s' cannot be read on this node: %s",
                            file, strerror(errno));
     }
     while (fgets(line, sizeof(line), in) != NULL) {
@@ -510,6 +558,12 @@ prepare_level10_test(const char *base_url, bool check_only)
         goto done;
     }
     fm_target_clear(&target);
+    if (fm_regex_check(regex, err, sizeof(err)) != 0) {
+        rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: invalid regex '%.64s%s': %s",
+                         (conffile != NULL)? "testconffile match" : "testregex10", regex,
+                         (strlen(regex) > 64)? "..." : "", err);
+        goto done;
+    }
     if (fm_ocf_regex_icase(regex, folded, sizeof(folded)) != 0) {
         rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "test regex '%s' is too long", regex);
         goto done;

@@ -987,7 +987,7 @@ fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms
         goto done;
     }
     if (ca != NULL && ca[0] != '\0' && access(ca, R_OK) != 0) {
-        rc = fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "tls_ca_file '%s' cannot be read on this node: %s",
+        rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "tls_ca_file '%s' cannot be read on this node: %s",
                          ca, strerror(errno));
         goto done;
     }

@@ -2,9 +2,9 @@
 # agent-validate.sh: every validate-all error of the agents, with its exit
 # code and an exit reason that names the parameter and value.  The codes, as
 # the OCF specification and Pacemaker assign them: 6 (OCF_ERR_CONFIGURED) for
-# a value that is wrong on every node, 2 (OCF_ERR_ARGS) for a file a
-# parameter names that is missing on this node, 5 (OCF_ERR_INSTALLED) for
-# missing software.  Runs no service; needs Apache installed (httpd -t).
+# a value that is wrong on every node, 5 (OCF_ERR_INSTALLED) for a file a
+# parameter names that is missing on this node and for missing software, as
+# ocf:heartbeat:apache answers.  Runs no service; needs Apache installed (httpd -t).
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 30
+plan 37
 
 fa_params
 fa_agent apache validate-all
@@ -29,7 +29,7 @@ fa_check_rc "a good configuration validates (0)" 0
 fa_params
 export OCF_RESKEY_configfile=$FA_DIR/no-such.conf
 fa_agent apache validate-all
-fa_check_rc_reason "missing configfile: 2, names it" 2 "configfile '$FA_DIR/no-such.conf'"
+fa_check_rc_reason "missing configfile: 5, names it" 5 "configfile '$FA_DIR/no-such.conf'"
 
 fa_params
 printf "not a program\n" >"$FA_DIR/not-httpd" && chmod 644 "$FA_DIR/not-httpd"
@@ -50,12 +50,12 @@ fa_check_rc_reason "httpd not an absolute path: 6" 6 "httpd 'apache2' is not an 
 fa_params
 export OCF_RESKEY_testconffile=$FA_DIR/no-such-test.conf
 fa_agent apache validate-all
-fa_check_rc_reason "missing testconffile: 2, names it" 2 "testconffile '$FA_DIR/no-such-test.conf'"
+fa_check_rc_reason "missing testconffile: 5, names it" 5 "testconffile '$FA_DIR/no-such-test.conf'"
 
 fa_params
 export OCF_RESKEY_tls_ca_file=$FA_DIR/no-such-ca.pem
 fa_agent apache validate-all
-fa_check_rc_reason "missing tls_ca_file: 2, names it" 2 "tls_ca_file '$FA_DIR/no-such-ca.pem'"
+fa_check_rc_reason "missing tls_ca_file: 5, names it" 5 "tls_ca_file '$FA_DIR/no-such-ca.pem'"
 
 fa_params
 export OCF_RESKEY_envfiles=relative/envvars
@@ -106,6 +106,44 @@ fa_params
 export OCF_RESKEY_receive_regex="(unbalanced"
 fa_agent apache validate-all
 fa_check_rc_reason "bad receive_regex: 6, names it" 6 "receive_regex"
+
+# statusurl is a URL, never a path on the local server.
+for url in yoyoyoyo /server-status "ftp://127.0.0.1/server-status"; do
+    fa_params
+    export OCF_RESKEY_statusurl=$url
+    fa_agent apache validate-all
+    fa_check_rc_reason "statusurl '$url' (not an absolute http(s) URL): 6, names it" 6 \
+        "statusurl '$url' is not an absolute http:// or https:// URL"
+done
+
+# Patterns that would keep regcomp() busy for gigabytes: refused at once
+# (the agent's own elapsed time, so a loaded machine does not decide).
+fm_regex_bomb="a$(printf '+%.0s' $(seq 60))"
+for param in receive_regex testregex testregex10; do
+    fa_params
+    export "OCF_RESKEY_$param=$fm_regex_bomb"
+    [ "$param" = testregex10 ] && export OCF_RESKEY_testurl=/server-status
+    fm_t0=$(date +%s%N)
+    fa_agent apache validate-all
+    fm_ms=$((($(date +%s%N) - fm_t0) / 1000000))
+    if [ "$FA_RC" = 6 ] && [ "$fm_ms" -lt 1000 ] && printf '%s' "$FA_REASON" | grep -q "$param.*in a row" \
+        && [ "$(printf '%s\n' "$FA_REASON" | wc -l)" = 1 ]; then
+        ok "$param of a followed by 60 '+': 6 within 1 s (${fm_ms} ms), one line naming it"
+    else
+        not_ok "$param of a followed by 60 '+': 6 within 1 s, one line naming it"
+        diag "rc $FA_RC after ${fm_ms} ms, reason '$FA_REASON'" "$FA_OUT"
+    fi
+done
+fm_t0=$(date +%s%N)
+fm_out=$(fm_timeout 10 "$FAULTMON" probe --receive 'a{1000}{1000}' "http://127.0.0.1:$FA_PORT/" 2>&1)
+fm_rc=$?
+fm_ms=$((($(date +%s%N) - fm_t0) / 1000000))
+if [ "$fm_rc" = 64 ] && [ "$fm_ms" -lt 1000 ] && printf '%s' "$fm_out" | grep -q "invalid regex 'a{1000}{1000}'.*expand"; then
+    ok "faultmon probe --receive 'a{1000}{1000}': usage error (64) within 1 s (${fm_ms} ms)"
+else
+    not_ok "faultmon probe --receive 'a{1000}{1000}': usage error (64) within 1 s"
+    diag "rc $fm_rc after ${fm_ms} ms" "$fm_out"
+fi
 
 fa_params
 export OCF_RESKEY_expect_status="200-abc"
