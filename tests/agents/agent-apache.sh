@@ -2,7 +2,8 @@
 # agent-apache.sh: ocf:faultmon:apache against a real Apache on loopback,
 # started and stopped by the agent: ocf-tester, the derived Port_list, the
 # loop's verdict in monitor, a dead loop restarted, OCF_CHECK_LEVEL=10,
-# testconffile with testname, the heartbeat-compatible statusurl check, and
+# testconffile with testname, the heartbeat-compatible statusurl check (a
+# 404 or a redirect fails it), and
 # a start refused where faultmon decided to fail over or holds the service.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
@@ -23,7 +24,7 @@ tap_watchdog 240
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 30
+plan 32
 
 # The PID of a live httpd (the pid file may be stale after a kill).
 httpd_pid() {
@@ -179,6 +180,23 @@ export OCF_RESKEY_testregex="no-such-content"
 fa_agent apache start
 fa_check_rc_reason "statusurl with a testregex that does not match: start fails (1), says why" 1 \
     "first probe cycle failed"
+fa_agent apache stop
+
+# 31-32: a statusurl that answers 404 or redirects fails before testregex
+# is applied: Apache's 404 and 301 pages both match the default testregex
+# "</ *html *>", and ocf:heartbeat:apache's wget fails on the 404.
+unset OCF_RESKEY_testregex
+export OCF_RESKEY_statusurl="http://127.0.0.1:$FA_PORT/yoyoyoyo"
+fa_agent apache start
+fa_check_rc_reason "statusurl answering 404, default testregex: start fails (1), names the status" 1 \
+    "first probe cycle failed.*404"
+fa_agent apache stop
+mkdir -p "$FA_DIR/htdocs/dir"
+fa_params fmredirect
+export OCF_RESKEY_statusurl="http://127.0.0.1:$FA_PORT/dir"
+fa_agent apache start
+fa_check_rc_reason "statusurl answering 301 (not followed), default testregex: start fails (1)" 1 \
+    "first probe cycle failed.*301"
 fa_agent apache stop
 
 tap_done
