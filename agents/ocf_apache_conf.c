@@ -21,7 +21,12 @@
 #include "ocf_apache.h"
 
 #define MAX_DEPTH 16
+/* Files and directories read in all: a tree of symlinks that branches
+ * without looping (each entry of a directory pointing to one next
+ * directory) is bounded by this, not only by MAX_DEPTH. */
 #define MAX_FILES 2048
+/* The files and directories being read, outermost first. */
+#define MAX_CHAIN (2 * MAX_DEPTH + 4)
 #define MAX_SECTIONS 64
 #define MAX_MODULES 256
 #define LINE_MAX_BYTES 16384
@@ -38,8 +43,18 @@ struct section {
     char saved_location[512];
 };
 
+/* A file or directory by identity, so that a symlink cannot disguise a loop. */
+struct file_id {
+    dev_t dev;
+    ino_t ino;
+    const char *path;
+};
+
 struct parser {
     struct fm_apache_conf *conf;
+    struct file_id chain[MAX_CHAIN];
+    size_t n_chain;
+    size_t n_visited;
     char defines[FM_APACHE_MAX_DEFINES][128];
     char define_values[FM_APACHE_MAX_DEFINES][512];
     size_t n_defines;
@@ -239,14 +254,61 @@ resolve_path(const struct parser *ps, const char *path, char *out, size_t out_le
 
 static int parse_file(struct parser *ps, const char *path, int depth, bool optional);
 
+/*
+ * Enter a file or directory: refuse one that is already being read (an
+ * include loop, whatever the path says), one nested too deep, and more
+ * than MAX_FILES in all.  A 0 return must be paired with leave().
+ */
+static int
+enter(struct parser *ps, const char *path, const struct stat *st, int depth)
+{
+    if (depth > MAX_DEPTH) {
+        return conf_err(ps, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
+    }
+    if (ps->n_visited >= MAX_FILES) {
+        return conf_err(ps, ELOOP, "%s: more than %d configuration files and directories", path, MAX_FILES);
+    }
+    for (size_t i = 0; i < ps->n_chain; i++) {
+        if (ps->chain[i].dev == st->st_dev && ps->chain[i].ino == st->st_ino) {
+            return conf_err(ps, ELOOP, "%s: include loop (it is %s, which is already being read)", path,
+                            ps->chain[i].path);
+        }
+    }
+    if (ps->n_chain == MAX_CHAIN) {
+        return conf_err(ps, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
+    }
+    ps->chain[ps->n_chain].dev = st->st_dev;
+    ps->chain[ps->n_chain].ino = st->st_ino;
+    ps->chain[ps->n_chain].path = path;
+    ps->n_chain++;
+    ps->n_visited++;
+    return 0;
+}
+
+static void
+leave(struct parser *ps)
+{
+    ps->n_chain--;
+}
+
 static int
 include_dir(struct parser *ps, const char *dir, int depth)
 {
     struct dirent **names = NULL;
-    int n = scandir(dir, &names, NULL, alphasort);
+    struct stat dir_st;
+    int n = 0;
     int rc = 0;
 
+    if (stat(dir, &dir_st) != 0) {
+        return 0;
+    }
+    rc = enter(ps, dir, &dir_st, depth);
+    if (rc != 0) {
+        return rc;
+    }
+    n = scandir(dir, &names, NULL, alphasort);
     if (n < 0) {
+        leave(ps);
         return 0;
     }
     for (int i = 0; i < n; i++) {
@@ -254,7 +316,10 @@ include_dir(struct parser *ps, const char *dir, int depth)
             char path[FM_OCF_PATH_MAX];
             struct stat st;
 
-            fm_ocf_fmt(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+            size_t dir_len = strlen(dir);
+
+            fm_ocf_fmt(path, sizeof(path), "%s%s%s", dir,
+                       (dir_len > 0 && dir[dir_len - 1] == '/')? "" : "/", names[i]->d_name);
             if (stat(path, &st) == 0) {
                 rc = S_ISDIR(st.st_mode)? include_dir(ps, path, depth + 1)
                                         : parse_file(ps, path, depth + 1, true);
@@ -263,6 +328,7 @@ include_dir(struct parser *ps, const char *dir, int depth)
         free(names[i]);
     }
     free(names);
+    leave(ps);
     return rc;
 }
 
@@ -455,12 +521,8 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
     size_t joined_len = 0;
     int rc = 0;
 
-    if (depth > MAX_DEPTH) {
-        return conf_err(ps, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
-    }
-    if (ps->conf->n_files >= MAX_FILES) {
-        return conf_err(ps, ELOOP, "more than %d configuration files", MAX_FILES);
-    }
+    struct stat st;
+
     in = fopen(path, "re");
     if (in == NULL) {
         if (depth == 0) {
@@ -470,9 +532,19 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
         (void) optional;
         return 0;
     }
+    if (fstat(fileno(in), &st) != 0) {
+        fclose(in);
+        return conf_err(ps, EIO, "cannot read %s: %s", path, strerror(errno));
+    }
+    rc = enter(ps, path, &st, depth);
+    if (rc != 0) {
+        fclose(in);
+        return rc;
+    }
     ps->conf->n_files++;
     joined = calloc(1, LINE_MAX_BYTES);
     if (joined == NULL) {
+        leave(ps);
         fclose(in);
         return ENOMEM;
     }
@@ -519,6 +591,7 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
     free(line);
     free(joined);
     fclose(in);
+    leave(ps);
     return rc;
 }
 

@@ -1,11 +1,13 @@
 /*
  * Unit tests: what ocf:faultmon:apache reads from an Apache configuration:
  * Listen (the default Port_list) through Include and IncludeOptional, with
- * IfModule, IfDefine and Define; PidFile; the server-status location.
+ * IfModule, IfDefine and Define; PidFile; the server-status location; and
+ * include loops, however they are disguised, refused at once.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -203,6 +206,144 @@ test_errors(void **state)
     free(conf);
 }
 
+static int
+remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void) st;
+    (void) type;
+    (void) ftw;
+    return remove(path);
+}
+
+static double
+now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static void
+make_dir(const char *name)
+{
+    char path[2 * PATH_MAX + 64];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void
+make_link(const char *target, const char *name)
+{
+    char path[2 * PATH_MAX + 64];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    assert_int_equal(symlink(target, path), 0);
+}
+
+/* Read apache2.conf: it must fail with ELOOP, within 1 s, saying what. */
+static void
+read_loops(const char *err_part)
+{
+    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    char err[512] = "";
+    char path[PATH_MAX + 64];
+    double start = now_s();
+
+    assert_non_null(conf);
+    snprintf(path, sizeof(path), "%s/apache2.conf", dir);
+    /* Watchdog: an unbounded walk must fail the test, not hang it. */
+    alarm(10);
+    assert_int_equal(fm_apache_conf_read(path, NULL, 0, conf, err, sizeof(err)), ELOOP);
+    alarm(0);
+    assert_true(now_s() - start < 1.0);
+    if (strstr(err, err_part) == NULL) {
+        fail_msg("error '%s' does not say '%s'", err, err_part);
+    }
+    free(conf);
+}
+
+static void
+remove_tree(const char *name)
+{
+    char path[PATH_MAX + 64];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A directory of symlinks to "." doubles the paths at each level: without
+ * loop detection the reader took exponential time. */
+static void
+test_directory_symlink_loop(void **state)
+{
+    (void) state;
+    make_dir("loop");
+    make_link(".", "loop/a");
+    make_link(".", "loop/b");
+    write_file("apache2.conf", "IncludeOptional loop/\n");
+    read_loops("loop/a: include loop");
+    make_link("..", "loop/c");
+    write_file("loop/x.conf", "Listen 8080\n");
+    write_file("apache2.conf", "Include loop/*\n");
+    read_loops("include loop");
+    remove_tree("loop");
+}
+
+/* Two files that include each other, by different names. */
+static void
+test_file_loop(void **state)
+{
+    (void) state;
+    make_dir("pair");
+    write_file("pair/one.conf", "Include pair/two.conf\n");
+    write_file("pair/two.conf", "Include pair/alias.conf\n");
+    make_link("one.conf", "pair/alias.conf");
+    write_file("apache2.conf", "Include pair/one.conf\n");
+    read_loops("pair/alias.conf: include loop (it is ");
+    remove_tree("pair");
+}
+
+/* Real directories nested deeper than the bound, and a tree of symlinks that
+ * branches tenfold at each level without looping. */
+static void
+test_depth_and_breadth(void **state)
+{
+    char name[PATH_MAX];
+    size_t len = 0;
+
+    (void) state;
+    len = (size_t) snprintf(name, sizeof(name), "deep");
+    make_dir(name);
+    for (int i = 0; i < 20; i++) {
+        len += (size_t) snprintf(name + len, sizeof(name) - len, "/d");
+        make_dir(name);
+    }
+    snprintf(name + len, sizeof(name) - len, "/x.conf");
+    write_file(name, "Listen 8080\n");
+    write_file("apache2.conf", "Include deep/\n");
+    read_loops("nested more than");
+    remove_tree("deep");
+
+    make_dir("fan");
+    for (int level = 0; level < 8; level++) {
+        snprintf(name, sizeof(name), "fan/t%d", level);
+        make_dir(name);
+        for (int i = 0; i < 10 && level < 7; i++) {
+            char link[PATH_MAX + 32];
+            char target[32];
+
+            snprintf(link, sizeof(link), "fan/t%d/n%d", level, i);
+            snprintf(target, sizeof(target), "../t%d", level + 1);
+            make_link(target, link);
+        }
+    }
+    write_file("apache2.conf", "Include fan/t0/\n");
+    read_loops("more than 2048");
+    remove_tree("fan");
+}
+
 int
 main(void)
 {
@@ -210,6 +351,9 @@ main(void)
         cmocka_unit_test(test_debian_layout),
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_directory_symlink_loop),
+        cmocka_unit_test(test_file_loop),
+        cmocka_unit_test(test_depth_and_breadth),
     };
 
     return cmocka_run_group_tests_name("ocf_apache_conf", tests, setup, teardown);
