@@ -355,6 +355,19 @@ check_statusurl(void)
 }
 
 /*
+ * Whether the resource asks for ocf:heartbeat:apache's check (statusurl or
+ * testregex, without the Sun targets): then any failed check fails the
+ * monitor, as heartbeat's does, instead of adding up as partial failures.
+ */
+static bool
+heartbeat_mode(void)
+{
+    bool user_targets = param_set("Port_list") || param_set("Monitor_Uri_List");
+
+    return !user_targets && (param_set("statusurl") || param_set("testregex"));
+}
+
+/*
  * The loop's parameters (OCF_RESKEY_* of this process, which `faultmon run`
  * and the probe helper inherit), from the resource's parameters and what
  * the configuration says.  See the statusurl longdesc in apache.xml.
@@ -364,8 +377,7 @@ translate_params(const char *port_list, const char *status_url, const char *base
 {
     const char *statusurl = fm_ocf_param("statusurl");
     const char *testregex = fm_ocf_param("testregex");
-    bool user_targets = param_set("Port_list") || param_set("Monitor_Uri_List");
-    bool heartbeat_mode = !user_targets && (param_set("statusurl") || param_set("testregex"));
+    bool heartbeat = heartbeat_mode();
     char url[2048];
     char why[256];
     int rc = check_statusurl();
@@ -377,7 +389,7 @@ translate_params(const char *port_list, const char *status_url, const char *base
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid testregex '%.64s%s': %s", testregex,
                            (strlen(testregex) > 64)? "..." : "", why);
     }
-    if (heartbeat_mode) {
+    if (heartbeat) {
         if (param_set("statusurl")) {
             snprintf(url, sizeof(url), "%s", statusurl);
         } else {
@@ -399,6 +411,11 @@ translate_params(const char *port_list, const char *status_url, const char *base
          * a redirect's own body (Apache's matches the default one). */
         if (!param_set("expect_status")) {
             fm_ocf_param_set("expect_status", "200-299");
+        }
+        /* heartbeat's wget verifies an https:// statusurl's certificate
+         * and name; so does faultmon here, unless tls_verify says not to. */
+        if (!param_set("tls_verify")) {
+            fm_ocf_param_set("tls_verify", "true");
         }
         /* ocf:heartbeat:apache greps the whole page, and mod_status puts
          * the default testregex's </html> past the first 4 KiB. */
@@ -1075,6 +1092,7 @@ apache_start(struct apache *a)
 {
     struct fm_run_state *st = NULL;
     pid_t pid = 0;
+    bool heartbeat = heartbeat_mode();  /* before translate_params() adds targets */
     int rc = apache_validate(a, true);
 
     if (rc != PCMK_OCF_OK) {
@@ -1108,6 +1126,16 @@ apache_start(struct apache *a)
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
     }
     rc = fm_ocf_loop_start(a->ocf, NULL, st);
+    if (rc == PCMK_OCF_OK && heartbeat) {
+        char failed[512];
+
+        /* heartbeat's start fails unless its status check passes. */
+        fm_ocf_first_failure(st, failed, sizeof(failed));
+        if (failed[0] != '\0') {
+            rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "started, but the first probe cycle failed: %s (%s)",
+                             failed, st->reason);
+        }
+    }
     if (rc == PCMK_OCF_OK && st->ocf_rc != PCMK_OCF_OK && st->ocf_rc != PCMK_OCF_DEGRADED) {
         char failed[512];
 
@@ -1203,6 +1231,7 @@ apache_monitor(struct apache *a, bool status_only)
     struct fm_run_state *st = NULL;
     char err[512];
     pid_t pid = 0;
+    bool heartbeat = heartbeat_mode();  /* before translate_params() adds targets */
     int rc = check_resource_name(a->ocf);
 
     if (rc != PCMK_OCF_OK) {
@@ -1254,6 +1283,17 @@ apache_monitor(struct apache *a, bool status_only)
         }
     }
     rc = st->ocf_rc;
+    if ((rc == PCMK_OCF_OK || rc == PCMK_OCF_DEGRADED) && heartbeat) {
+        char failed[512];
+
+        /* heartbeat's monitor fails on any failed fetch of its status page;
+         * a partial failure must not pass for health here. */
+        fm_ocf_first_failure(st, failed, sizeof(failed));
+        if (failed[0] != '\0') {
+            rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "status check failed: %s", failed);
+            goto done;
+        }
+    }
     if (rc != PCMK_OCF_OK) {
         char failed[512];
 
@@ -1276,6 +1316,10 @@ apache_monitor(struct apache *a, bool status_only)
         }
         if (rc == PCMK_OCF_OK) {
             rc = fm_ocf_fresh_probe(a->ocf, probe_timeout_ms);
+        }
+        /* As above: in heartbeat's mode a partial failure is a failure. */
+        if (rc == PCMK_OCF_DEGRADED && heartbeat) {
+            rc = PCMK_OCF_UNKNOWN_ERROR;
         }
     }
 
