@@ -1,0 +1,335 @@
+#!/bin/bash
+# agent-differential.sh: the same broken set-ups through ocf:heartbeat:apache
+# (Debian's resource-agents) and the built ocf:faultmon:apache, on a real
+# Apache on loopback.  For each case and each of validate-all, start and
+# monitor (OCF_CHECK_LEVEL 0 and 10) it prints both exit codes and asserts
+# the rule: faultmon never answers success (0, or 190 which Pacemaker treats
+# as 0) where heartbeat fails.  Every other difference is listed, with its
+# reason, in README.md ("Differences from ocf:heartbeat:apache").
+#
+# Each action is bounded by its operation timeout (a heartbeat start that
+# waits for an httpd that never comes up, or a wget that never returns, is
+# cut off there and counted as a failure, as Pacemaker counts it); the whole
+# script by a watchdog.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+# shellcheck source=tests/agents/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+DT_HEARTBEAT=${OCF_ROOT:-/usr/lib/ocf}/resource.d/heartbeat/apache
+DT_OP_TIMEOUT_S=8
+
+fa_require_root
+fa_require_apache
+if [ ! -x "$DT_HEARTBEAT" ]; then
+    echo "1..0 # SKIP ocf:heartbeat:apache is not installed (apt-get install resource-agents)"
+    exit 0
+fi
+if ! command -v wget >/dev/null 2>&1 && ! command -v curl >/dev/null 2>&1; then
+    echo "1..0 # SKIP ocf:heartbeat:apache needs wget or curl"
+    exit 0
+fi
+for m in alias ssl socache_shmcb; do
+    if [ ! -f "$WS_APACHE_MODULES/mod_$m.so" ]; then
+        echo "1..0 # SKIP Apache's mod_$m is not installed"
+        exit 0
+    fi
+done
+tap_watchdog 900
+fa_agents_setup
+fa_apache_setup || bail_out "cannot write an Apache configuration"
+
+DT_CASES=16
+plan $((DT_CASES * 4 + 2))
+
+# The healthy set-up every case starts from: a static status page that
+# matches heartbeat's default testregex, mod_alias for injected statuses.
+# heartbeat's configuration reader follows Include but not IncludeOptional
+# (it would look for Listen in vain and probe localhost:80): the comparison
+# is of verdicts, so both read the same files.
+sed -i 's/^IncludeOptional conf.d/Include conf.d/' "$FA_CONF"
+cp "$FA_CONF" "$FA_DIR/httpd.conf.orig"
+cp "$FA_DIR/conf.d/ports.conf" "$FA_DIR/ports.conf.orig"
+DT_PAGE='<html><body>faultmon-status-ok</body></html>'
+DT_PORT2=$(fm_free_port 0) || bail_out "no free port"
+ws_make_cert "$FA_DIR" || bail_out "cannot make a certificate"
+chmod 644 "$FA_DIR/key.pem"
+printf 'not a program\n' >"$FA_DIR/not-httpd"
+chmod 644 "$FA_DIR/not-httpd"
+DT_SLOW_PORTS=$FA_DIR/slow.ports
+"${PYTHON3:-python3}" "$FM_TEST_LIB/../fault_server.py" --host 127.0.0.1 --port-file "$DT_SLOW_PORTS" \
+    --max-seconds 900 silent 2>"$FA_DIR/fault_server.log" &
+DT_SLOW_PID=$!
+fm_cleanup_add "kill $DT_SLOW_PID 2>/dev/null"
+for _ in $(seq 1 50); do
+    [ -s "$DT_SLOW_PORTS" ] && break
+    sleep 0.1
+done
+DT_SLOW_PORT=$(awk '$1 == "silent" { print $2 }' "$DT_SLOW_PORTS")
+[ -n "$DT_SLOW_PORT" ] || bail_out "the fault server did not start"
+
+dt_reset_config() {
+    cp "$FA_DIR/httpd.conf.orig" "$FA_CONF"
+    cp "$FA_DIR/ports.conf.orig" "$FA_DIR/conf.d/ports.conf"
+    echo "LoadModule alias_module $WS_APACHE_MODULES/mod_alias.so" >"$FA_DIR/conf.d/alias.conf"
+    rm -f "$FA_DIR/conf.d/fault.conf" "$FA_DIR/conf.d/ssl.conf"
+    printf '%s\n' "$DT_PAGE" >"$FA_DIR/htdocs/status.html"
+    chmod 644 "$FA_DIR/htdocs/status.html"
+}
+
+# The parameters both agents get; each agent ignores the other's.
+DT_N=0
+dt_params() {
+    DT_N=$((DT_N + 1))
+    fa_params "dt$DT_N"
+    export OCF_RESKEY_statusurl="http://127.0.0.1:$FA_PORT/status.html"
+    export OCF_RESKEY_testurl=$OCF_RESKEY_statusurl
+    export OCF_RESKEY_testregex10='</ *html *>'
+    export OCF_RESKEY_CRM_meta_timeout=$((DT_OP_TIMEOUT_S * 1000))
+}
+
+# The PIDs of this test's httpd: its master and the master's children.
+dt_httpd_pids() {
+    local pid
+    pid=$(cat "$FA_PID_FILE" 2>/dev/null) || return 0
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    echo "$pid"
+    pgrep -P "$pid"
+}
+
+# Wait until the page answers STATUS (000 for no answer), at most 5 s.
+dt_wait_status() {
+    local want=$1 url=${2:-http://127.0.0.1:$FA_PORT/status.html} got
+    for _ in $(seq 1 50); do
+        got=$(curl -s -o /dev/null -m 1 -w '%{http_code}' "$url" 2>/dev/null)
+        [ "$got" = "$want" ] && return 0
+        sleep 0.1
+    done
+    diag "$url answers $got, not $want"
+    return 1
+}
+
+# A graceful restart of the running httpd, to take a changed configuration.
+dt_graceful() {
+    local pid
+    pid=$(cat "$FA_PID_FILE" 2>/dev/null)
+    [ -n "$pid" ] && kill -USR1 "$pid"
+}
+
+# dt_run AGENT ACTION [LEVEL]: DT_RC, bounded by the operation timeout
+# (124 when it is cut off there).  Each agent gets the operation timeout in
+# OCF_RESKEY_CRM_meta_timeout, as from Pacemaker.
+dt_run() {
+    local path=$FA_APACHE
+    [ "$1" = hb ] && path=$DT_HEARTBEAT
+    FA_OUT=$(OCF_CHECK_LEVEL=${3:-0} timeout -k 1 "$DT_OP_TIMEOUT_S" "$path" "$2" 2>&1)
+    DT_RC=$?
+}
+
+# faultmon's level-0 monitor answers the loop's verdict, which sees a fault
+# injected after start at its next cycle (Thorough_probe_interval 2s,
+# Probe_timeout 2s): ask until it fails, for at most one cycle and a second.
+dt_monitor0_fm() {
+    local end=$((SECONDS + 6))
+    while :; do
+        dt_run fm monitor 0
+        case $DT_RC in
+            0|190) ;;
+            *) return ;;
+        esac
+        [ "$SECONDS" -ge "$end" ] && return
+        sleep 0.5
+    done
+}
+
+dt_stop_all() {
+    local pid
+    for pid in $(dt_httpd_pids); do
+        kill -CONT "$pid" 2>/dev/null
+    done
+    dt_run "$1" stop
+    fa_apache_kill
+    for pid in $(dt_httpd_pids); do
+        kill -KILL "$pid" 2>/dev/null
+    done
+    rm -f "$FA_PID_FILE"
+}
+
+dt_name() {
+    case $1 in
+        0) echo "0 ok" ;;
+        1) echo "1 generic" ;;
+        2) echo "2 args" ;;
+        5) echo "5 installed" ;;
+        6) echo "6 configured" ;;
+        7) echo "7 not-running" ;;
+        124|137) echo "timeout" ;;
+        190) echo "190 degraded" ;;
+        *) echo "$1" ;;
+    esac
+}
+
+dt_is_success() {
+    [ "$1" = 0 ] || [ "$1" = 190 ]
+}
+
+# dt_case NAME SETUP INJECT: run the case through both agents and assert the
+# rule for each action.  SETUP changes the configuration or the parameters
+# before validate-all; INJECT (may be ":") breaks the service after start.
+declare -A DT_RESULT
+DT_INJECTED_OK=true
+dt_case() {
+    local name=$1 setup=$2 inject=$3 agent action
+    for agent in hb fm; do
+        dt_reset_config
+        dt_params
+        $setup
+        dt_run "$agent" validate-all
+        DT_RESULT[$agent,validate-all]=$DT_RC
+        dt_run "$agent" start
+        DT_RESULT[$agent,start]=$DT_RC
+        $inject
+        if [ "$inject" != inject_none ] && [ "$DT_RC" != 0 ]; then
+            DT_INJECTED_OK=false
+            diag "$name: $agent's start answered $DT_RC on the healthy set-up"
+        fi
+        if [ "$agent" = fm ] && [ "$inject" != inject_none ]; then
+            dt_monitor0_fm
+        else
+            dt_run "$agent" monitor 0
+        fi
+        DT_RESULT[$agent,monitor]=$DT_RC
+        dt_run "$agent" monitor 10
+        DT_RESULT[$agent,monitor-10]=$DT_RC
+        dt_stop_all "$agent"
+    done
+    for action in validate-all start monitor monitor-10; do
+        local hb=${DT_RESULT[hb,$action]} fm=${DT_RESULT[fm,$action]}
+        local line
+        line="$name: $action: heartbeat $(dt_name "$hb"), faultmon $(dt_name "$fm")"
+        if dt_is_success "$fm" && ! dt_is_success "$hb"; then
+            not_ok "$line"
+            diag "faultmon answers success where ocf:heartbeat:apache fails"
+        else
+            ok "$line"
+        fi
+    done
+}
+
+# ---- the set-ups ----
+
+setup_none() { :; }
+inject_none() { :; }
+
+setup_no_status_module() {
+    sed -i '/mod_status.so/d' "$FA_CONF"
+    export OCF_RESKEY_statusurl="http://127.0.0.1:$FA_PORT/server-status"
+    export OCF_RESKEY_testurl=$OCF_RESKEY_statusurl
+}
+setup_no_status_module_default() {
+    setup_no_status_module
+    # testurl stays: without it heartbeat's level 10 is a configuration
+    # error (6) whatever the service does (see README).
+    unset OCF_RESKEY_statusurl
+}
+
+inject_404() {
+    rm -f "$FA_DIR/htdocs/status.html"
+    dt_wait_status 404 || DT_INJECTED_OK=false
+}
+inject_status() {
+    echo "Redirect $1 /status.html" >"$FA_DIR/conf.d/fault.conf"
+    dt_graceful
+    dt_wait_status "$1" || DT_INJECTED_OK=false
+}
+inject_500() { inject_status 500; }
+inject_503() { inject_status 503; }
+inject_no_match() {
+    echo "faultmon-status-without-the-closing-tag" >"$FA_DIR/htdocs/status.html"
+}
+
+setup_wrong_listen() {
+    echo "Listen 127.0.0.1:$DT_PORT2" >"$FA_DIR/conf.d/ports.conf"
+}
+setup_configfile_missing() {
+    export OCF_RESKEY_configfile=$FA_DIR/no-such.conf
+}
+setup_httpd_missing() {
+    export OCF_RESKEY_httpd=/nonexistent/sbin/apache2
+}
+setup_httpd_not_executable() {
+    export OCF_RESKEY_httpd=$FA_DIR/not-httpd
+}
+setup_ipv6_only() {
+    echo "Listen [::1]:$FA_PORT" >"$FA_DIR/conf.d/ports.conf"
+    # heartbeat's clients bind to 127.0.0.1 unless use_ipv6 is set.
+    export OCF_RESKEY_use_ipv6=true
+    export OCF_RESKEY_statusurl="http://[::1]:$FA_PORT/status.html"
+    export OCF_RESKEY_testurl=$OCF_RESKEY_statusurl
+}
+setup_ssl_only() {
+    echo "Listen 127.0.0.1:$FA_PORT https" >"$FA_DIR/conf.d/ports.conf"
+    cat >"$FA_DIR/conf.d/ssl.conf" <<CONF
+LoadModule socache_shmcb_module $WS_APACHE_MODULES/mod_socache_shmcb.so
+LoadModule ssl_module $WS_APACHE_MODULES/mod_ssl.so
+SSLEngine on
+SSLCertificateFile $FA_DIR/cert.pem
+SSLCertificateKeyFile $FA_DIR/key.pem
+CONF
+    export OCF_RESKEY_statusurl="https://127.0.0.1:$FA_PORT/status.html"
+    export OCF_RESKEY_testurl=$OCF_RESKEY_statusurl
+}
+inject_sigstop() {
+    local pid
+    for pid in $(dt_httpd_pids); do
+        kill -STOP "$pid"
+    done
+}
+inject_kill() {
+    local pid
+    for pid in $(dt_httpd_pids); do
+        kill -KILL "$pid"
+    done
+}
+setup_slow_page() {
+    export OCF_RESKEY_statusurl="http://127.0.0.1:$DT_SLOW_PORT/server-status"
+    export OCF_RESKEY_testurl=$OCF_RESKEY_statusurl
+}
+
+# A positive control: on the healthy set-up both agents succeed everywhere,
+# so that a case where both fail means the set-up is broken, not the test.
+dt_case "healthy (control)" setup_none inject_none
+if [ "${DT_RESULT[hb,monitor]}${DT_RESULT[fm,monitor]}${DT_RESULT[hb,start]}${DT_RESULT[fm,start]}" = 0000 ]; then
+    ok "control: both agents start and monitor the healthy set-up (0)"
+else
+    not_ok "control: both agents start and monitor the healthy set-up (0)"
+fi
+dt_case "no mod_status, no statusurl" setup_no_status_module_default inject_none
+dt_case "no mod_status, statusurl /server-status" setup_no_status_module inject_none
+dt_case "status page answers 404 after start" setup_none inject_404
+dt_case "status page answers 500 after start" setup_none inject_500
+dt_case "status page answers 503 after start" setup_none inject_503
+dt_case "testregex stops matching after start" setup_none inject_no_match
+dt_case "wrong Listen" setup_wrong_listen inject_none
+dt_case "configfile missing" setup_configfile_missing inject_none
+dt_case "httpd missing" setup_httpd_missing inject_none
+dt_case "httpd not executable" setup_httpd_not_executable inject_none
+if ip -6 addr show lo 2>/dev/null | grep -q '::1'; then
+    dt_case "IPv6-only Listen" setup_ipv6_only inject_none
+else
+    for _ in 1 2 3 4; do
+        skip "IPv6-only Listen: no ::1 on lo"
+    done
+fi
+dt_case "SSL-only virtual host (self-signed)" setup_ssl_only inject_none
+dt_case "Apache stopped with SIGSTOP" setup_none inject_sigstop
+dt_case "Apache killed" setup_none inject_kill
+dt_case "status page slower than the monitor timeout" setup_slow_page inject_none
+[ "$DT_INJECTED_OK" = true ] && ok "every fault injected after a good start took effect" \
+    || not_ok "every fault injected after a good start took effect"
+
+tap_done
