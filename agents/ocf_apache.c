@@ -355,16 +355,20 @@ check_statusurl(void)
 }
 
 /*
- * Whether the resource asks for ocf:heartbeat:apache's check (statusurl or
- * testregex, without the Sun targets): then any failed check fails the
- * monitor, as heartbeat's does, instead of adding up as partial failures.
+ * Whether the resource asks for ocf:heartbeat:apache's check, without the
+ * Sun targets: statusurl or testregex, or one of heartbeat's level-10 test
+ * parameters (with any of them set, heartbeat's monitor checks the status
+ * page and no longer falls back to a HEAD of the index).  Then any failed
+ * check fails the monitor, as heartbeat's does, instead of adding up as
+ * partial failures.
  */
 static bool
 heartbeat_mode(void)
 {
     bool user_targets = param_set("Port_list") || param_set("Monitor_Uri_List");
 
-    return !user_targets && (param_set("statusurl") || param_set("testregex"));
+    return !user_targets && (param_set("statusurl") || param_set("testregex") || param_set("testurl")
+                             || param_set("testregex10") || param_set("testconffile"));
 }
 
 /*

@@ -230,8 +230,11 @@ setup_no_status_module() {
     export OCF_RESKEY_statusurl="http://127.0.0.1:$FA_PORT/server-status"
     export OCF_RESKEY_testurl=$OCF_RESKEY_statusurl
 }
+# As a2dismod status leaves Debian's configuration: neither the module nor
+# its Location.  (heartbeat finds a server-status Location even inside an
+# IfModule of a module that is not loaded; faultmon follows IfModule.)
 setup_no_status_module_default() {
-    setup_no_status_module
+    sed -i '/mod_status.so/d; /<IfModule mod_status.c>/,/<\/IfModule>/d' "$FA_CONF"
     # testurl stays: without it heartbeat's level 10 is a configuration
     # error (6) whatever the service does (see README).
     unset OCF_RESKEY_statusurl
