@@ -12,6 +12,7 @@
 # cut off there and counted as a failure, as Pacemaker counts it); the whole
 # script by a watchdog.
 
+# shellcheck disable=SC2317   # set-up and fault functions are called through dt_case
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$FM_TEST_LIB/tap.sh"
@@ -332,7 +333,10 @@ dt_case "SSL-only virtual host (self-signed)" setup_ssl_only inject_none
 dt_case "Apache stopped with SIGSTOP" setup_none inject_sigstop
 dt_case "Apache killed" setup_none inject_kill
 dt_case "status page slower than the monitor timeout" setup_slow_page inject_none
-[ "$DT_INJECTED_OK" = true ] && ok "every fault injected after a good start took effect" \
-    || not_ok "every fault injected after a good start took effect"
+if [ "$DT_INJECTED_OK" = true ]; then
+    ok "every fault injected after a good start took effect"
+else
+    not_ok "every fault injected after a good start took effect"
+fi
 
 tap_done
