@@ -1068,7 +1068,7 @@ check_refusal(const struct fm_ocf *ocf)
 
         snprintf(reason, sizeof(reason), "%s", st->reason);
         /* Refuse once: after a cleanup, a start here works again. */
-        st->pending = FM_ACTION_NONE;
+        fm_state_clear_pending(st);
         if (fm_state_write(ocf->state_dir, st, err, sizeof(err)) != 0) {
             fm_ocf_log(LOG_WARNING, "cannot clear the failover request: %s", err);
         }
@@ -1109,6 +1109,11 @@ apache_start(struct apache *a)
         return PCMK_OCF_OK;
     }
     if (pid == 0) {
+        /* A loop left watching a dead httpd would rewrite the state while
+         * it is judged here, and the loop started below replaces it. */
+        if (!fm_ocf_loop_stop(a->ocf, 2000)) {
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor does not stop");
+        }
         rc = check_refusal(a->ocf);
         if (rc != PCMK_OCF_OK) {
             return rc;
@@ -1140,7 +1145,8 @@ apache_start(struct apache *a)
                              failed, st->reason);
         }
     }
-    if (rc == PCMK_OCF_OK && st->ocf_rc != PCMK_OCF_OK && st->ocf_rc != PCMK_OCF_DEGRADED) {
+    if (rc == PCMK_OCF_OK && fm_state_ocf_rc(st) != PCMK_OCF_OK
+        && fm_state_ocf_rc(st) != PCMK_OCF_DEGRADED) {
         char failed[512];
 
         fm_ocf_first_failure(st, failed, sizeof(failed));
@@ -1286,7 +1292,8 @@ apache_monitor(struct apache *a, bool status_only)
             goto done;
         }
     }
-    rc = st->ocf_rc;
+    /* Only 0, 1, 4 or 190, from a state the reader fully checked. */
+    rc = fm_state_ocf_rc(st);
     if ((rc == PCMK_OCF_OK || rc == PCMK_OCF_DEGRADED) && heartbeat) {
         char failed[512];
 

@@ -1012,6 +1012,30 @@ done:
     return rc;
 }
 
+/* Keep a trace of a loop that died without stopping: the monitor restarts
+ * it, which would otherwise hide the crash. */
+static void
+note_loop_death(const struct fm_ocf *ocf, int64_t pid)
+{
+    char path[FM_OCF_PATH_MAX + 16];
+    char line[96];
+    int fd = -1;
+    int len = 0;
+
+    fm_ocf_log(LOG_ERR, "the fault monitor (pid %lld) ended without stopping cleanly (crashed or "
+               "killed); see %s/loop-died", (long long) pid, ocf->state_dir);
+    snprintf(path, sizeof(path), "%s/loop-died", ocf->state_dir);
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        return;
+    }
+    len = snprintf(line, sizeof(line), "%lld pid %lld\n", (long long) time(NULL), (long long) pid);
+    if (write(fd, line, (size_t) len) != len) {
+        fm_ocf_log(LOG_WARNING, "cannot write %s: %s", path, strerror(errno));
+    }
+    close(fd);
+}
+
 int
 fm_ocf_loop_start(const struct fm_ocf *ocf, const char *extra_arg, struct fm_run_state *st)
 {
@@ -1019,6 +1043,9 @@ fm_ocf_loop_start(const struct fm_ocf *ocf, const char *extra_arg, struct fm_run
     size_t argc = 0;
     char err[512];
     pid_t pid = 0;
+    int64_t holder = 0;
+    bool holder_is_loop = false;
+    int64_t died = 0;
     int rc = 0;
 
     rc = fm_state_dir_create(ocf->state_dir);
@@ -1033,23 +1060,46 @@ fm_ocf_loop_start(const struct fm_ocf *ocf, const char *extra_arg, struct fm_run
         argv[argc++] = (char *) extra_arg;
     }
     argv[argc] = NULL;
-    if (access(argv[0], X_OK) != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "cannot run %s: %s", argv[0], strerror(errno));
-    }
-    rc = fm_ocf_spawn_daemon(argv, &pid);
-    if (rc != 0) {
-        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "cannot start the fault monitor: %s",
-                           strerror(rc));
-    }
-    fm_ocf_log(LOG_INFO, "started the fault monitor (pid %ld)", (long) pid);
 
-    /* Ready once the new loop has written the state of its first cycle. */
+    /* Never a second loop: one that holds the lock is the loop. */
+    if (fm_state_lock_holder(ocf->state_dir, &holder, &holder_is_loop)) {
+        if (!holder_is_loop) {
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "cannot start the fault monitor: %s/lock is held "
+                               "by %s%lld, which is not a faultmon loop", ocf->state_dir,
+                               (holder != 0)? "pid " : "an unknown process ", (long long) holder);
+        }
+        pid = (pid_t) holder;
+        fm_ocf_log(LOG_INFO, "the fault monitor already runs (pid %ld); not starting another", (long) pid);
+    } else {
+        died = fm_state_loop_died(ocf->state_dir);
+        if (died != 0) {
+            note_loop_death(ocf, died);
+        }
+        if (access(argv[0], X_OK) != 0) {
+            return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "cannot run %s: %s", argv[0], strerror(errno));
+        }
+        rc = fm_ocf_spawn_daemon(argv, &pid);
+        if (rc != 0) {
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "cannot start the fault monitor: %s",
+                               strerror(rc));
+        }
+        fm_ocf_log(LOG_INFO, "started the fault monitor (pid %ld)", (long) pid);
+    }
+
+    /* Ready once the loop has written the state of its first cycle. */
     for (;;) {
         if (fm_state_read(ocf->state_dir, st, err, sizeof(err)) == 0
             && st->pid == (int64_t) pid && st->cycles >= 1) {
             return PCMK_OCF_OK;
         }
         if (!fm_ocf_pid_alive(pid, NULL)) {
+            /* Another start won the lock between our check and our loop's:
+             * that loop is the one to wait for. */
+            if (fm_state_lock_holder(ocf->state_dir, &holder, &holder_is_loop) && holder_is_loop
+                && holder != (int64_t) pid) {
+                pid = (pid_t) holder;
+                continue;
+            }
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR,
                                "the fault monitor exited at once; run '%s run %s -v' with the "
                                "resource's OCF_RESKEY_ variables to see why",

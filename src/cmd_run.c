@@ -50,6 +50,8 @@ struct fm_loop {
     bool verify_restart;            /* first cycle after a restart we asked for */
     struct fm_pcmk_resource rsc;
     struct fm_run_state st;
+    int lock_fd;                    /* DIR/lock, held for the loop's life */
+    int exit_rc;                    /* set when the loop stops on an error */
 };
 
 static void loop_cycle_start(struct fm_loop *lp);
@@ -102,11 +104,73 @@ on_stop_signal(int32_t sig, void *data)
     return 0;
 }
 
+/* Print why another loop holds the resource, in one line. */
+static int
+lock_busy(const char *resource, int64_t pid, bool is_loop)
+{
+    if (pid == 0) {
+        fprintf(stderr, "faultmon run: %s: another process holds the loop lock; not starting a second loop\n",
+                resource);
+    } else {
+        fprintf(stderr, "faultmon run: %s: %s (pid %lld) holds the loop lock; not starting a second loop\n",
+                resource, is_loop? "another faultmon loop" : "a process that is not a faultmon loop",
+                (long long) pid);
+    }
+    return FM_EXIT_LOCKED;
+}
+
+static int write_pid_file(const char *dir);
+
+/*
+ * The state directory can be removed or replaced while the loop runs (by
+ * hand, or a tmpfs cleaner).  Holding a lock on a file nobody can reach
+ * would let a second loop start beside this one: take the lock again in the
+ * new directory, or stop if another loop already has it.
+ */
+static bool
+loop_keep_lock(struct fm_loop *lp)
+{
+    int64_t pid = 0;
+    bool is_loop = false;
+    int fd = -1;
+    int rc = 0;
+
+    if (fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
+        return true;
+    }
+    rc = fm_state_dir_create(lp->dir);
+    if (rc == 0) {
+        rc = fm_state_lock(lp->dir, &fd, &pid, &is_loop);
+    }
+    if (rc == 0) {
+        fm_log_warn("%s: the state directory %s was removed or replaced; locked it again",
+                    lp->resource, lp->dir);
+        fm_state_unlock(lp->lock_fd);
+        lp->lock_fd = fd;
+        write_pid_file(lp->dir);
+        return true;
+    }
+    if (rc == EBUSY) {
+        fm_log_err("%s: the state directory was replaced and pid %lld holds its lock now; stopping",
+                   lp->resource, (long long) pid);
+        lp->exit_rc = lock_busy(lp->resource, pid, is_loop);
+    } else {
+        fm_log_err("%s: the state directory %s was removed and cannot be locked again (%s); stopping",
+                   lp->resource, lp->dir, strerror(rc));
+        lp->exit_rc = 1;
+    }
+    qb_loop_stop(lp->loop);
+    return false;
+}
+
 static void
 loop_write_state(struct fm_loop *lp)
 {
     char err[512];
 
+    if (!loop_keep_lock(lp)) {
+        return;
+    }
     lp->st.updated_mono_us = fm_now_us();
     lp->st.updated_wall_s = (int64_t) time(NULL);
     fm_decide_export(lp->decide, &lp->st.decide);
@@ -230,6 +294,9 @@ loop_cycle_done(struct fm_loop *lp)
     loop_set_decision(lp, &dec);
     loop_record(lp, in.cls, in.latency_us, dec.action);
     loop_write_state(lp);
+    if (lp->exit_rc != 0) {
+        return;
+    }
     if (dec.action != FM_ACTION_NONE || in.cls != FM_CLASS_OK) {
         fm_log_info("%s: cycle %s, state %s, action %s: %s", lp->resource, fm_class_name(in.cls),
                     fm_state_name(dec.state), fm_action_name(dec.action), dec.reason);
@@ -380,7 +447,12 @@ run_usage(FILE *out)
 "      --no-pacemaker      never call the cluster; only record decisions\n"
 "  -n, --cycles N          stop after N probe cycles (for tests)\n"
 "  -v, --verbose           log to stderr too (twice: debug)\n"
-"  -h, --help              show this help and exit\n");
+"  -h, --help              show this help and exit\n"
+"\n"
+"One loop runs per resource: it holds a lock on " FM_STATE_DIR "/RESOURCE/lock\n"
+"for its whole life.  Exit status: 0 after SIGTERM or --cycles, 64 on a usage\n"
+"error, 75 when another process holds the lock (the error names its pid), 1\n"
+"on other errors.\n");
 }
 
 int
@@ -397,6 +469,7 @@ fm_cmd_run(int argc, char **argv)
     size_t n_params = 0;
 
     memset(&lp, 0, sizeof(lp));
+    lp.lock_fd = -1;
     fm_run_config_init(&lp.cfg);
     lp.signal_pacemaker = true;
     opterr = 0;
@@ -483,6 +556,21 @@ fm_cmd_run(int argc, char **argv)
         rc = fm_cli_error("run", "cannot create %s: %s", lp.dir, strerror(rc));
         goto done;
     }
+    {
+        int64_t holder = 0;
+        bool is_loop = false;
+
+        /* Before the state is read: one loop, one decision engine. */
+        rc = fm_state_lock(lp.dir, &lp.lock_fd, &holder, &is_loop);
+        if (rc == EBUSY) {
+            rc = lock_busy(lp.resource, holder, is_loop);
+            goto done;
+        }
+        if (rc != 0) {
+            rc = fm_cli_error("run", "cannot lock %s/lock: %s", lp.dir, strerror(rc));
+            goto done;
+        }
+    }
     rc = fm_probe_run_new(lp.cfg.targets, lp.cfg.n_targets, &lp.cfg.probe, &lp.probe, err, sizeof(err));
     if (rc != 0) {
         rc = fm_cli_error("run", "%s", err);
@@ -518,18 +606,19 @@ fm_cmd_run(int argc, char **argv)
     loop_check_resume(&lp);
     loop_arm(&lp, 0, on_timer_cycle);
     qb_loop_run(lp.loop);
-    rc = 0;
+    rc = lp.exit_rc;
 
 done:
     if (lp.loop != NULL) {
         qb_loop_destroy(lp.loop);
     }
-    if (lp.dir[0] != '\0' && lp.st.pid != 0) {
+    if (lp.lock_fd >= 0 && lp.st.pid != 0 && fm_state_lock_check(lp.dir, lp.lock_fd) == 0) {
         char path[4200];
 
         snprintf(path, sizeof(path), "%s/pid", lp.dir);
         unlink(path);
     }
+    fm_state_unlock(lp.lock_fd);
     fm_decide_free(lp.decide);
     fm_probe_run_free(lp.probe);
     fm_run_config_clear(&lp.cfg);

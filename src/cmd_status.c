@@ -108,8 +108,10 @@ status_one(const char *resource, bool json, bool first)
     }
     rc = fm_state_read(dir, st, err, sizeof(err));
     if (rc != 0) {
-        fprintf(stderr, "faultmon status: %s: %s\n", resource,
-                (rc == ENOENT)? "no state (never monitored on this node)" : err);
+        /* A file the loop would refuse is no verdict, whatever it says. */
+        fprintf(stderr, "faultmon status: %s: %s%s\n", resource,
+                (rc == ENOENT)? "no state (never monitored on this node)" : "no verdict: ",
+                (rc == ENOENT)? "" : err);
         free(st);
         return 1;
     }
@@ -224,15 +226,21 @@ fm_cmd_resume(int argc, char **argv)
         free(st);
         return 1;
     }
-    /* No loop: clear the hold in the file that the next loop will read. */
+    /* No loop: clear the hold in the file that the next loop will read,
+     * as the engine's own resume does, so that the file stays one the
+     * reader accepts. */
     st->decide.held = 0;
     st->decide.down = 0;
     st->decide.n_failures = 0;
     st->decide.fail_streak = 0;
-    st->pending = FM_ACTION_NONE;
+    st->decide.fail_worst = FM_CLASS_OK;
+    st->decide.ok_streak = 0;
+    st->decide.miss_streak = 0;
     st->state = FM_STATE_UP;
-    st->ocf_rc = 0;
+    fm_state_clear_pending(st);
+    st->action = FM_ACTION_NONE;
     st->weight = 0;
+    st->ocf_rc = fm_state_ocf_rc(st);
     st->next_failure[0] = '\0';    /* the next loop works it out */
     snprintf(st->reason, sizeof(st->reason), "resumed by an administrator");
     if (fm_state_write(dir, st, err, sizeof(err)) != 0) {

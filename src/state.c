@@ -230,15 +230,21 @@ fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t
     return 0;
 }
 
+/* A whole number as the writer prints it: an optional '-', digits, no
+ * spaces, no '+', no leading zeros beyond a lone "0". */
 static bool
 parse_i64(const char *text, int64_t *out)
 {
+    const char *digits = (text[0] == '-')? text + 1 : text;
     char *end = NULL;
     long long v = 0;
 
+    if (!isdigit((unsigned char) digits[0]) || (digits[0] == '0' && digits[1] != '\0')) {
+        return false;
+    }
     errno = 0;
     v = strtoll(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0') {
+    if (errno != 0 || *end != '\0') {
         return false;
     }
     *out = (int64_t) v;
@@ -251,7 +257,7 @@ parse_u64(const char *text, uint64_t *out)
     char *end = NULL;
     unsigned long long v = 0;
 
-    if (!isdigit((unsigned char) text[0])) {
+    if (!isdigit((unsigned char) text[0]) || (text[0] == '0' && text[1] != '\0')) {
         return false;
     }
     errno = 0;
@@ -275,8 +281,71 @@ parse_int_range(const char *text, int lo, int hi, int *out)
     return true;
 }
 
+/* Split \p value into exactly \p n fields separated by single spaces; the
+ * last one takes the rest of the line when \p rest is set. */
+static bool
+split_fields(char *value, char **fields, size_t n, bool rest)
+{
+    char *p = value;
+
+    for (size_t i = 0; i < n; i++) {
+        char *space = NULL;
+
+        fields[i] = p;
+        if (i + 1 == n) {
+            return rest || strchr(p, ' ') == NULL;
+        }
+        space = strchr(p, ' ');
+        if (space == NULL) {
+            return false;
+        }
+        *space = '\0';
+        p = space + 1;
+    }
+    return false;
+}
+
+/* A text field as put_text() writes it: printable, and not cut short. */
+static bool
+parse_text(const char *value, char *field, size_t field_len)
+{
+    size_t len = strlen(value);
+
+    if (len >= field_len) {
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if ((unsigned char) value[i] < 0x20 || value[i] == 0x7f) {
+            return false;
+        }
+    }
+    memcpy(field, value, len + 1);
+    return true;
+}
+
+/* The keys that appear exactly once, in the writer's order. */
+static const char *const single_keys[] = {
+    "resource", "pid", "updated_mono_us", "updated_wall_s", "interval_ms",
+    "probe_timeout_ms", "cycles", "state", "action", "ocf_rc", "reason", "pending",
+    "weight", "restarts_in_window", "next_failure", "d.version", "d.have_time",
+    "d.clock_us", "d.last_now_us", "d.down", "d.held", "d.fail_streak", "d.fail_worst",
+    "d.ok_streak", "d.miss_streak", "d.last_action", "d.last_action_us",
+};
+#define N_SINGLE_KEYS (sizeof(single_keys) / sizeof(single_keys[0]))
+
+static int
+single_key_index(const char *key)
+{
+    for (size_t i = 0; i < N_SINGLE_KEYS; i++) {
+        if (strcmp(key, single_keys[i]) == 0) {
+            return (int) i;
+        }
+    }
+    return -1;
+}
+
 /* One "key=value" line into the struct; false if the key is unknown or
- * the value does not parse. */
+ * the value does not parse or is out of its range. */
 static bool
 parse_line(char *key, char *value, struct fm_run_state *st)
 {
@@ -289,7 +358,7 @@ parse_line(char *key, char *value, struct fm_run_state *st)
 #define U64_FIELD(name, field) \
     if (strcmp(key, name) == 0) { return parse_u64(value, &(field)); }
 #define TEXT_FIELD(name, field) \
-    if (strcmp(key, name) == 0) { snprintf(field, sizeof(field), "%s", value); return true; }
+    if (strcmp(key, name) == 0) { return parse_text(value, field, sizeof(field)); }
 
     TEXT_FIELD("resource", st->resource);
     I64_FIELD("pid", st->pid);
@@ -323,34 +392,39 @@ parse_line(char *key, char *value, struct fm_run_state *st)
         st->state = (enum fm_state) v;
         return true;
     }
-    if (strcmp(key, "action") == 0 || strcmp(key, "pending") == 0) {
+    if (strcmp(key, "action") == 0) {
         if (!parse_int_range(value, FM_ACTION_NONE, FM_ACTION_DEGRADED, &v)) {
             return false;
         }
-        *((strcmp(key, "action") == 0)? &st->action : &st->pending) = (enum fm_action) v;
+        st->action = (enum fm_action) v;
+        return true;
+    }
+    if (strcmp(key, "pending") == 0) {
+        /* Only a recovery can be pending. */
+        if (!parse_int_range(value, FM_ACTION_NONE, FM_ACTION_FAILOVER, &v)) {
+            return false;
+        }
+        st->pending = (enum fm_action) v;
         return true;
     }
     if (strcmp(key, "ocf_rc") == 0) {
         return parse_int_range(value, 0, 255, &st->ocf_rc);
     }
     if (strcmp(key, "weight") == 0 || strcmp(key, "restarts_in_window") == 0) {
-        if (!parse_u64(value, &u) || u > 100000) {
+        if (!parse_u64(value, &u) || u > UINT32_MAX) {
             return false;
         }
         *((strcmp(key, "weight") == 0)? &st->weight : &st->restarts_in_window) = (uint32_t) u;
         return true;
     }
     if (strcmp(key, "d.failure") == 0) {
-        long long at = 0;
-        long long weight = 0;
-        char extra = 0;
+        char *f[2];
 
-        if (d->n_failures >= FM_DECIDE_MAX_FAILURES
-            || sscanf(value, "%lld %lld %c", &at, &weight, &extra) != 2) {
+        if (d->n_failures >= FM_DECIDE_MAX_FAILURES || !split_fields(value, f, 2, false)
+            || !parse_i64(f[0], &d->failure_us[d->n_failures])
+            || !parse_i64(f[1], &d->failure_weight[d->n_failures])) {
             return false;
         }
-        d->failure_us[d->n_failures] = at;
-        d->failure_weight[d->n_failures] = weight;
         d->n_failures++;
         return true;
     }
@@ -363,42 +437,38 @@ parse_line(char *key, char *value, struct fm_run_state *st)
     }
     if (strcmp(key, "target") == 0) {
         struct fm_state_target *t = &st->targets[st->n_targets];
+        char *f[5];
         int cls = 0;
         int reason = 0;
-        int status = 0;
-        unsigned long long latency = 0;
-        int used = 0;
 
-        if (st->n_targets >= FM_STATE_MAX_TARGETS
-            || sscanf(value, "%d %d %d %llu =%n", &cls, &reason, &status, &latency, &used) != 4
-            || used == 0 || cls < 0 || cls > FM_CLASS_COMPLETE || reason < 0
-            || reason >= FM_REASON__COUNT || status < 0 || status > 999) {
+        /* put_text() wrote the target as "=TEXT". */
+        if (st->n_targets >= FM_STATE_MAX_TARGETS || !split_fields(value, f, 5, true)
+            || !parse_int_range(f[0], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
+            || !parse_int_range(f[1], 0, FM_REASON__COUNT - 1, &reason)
+            || !parse_int_range(f[2], 0, 999, &t->http_status)
+            || !parse_u64(f[3], &t->latency_us)
+            || f[4][0] != '=' || !parse_text(f[4] + 1, t->target, sizeof(t->target))) {
             return false;
         }
         t->cls = (enum fm_class) cls;
         t->reason = (enum fm_reason) reason;
-        t->http_status = status;
-        t->latency_us = latency;
-        snprintf(t->target, sizeof(t->target), "%s", value + used);
         st->n_targets++;
         return true;
     }
     if (strcmp(key, "record") == 0) {
         struct fm_state_record *r = &st->records[st->n_records];
-        long long wall = 0;
+        char *f[4];
         int cls = 0;
-        unsigned long long latency = 0;
         int action = 0;
-        char extra = 0;
 
-        if (st->n_records >= FM_STATE_MAX_RECORDS
-            || sscanf(value, "%lld %d %llu %d %c", &wall, &cls, &latency, &action, &extra) != 4
-            || cls < 0 || cls > FM_CLASS_COMPLETE || action < 0 || action > FM_ACTION_DEGRADED) {
+        if (st->n_records >= FM_STATE_MAX_RECORDS || !split_fields(value, f, 4, false)
+            || !parse_i64(f[0], &r->wall_s)
+            || !parse_int_range(f[1], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
+            || !parse_u64(f[2], &r->latency_us)
+            || !parse_int_range(f[3], FM_ACTION_NONE, FM_ACTION_DEGRADED, &action)) {
             return false;
         }
-        r->wall_s = wall;
         r->cls = (enum fm_class) cls;
-        r->latency_us = latency;
         r->action = (enum fm_action) action;
         st->n_records++;
         return true;
@@ -407,21 +477,317 @@ parse_line(char *key, char *value, struct fm_run_state *st)
 }
 
 int
+fm_state_ocf_rc(const struct fm_run_state *st)
+{
+    struct fm_decision dec;
+
+    memset(&dec, 0, sizeof(dec));
+    dec.action = (st->pending != FM_ACTION_NONE)? st->pending : st->action;
+    switch (dec.action) {
+        case FM_ACTION_NONE:
+        case FM_ACTION_RESTART:
+        case FM_ACTION_FAILOVER:
+        case FM_ACTION_DEGRADED:
+            return (int) fm_decide_ocf_rc(&dec);
+    }
+    return PCMK_OCF_OK;
+}
+
+void
+fm_state_clear_pending(struct fm_run_state *st)
+{
+    const struct fm_decide_state *d = &st->decide;
+    int64_t sum = 0;
+
+    st->pending = FM_ACTION_NONE;
+    if (st->action == FM_ACTION_RESTART || st->action == FM_ACTION_FAILOVER) {
+        /* As a cycle without a recovery would have said. */
+        st->action = (st->state == FM_STATE_UP)? FM_ACTION_NONE : FM_ACTION_DEGRADED;
+        for (int64_t i = 0; i < d->n_failures && i < FM_DECIDE_MAX_FAILURES; i++) {
+            sum += d->failure_weight[i];
+        }
+        st->weight = (sum > 0 && sum < FM_DECIDE_THRESHOLD)? (uint32_t) sum : 0;
+    }
+    st->ocf_rc = fm_state_ocf_rc(st);
+}
+
+static int
+bad(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int
+bad(char *err, size_t err_len, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err != NULL && err_len > 0) {
+        va_start(ap, fmt);
+        vsnprintf(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return EINVAL;
+}
+
+/* What the engine's own import demands, on a scratch engine: the checks
+ * there do not depend on the loop's parameters. */
+static int
+validate_decide(const struct fm_decide_state *d, uint64_t now_mono_us, char *err, size_t err_len)
+{
+    struct fm_decide_opts opts;
+    struct fm_decide *engine = NULL;
+    char why[256] = "";
+    int rc = 0;
+
+    fm_decide_opts_init(&opts);
+    opts.manual_resume = true;
+    if (fm_decide_new(&opts, &engine) != 0) {
+        return bad(err, err_len, "cannot create a decision engine to check the state");
+    }
+    rc = fm_decide_import(engine, d, now_mono_us, why, sizeof(why));
+    fm_decide_free(engine);
+    if (rc != 0) {
+        return bad(err, err_len, "decision history: %s", why);
+    }
+    return 0;
+}
+
+/* The largest interval or timeout the loop accepts (decide.c's bound). */
+#define FM_STATE_MAX_INTERVAL_MS (UINT64_C(3600) * 1000)
+/* Linux's PID_MAX_LIMIT. */
+#define FM_STATE_MAX_PID 4194304
+
+int
+fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t now_mono_us,
+                  char *err, size_t err_len)
+{
+    const struct fm_decide_state *d = &st->decide;
+    int64_t sum = 0;
+    int rc = 0;
+
+    if (!fm_resource_name_valid(st->resource)) {
+        return bad(err, err_len, "resource is not a valid resource name");
+    }
+    if (resource != NULL && strcmp(st->resource, resource) != 0) {
+        return bad(err, err_len, "the file is the state of another resource");
+    }
+    if (st->pid <= 1 || st->pid > FM_STATE_MAX_PID) {
+        return bad(err, err_len, "pid %" PRId64 " is not a process ID", st->pid);
+    }
+    if (st->updated_mono_us == 0
+        || (st->updated_mono_us > now_mono_us
+            && st->updated_mono_us - now_mono_us > FM_DECIDE_IMPORT_SLACK_US)) {
+        return bad(err, err_len, "updated_mono_us %" PRIu64 " is not a time of this boot",
+                   st->updated_mono_us);
+    }
+    if (st->updated_wall_s < 0) {
+        return bad(err, err_len, "updated_wall_s is negative");
+    }
+    if (st->interval_ms > FM_STATE_MAX_INTERVAL_MS || st->probe_timeout_ms == 0
+        || st->probe_timeout_ms > FM_STATE_MAX_INTERVAL_MS) {
+        return bad(err, err_len, "interval_ms %" PRIu64 " or probe_timeout_ms %" PRIu64
+                   " is out of range", st->interval_ms, st->probe_timeout_ms);
+    }
+    rc = validate_decide(d, now_mono_us, err, err_len);
+    if (rc != 0) {
+        return rc;
+    }
+    if (d->have_time && (uint64_t) d->last_now_us > st->updated_mono_us) {
+        return bad(err, err_len, "the decision history is newer than the file");
+    }
+
+    /* The state as the engine derives it from its counters. */
+    if ((st->state == FM_STATE_HELD) != (d->held == 1)) {
+        return bad(err, err_len, "state %s does not match d.held %" PRId64,
+                   fm_state_name(st->state), d->held);
+    }
+    if (d->down == 1 && d->held == 0
+        && st->state != ((d->ok_streak > 0)? FM_STATE_FLAPPING : FM_STATE_DOWN)) {
+        return bad(err, err_len, "state %s does not match a down engine", fm_state_name(st->state));
+    }
+    if (d->down == 0) {
+        if (st->state == FM_STATE_DOWN || (st->state == FM_STATE_FLAPPING) != (d->fail_streak > 0)) {
+            return bad(err, err_len, "state %s does not match an engine that is not down",
+                       fm_state_name(st->state));
+        }
+    }
+    for (int64_t i = 0; i < d->n_failures; i++) {
+        sum += d->failure_weight[i];
+    }
+    if (st->restarts_in_window != (uint64_t) d->n_restarts) {
+        return bad(err, err_len, "restarts_in_window %" PRIu32 " is not the %" PRId64
+                   " restarts on record", st->restarts_in_window, d->n_restarts);
+    }
+
+    /* The decision and what the loop made of it. */
+    if (st->action == FM_ACTION_RESTART || st->action == FM_ACTION_FAILOVER) {
+        if (st->pending != st->action || d->down != 1 || d->last_action != (int64_t) st->action
+            || st->weight >= 2 * FM_DECIDE_THRESHOLD) {
+            return bad(err, err_len, "action %s does not match the engine's recovery",
+                       fm_action_name(st->action));
+        }
+    } else if (st->weight != (uint64_t) sum) {
+        return bad(err, err_len, "weight %" PRIu32 " is not the %" PRId64 " of the failures on record",
+                   st->weight, sum);
+    }
+    if (st->pending != FM_ACTION_NONE && d->last_action != (int64_t) st->pending) {
+        return bad(err, err_len, "pending %s is not the engine's last recovery",
+                   fm_action_name(st->pending));
+    }
+    if (st->state == FM_STATE_UP
+        && (st->action != FM_ACTION_NONE || st->pending != FM_ACTION_NONE || d->miss_streak != 0
+            || sum != 0)) {
+        return bad(err, err_len, "state up with action %s, pending %s",
+                   fm_action_name(st->action), fm_action_name(st->pending));
+    }
+    if (st->ocf_rc != fm_state_ocf_rc(st)) {
+        return bad(err, err_len, "ocf_rc %d is not the %d of pending %s and action %s", st->ocf_rc,
+                   fm_state_ocf_rc(st), fm_action_name(st->pending), fm_action_name(st->action));
+    }
+
+    /* The last cycle's targets. */
+    if ((st->cycles == 0) != (st->n_targets == 0)) {
+        return bad(err, err_len, "%zu targets after %" PRIu64 " cycles", st->n_targets, st->cycles);
+    }
+    for (size_t i = 0; i < st->n_targets; i++) {
+        const struct fm_state_target *t = &st->targets[i];
+
+        if (t->target[0] == '\0' || t->cls != fm_reason_class(t->reason)
+            || (t->http_status != 0 && t->http_status < 100)
+            || (t->reason == FM_REASON_STATUS && t->http_status == 0)) {
+            return bad(err, err_len, "target %zu: class, reason and status do not agree", i + 1);
+        }
+    }
+    for (size_t i = 0; i < st->n_records; i++) {
+        if (st->records[i].wall_s < 0) {
+            return bad(err, err_len, "record %zu: negative time", i + 1);
+        }
+    }
+    return 0;
+}
+
+int
+fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_mono_us,
+               struct fm_run_state *st, char *err, size_t err_len)
+{
+    char *buf = NULL;
+    char *line = NULL;
+    char *next = NULL;
+    int line_no = 0;
+    bool ended = false;
+    bool seen[N_SINGLE_KEYS];
+    char shown[64] = "";
+    const char *why = NULL;
+    int rc = 0;
+
+    memset(st, 0, sizeof(*st));
+    memset(seen, 0, sizeof(seen));
+    if (len == 0 || memchr(text, '\0', len) != NULL) {
+        return bad(err, err_len, "empty or binary data");
+    }
+    if (text[len - 1] != '\n') {
+        return bad(err, err_len, "truncated: no newline at the end");
+    }
+    buf = calloc(1, len + 1);
+    if (buf == NULL) {
+        return bad(err, err_len, "out of memory");
+    }
+    memcpy(buf, text, len);
+    for (line = buf; *line != '\0'; line = next) {
+        char *eq = NULL;
+        int idx = -1;
+
+        next = strchr(line, '\n');
+        *next++ = '\0';
+        line_no++;
+        if (ended) {
+            why = "data after 'end'";
+            break;
+        }
+        if (line_no == 1) {
+            if (strcmp(line, FM_STATE_HEADER) != 0) {
+                why = "not a faultmon state file";
+                break;
+            }
+            continue;
+        }
+        if (strcmp(line, "end") == 0) {
+            ended = true;
+            continue;
+        }
+        eq = strchr(line, '=');
+        if (eq == NULL) {
+            why = "not key=value";
+            break;
+        }
+        *eq = '\0';
+        idx = single_key_index(line);
+        if (idx >= 0 && seen[idx]) {
+            *eq = '=';
+            why = "a key given twice";
+            break;
+        }
+        if (!parse_line(line, eq + 1, st)) {
+            *eq = '=';
+            why = "unknown key or bad value";
+            break;
+        }
+        if (idx >= 0) {
+            seen[idx] = true;
+        }
+    }
+    if (why == NULL && !ended) {
+        why = "truncated: no 'end'";
+        line = NULL;
+    }
+    if (why == NULL) {
+        for (size_t i = 0; i < N_SINGLE_KEYS; i++) {
+            if (!seen[i]) {
+                rc = bad(err, err_len, "key %s is missing", single_keys[i]);
+                goto done;
+            }
+        }
+        rc = fm_state_validate(st, resource, now_mono_us, err, err_len);
+        goto done;
+    }
+    if (line != NULL) {
+        snprintf(shown, sizeof(shown), "%s", line);
+        fm_escape_controls(shown, sizeof(shown));
+    }
+    rc = bad(err, err_len, "line %d: %s%s%s%s", line_no, why, (line != NULL)? " ('" : "", shown,
+             (line != NULL)? "')" : "");
+
+done:
+    free(buf);
+    if (rc != 0) {
+        memset(st, 0, sizeof(*st));
+    }
+    return rc;
+}
+
+static uint64_t
+mono_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+}
+
+int
 fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_len)
 {
     char path[4096];
+    char why[512] = "";
+    const char *resource = strrchr(dir, '/');
     char *buf = NULL;
     ssize_t len = 0;
     int fd = -1;
-    char *line = NULL;
-    char *save = NULL;
-    int line_no = 0;
-    bool ended = false;
+    int rc = 0;
     struct stat sb;
 
     memset(st, 0, sizeof(*st));
+    resource = (resource != NULL)? resource + 1 : dir;
     snprintf(path, sizeof(path), "%s/state", dir);
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
         return state_err(err, err_len, (errno == ENOENT)? ENOENT : EINVAL,
                          "cannot read %s: %s", path, strerror(errno));
@@ -442,50 +808,11 @@ fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_le
         free(buf);
         return state_err(err, err_len, EINVAL, "%s: short read", path);
     }
-    if (memchr(buf, '\0', (size_t) len) != NULL) {
-        free(buf);
-        return state_err(err, err_len, EINVAL, "%s: binary data", path);
-    }
-    for (line = strtok_r(buf, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
-        char *eq = NULL;
-
-        line_no++;
-        if (ended) {
-            break;
-        }
-        if (line_no == 1) {
-            if (strcmp(line, FM_STATE_HEADER) != 0) {
-                break;
-            }
-            continue;
-        }
-        if (strcmp(line, "end") == 0) {
-            ended = true;
-            continue;
-        }
-        eq = strchr(line, '=');
-        if (eq == NULL) {
-            break;
-        }
-        *eq = '\0';
-        if (!parse_line(line, eq + 1, st)) {
-            *eq = '=';
-            break;
-        }
-    }
-    if (!ended || line != NULL) {
-        char shown[64];
-
-        snprintf(shown, sizeof(shown), "%s", (line != NULL)? line : "(end of file)");
-        fm_escape_controls(shown, sizeof(shown));
-        free(buf);
-        memset(st, 0, sizeof(*st));
-        if (line_no <= 1 && line != NULL) {
-            return state_err(err, err_len, EINVAL, "%s: not a faultmon state file", path);
-        }
-        return state_err(err, err_len, EINVAL, "%s: bad line %d: '%s'", path, line_no, shown);
-    }
+    rc = fm_state_parse(buf, (size_t) len, resource, mono_now_us(), st, why, sizeof(why));
     free(buf);
+    if (rc != 0) {
+        return state_err(err, err_len, EINVAL, "%s: %s", path, why);
+    }
     return 0;
 }
 
@@ -500,38 +827,230 @@ fm_state_set_aside(const char *dir)
     return (rename(from, to) == 0)? 0 : errno;
 }
 
-int64_t
-fm_state_loop_pid(const char *dir)
+/* Read a PID written as one decimal line; 0 if there is none. */
+static int64_t
+read_pid_text(int fd)
 {
-    char path[4096];
-    char buf[64] = "";
-    char comm[64] = "";
+    char buf[32];
+    ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
     int64_t pid = 0;
+
+    if (n <= 0) {
+        return 0;
+    }
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    if (!parse_i64(buf, &pid) || pid <= 1 || pid > FM_STATE_MAX_PID) {
+        return 0;
+    }
+    return pid;
+}
+
+/* Whether PID is a running faultmon (a PID can be reused by anything). */
+static bool
+pid_is_faultmon(int64_t pid)
+{
+    char path[64];
+    char comm[64] = "";
     FILE *in = NULL;
 
-    snprintf(path, sizeof(path), "%s/pid", dir);
-    in = fopen(path, "re");
-    if (in == NULL) {
-        return 0;
-    }
-    if (fgets(buf, sizeof(buf), in) == NULL) {
-        fclose(in);
-        return 0;
-    }
-    fclose(in);
-    buf[strcspn(buf, "\n")] = '\0';
-    if (!parse_i64(buf, &pid) || pid <= 1) {
-        return 0;
-    }
-    /* A stale pid file may name a process that reused the number. */
     snprintf(path, sizeof(path), "/proc/%lld/comm", (long long) pid);
     in = fopen(path, "re");
     if (in == NULL) {
-        return 0;
+        return false;
     }
     if (fgets(comm, sizeof(comm), in) == NULL) {
         comm[0] = '\0';
     }
     fclose(in);
-    return (strncmp(comm, "faultmon", 8) == 0)? pid : 0;
+    return strncmp(comm, "faultmon", 8) == 0;
+}
+
+static void
+lock_path(const char *dir, char *buf, size_t buf_len)
+{
+    snprintf(buf, buf_len, "%s/lock", dir);
+}
+
+/* Who holds the lock on the open file \p fd: true when someone does. */
+static bool
+holder_of(int fd, int64_t *pid, bool *is_loop)
+{
+    struct flock fl;
+
+    *pid = 0;
+    if (is_loop != NULL) {
+        *is_loop = false;
+    }
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_OFD_GETLK, &fl) != 0 || fl.l_type == F_UNLCK) {
+        return false;
+    }
+    if (fl.l_pid > 0) {
+        /* A process-associated POSIX lock: not ours (the loop takes an OFD
+         * lock), but its owner is known. */
+        *pid = fl.l_pid;
+        return true;
+    }
+    /* An OFD lock names no process: the loop writes its PID right after
+     * taking it, so give it a moment to have done so. */
+    for (int i = 0; i < 50 && *pid == 0; i++) {
+        int64_t candidate = read_pid_text(fd);
+
+        if (candidate != 0 && pid_is_faultmon(candidate)) {
+            *pid = candidate;
+            if (is_loop != NULL) {
+                *is_loop = true;
+            }
+            break;
+        }
+        {
+            struct timespec pause = { 0, 2 * 1000 * 1000 };
+
+            nanosleep(&pause, NULL);
+        }
+    }
+    return true;
+}
+
+static int
+open_lock_file(const char *dir, int flags)
+{
+    char path[4096];
+    struct stat sb;
+    int fd = -1;
+
+    lock_path(dir, path, sizeof(path));
+    fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+    if (fd < 0) {
+        return -errno;
+    }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return -EINVAL;
+    }
+    return fd;
+}
+
+int
+fm_state_lock(const char *dir, int *fd_out, int64_t *holder_pid, bool *holder_is_loop)
+{
+    *fd_out = -1;
+    *holder_pid = 0;
+    *holder_is_loop = false;
+    /* Retried when the directory is replaced between open and lock. */
+    for (int attempt = 0; attempt < 5; attempt++) {
+        struct flock fl;
+        char text[32];
+        int fd = open_lock_file(dir, O_RDWR | O_CREAT);
+        int len = 0;
+
+        if (fd < 0) {
+            return -fd;
+        }
+        memset(&fl, 0, sizeof(fl));
+        fl.l_type = F_WRLCK;
+        fl.l_whence = SEEK_SET;
+        if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
+            int rc = errno;
+
+            if (rc == EAGAIN || rc == EACCES) {
+                holder_of(fd, holder_pid, holder_is_loop);
+                rc = EBUSY;
+            }
+            close(fd);
+            return rc;
+        }
+        if (fm_state_lock_check(dir, fd) != 0) {
+            close(fd);
+            continue;
+        }
+        len = snprintf(text, sizeof(text), "%ld\n", (long) getpid());
+        if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t) len, 0) != len) {
+            int rc = errno;
+
+            close(fd);
+            return rc;
+        }
+        *fd_out = fd;
+        return 0;
+    }
+    return ESTALE;
+}
+
+int
+fm_state_lock_check(const char *dir, int fd)
+{
+    char path[4096];
+    struct stat by_path;
+    struct stat by_fd;
+
+    lock_path(dir, path, sizeof(path));
+    if (fstat(fd, &by_fd) != 0 || lstat(path, &by_path) != 0
+        || by_fd.st_dev != by_path.st_dev || by_fd.st_ino != by_path.st_ino) {
+        return ESTALE;
+    }
+    return 0;
+}
+
+void
+fm_state_unlock(int fd)
+{
+    if (fd < 0) {
+        return;
+    }
+    /* An empty file: this loop stopped cleanly. */
+    if (ftruncate(fd, 0) != 0) {
+        /* Nothing to do: a PID left behind only reads as a crash. */
+    }
+    close(fd);
+}
+
+bool
+fm_state_lock_holder(const char *dir, int64_t *pid, bool *is_loop)
+{
+    int fd = open_lock_file(dir, O_RDONLY);
+    bool held = false;
+
+    *pid = 0;
+    if (is_loop != NULL) {
+        *is_loop = false;
+    }
+    if (fd < 0) {
+        return false;
+    }
+    held = holder_of(fd, pid, is_loop);
+    close(fd);
+    return held;
+}
+
+int64_t
+fm_state_loop_pid(const char *dir)
+{
+    int64_t pid = 0;
+    bool is_loop = false;
+
+    if (!fm_state_lock_holder(dir, &pid, &is_loop) || !is_loop) {
+        return 0;
+    }
+    return pid;
+}
+
+int64_t
+fm_state_loop_died(const char *dir)
+{
+    int fd = open_lock_file(dir, O_RDONLY);
+    int64_t pid = 0;
+    int64_t holder = 0;
+
+    if (fd < 0) {
+        return 0;
+    }
+    if (!holder_of(fd, &holder, NULL)) {
+        pid = read_pid_text(fd);
+    }
+    close(fd);
+    return pid;
 }

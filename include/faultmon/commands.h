@@ -9,6 +9,10 @@
 /* sysexits.h's EX_USAGE: the status for every usage error. */
 #define FM_EXIT_USAGE 64
 
+/* sysexits.h's EX_TEMPFAIL: `faultmon run` found another loop holding the
+ * resource's lock (or lost the lock to one), and did not run. */
+#define FM_EXIT_LOCKED 75
+
 /*!
  * \brief Print "faultmon COMMAND: message" on stderr, as one line.
  * \return FM_EXIT_USAGE

@@ -13,7 +13,12 @@
  *                cycle; its one other writer is the apache agent's start,
  *                which, while no loop runs, rewrites it once to clear
  *                pending=failover after refusing to start on this node
- *   pid          the loop's PID (written by the loop at start)
+ *   lock         held by the running loop for its whole life (an OFD write
+ *                lock, see fm_state_lock()); holds the loop's PID while it
+ *                runs and is emptied when it stops cleanly, so that a PID
+ *                left in an unlocked file means the loop died
+ *   pid          the loop's PID (written by the loop at start, for people;
+ *                whether a loop runs is decided by the lock, never by this)
  *   resume       present when an administrator asked to resume a held service
  *   agent        the agent's record of the service it started (written by
  *                start, removed by stop; see agents/)
@@ -111,11 +116,59 @@ int fm_state_file_write(const char *dir, const char *name,
 int fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t err_len);
 
 /*!
- * \brief Read and validate `state`.
- * \return 0; ENOENT when there is none; EINVAL when it is corrupt, truncated
- *         or foreign (err names the line)
+ * \brief Parse and validate the text of a state file.
+ *
+ * The one judge of a state file, for the loop, the agents and `faultmon
+ * status` alike.  Besides the syntax (header, every key exactly once, known
+ * keys, whole numbers, "end" last), it checks the meaning: every field in
+ * range, enums known, the resource named as \p resource, the decision
+ * engine's history as fm_decide_import() demands it, and the fields
+ * consistent with each other and with that history (state and the engine's
+ * down/held/streaks, ocf_rc as the loop derives it from pending and action,
+ * weight and restarts as the engine counts them, each target's class as its
+ * reason gives it).  A file it rejects is no verdict: never a recovery.
+ *
+ * \param[in]  text          the file's bytes (need not be NUL-terminated)
+ * \param[in]  len           their number
+ * \param[in]  resource      the resource the file must name (NULL: any valid)
+ * \param[in]  now_mono_us   CLOCK_MONOTONIC now, in microseconds: a state
+ *                           written later than this (another boot) is rejected
+ * \param[out] st            the state; zeroed on rejection
+ * \param[out] err           on rejection, why, in one line
+ * \param[in]  err_len       size of \p err
+ * \return 0, or EINVAL
+ */
+int fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_mono_us,
+                   struct fm_run_state *st, char *err, size_t err_len);
+
+/*!
+ * \brief Check a state's meaning (the second half of fm_state_parse()).
+ * \return 0, or EINVAL with \p err saying which field is wrong
+ */
+int fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t now_mono_us,
+                      char *err, size_t err_len);
+
+/*!
+ * \brief Read `state` and judge it with fm_state_parse().
+ * \return 0; ENOENT when there is none; EINVAL when it is corrupt, truncated,
+ *         foreign or inconsistent (err says why)
  */
 int fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_len);
+
+/*!
+ * \brief The OCF code a valid state stands for: 1 for a pending restart, 4
+ *        for a pending failover, otherwise 190 for a degraded action and 0.
+ *
+ * Never anything else, whatever the struct holds.
+ */
+int fm_state_ocf_rc(const struct fm_run_state *st);
+
+/*!
+ * \brief Clear a pending recovery in a state that no loop owns (a refused
+ *        start, a resume without a loop), keeping the file consistent: the
+ *        action, weight and ocf_rc are set as the loop would have set them.
+ */
+void fm_state_clear_pending(struct fm_run_state *st);
 
 /*!
  * \brief Move a bad state file aside as state.<wall-time>.bad, keeping the
@@ -123,7 +176,49 @@ int fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t er
  */
 int fm_state_set_aside(const char *dir);
 
-/*! \brief Read the loop's PID from `pid`; 0 if absent or not a live faultmon. */
+/*!
+ * \brief Take the loop lock of a state directory for the life of the caller.
+ *
+ * An OFD write lock (fcntl F_OFD_SETLK) on DIR/lock, opened O_CLOEXEC so that
+ * no program the loop runs inherits it; the kernel drops it when the loop
+ * dies, however it dies, so a stale PID can never pass for a running loop.
+ * The caller's PID is written into the file once the lock is held.
+ *
+ * \param[in]  dir         state directory (must exist)
+ * \param[out] fd          the lock's descriptor, to keep open
+ * \param[out] holder_pid  on EBUSY, the PID of the faultmon loop holding it,
+ *                         or of any other process holding a POSIX lock on the
+ *                         file; 0 if unknown
+ * \param[out] holder_is_loop  on EBUSY, whether the holder is a faultmon loop
+ * \return 0, EBUSY when another process holds it, or another errno
+ */
+int fm_state_lock(const char *dir, int *fd, int64_t *holder_pid, bool *holder_is_loop);
+
+/*!
+ * \brief Whether DIR/lock is still the file locked through \p fd (the
+ *        directory may have been removed or replaced under the loop).
+ * \return 0, or ESTALE
+ */
+int fm_state_lock_check(const char *dir, int fd);
+
+/*! \brief Release the lock: empty the file (a clean stop) and close \p fd. */
+void fm_state_unlock(int fd);
+
+/*!
+ * \brief Who holds DIR/lock.
+ * \param[out] pid      as for fm_state_lock()'s holder_pid
+ * \param[out] is_loop  whether the holder is a faultmon loop (may be NULL)
+ * \return true when the lock is held
+ */
+bool fm_state_lock_holder(const char *dir, int64_t *pid, bool *is_loop);
+
+/*! \brief The PID of the loop holding the lock of \p dir; 0 when none runs. */
 int64_t fm_state_loop_pid(const char *dir);
+
+/*!
+ * \brief The PID of a loop that died without stopping cleanly (crash,
+ *        SIGKILL): left in an unlocked DIR/lock; 0 when there is none.
+ */
+int64_t fm_state_loop_died(const char *dir);
 
 #endif
