@@ -145,7 +145,10 @@ fi
 
 # 21-24: a failover decision: the start on this node refuses with a hard
 # error (4, OCF_ERR_PERM), once.
-sed -i 's/^pending=.*/pending=2/' "$FAULTMON_STATE_DIR/fmtest/state"
+# A consistent failover decision (a bare pending=2 next to a restart is
+# a file the reader refuses).
+sed -i -e 's/^pending=.*/pending=2/' -e 's/^action=.*/action=2/' -e 's/^ocf_rc=.*/ocf_rc=4/' \
+    -e 's/^d.last_action=.*/d.last_action=2/' "$FAULTMON_STATE_DIR/fmtest/state"
 fa_agent apache start
 fa_check_rc_reason "start after a failover decision: 4 (hard: Pacemaker moves it)" 4 \
     "not starting here until a cleanup of fmtest"

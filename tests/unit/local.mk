@@ -6,6 +6,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_http \
 	tests/unit/test_regex_guard \
 	tests/unit/test_result \
+	tests/unit/test_state \
 	tests/unit/test_target
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
@@ -23,6 +24,9 @@ tests_unit_test_regex_guard_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_result_SOURCES = tests/unit/test_result.c
 tests_unit_test_result_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_result_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_state_SOURCES = tests/unit/test_state.c
+tests_unit_test_state_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_target_SOURCES = tests/unit/test_target.c
 tests_unit_test_target_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_target_LDADD = $(FM_UNIT_LDADD)
