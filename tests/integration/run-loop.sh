@@ -1,8 +1,9 @@
 #!/bin/bash
 # run-loop.sh: `faultmon run`, `status` and `resume` against the loopback
 # fault server: the decisions it records, its state directory (mode, atomic
-# writes, a corrupt file set aside without any recovery), and a prompt exit
-# on SIGTERM.
+# writes, a corrupt or inconsistent file set aside or refused without any
+# recovery), one loop per resource (the lock), and a prompt exit on SIGTERM.
+# Every exit status is checked: a loop that crashes fails the case.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -10,10 +11,10 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/probe.sh
 . "$FM_TEST_LIB/probe.sh"
 
-tap_watchdog 60
+tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 16
+plan 44
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 || bail_out "the fault server did not start"
@@ -21,38 +22,84 @@ OK=http://127.0.0.1:${FS_PORT[ok]}/
 REFUSED=127.0.0.1:${FS_PORT[refuse]}
 SILENT=http://127.0.0.1:${FS_PORT[silent]}/
 
-json_field() {  # json_field RESOURCE EXPR: one value from `faultmon status --json`
-    "$FAULTMON" status "$1" --json | "$PYTHON3" -c "import json,sys; r=json.load(sys.stdin)['resources'][0]; print($2)"
+# Background loops of this script, stopped on exit whatever happens.
+BG_PIDS=()
+fm_cleanup_add 'for p in "${BG_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done'
+
+# json_field RESOURCE EXPR: one value from `faultmon status --json`; a
+# failing status prints "status exited N" instead, which no case expects.
+json_field() {
+    local out rc
+    out=$("$FAULTMON" status "$1" --json 2>"$FM_TMP/status.err")
+    rc=$?
+    if [ "$rc" != 0 ]; then
+        echo "status exited $rc: $(head -c 200 "$FM_TMP/status.err")"
+        return
+    fi
+    printf '%s' "$out" | "$PYTHON3" -c "import json,sys; r=json.load(sys.stdin)['resources'][0]; print($2)"
 }
 
-run_loop() {  # run_loop RESOURCE CYCLES PARAM...: run the loop for CYCLES cycles
-    local rsc=$1 cycles=$2
+# run_loop RESOURCE CYCLES PARAM...: run the loop for CYCLES cycles; one
+# case: it exits 0.
+run_loop() {
+    local rsc=$1 cycles=$2 rc
     shift 2
     local args=()
     for p in "$@"; do args+=(--param "$p"); done
     fm_timeout 30 "$FAULTMON" run "$rsc" --no-env --cycles "$cycles" "${args[@]}" 2>"$FM_TMP/run.err"
+    rc=$?
+    if [ "$rc" = 0 ]; then
+        ok "faultmon run $rsc --cycles $cycles exits 0"
+    else
+        not_ok "faultmon run $rsc --cycles $cycles exits 0"
+        diag "exit status $rc"
+        diag_file "$FM_TMP/run.err"
+    fi
+}
+
+# start_loop RESOURCE PARAM...: a loop in the background; LOOP_PID. It has
+# written its first state when this returns 0.
+start_loop() {
+    local rsc=$1
+    shift
+    local args=()
+    for p in "$@"; do args+=(--param "$p"); done
+    "$FAULTMON" run "$rsc" --no-env "${args[@]}" 2>>"$FM_TMP/bg-$rsc.err" &
+    LOOP_PID=$!
+    BG_PIDS+=("$LOOP_PID")
+    for _ in $(seq 1 100); do
+        [ "$(sed -n 's/^pid=//p' "$FAULTMON_STATE_DIR/$rsc/state" 2>/dev/null)" = "$LOOP_PID" ] && return 0
+        kill -0 "$LOOP_PID" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
+}
+
+# stop_loop PID: SIGTERM, then the exit status of the loop (wait).
+stop_loop() {
+    kill -TERM "$1" 2>/dev/null
+    wait "$1"
 }
 
 # 1-4: Retry_count=2: complete failures restart twice, then fail over.
 run_loop web 3 "Port_list=$REFUSED" Thorough_probe_interval=1 Retry_count=2 Retry_interval=300 Probe_timeout=1
-ok_if $? "faultmon run exits 0 after --cycles"
 is "$(json_field web 'r["pending"]')" failover "the third complete failure within Retry_interval asks for a failover"
 like "$(json_field web 'r["reason"]')" "3 restarts within Retry_interval 300 s exceed Retry_count 2" \
     "the reason says why it fails over"
 is "$(json_field web 'r["ocf_rc"]')" 4 "a failover is reported as OCF rc 4 (hard: move away)"
 
-# 5: the history survives a restart of the loop (and of the service): a
+# 5-7: the history survives a restart of the loop (and of the service): a
 # restart asked by one loop is still counted by the next one.
 run_loop again 1 "Port_list=$REFUSED" Retry_count=2 Retry_interval=300
 run_loop again 1 "Port_list=$OK" Retry_count=2 Retry_interval=300
 is "$(json_field again 'r["restarts_in_window"]')" 1 "restarts asked are counted across loop restarts"
 
-# 6-7: the state directory.
+# 8-9: the state directory.
 is "$(stat -c %a "$FAULTMON_STATE_DIR/web")" 700 "the state directory is mode 0700"
 ls "$FAULTMON_STATE_DIR"/web/.state.* >/dev/null 2>&1
 ok_if $((! $?)) "no temporary file is left behind"
 
-# 8-10: a healthy service: one cycle, ok, no action; a URI answered 500
+# 10-14: a healthy service: one cycle, ok, no action; a URI answered 500
 # is a complete failure (restart).
 run_loop healthy 1 "Port_list=$OK" Thorough_probe_interval=1
 is "$(json_field healthy 'r["state"] + "/" + r["pending"] + "/" + str(r["ocf_rc"])')" "up/none/0" \
@@ -61,11 +108,11 @@ run_loop uri 1 "Port_list=$OK" "Monitor_Uri_List=http://127.0.0.1:${FS_PORT[stat
 is "$(json_field uri 'r["pending"]')" restart "a Monitor_Uri_List GET answered 500 asks for a restart"
 is "$(json_field uri 'r["ocf_rc"]')" 1 "a restart is reported as OCF rc 1 (soft: restart in place)"
 
-# 11: a partial failure (silent server) alone does not restart.
+# 15-16: a partial failure (silent server) alone does not restart.
 run_loop partial 1 "Port_list=$SILENT" Probe_timeout=1
 is "$(json_field partial 'r["pending"]')" none "one partial failure does not restart"
 
-# 12-13: a corrupt state file is set aside and replaced, and causes no
+# 17-19: a corrupt state file is set aside and replaced, and causes no
 # recovery by itself.
 printf 'faultmon-state 1\npending=2\nd.restart=garbage\n' >"$FAULTMON_STATE_DIR/healthy/state"
 run_loop healthy 1 "Port_list=$OK"
@@ -73,22 +120,115 @@ is "$(json_field healthy 'r["pending"]')" none "a corrupt state file causes no r
 ls "$FAULTMON_STATE_DIR"/healthy/state.*.bad >/dev/null 2>&1
 ok_if $? "the corrupt state file is kept aside as state.*.bad"
 
-# 14: SIGTERM ends the loop within a second.
-"$FAULTMON" run sigterm --no-env --param "Port_list=$OK" --param Thorough_probe_interval=60 2>/dev/null &
-pid=$!
-for _ in $(seq 1 50); do [ -s "$FAULTMON_STATE_DIR/sigterm/state" ] && break; sleep 0.1; done
+# 20-23: a well-formed file the loop would refuse is no verdict for status
+# either: never "failing-over, ocf_rc 4".
+cp "$FAULTMON_STATE_DIR/web/state" "$FM_TMP/web.state"
+sed -i 's/^d\.version=.*/d.version=7/' "$FAULTMON_STATE_DIR/web/state"
+out=$("$FAULTMON" status web 2>&1)
+rc=$?
+is "$rc/$(printf '%s' "$out" | grep -c 'failing-over')" "1/0" "status: d.version=7 next to a failover is no verdict (exit 1)"
+like "$out" "no verdict: .*version 7" "status says why it gives no verdict"
+cp "$FM_TMP/web.state" "$FAULTMON_STATE_DIR/web/state"
+sed -i 's/^ocf_rc=.*/ocf_rc=200/' "$FAULTMON_STATE_DIR/web/state"
+"$FAULTMON" status web --json >/dev/null 2>&1
+is "$?" 1 "status: an ocf_rc outside 0, 1, 4, 190 is no verdict"
+cp "$FM_TMP/web.state" "$FAULTMON_STATE_DIR/web/state"
+sed -i -e 's/^pending=.*/pending=1/' "$FAULTMON_STATE_DIR/web/state"
+"$FAULTMON" status web --json >/dev/null 2>&1
+is "$?" 1 "status: pending restart next to a failover decision is no verdict"
+cp "$FM_TMP/web.state" "$FAULTMON_STATE_DIR/web/state"
+
+# 24-27: SIGTERM ends a running loop within a second, with status 0.
+if start_loop sigterm "Port_list=$OK" Thorough_probe_interval=60; then
+    ok "the loop is running and has written its state before SIGTERM"
+else
+    not_ok "the loop is running and has written its state before SIGTERM"
+    diag_file "$FM_TMP/bg-sigterm.err"
+fi
+pid=$LOOP_PID
 start=$(fm_now_ms)
 kill -TERM "$pid"
-for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+wait "$pid"
+rc=$?
 elapsed=$(($(fm_now_ms) - start))
-kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+is "$rc" 0 "SIGTERM: the loop exits with status 0"
 [ "$elapsed" -lt 1000 ]
 ok_if $? "SIGTERM: the loop exits within a second (took ${elapsed} ms)"
+is "$(cat "$FAULTMON_STATE_DIR/sigterm/lock")" "" "a clean stop leaves no PID in the lock file"
 
-# 15-16: manual resume: held after a failure until `faultmon resume`.
+# 28-34: one loop per resource.  A second loop exits at once (75) with one
+# line naming the first; the first keeps running and owns the state.
+if start_loop one "Port_list=$OK" Thorough_probe_interval=1; then
+    ok "a first loop runs"
+else
+    not_ok "a first loop runs"
+    diag_file "$FM_TMP/bg-one.err"
+fi
+first=$LOOP_PID
+start=$(fm_now_ms)
+fm_timeout 10 "$FAULTMON" run one --no-env --param "Port_list=$OK" --cycles 1 >"$FM_TMP/second.out" 2>"$FM_TMP/second.err"
+rc=$?
+elapsed=$(($(fm_now_ms) - start))
+is "$rc" 75 "a second loop for the same resource exits 75"
+[ "$elapsed" -lt 2000 ]
+ok_if $? "the second loop exits at once (took ${elapsed} ms)"
+is "$(wc -l <"$FM_TMP/second.err")/$(grep -c "faultmon loop (pid $first) holds the loop lock" "$FM_TMP/second.err")" "1/1" \
+    "the second loop's error is one line naming pid $first"
+sleep 1.2
+kill -0 "$first" 2>/dev/null
+ok_if $? "the first loop is still running"
+is "$(sed -n 's/^pid=//p' "$FAULTMON_STATE_DIR/one/state")" "$first" "the state is still the first loop's"
+is "$(json_field one 'r["loop_running"]')" True "status sees the loop running (from the lock)"
+
+# 35-37: the state directory removed under a running loop: a loop started
+# afterwards and the old one never both keep running.
+rm -rf "${FAULTMON_STATE_DIR:?}/one"
+start_loop one "Port_list=$OK" Thorough_probe_interval=1
+second=$LOOP_PID
+survivors=2
+for _ in $(seq 1 60); do
+    survivors=0
+    kill -0 "$first" 2>/dev/null && survivors=$((survivors + 1))
+    kill -0 "$second" 2>/dev/null && survivors=$((survivors + 1))
+    [ "$survivors" -le 1 ] && break
+    sleep 0.1
+done
+is "$survivors" 1 "after the directory was removed, one of two loops stops"
+if [ "$survivors" != 1 ]; then
+    kill -KILL "$first" "$second" 2>/dev/null
+fi
+if kill -0 "$first" 2>/dev/null; then
+    wait "$second"; rc=$?; survivor=$first
+else
+    wait "$first"; rc=$?; survivor=$second
+fi
+is "$rc" 75 "the loop that stops exits 75 (another loop holds the lock)"
+stop_loop "$survivor"
+is "$?" 0 "the survivor stops on SIGTERM with status 0"
+
+# 38-40: a stale pid file naming a live faultmon of another resource (a
+# reused PID) is not a running loop: the lock decides.
+if start_loop other "Port_list=$OK" Thorough_probe_interval=60; then
+    other=$LOOP_PID
+    echo "$other" >"$FAULTMON_STATE_DIR/healthy/pid"
+    is "$(json_field healthy 'r["loop_running"]')" False "a stale pid file of a reused PID is no loop"
+    out=$("$FAULTMON" resume healthy 2>&1)
+    rc=$?
+    is "$rc/$(printf '%s' "$out" | grep -c 'from the running loop')" "0/0" \
+        "resume does not take the stale pid for the loop (it rewrites the file itself)"
+    kill -0 "$other" 2>/dev/null
+    ok_if $? "the other resource's loop was not signalled"
+    stop_loop "$other"
+else
+    not_ok "a loop for another resource runs"
+    skip "needs the other loop" 2
+fi
+
+# 41-44: manual resume: held after a failure until `faultmon resume`.
 run_loop held 1 "Port_list=$REFUSED" manual_resume=true
 is "$(json_field held 'r["state"]')" held "manual_resume: a failure holds the service"
-"$FAULTMON" resume held >/dev/null
+out=$("$FAULTMON" resume held 2>&1)
+is "$?" 0 "faultmon resume exits 0"
 is "$(json_field held 'r["state"]')" up "faultmon resume puts it back"
 
 tap_done
