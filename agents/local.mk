@@ -87,7 +87,8 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-httpmon.sh \
 	tests/agents/agent-crm-resource.sh \
 	tests/agents/agent-describe.sh \
-	tests/agents/agent-differential.sh
+	tests/agents/agent-differential.sh \
+	tests/agents/agent-state.sh
 
 TESTS += $(FM_AGENT_TESTS)
 EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh

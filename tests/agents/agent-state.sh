@@ -1,0 +1,176 @@
+#!/bin/bash
+# agent-state.sh: ocf:faultmon:apache and the loop's state: a state file the
+# loop would refuse is no verdict (monitor answers as if the loop had just
+# started, start is not refused), a trusted one is believed (the positive
+# controls), monitor answers only 0, 1, 4 or 190 from the state, and the
+# agent never makes a second loop: not on start, not when a dead loop is
+# restarted, not when httpd died under a running loop; a crashed loop is
+# recorded, and a stale pid file is never taken for the loop.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+# shellcheck source=tests/agents/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+fa_require_root
+fa_require_apache
+tap_watchdog 180
+fa_agents_setup
+fa_apache_setup || bail_out "cannot write an Apache configuration"
+
+plan 27
+
+RSC=fmstate
+STATE=$FAULTMON_STATE_DIR/$RSC/state
+BG_PIDS=()
+fm_cleanup_add 'for p in "${BG_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done'
+
+# The loop keeps the file it wrote for a minute: time to tamper with it.
+params() {
+    fa_params "$RSC"
+    export OCF_RESKEY_Thorough_probe_interval=60s
+}
+
+httpd_pid() {
+    local pid
+    pid=$(cat "$FA_PID_FILE" 2>/dev/null)
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+        echo "$pid"
+    fi
+}
+
+# The PIDs of every `faultmon run RSC` process, whatever its pid file says.
+loops() {
+    local p args
+    for p in /proc/[0-9]*; do
+        args=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+        case $args in
+            "$FAULTMON run $RSC "*) echo "${p#/proc/}" ;;
+        esac
+    done
+}
+
+# set_fields KEY=VALUE...: rewrite lines of the state file in place.
+set_fields() {
+    local kv args=()
+    for kv in "$@"; do
+        args+=(-e "s/^${kv%%=*}=.*/$kv/")
+    done
+    sed -i "${args[@]}" "$STATE"
+}
+
+# A failover decision, every field consistent with it (as the loop writes one).
+make_failover() {
+    local clock
+    clock=$(sed -n 's/^d\.clock_us=//p' "$STATE")
+    set_fields state=2 action=2 pending=2 ocf_rc=4 weight=100 d.down=1 d.ok_streak=0 \
+        d.last_action=2 "d.last_action_us=$clock"
+}
+
+# 1-3: a started resource, one loop.
+params
+fa_agent apache start
+fa_check_rc "start: 0" 0
+cp "$STATE" "$FA_TMP/good.state"
+is "$(loops | wc -l)" 1 "one loop runs"
+fa_agent apache monitor
+fa_check_rc "monitor: 0" 0
+
+# 4-8: monitor believes a trusted state, and nothing else.
+make_failover
+fa_agent apache monitor
+fa_check_rc "monitor of a consistent failover decision: 4 (the positive control)" 4
+set_fields d.version=7
+fa_agent apache monitor
+fa_check_rc "monitor: d.version=7 next to a failover is no verdict: 0, not 4" 0
+cp "$FA_TMP/good.state" "$STATE"
+make_failover
+printf 'd.restart=-5\n' >"$FA_TMP/line"
+sed -i "/^d\.last_action_us=/r $FA_TMP/line" "$STATE"
+fa_agent apache monitor
+fa_check_rc "monitor: d.restart=-5 next to a failover is no verdict: 0, not 4" 0
+cp "$FA_TMP/good.state" "$STATE"
+set_fields ocf_rc=200
+fa_agent apache monitor
+fa_check_rc "monitor: ocf_rc=200 is no verdict: 0, never 200" 0
+cp "$FA_TMP/good.state" "$STATE"
+set_fields pending=1 ocf_rc=1
+fa_agent apache monitor
+fa_check_rc "monitor: pending restart in an up state is no verdict: 0, not 1" 0
+cp "$FA_TMP/good.state" "$STATE"
+
+# 9-12: no second loop: a loop started by hand, and the agent's start.
+first=$(loops)
+fm_timeout 10 "$FAULTMON" run "$RSC" --no-env --param "Port_list=127.0.0.1:$FA_PORT" --cycles 1 \
+    >/dev/null 2>"$FA_TMP/second.err"
+is "$?" 75 "faultmon run beside the agent's loop exits 75"
+like "$(cat "$FA_TMP/second.err")" "loop \\(pid $first\\) holds the loop lock" "and names the loop's pid"
+fa_agent apache start
+fa_check_rc "start of a started resource: 0" 0
+is "$(loops)" "$first" "still the one loop (pid $first)"
+
+# 13-17: a crashed loop: the monitor restarts it, one loop, and the crash
+# is recorded rather than hidden.
+kill -KILL "$first"
+for _ in $(seq 1 50); do kill -0 "$first" 2>/dev/null || break; sleep 0.1; done
+fa_agent apache monitor
+fa_check_rc "monitor after the loop was killed: 0 (restarted)" 0
+is "$(loops | wc -l)" 1 "one loop after the restart"
+second=$(loops)
+isnt_first=no
+[ -n "$second" ] && [ "$second" != "$first" ] && isnt_first=yes
+is "$isnt_first" yes "a new loop (pid $first -> $second)"
+like "$(cat "$FAULTMON_STATE_DIR/$RSC/loop-died" 2>/dev/null)" "pid $first\$" "the crash of pid $first is recorded in loop-died"
+like "$FA_OUT" "pid $first\\) ended without stopping cleanly" "and logged"
+
+# 18-21: a stale pid file naming a live faultmon of another resource (a
+# reused PID): not the loop; monitor restarts the real one, stop leaves the
+# other alone.
+"$FAULTMON" run other --no-env --param "Port_list=127.0.0.1:$FA_PORT" --param Thorough_probe_interval=60 \
+    2>/dev/null &
+other=$!
+BG_PIDS+=("$other")
+for _ in $(seq 1 50); do [ -s "$FAULTMON_STATE_DIR/other/state" ] && break; sleep 0.1; done
+kill -KILL "$second"
+for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
+echo "$other" >"$FAULTMON_STATE_DIR/$RSC/pid"
+fa_agent apache monitor
+fa_check_rc "monitor with a stale pid file: 0" 0
+is "$(loops | wc -l)" 1 "the monitor started the loop (the stale pid is not the loop)"
+fa_agent apache stop
+fa_check_rc "stop: 0" 0
+kill -0 "$other" 2>/dev/null
+ok_if $? "stop did not touch the other resource's faultmon (pid $other)"
+kill -TERM "$other"
+wait "$other"
+
+# 22-25: a start is refused only on a trusted failover decision.
+cp "$FA_TMP/good.state" "$STATE"
+make_failover
+set_fields d.version=7
+fa_agent apache start
+fa_check_rc "start with an untrusted failover decision: 0 (no verdict, not refused)" 0
+fa_agent apache stop
+fa_check_rc "stop: 0" 0
+cp "$FA_TMP/good.state" "$STATE"
+make_failover
+fa_agent apache start
+fa_check_rc_reason "start with a trusted failover decision: 4 (the positive control)" 4 "not starting here"
+is "$(httpd_pid)" "" "the refused start started nothing"
+
+# 26-27: httpd died under a running loop: start replaces that loop, it
+# does not add a second one.
+params
+fa_agent apache start
+dead=$(httpd_pid)
+kill -KILL -- "-$dead"
+for _ in $(seq 1 50); do kill -0 "$dead" 2>/dev/null || break; sleep 0.1; done
+fa_agent apache start
+fa_check_rc "start after httpd died under its loop: 0" 0
+is "$(loops | wc -l)" 1 "one loop afterwards"
+fa_agent apache stop
+
+tap_done
