@@ -174,6 +174,11 @@ loop_write_state(struct fm_loop *lp)
     lp->st.updated_mono_us = fm_now_us();
     lp->st.updated_wall_s = (int64_t) time(NULL);
     fm_decide_export(lp->decide, &lp->st.decide);
+    /* The agents believe only what the one reader accepts: a state of ours
+     * it refuses would hide every verdict, so say so loudly. */
+    if (fm_state_validate(&lp->st, lp->resource, fm_now_us(), err, sizeof(err)) != 0) {
+        fm_log_err("%s: bug: the state written now will read as no verdict: %s", lp->resource, err);
+    }
     if (fm_state_write(lp->dir, &lp->st, err, sizeof(err)) != 0) {
         fm_log_err("%s: %s", lp->resource, err);
     }

@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 44
+plan 45
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 || bail_out "the fault server did not start"
@@ -46,8 +46,9 @@ run_loop() {
     shift 2
     local args=()
     for p in "$@"; do args+=(--param "$p"); done
-    fm_timeout 30 "$FAULTMON" run "$rsc" --no-env --cycles "$cycles" "${args[@]}" 2>"$FM_TMP/run.err"
+    fm_timeout 30 "$FAULTMON" run "$rsc" --no-env -v --cycles "$cycles" "${args[@]}" 2>"$FM_TMP/run.err"
     rc=$?
+    cat "$FM_TMP/run.err" >>"$FM_TMP/all-runs.err"
     if [ "$rc" = 0 ]; then
         ok "faultmon run $rsc --cycles $cycles exits 0"
     else
@@ -64,7 +65,7 @@ start_loop() {
     shift
     local args=()
     for p in "$@"; do args+=(--param "$p"); done
-    "$FAULTMON" run "$rsc" --no-env "${args[@]}" 2>>"$FM_TMP/bg-$rsc.err" &
+    "$FAULTMON" run "$rsc" --no-env -v "${args[@]}" 2>>"$FM_TMP/bg-$rsc.err" &
     LOOP_PID=$!
     BG_PIDS+=("$LOOP_PID")
     for _ in $(seq 1 100); do
@@ -230,5 +231,15 @@ is "$(json_field held 'r["state"]')" held "manual_resume: a failure holds the se
 out=$("$FAULTMON" resume held 2>&1)
 is "$?" 0 "faultmon resume exits 0"
 is "$(json_field held 'r["state"]')" up "faultmon resume puts it back"
+
+# 45: every state any loop above wrote is one the reader accepts (the loop
+# checks its own state before writing it and logs a bug otherwise).
+cat "$FM_TMP"/bg-*.err >>"$FM_TMP/all-runs.err" 2>/dev/null
+if grep -q "bug: the state" "$FM_TMP/all-runs.err"; then
+    not_ok "no loop wrote a state the reader refuses"
+    diag "$(grep "bug: the state" "$FM_TMP/all-runs.err" | head -n 5)"
+else
+    ok "no loop wrote a state the reader refuses"
+fi
 
 tap_done
