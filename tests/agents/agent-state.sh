@@ -21,7 +21,7 @@ tap_watchdog 180
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 27
+plan 32
 
 RSC=fmstate
 STATE=$FAULTMON_STATE_DIR/$RSC/state
@@ -171,6 +171,39 @@ for _ in $(seq 1 50); do kill -0 "$dead" 2>/dev/null || break; sleep 0.1; done
 fa_agent apache start
 fa_check_rc "start after httpd died under its loop: 0" 0
 is "$(loops | wc -l)" 1 "one loop afterwards"
+
+# 28-32: ocf:faultmon:httpmon publishes only a trusted verdict.
+FA_ATTRD_LOG=$FA_TMP/attrd.log
+printf '#!/bin/sh\necho "$*" >>"%s"\n' "$FA_ATTRD_LOG" >"$FA_TMP/bin/attrd_updater"
+chmod 755 "$FA_TMP/bin/attrd_updater"
+export FAULTMON_OCF_ATTRD_UPDATER=$FA_TMP/bin/attrd_updater
+attr_value() {
+    awk -v name="$1" '$1 == "-n" && $2 == name && $3 == "-U" { v = $4 } END { print v }' \
+        "$FA_ATTRD_LOG" 2>/dev/null
+}
+hm_params() {
+    fa_clear_params
+    export OCF_RESOURCE_INSTANCE=fmhm:0
+    export OCF_RESKEY_Port_list="127.0.0.1:$FA_PORT"
+    export OCF_RESKEY_Thorough_probe_interval=60s
+    export OCF_RESKEY_multiplier=100
+}
+hm_params
+STATE=$FAULTMON_STATE_DIR/fmhm:0/state
+fa_agent httpmon start
+fa_check_rc "httpmon start: 0" 0
+is "$(attr_value faultmon-httpmon)" 100 "httpmon publishes the healthy verdict"
+make_failover
+set_fields d.version=7
+fa_agent httpmon monitor
+fa_check_rc "httpmon monitor with an untrusted down state: 0" 0
+is "$(attr_value faultmon-httpmon)" 100 "an untrusted down state is not published"
+set_fields d.version=1
+fa_agent httpmon monitor
+is "$(attr_value faultmon-httpmon)" 0 "a trusted down state is published (the positive control)"
+fa_agent httpmon stop
+
+params
 fa_agent apache stop
 
 tap_done
