@@ -20,6 +20,8 @@
  *   pid          the loop's PID (written by the loop at start, for people;
  *                whether a loop runs is decided by the lock, never by this)
  *   resume       present when an administrator asked to resume a held service
+ *   loop-died    one line per loop that died without stopping cleanly, added
+ *                by the agent that started the next one
  *   agent        the agent's record of the service it started (written by
  *                start, removed by stop; see agents/)
  *   httpd.pid    httpd's PID when the Apache configuration names no PidFile

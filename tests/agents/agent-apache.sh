@@ -88,6 +88,8 @@ else
     not_ok "the dead loop was restarted and it was logged"
     diag "old $old_loop new $new_loop" "$FA_OUT"
 fi
+# Killed on purpose: not a crash (see fa_check_loop_deaths).
+rm -f "$FAULTMON_STATE_DIR/fmtest/loop-died"
 
 # 11-14: OCF_CHECK_LEVEL=10: a fresh cycle, and testurl/testregex10
 # (case-insensitive, as in ocf:heartbeat:apache).

@@ -42,16 +42,19 @@ httpd_pid() {
     fi
 }
 
-# The PIDs of every `faultmon run RSC` process, whatever its pid file says.
+# The PIDs of every `faultmon run RESOURCE` process (default RSC), whatever
+# its pid file says.
 loops() {
-    local p args
+    local p args rsc=${1:-$RSC}
     for p in /proc/[0-9]*; do
         args=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
         case $args in
-            "$FAULTMON run $RSC "*) echo "${p#/proc/}" ;;
+            "$FAULTMON run $rsc "*) echo "${p#/proc/}" ;;
         esac
     done
 }
+# A second loop the agent should never have started is stopped too.
+fm_cleanup_add 'for p in $(loops) $(loops fmhm:0); do kill -TERM "$p" 2>/dev/null; done'
 
 # set_fields KEY=VALUE...: rewrite lines of the state file in place.
 set_fields() {
@@ -125,6 +128,7 @@ isnt_first=no
 is "$isnt_first" yes "a new loop (pid $first -> $second)"
 like "$(cat "$FAULTMON_STATE_DIR/$RSC/loop-died" 2>/dev/null)" "pid $first\$" "the crash of pid $first is recorded in loop-died"
 like "$FA_OUT" "pid $first\\) ended without stopping cleanly" "and logged"
+rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
 
 # 18-21: a stale pid file naming a live faultmon of another resource (a
 # reused PID): not the loop; monitor restarts the real one, stop leaves the
@@ -139,6 +143,7 @@ for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
 echo "$other" >"$FAULTMON_STATE_DIR/$RSC/pid"
 fa_agent apache monitor
 fa_check_rc "monitor with a stale pid file: 0" 0
+rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
 is "$(loops | wc -l)" 1 "the monitor started the loop (the stale pid is not the loop)"
 fa_agent apache stop
 fa_check_rc "stop: 0" 0

@@ -48,6 +48,7 @@ fa_agents_setup() {
     fi
     FA_TMP=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-agents.XXXXXX") || bail_out "mktemp failed"
     fm_cleanup_add "rm -rf '$FA_TMP'"
+    fm_cleanup_add "fa_check_loop_deaths"
     mkdir -p "$FA_TMP/bin" "$FA_TMP/state"
     # ocf-tester runs meta-data as nobody.
     chmod 755 "$FA_TMP" "$FA_TMP/bin"
@@ -62,6 +63,18 @@ fa_agents_setup() {
     else
         export FAULTMON=$FA_TOP_BUILDDIR/src/faultmon
     fi
+}
+
+# A loop that died without stopping (a crash, a kill) is recorded by the
+# agent that restarts it in STATE/RESOURCE/loop-died; a test that kills one
+# on purpose removes the record.  Any other record is a crash that the
+# monitor's restart would hide: the script fails.
+fa_check_loop_deaths() {
+    local f
+    for f in "$FAULTMON_STATE_DIR"/*/loop-died; do
+        [ -f "$f" ] || continue
+        echo "Bail out! a fault-monitor loop died during the test: $f: $(tr '\n' ' ' <"$f")"
+    done
 }
 
 # Unset every OCF_RESKEY_ variable (between cases).
