@@ -23,6 +23,9 @@
 #define FM_STATE_HEADER "faultmon-state 1"
 #define FM_STATE_MAX_BYTES (256 * 1024)
 
+static int state_err(char *err, size_t err_len, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 static int
 state_err(char *err, size_t err_len, int rc, const char *fmt, ...)
 {
@@ -239,7 +242,7 @@ parse_i64(const char *text, int64_t *out)
     char *end = NULL;
     long long v = 0;
 
-    if (!isdigit((unsigned char) digits[0]) || (digits[0] == '0' && digits[1] != '\0')) {
+    if (!isdigit((unsigned char) digits[0]) || (digits[0] == '0' && (digits[1] != '\0' || digits != text))) {
         return false;
     }
     errno = 0;
@@ -511,22 +514,6 @@ fm_state_clear_pending(struct fm_run_state *st)
     st->ocf_rc = fm_state_ocf_rc(st);
 }
 
-static int
-bad(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-bad(char *err, size_t err_len, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err != NULL && err_len > 0) {
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return EINVAL;
-}
-
 /* What the engine's own import demands, on a scratch engine: the checks
  * there do not depend on the loop's parameters. */
 static int
@@ -540,12 +527,12 @@ validate_decide(const struct fm_decide_state *d, uint64_t now_mono_us, char *err
     fm_decide_opts_init(&opts);
     opts.manual_resume = true;
     if (fm_decide_new(&opts, &engine) != 0) {
-        return bad(err, err_len, "cannot create a decision engine to check the state");
+        return state_err(err, err_len, EINVAL, "cannot create a decision engine to check the state");
     }
     rc = fm_decide_import(engine, d, now_mono_us, why, sizeof(why));
     fm_decide_free(engine);
     if (rc != 0) {
-        return bad(err, err_len, "decision history: %s", why);
+        return state_err(err, err_len, EINVAL, "decision history: %s", why);
     }
     return 0;
 }
@@ -564,26 +551,26 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
     int rc = 0;
 
     if (!fm_resource_name_valid(st->resource)) {
-        return bad(err, err_len, "resource is not a valid resource name");
+        return state_err(err, err_len, EINVAL, "resource is not a valid resource name");
     }
     if (resource != NULL && strcmp(st->resource, resource) != 0) {
-        return bad(err, err_len, "the file is the state of another resource");
+        return state_err(err, err_len, EINVAL, "the file is the state of another resource");
     }
     if (st->pid <= 1 || st->pid > FM_STATE_MAX_PID) {
-        return bad(err, err_len, "pid %" PRId64 " is not a process ID", st->pid);
+        return state_err(err, err_len, EINVAL, "pid %" PRId64 " is not a process ID", st->pid);
     }
     if (st->updated_mono_us == 0
         || (st->updated_mono_us > now_mono_us
             && st->updated_mono_us - now_mono_us > FM_DECIDE_IMPORT_SLACK_US)) {
-        return bad(err, err_len, "updated_mono_us %" PRIu64 " is not a time of this boot",
+        return state_err(err, err_len, EINVAL, "updated_mono_us %" PRIu64 " is not a time of this boot",
                    st->updated_mono_us);
     }
     if (st->updated_wall_s < 0) {
-        return bad(err, err_len, "updated_wall_s is negative");
+        return state_err(err, err_len, EINVAL, "updated_wall_s is negative");
     }
     if (st->interval_ms > FM_STATE_MAX_INTERVAL_MS || st->probe_timeout_ms == 0
         || st->probe_timeout_ms > FM_STATE_MAX_INTERVAL_MS) {
-        return bad(err, err_len, "interval_ms %" PRIu64 " or probe_timeout_ms %" PRIu64
+        return state_err(err, err_len, EINVAL, "interval_ms %" PRIu64 " or probe_timeout_ms %" PRIu64
                    " is out of range", st->interval_ms, st->probe_timeout_ms);
     }
     rc = validate_decide(d, now_mono_us, err, err_len);
@@ -591,21 +578,21 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         return rc;
     }
     if (d->have_time && (uint64_t) d->last_now_us > st->updated_mono_us) {
-        return bad(err, err_len, "the decision history is newer than the file");
+        return state_err(err, err_len, EINVAL, "the decision history is newer than the file");
     }
 
     /* The state as the engine derives it from its counters. */
     if ((st->state == FM_STATE_HELD) != (d->held == 1)) {
-        return bad(err, err_len, "state %s does not match d.held %" PRId64,
+        return state_err(err, err_len, EINVAL, "state %s does not match d.held %" PRId64,
                    fm_state_name(st->state), d->held);
     }
     if (d->down == 1 && d->held == 0
         && st->state != ((d->ok_streak > 0)? FM_STATE_FLAPPING : FM_STATE_DOWN)) {
-        return bad(err, err_len, "state %s does not match a down engine", fm_state_name(st->state));
+        return state_err(err, err_len, EINVAL, "state %s does not match a down engine", fm_state_name(st->state));
     }
     if (d->down == 0) {
         if (st->state == FM_STATE_DOWN || (st->state == FM_STATE_FLAPPING) != (d->fail_streak > 0)) {
-            return bad(err, err_len, "state %s does not match an engine that is not down",
+            return state_err(err, err_len, EINVAL, "state %s does not match an engine that is not down",
                        fm_state_name(st->state));
         }
     }
@@ -613,7 +600,7 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         sum += d->failure_weight[i];
     }
     if (st->restarts_in_window != (uint64_t) d->n_restarts) {
-        return bad(err, err_len, "restarts_in_window %" PRIu32 " is not the %" PRId64
+        return state_err(err, err_len, EINVAL, "restarts_in_window %" PRIu32 " is not the %" PRId64
                    " restarts on record", st->restarts_in_window, d->n_restarts);
     }
 
@@ -621,31 +608,31 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
     if (st->action == FM_ACTION_RESTART || st->action == FM_ACTION_FAILOVER) {
         if (st->pending != st->action || d->down != 1 || d->last_action != (int64_t) st->action
             || st->weight >= 2 * FM_DECIDE_THRESHOLD) {
-            return bad(err, err_len, "action %s does not match the engine's recovery",
+            return state_err(err, err_len, EINVAL, "action %s does not match the engine's recovery",
                        fm_action_name(st->action));
         }
     } else if (st->weight != (uint64_t) sum) {
-        return bad(err, err_len, "weight %" PRIu32 " is not the %" PRId64 " of the failures on record",
+        return state_err(err, err_len, EINVAL, "weight %" PRIu32 " is not the %" PRId64 " of the failures on record",
                    st->weight, sum);
     }
     if (st->pending != FM_ACTION_NONE && d->last_action != (int64_t) st->pending) {
-        return bad(err, err_len, "pending %s is not the engine's last recovery",
+        return state_err(err, err_len, EINVAL, "pending %s is not the engine's last recovery",
                    fm_action_name(st->pending));
     }
     if (st->state == FM_STATE_UP
         && (st->action != FM_ACTION_NONE || st->pending != FM_ACTION_NONE || d->miss_streak != 0
             || sum != 0)) {
-        return bad(err, err_len, "state up with action %s, pending %s",
+        return state_err(err, err_len, EINVAL, "state up with action %s, pending %s",
                    fm_action_name(st->action), fm_action_name(st->pending));
     }
     if (st->ocf_rc != fm_state_ocf_rc(st)) {
-        return bad(err, err_len, "ocf_rc %d is not the %d of pending %s and action %s", st->ocf_rc,
+        return state_err(err, err_len, EINVAL, "ocf_rc %d is not the %d of pending %s and action %s", st->ocf_rc,
                    fm_state_ocf_rc(st), fm_action_name(st->pending), fm_action_name(st->action));
     }
 
     /* The last cycle's targets. */
     if ((st->cycles == 0) != (st->n_targets == 0)) {
-        return bad(err, err_len, "%zu targets after %" PRIu64 " cycles", st->n_targets, st->cycles);
+        return state_err(err, err_len, EINVAL, "%zu targets after %" PRIu64 " cycles", st->n_targets, st->cycles);
     }
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
@@ -653,12 +640,12 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         if (t->target[0] == '\0' || t->cls != fm_reason_class(t->reason)
             || (t->http_status != 0 && t->http_status < 100)
             || (t->reason == FM_REASON_STATUS && t->http_status == 0)) {
-            return bad(err, err_len, "target %zu: class, reason and status do not agree", i + 1);
+            return state_err(err, err_len, EINVAL, "target %zu: class, reason and status do not agree", i + 1);
         }
     }
     for (size_t i = 0; i < st->n_records; i++) {
         if (st->records[i].wall_s < 0) {
-            return bad(err, err_len, "record %zu: negative time", i + 1);
+            return state_err(err, err_len, EINVAL, "record %zu: negative time", i + 1);
         }
     }
     return 0;
@@ -681,14 +668,14 @@ fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_
     memset(st, 0, sizeof(*st));
     memset(seen, 0, sizeof(seen));
     if (len == 0 || memchr(text, '\0', len) != NULL) {
-        return bad(err, err_len, "empty or binary data");
+        return state_err(err, err_len, EINVAL, "empty or binary data");
     }
     if (text[len - 1] != '\n') {
-        return bad(err, err_len, "truncated: no newline at the end");
+        return state_err(err, err_len, EINVAL, "truncated: no newline at the end");
     }
     buf = calloc(1, len + 1);
     if (buf == NULL) {
-        return bad(err, err_len, "out of memory");
+        return state_err(err, err_len, EINVAL, "out of memory");
     }
     memcpy(buf, text, len);
     for (line = buf; *line != '\0'; line = next) {
@@ -741,7 +728,7 @@ fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_
     if (why == NULL) {
         for (size_t i = 0; i < N_SINGLE_KEYS; i++) {
             if (!seen[i]) {
-                rc = bad(err, err_len, "key %s is missing", single_keys[i]);
+                rc = state_err(err, err_len, EINVAL, "key %s is missing", single_keys[i]);
                 goto done;
             }
         }
@@ -752,7 +739,7 @@ fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_
         snprintf(shown, sizeof(shown), "%s", line);
         fm_escape_controls(shown, sizeof(shown));
     }
-    rc = bad(err, err_len, "line %d: %s%s%s%s", line_no, why, (line != NULL)? " ('" : "", shown,
+    rc = state_err(err, err_len, EINVAL, "line %d: %s%s%s%s", line_no, why, (line != NULL)? " ('" : "", shown,
              (line != NULL)? "')" : "");
 
 done:

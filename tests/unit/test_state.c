@@ -212,6 +212,7 @@ static const struct bad_case bad_cases[] = {
     { "cycles", "cycles=+2", "a number with a sign the writer never prints" },
     { "cycles", "cycles= 2", "a number with a space" },
     { "cycles", "cycles=02", "a number with a leading zero" },
+    { "d.fail_streak", "d.fail_streak=-0", "a negative zero" },
     { "d.clock_us", "d.clock_us=4000000000x", "trailing garbage after a number" },
     { "record", "record=1700000000 0 1000 0 9", "a record with an extra field" },
     { "record", "record=1700000000  0 1000 0", "a record with a double space" },
