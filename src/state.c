@@ -850,7 +850,8 @@ pid_is_faultmon(int64_t pid)
         comm[0] = '\0';
     }
     fclose(in);
-    return strncmp(comm, "faultmon", 8) == 0;
+    /* Exactly the loop's program: not faultmon-ocf, the agents. */
+    return strcmp(comm, "faultmon\n") == 0;
 }
 
 static void
