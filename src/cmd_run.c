@@ -456,8 +456,9 @@ run_usage(FILE *out)
 "\n"
 "One loop runs per resource: it holds a lock on " FM_STATE_DIR "/RESOURCE/lock\n"
 "for its whole life.  Exit status: 0 after SIGTERM or --cycles, 64 on a usage\n"
-"error, 75 when another process holds the lock (the error names its pid), 1\n"
-"on other errors.\n");
+"error or a state directory it cannot set up, 75 when another process holds\n"
+"the lock (the error names its pid), 1 when the state directory vanished and\n"
+"cannot be locked again.\n");
 }
 
 int
