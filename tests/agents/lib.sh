@@ -209,7 +209,9 @@ fa_apache_kill() {
         for f in "$FAULTMON_STATE_DIR"/*/pid; do
             [ -f "$f" ] || continue
             pid=$(cat "$f" 2>/dev/null)
-            [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
+            # A stale pid file may name a reused PID: only a faultmon.
+            [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = faultmon ] &&
+                kill -TERM "$pid" 2>/dev/null
         done
     fi
 }
