@@ -6,13 +6,16 @@
  * the old or the new file, whole.  The format is line-based text, one
  * "key=value" per line, between a "faultmon-state 1" header and an "end"
  * trailer, so that a truncated or foreign file is recognised and set aside
- * instead of being believed.
+ * instead of being believed; and every reader judges it through
+ * fm_state_parse(), so that a well-formed file whose fields disagree with
+ * each other is no verdict either.
  *
  * Files in the directory (mode 0700):
  *   state        the loop's state (this header's struct), written after each
- *                cycle; its one other writer is the apache agent's start,
- *                which, while no loop runs, rewrites it once to clear
- *                pending=failover after refusing to start on this node
+ *                cycle; its other writers, only while no loop runs, are the
+ *                apache agent's start, which rewrites it once to clear
+ *                pending=failover after refusing to start on this node, and
+ *                `faultmon resume` (both through fm_state_clear_pending())
  *   lock         held by the running loop for its whole life (an OFD write
  *                lock, see fm_state_lock()); holds the loop's PID while it
  *                runs and is emptied when it stops cleanly, so that a PID
