@@ -21,7 +21,7 @@ tap_watchdog 180
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 32
+plan 34
 
 RSC=fmstate
 STATE=$FAULTMON_STATE_DIR/$RSC/state
@@ -130,7 +130,21 @@ like "$(cat "$FAULTMON_STATE_DIR/$RSC/loop-died" 2>/dev/null)" "pid $first\$" "t
 like "$FA_OUT" "pid $first\\) ended without stopping cleanly" "and logged"
 rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
 
-# 18-21: a stale pid file naming a live faultmon of another resource (a
+# 18-19: two monitors at once find the loop dead: each may start one, the
+# lock lets one run, and the other monitor waits for that one.
+kill -KILL "$second"
+for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
+(fa_agent apache monitor; echo "$FA_RC" >"$FA_TMP/m1.rc") &
+m1=$!
+(fa_agent apache monitor; echo "$FA_RC" >"$FA_TMP/m2.rc") &
+m2=$!
+wait "$m1" "$m2"
+is "$(cat "$FA_TMP/m1.rc")/$(cat "$FA_TMP/m2.rc")" "0/0" "two monitors at once after the loop died: both 0"
+is "$(loops | wc -l)" 1 "and one loop afterwards"
+second=$(loops)
+rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
+
+# 20-23: a stale pid file naming a live faultmon of another resource (a
 # reused PID): not the loop; monitor restarts the real one, stop leaves the
 # other alone.
 "$FAULTMON" run other --no-env --param "Port_list=127.0.0.1:$FA_PORT" --param Thorough_probe_interval=60 \
@@ -152,7 +166,7 @@ ok_if $? "stop did not touch the other resource's faultmon (pid $other)"
 kill -TERM "$other"
 wait "$other"
 
-# 22-25: a start is refused only on a trusted failover decision.
+# 24-27: a start is refused only on a trusted failover decision.
 cp "$FA_TMP/good.state" "$STATE"
 make_failover
 set_fields d.version=7
@@ -166,7 +180,7 @@ fa_agent apache start
 fa_check_rc_reason "start with a trusted failover decision: 4 (the positive control)" 4 "not starting here"
 is "$(httpd_pid)" "" "the refused start started nothing"
 
-# 26-27: httpd died under a running loop: start replaces that loop, it
+# 28-29: httpd died under a running loop: start replaces that loop, it
 # does not add a second one.
 params
 fa_agent apache start
@@ -177,7 +191,7 @@ fa_agent apache start
 fa_check_rc "start after httpd died under its loop: 0" 0
 is "$(loops | wc -l)" 1 "one loop afterwards"
 
-# 28-32: ocf:faultmon:httpmon publishes only a trusted verdict.
+# 30-34: ocf:faultmon:httpmon publishes only a trusted verdict.
 FA_ATTRD_LOG=$FA_TMP/attrd.log
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$FA_ATTRD_LOG" >"$FA_TMP/bin/attrd_updater"
 chmod 755 "$FA_TMP/bin/attrd_updater"
