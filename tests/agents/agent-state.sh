@@ -212,7 +212,12 @@ STATE=$FAULTMON_STATE_DIR/fmhm:0/state
 fa_agent httpmon start
 fa_check_rc "httpmon start: 0" 0
 is "$(attr_value faultmon-httpmon)" 100 "httpmon publishes the healthy verdict"
-make_failover
+# Down after a failover, on a later cycle with nothing pending and OCF 0
+# (report_degraded off): consistent whether or not the loop leaves a
+# recovery pending for httpmon.
+clock=$(sed -n 's/^d\.clock_us=//p' "$STATE")
+set_fields state=2 action=0 pending=0 ocf_rc=0 weight=0 d.down=1 d.ok_streak=0 \
+    d.last_action=2 "d.last_action_us=$clock"
 set_fields d.version=7
 fa_agent httpmon monitor
 fa_check_rc "httpmon monitor with an untrusted down state: 0" 0
