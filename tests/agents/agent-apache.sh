@@ -120,7 +120,10 @@ unset OCF_CHECK_LEVEL OCF_RESKEY_testconffile OCF_RESKEY_testname
 
 # 15-18: httpd dies (its whole process group, or a child would go on
 # serving): monitor says so; the loop records a restart decision.
-kill -KILL -- "-$(httpd_pid)"
+killed=$(httpd_pid)
+kill -KILL -- "-$killed"
+# monitor must not race the kernel: wait until the process is gone.
+for _ in $(seq 1 50); do kill -0 "$killed" 2>/dev/null || break; sleep 0.1; done
 fa_agent apache monitor
 fa_check_rc_reason "monitor after httpd was killed: 1, says httpd is not running" 1 "httpd is not running"
 if fa_wait_state fmtest ocf_rc 1 10; then
