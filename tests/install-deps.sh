@@ -11,6 +11,8 @@ packages=(
     nginx-light apache2 openssl python3 curl iproute2 procps psmisc
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
     pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
+    # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)
+    dpkg-dev debhelper lintian rpm fakeroot
     # benchmarks
     haproxy valgrind
 )

@@ -1,0 +1,275 @@
+#!/bin/bash
+# deb.sh: the Debian package.  Builds faultmon_*.deb from a copy of the
+# source tree with dpkg-buildpackage, checks it with lintian and dpkg-deb,
+# then installs it with `apt install ./faultmon_*.deb`, asks Pacemaker's
+# tools for the agents' meta-data, purges it, and checks that the purge left
+# nothing behind.
+#
+# The install never touches this machine's root file system: it happens in a
+# chroot whose root is an overlay of / (upper layer in the test's temporary
+# directory), mounted in a private mount namespace (unshare) that exists only
+# while the inner half of this script (`deb.sh --inside WORKDIR`) runs.
+# Every file the install, the tools and the purge write lands in the upper
+# layer, so "nothing left behind" is a diff of that layer before the install
+# and after the purge.  A faultmon installed from source (make install) is
+# hidden inside the overlay first, as on a machine that never had one.
+#
+# Needs root, dpkg-dev, debhelper, lintian, the build dependencies in
+# debian/control, apt, crm_resource (pacemaker-cli-utils) and overlayfs;
+# without one of them it prints "1..0 # SKIP why".  pcs is optional.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+
+# Package-manager bookkeeping that any install and purge rewrites; every
+# other path the purge leaves in the overlay's upper layer is a leftover.
+FM_DEB_BOOKKEEPING='^(var/lib/dpkg|var/lib/apt|var/cache/apt|var/cache/debconf|var/cache/man|var/cache/ldconfig|var/log|etc/ld\.so\.cache|tmp)(/|$)'
+
+# --- the inner half: runs in the private mount namespace ------------------
+
+# List the upper layer: one line per path, whiteouts (files deleted from the
+# lower layer) marked as such.
+fm_deb_list_upper() {
+    (cd "$1" && find . -mindepth 1 \( -type c -printf 'deleted %P\n' \) -o \
+        \( ! -type d -printf 'file %P\n' \) -o \( -type d -printf 'dir %P\n' \)) | sort
+}
+
+fm_deb_inside() {
+    local work=$1 r=$1/root deb names p out missing status
+    read -r TAP_COUNT TAP_FAILED < "$work/tap-count"
+    FM_DEB_COUNT_FILE=$work/tap-count
+    trap 'echo "$TAP_COUNT $TAP_FAILED" > "$FM_DEB_COUNT_FILE"' EXIT
+
+    mount -t overlay overlay -o "lowerdir=/,upperdir=$work/upper,workdir=$work/ovl-work" "$r" ||
+        bail_out "cannot mount the overlay of /"
+    # Everything below writes through "$r" only; make sure it is the overlay.
+    [ "$(findmnt -n -o FSTYPE --mountpoint "$r")" = overlay ] || bail_out "$r is not the overlay"
+    mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" &&
+        mount --rbind /sys "$r/sys" && mount -t tmpfs tmpfs "$r/run" ||
+        bail_out "cannot mount /dev, /proc, /sys and /run in the overlay"
+
+    # Hide a faultmon installed from source (make install), so that the
+    # tools find only the package's agents and program.
+    rm -rf "$r/usr/lib/ocf/resource.d/faultmon"
+    find "$r/usr/local" -xdev -name '*faultmon*' -prune -exec rm -rf {} +
+
+    # The package goes into the overlay's /tmp: $work may be on a file system
+    # the overlay of / does not show (a tmpfs /tmp).
+    deb=$(cd "$work" && ls faultmon_*.deb)
+    cp "$work/$deb" "$r/tmp/$deb"
+    fm_deb_list_upper "$work/upper" > "$work/upper-before"
+
+    export DEBIAN_FRONTEND=noninteractive
+    # The dependencies are on this machine already (apt-get's --no-download
+    # would say so, but it cannot install a local file).
+    fm_timeout 120 chroot "$r" sh -c 'cd /tmp && apt-get install -y --no-install-recommends "./$1"' \
+        sh "$deb" > "$work/apt-install.log" 2>&1
+    status=$?
+    ok_if "$status" "apt install ./$deb (in the overlay)"
+    [ "$status" -eq 0 ] || diag_file "$work/apt-install.log"
+    chroot "$r" dpkg-query -L faultmon > "$work/installed-paths" 2>&1
+
+    for agent in apache httpmon; do
+        if fm_timeout 30 chroot "$r" crm_resource --show-metadata "ocf:faultmon:$agent" 2>&1 |
+            cmp -s - "$top_srcdir/metadata/$agent.xml"; then
+            ok "crm_resource --show-metadata ocf:faultmon:$agent prints the packaged agent's meta-data"
+        else
+            not_ok "crm_resource --show-metadata ocf:faultmon:$agent prints the packaged agent's meta-data"
+            diag "$(fm_timeout 30 chroot "$r" crm_resource --show-metadata "ocf:faultmon:$agent" 2>&1 | head -5)"
+        fi
+    done
+
+    if chroot "$r" sh -c 'command -v pcs' > /dev/null 2>&1; then
+        names=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/apache.xml" |
+            tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
+        out=$(fm_timeout 90 chroot "$r" sh -c 'cd / && pcs resource describe ocf:faultmon:apache' 2>&1)
+        missing=""
+        for p in $names; do
+            printf '%s\n' "$out" | grep -Eq "^  $p( \\(.*\\))?:" || missing="$missing $p"
+        done
+        is "$missing" "" "pcs resource describe ocf:faultmon:apache shows every parameter"
+    else
+        skip "pcs resource describe ocf:faultmon:apache shows every parameter" "pcs is not installed"
+    fi
+
+    is "$(chroot "$r" sh -c 'command -v faultmon && faultmon --version' 2>&1 | tr '\n' ' ')" \
+        "/usr/bin/faultmon faultmon $FM_DEB_VERSION " "faultmon on PATH is the packaged /usr/bin/faultmon"
+
+    # What the agents and `faultmon run` leave at run time.
+    mkdir -p "$r/run/faultmon/web"
+    echo state > "$r/run/faultmon/web/state"
+
+    fm_timeout 120 chroot "$r" apt-get purge -y faultmon > "$work/apt-purge.log" 2>&1
+    status=$?
+    ok_if "$status" "apt purge faultmon (in the overlay)"
+    [ "$status" -eq 0 ] || diag_file "$work/apt-purge.log"
+
+    # dpkg-query prints nothing (and fails) for a package it never heard of.
+    status=$(chroot "$r" dpkg-query -W -f='${db:Status-Status}' faultmon 2>/dev/null)
+    is "${status:-not-installed}" "not-installed" "dpkg knows faultmon no more after the purge"
+
+    # Shared directories (/usr/share/man/man1, lintian's overrides, ...)
+    # stay; anything named faultmon must go.
+    missing=""
+    while read -r p; do
+        case $p in /*) ;; *) continue ;; esac
+        if [ -d "$r$p" ] && [ ! -L "$r$p" ] && [ "${p#*faultmon}" = "$p" ]; then
+            continue
+        fi
+        if [ -e "$r$p" ] || [ -L "$r$p" ]; then
+            missing="$missing $p"
+        fi
+    done < "$work/installed-paths"
+    is "$missing" "" "every path the package installed is gone"
+    [ -s "$work/installed-paths" ] || diag "dpkg-query -L faultmon listed nothing"
+
+    if [ -e "$r/run/faultmon" ]; then
+        not_ok "the purge removes the run-time state in /run/faultmon"
+    else
+        ok "the purge removes the run-time state in /run/faultmon"
+    fi
+
+    fm_deb_list_upper "$work/upper" > "$work/upper-after"
+    # Lines only in the "after" list, outside the package manager's files;
+    # a directory already in the lower layer (copied up) is no leftover.
+    comm -13 "$work/upper-before" "$work/upper-after" | while read -r kind p; do
+        if printf '%s\n' "$p" | grep -Eq "$FM_DEB_BOOKKEEPING"; then
+            continue
+        fi
+        if [ "$kind" = dir ] && [ -d "/$p" ]; then
+            continue
+        fi
+        echo "$kind $p"
+    done > "$work/leftovers"
+    if [ -s "$work/leftovers" ]; then
+        not_ok "install and purge leave nothing behind (diff of the overlay's upper layer)"
+        diag_file "$work/leftovers"
+    else
+        ok "install and purge leave nothing behind (diff of the overlay's upper layer)"
+    fi
+    if grep -rlsI faultmon "$work/upper/var/lib/dpkg/info" "$work/upper/etc" > "$work/leftover-mentions"; then
+        not_ok "no dpkg or /etc file names faultmon after the purge"
+        diag_file "$work/leftover-mentions"
+    else
+        ok "no dpkg or /etc file names faultmon after the purge"
+    fi
+}
+
+if [ "${1:-}" = "--inside" ]; then
+    FM_TOP_SRCDIR=$top_srcdir
+    fm_deb_inside "$2"
+    exit 0
+fi
+
+# --- the outer half: skips, the build and the package's contents ---------
+
+[ "$(id -u)" -eq 0 ] || {
+    echo "1..0 # SKIP needs root (mounts an overlay of / in a private mount namespace)"
+    exit 0
+}
+for tool in dpkg-buildpackage dpkg-checkbuilddeps dh lintian apt-get unshare chroot findmnt \
+    crm_resource xmllint; do
+    command -v "$tool" > /dev/null 2>&1 || {
+        echo "1..0 # SKIP $tool is not installed (bash tests/install-deps.sh)"
+        exit 0
+    }
+done
+[ -f "$top_srcdir/debian/control" ] || {
+    echo "1..0 # SKIP no debian/ directory in $top_srcdir"
+    exit 0
+}
+if ! deps=$(cd "$top_srcdir" && dpkg-checkbuilddeps 2>&1); then
+    echo "1..0 # SKIP ${deps##*: } (bash tests/install-deps.sh)"
+    exit 0
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-deb.XXXXXX") || bail_out "mktemp failed"
+# The mounts live only in the inner process's namespace, never here; still,
+# never let rm cross into another file system.
+fm_cleanup_add "rm -rf --one-file-system '$work'"
+mkdir -p "$work/upper" "$work/ovl-work" "$work/root" "$work/probe-upper" "$work/probe-work"
+if ! unshare --mount --propagation private mount -t overlay overlay \
+    -o "lowerdir=/,upperdir=$work/probe-upper,workdir=$work/probe-work" "$work/root" 2> "$work/probe.log"; then
+    echo "1..0 # SKIP cannot mount an overlay of / here: $(head -1 "$work/probe.log")"
+    exit 0
+fi
+
+tap_watchdog 1200
+plan 17
+
+FM_DEB_VERSION=$(sed -n '1s/^faultmon (\([^-)]*\).*/\1/p' "$top_srcdir/debian/changelog")
+export FM_DEB_VERSION
+is "$FM_DEB_VERSION" "$(sed -n 's/^AC_INIT(\[faultmon\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" \
+    "debian/changelog's upstream version is configure.ac's"
+
+# A copy of the source tree without build directories (any top-level
+# directory with a config.status), version control or autom4te caches.
+src=$work/src/faultmon-$FM_DEB_VERSION
+mkdir -p "$src"
+for entry in "$top_srcdir"/* "$top_srcdir"/.[!.]*; do
+    [ -e "$entry" ] || continue
+    case ${entry##*/} in .git | autom4te.cache) continue ;; esac
+    [ -d "$entry" ] && [ -e "$entry/config.status" ] && continue
+    cp -a "$entry" "$src/"
+done
+# An in-tree build leaves objects and a Makefile; the package is built from
+# a clean tree.
+if [ -f "$src/Makefile" ]; then
+    make -C "$src" -s distclean > /dev/null 2>&1
+fi
+
+# The suite runs the package's own tests elsewhere; here only the build.
+start_ms=$(fm_now_ms)
+(cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=2" fm_timeout 900 \
+    dpkg-buildpackage -us -uc -b) > "$work/build.log" 2>&1
+status=$?
+diag "dpkg-buildpackage took $(($(fm_now_ms) - start_ms)) ms"
+deb=$(cd "$work/src" && ls faultmon_*.deb 2> /dev/null | head -1)
+changes=$(cd "$work/src" && ls faultmon_*.changes 2> /dev/null | head -1)
+if [ "$status" -eq 0 ] && [ -n "$deb" ]; then
+    ok "dpkg-buildpackage -us -uc -b builds $deb"
+else
+    not_ok "dpkg-buildpackage -us -uc -b builds faultmon_*.deb"
+    tail -n 40 "$work/build.log" | sed 's/^/#   /'
+    bail_out "no package to check"
+fi
+cp "$work/src/$deb" "$work/"
+
+# lintian: errors and warnings fail (a warning kept is overridden, with its
+# reason, in debian/faultmon.lintian-overrides).
+fm_timeout 300 lintian --fail-on error,warning "$work/src/$changes" > "$work/lintian.log" 2>&1
+status=$?
+ok_if "$status" "lintian reports no error or warning"
+[ "$status" -eq 0 ] && grep -v 'root privileges' "$work/lintian.log" | grep -q . && diag_file "$work/lintian.log"
+[ "$status" -eq 0 ] || diag_file "$work/lintian.log"
+
+dpkg-deb -x "$work/$deb" "$work/x"
+missing=""
+for p in usr/bin/faultmon usr/libexec/faultmon/faultmon-ocf usr/libexec/faultmon/faultmon-ocf-probe \
+    usr/share/man/man1/faultmon.1.gz usr/share/man/man7/ocf_faultmon_apache.7.gz \
+    usr/share/man/man7/ocf_faultmon_httpmon.7.gz usr/share/doc/faultmon/README.md.gz \
+    usr/share/doc/faultmon/copyright usr/share/faultmon/ocf/apache.xml usr/share/faultmon/ocf/httpmon.xml; do
+    [ -f "$work/x/$p" ] || missing="$missing $p"
+done
+is "$missing" "" "the package holds the program, the agent programs, man pages, README and meta-data"
+missing=""
+for agent in apache httpmon; do
+    link=$work/x/usr/lib/ocf/resource.d/faultmon/$agent
+    # A relative link that resolves inside the package tree.
+    if [ ! -L "$link" ] || [ "$(readlink -f "$link")" != "$work/x/usr/libexec/faultmon/faultmon-ocf" ]; then
+        missing="$missing $agent"
+    fi
+done
+is "$missing" "" "the agents are links from /usr/lib/ocf/resource.d/faultmon/ to the agent program"
+is "$(find "$work/x/usr" -path '*/include*' -o -path '*/local*' | head -3)" "" \
+    "no headers and nothing under /usr/local in the package"
+
+# The install and purge, in the overlay.  The inner half numbers its TAP
+# lines after these.
+echo "$TAP_COUNT $TAP_FAILED" > "$work/tap-count"
+fm_timeout 600 unshare --mount --propagation private "$BASH" "$0" --inside "$work"
+read -r TAP_COUNT TAP_FAILED < "$work/tap-count"
+
+tap_done

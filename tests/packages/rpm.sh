@@ -1,0 +1,93 @@
+#!/bin/bash
+# rpm.sh: faultmon.spec builds with `rpmbuild -bb` here.  This is a Debian
+# machine, so the spec's BuildRequires (Fedora and SUSE package names) are
+# not checked (--nodeps), nor is %check run (--without check: the package
+# build would need cmocka's -devel names); what is checked is that %build,
+# %install and %files agree with `make install`: no file missing, none left
+# unpackaged (rpmbuild fails on either), the agents' links, the scriptlet and
+# the version.  Needs rpmbuild (Debian package rpm); skips without it.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+
+for tool in rpmbuild rpm; do
+    command -v "$tool" > /dev/null 2>&1 || {
+        echo "1..0 # SKIP $tool is not installed (apt-get install rpm)"
+        exit 0
+    }
+done
+[ -f "$top_srcdir/faultmon.spec" ] || {
+    echo "1..0 # SKIP no faultmon.spec in $top_srcdir"
+    exit 0
+}
+
+tap_watchdog 900
+plan 6
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-rpm.XXXXXX") || bail_out "mktemp failed"
+fm_cleanup_add "rm -rf --one-file-system '$work'"
+
+spec_version=$(sed -n 's/^Version:[[:space:]]*//p' "$top_srcdir/faultmon.spec")
+ac_version=$(sed -n 's/^AC_INIT(\[faultmon\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+is "$spec_version" "$ac_version" "faultmon.spec's Version is configure.ac's"
+
+# Source0 from a copy of the source tree without build directories (any
+# top-level directory with a config.status), version control or caches;
+# %build runs autoreconf when there is no configure script.
+name=faultmon-$spec_version
+mkdir -p "$work/SOURCES" "$work/tree/$name"
+for entry in "$top_srcdir"/* "$top_srcdir"/.[!.]*; do
+    [ -e "$entry" ] || continue
+    case ${entry##*/} in .git | autom4te.cache) continue ;; esac
+    [ -d "$entry" ] && [ -e "$entry/config.status" ] && continue
+    cp -a "$entry" "$work/tree/$name/"
+done
+if [ -f "$work/tree/$name/Makefile" ]; then
+    make -C "$work/tree/$name" -s distclean > /dev/null 2>&1
+fi
+tar -C "$work/tree" -czf "$work/SOURCES/$name.tar.gz" "$name"
+
+start_ms=$(fm_now_ms)
+fm_timeout 800 rpmbuild -bb --nodeps --without check --define "_topdir $work" \
+    --define "_smp_mflags -j2" "$top_srcdir/faultmon.spec" > "$work/rpmbuild.log" 2>&1
+status=$?
+diag "rpmbuild took $(($(fm_now_ms) - start_ms)) ms"
+rpmfile=$(ls "$work"/RPMS/*/faultmon-"$spec_version"-*.rpm 2> /dev/null | head -1)
+if [ "$status" -eq 0 ] && [ -n "$rpmfile" ]; then
+    ok "rpmbuild -bb --nodeps faultmon.spec builds ${rpmfile##*/}"
+else
+    not_ok "rpmbuild -bb --nodeps faultmon.spec builds faultmon-$spec_version-*.rpm"
+    tail -n 40 "$work/rpmbuild.log" | sed 's/^/#   /'
+    bail_out "no package to check"
+fi
+# rpmbuild's own warnings (absolute links, files listed twice, ...).
+if sed -n '/^RPM build warnings:/,$p' "$work/rpmbuild.log" | grep -q .; then
+    not_ok "rpmbuild gives no warning"
+    sed -n '/^RPM build warnings:/,$p' "$work/rpmbuild.log" | sed 's/^/#   /'
+else
+    ok "rpmbuild gives no warning"
+fi
+
+rpm -qlp "$rpmfile" > "$work/files" 2> /dev/null
+missing=""
+for p in /usr/bin/faultmon /usr/libexec/faultmon/faultmon-ocf /usr/libexec/faultmon/faultmon-ocf-probe \
+    /usr/lib/ocf/resource.d/faultmon/apache /usr/lib/ocf/resource.d/faultmon/httpmon \
+    /usr/share/man/man1/faultmon.1 /usr/share/man/man7/ocf_faultmon_apache.7 \
+    /usr/share/man/man7/ocf_faultmon_httpmon.7 /usr/share/faultmon/ocf/apache.xml; do
+    grep -q "^$p" "$work/files" || missing="$missing $p"
+done
+grep -q '/README.md$' "$work/files" || missing="$missing README.md"
+grep -q '^/usr/include' "$work/files" && missing="$missing (has /usr/include)"
+is "$missing" "" "the package holds the program, agents, man pages, README and meta-data, no headers"
+
+links=$(rpm -qlvp "$rpmfile" 2> /dev/null | sed -n 's|.*/usr/lib/ocf/resource.d/faultmon/\([a-z]*\) -> |\1 -> |p' | sort | tr '\n' ';')
+is "$links" "apache -> ../../../../libexec/faultmon/faultmon-ocf;httpmon -> ../../../../libexec/faultmon/faultmon-ocf;" \
+    "the agents are relative links to the agent program"
+
+like "$(rpm -qp --scripts "$rpmfile" 2> /dev/null | tr '\n' ' ')" \
+    'postuninstall scriptlet.*"\$1" -eq 0.*rm -rf /run/faultmon' \
+    "erasing the package removes the run-time state in /run/faultmon"
+
+tap_done
