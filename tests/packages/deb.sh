@@ -214,6 +214,8 @@ for entry in "$top_srcdir"/* "$top_srcdir"/.[!.]*; do
     [ -d "$entry" ] && [ -e "$entry/config.status" ] && continue
     cp -a "$entry" "$src/"
 done
+# A distcheck's source tree is read-only.
+chmod -R u+w "$src"
 # An in-tree build leaves objects and a Makefile; the package is built from
 # a clean tree.
 if [ -f "$src/Makefile" ]; then

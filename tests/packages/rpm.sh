@@ -44,6 +44,8 @@ for entry in "$top_srcdir"/* "$top_srcdir"/.[!.]*; do
     [ -d "$entry" ] && [ -e "$entry/config.status" ] && continue
     cp -a "$entry" "$work/tree/$name/"
 done
+# A distcheck's source tree is read-only.
+chmod -R u+w "$work/tree/$name"
 if [ -f "$work/tree/$name/Makefile" ]; then
     make -C "$work/tree/$name" -s distclean > /dev/null 2>&1
 fi
