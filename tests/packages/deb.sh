@@ -46,9 +46,10 @@ fm_deb_inside() {
         bail_out "cannot mount the overlay of /"
     # Everything below writes through "$r" only; make sure it is the overlay.
     [ "$(findmnt -n -o FSTYPE --mountpoint "$r")" = overlay ] || bail_out "$r is not the overlay"
-    mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" &&
-        mount --rbind /sys "$r/sys" && mount -t tmpfs tmpfs "$r/run" ||
+    if ! { mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" &&
+        mount --rbind /sys "$r/sys" && mount -t tmpfs tmpfs "$r/run"; }; then
         bail_out "cannot mount /dev, /proc, /sys and /run in the overlay"
+    fi
 
     # Hide a faultmon installed from source (make install), so that the
     # tools find only the package's agents and program.
@@ -57,13 +58,14 @@ fm_deb_inside() {
 
     # The package goes into the overlay's /tmp: $work may be on a file system
     # the overlay of / does not show (a tmpfs /tmp).
-    deb=$(cd "$work" && ls faultmon_*.deb)
+    deb=$(cd "$work" && find . -maxdepth 1 -name 'faultmon_*.deb' -printf '%f\n' | head -1)
     cp "$work/$deb" "$r/tmp/$deb"
     fm_deb_list_upper "$work/upper" > "$work/upper-before"
 
     export DEBIAN_FRONTEND=noninteractive
     # The dependencies are on this machine already (apt-get's --no-download
     # would say so, but it cannot install a local file).
+    # shellcheck disable=SC2016 # $1 is the inner shell's
     fm_timeout 120 chroot "$r" sh -c 'cd /tmp && apt-get install -y --no-install-recommends "./$1"' \
         sh "$deb" > "$work/apt-install.log" 2>&1
     status=$?
@@ -107,6 +109,7 @@ fm_deb_inside() {
     [ "$status" -eq 0 ] || diag_file "$work/apt-purge.log"
 
     # dpkg-query prints nothing (and fails) for a package it never heard of.
+    # shellcheck disable=SC2016 # a dpkg-query format, not the shell's
     status=$(chroot "$r" dpkg-query -W -f='${db:Status-Status}' faultmon 2>/dev/null)
     is "${status:-not-installed}" "not-installed" "dpkg knows faultmon no more after the purge"
 
@@ -228,8 +231,8 @@ start_ms=$(fm_now_ms)
     dpkg-buildpackage -us -uc -b) > "$work/build.log" 2>&1
 status=$?
 diag "dpkg-buildpackage took $(($(fm_now_ms) - start_ms)) ms"
-deb=$(cd "$work/src" && ls faultmon_*.deb 2> /dev/null | head -1)
-changes=$(cd "$work/src" && ls faultmon_*.changes 2> /dev/null | head -1)
+deb=$(cd "$work/src" && find . -maxdepth 1 -name 'faultmon_*.deb' -printf '%f\n' | head -1)
+changes=$(cd "$work/src" && find . -maxdepth 1 -name 'faultmon_*.changes' -printf '%f\n' | head -1)
 if [ "$status" -eq 0 ] && [ -n "$deb" ]; then
     ok "dpkg-buildpackage -us -uc -b builds $deb"
 else

@@ -56,7 +56,7 @@ fm_timeout 800 rpmbuild -bb --nodeps --without check --define "_topdir $work" \
     --define "_smp_mflags -j2" "$top_srcdir/faultmon.spec" > "$work/rpmbuild.log" 2>&1
 status=$?
 diag "rpmbuild took $(($(fm_now_ms) - start_ms)) ms"
-rpmfile=$(ls "$work"/RPMS/*/faultmon-"$spec_version"-*.rpm 2> /dev/null | head -1)
+rpmfile=$(find "$work/RPMS" -name "faultmon-$spec_version-*.rpm" 2> /dev/null | head -1)
 if [ "$status" -eq 0 ] && [ -n "$rpmfile" ]; then
     ok "rpmbuild -bb --nodeps faultmon.spec builds ${rpmfile##*/}"
 else
@@ -88,6 +88,7 @@ links=$(rpm -qlvp "$rpmfile" 2> /dev/null | sed -n 's|.*/usr/lib/ocf/resource.d/
 is "$links" "apache -> ../../../../libexec/faultmon/faultmon-ocf;httpmon -> ../../../../libexec/faultmon/faultmon-ocf;" \
     "the agents are relative links to the agent program"
 
+# shellcheck disable=SC2016 # "$1" is the scriptlet's
 like "$(rpm -qp --scripts "$rpmfile" 2> /dev/null | tr '\n' ' ')" \
     'postuninstall scriptlet.*"\$1" -eq 0.*rm -rf /run/faultmon' \
     "erasing the package removes the run-time state in /run/faultmon"
