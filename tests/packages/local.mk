@@ -13,3 +13,11 @@ FM_PACKAGE_TESTS = \
 
 TESTS += $(FM_PACKAGE_TESTS)
 EXTRA_DIST += $(FM_PACKAGE_TESTS) debian faultmon.spec
+
+# The tests that need nothing outside the build tree (no root, no installed
+# agents, no cluster, no web server): what debian/rules and faultmon.spec run
+# in the package build.  `make distcheck` runs every test, and the agent and
+# cluster tests use the system's /usr/lib/ocf, so check a tarball with
+#   make distcheck TESTS='$(FM_SELF_CONTAINED_TESTS) $(FM_INTEGRATION_TESTS)'
+FM_SELF_CONTAINED_TESTS = $(FM_UNIT_TESTS) $(FM_OCF_UNIT_TESTS) \
+	metadata/check-metadata.sh tests/unit/simulate.sh
