@@ -51,8 +51,10 @@ if [ -f "$work/tree/$name/Makefile" ]; then
 fi
 tar -C "$work/tree" -czf "$work/SOURCES/$name.tar.gz" "$name"
 
+# At the lowest CPU priority: the timing tests that make check runs beside
+# it must not lose their deadlines to a compiler.
 start_ms=$(fm_now_ms)
-fm_timeout 800 rpmbuild -bb --nodeps --without check --define "_topdir $work" \
+fm_timeout 800 nice -n 19 rpmbuild -bb --nodeps --without check --define "_topdir $work" \
     --define "_smp_mflags -j2" "$top_srcdir/faultmon.spec" > "$work/rpmbuild.log" 2>&1
 status=$?
 diag "rpmbuild took $(($(fm_now_ms) - start_ms)) ms"
