@@ -21,3 +21,6 @@ EXTRA_DIST += $(FM_PACKAGE_TESTS) debian faultmon.spec
 #   make distcheck TESTS='$(FM_SELF_CONTAINED_TESTS) $(FM_INTEGRATION_TESTS)'
 FM_SELF_CONTAINED_TESTS = $(FM_UNIT_TESTS) $(FM_OCF_UNIT_TESTS) \
 	metadata/check-metadata.sh tests/unit/simulate.sh
+if HAVE_CMOCKA
+FM_SELF_CONTAINED_TESTS += tests/unit/test_decide
+endif
