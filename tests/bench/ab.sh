@@ -91,7 +91,7 @@ if [ "$QUICK" != 1 ]; then
 	[ "$WINDOW" -ge 60 ] || die "WINDOW must be at least 60 s (QUICK=1 to check the harness with less)"
 	[ "$ROUNDS" -ge 3 ] || die "ROUNDS must be at least 3 (QUICK=1 to check the harness with less)"
 fi
-[ "$WINDOW" -ge 2 ] && [ "$ROUNDS" -ge 1 ] || die "WINDOW >= 2, ROUNDS >= 1"
+{ [ "$WINDOW" -ge 2 ] && [ "$ROUNDS" -ge 1 ]; } || die "WINDOW >= 2, ROUNDS >= 1"
 
 [ "$(id -u)" = 0 ] || note "not root: raising the fd limit may fail"
 nofile=$(ulimit -Hn)
@@ -122,7 +122,7 @@ for load in $LOADS $PROBE_LOADS; do
 	*) die "bad load '$load' (N or namesN)" ;;
 	esac
 done
-[ "$max_n" -le 5000 ] && [ "$max_names" -le 100 ] || die "at most 5000 targets, 100 by name"
+{ [ "$max_n" -le 5000 ] && [ "$max_names" -le 100 ]; } || die "at most 5000 targets, 100 by name"
 [ $((2 * max_n + 300)) -le "$nofile" ] || die "fd limit $nofile too low for $max_n targets"
 getent hosts localhost | grep -q '^127\.0\.0\.1 ' ||
 	{ [ "$max_names" = 0 ] || die "localhost does not resolve to 127.0.0.1 here (/etc/hosts)"; }
@@ -132,7 +132,7 @@ for ((i = 0; i < max_names; i++)); do ports="$ports $((NAME_PORT + i))"; done
 busy=$(ss -Hltn 2>/dev/null | awk -v list="$ports" '
 	BEGIN { n = split(list, p, " "); for (i = 1; i <= n; i++) want[p[i]] = 1 }
 	{ a = $4; sub(/.*:/, "", a); if (a in want) print $4 }')
-[ -z "$busy" ] || die "already listening: $(echo $busy) (set HTTP_PORT, NAME_PORT, STUB_PORT, HASTATS_PORT)"
+[ -z "$busy" ] || die "already listening: $(echo "$busy" | paste -sd' ' -) (set HTTP_PORT, NAME_PORT, STUB_PORT, HASTATS_PORT)"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/ab-bench.XXXXXX") || die "mktemp failed"
 chmod 755 "$T"
@@ -197,8 +197,8 @@ token=ab-bench-$$-$RANDOM
 	echo "  }"
 	echo "}"
 } >"$T/nginx.conf"
-set -- $LOADS; n_loads=$#; set -- $PROBE_LOADS; n_loads=$((n_loads + $#))
-set -- $CONTENDERS faultmon-run-spread faultmon-probe-spread
+# shellcheck disable=SC2086 # lists of words
+{ set -- $LOADS; n_loads=$#; set -- $PROBE_LOADS; n_loads=$((n_loads + $#)); set -- $CONTENDERS faultmon-run-spread faultmon-probe-spread; }
 budget=$(( n_loads * $# * ROUNDS * (HAPROXY_WARMUP + WINDOW + 5) + 300 ))
 # shellcheck disable=SC2046 # empty or "taskset -c CPU"
 timeout -s TERM -k 5 "$budget" $(pin "$NGINX_CPU") nginx -p "$T" -c "$T/nginx.conf" \
@@ -291,10 +291,10 @@ start_contender() { # contender load secs
 		local list
 		list=$(hostports "$load" | paste -sd, -)
 		[ "$c" = faultmon-run-addr ] && list=$(hostports_numeric "$load" | paste -sd, -)
-		# shellcheck disable=SC2086 # SPREAD_PARAMS is several words
 		set -- "$FAULTMON" run "$cur_res" --no-env --no-pacemaker \
 			--param "Port_list=$list" \
 			--param "Thorough_probe_interval=$INTERVAL" --param "Probe_timeout=${TIMEOUT_MS}ms"
+		# shellcheck disable=SC2086 # SPREAD_PARAMS is several words
 		[ "$c" = faultmon-run-spread ] && set -- "$@" $SPREAD_PARAMS
 		;;
 	faultmon-probe | faultmon-probe-spread)
@@ -324,12 +324,22 @@ fm_cycles() {
 	out=$(timeout 5 "$FAULTMON" status "$1" --json 2>/dev/null | grep -o '"cycles":[0-9]*' | head -n 1)
 	echo "${out#*:}"
 }
-floor_ok() { grep '^floor stats' "$1" | tail -n 1 | tr ' ' '\n' | sed -n 's/^ok=//p'; }
+# SIGUSR1 to the floor, then its ok counter once the new counters line is out
+floor_ok() { # pid log
+	local before i
+	before=$(grep -c '^floor stats' "$2")
+	kill -USR1 "$1"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c '^floor stats' "$2")" -gt "$before" ] && break
+		sleep 0.02
+	done
+	grep '^floor stats' "$2" | tail -n 1 | tr ' ' '\n' | sed -n 's/^ok=//p'
+}
 
 # R[load,c,round] = "us_per_check checks expected own us_ticks"
 declare -A R
 measure() { # contender load round
-	local c=$1 load=$2 r=$3 n wu=$WARMUP t0 t1 a0 a1 h0 h1 cy0='' cy1='' own='' f0 f1
+	local c=$1 load=$2 r=$3 n wu=$WARMUP t0 t1 h0 h1 cy0='' cy1='' own='' f0 f1
 	local ns0 tk0 ck0 ns1 tk1 ck1
 	n=$(load_n "$load")
 	case $c in haproxy-*) wu=$HAPROXY_WARMUP ;; esac
@@ -344,14 +354,13 @@ measure() { # contender load round
 		stop_contender
 		return
 	fi
-	case $c in floor-*) kill -USR1 "$cur_pid" ;; faultmon-run*) cy0=$(fm_cycles "$cur_res") ;; esac
+	case $c in floor-*) f0=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy0=$(fm_cycles "$cur_res") ;; esac
 	t0=$(date +%s%N) h0=$(hits)
 	read -r ns0 tk0 ck0 <<<"$(cpu_read "$cur_pid")"
-	case $c in floor-*) sleep 0.05; f0=$(floor_ok "$cur_log.err") ;; esac
 	sleep "$WINDOW"
 	read -r ns1 tk1 ck1 <<<"$(cpu_read "$cur_pid")"
 	t1=$(date +%s%N) h1=$(hits)
-	case $c in floor-*) kill -USR1 "$cur_pid"; sleep 0.05; f1=$(floor_ok "$cur_log.err") ;; faultmon-run*) cy1=$(fm_cycles "$cur_res") ;; esac
+	case $c in floor-*) f1=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy1=$(fm_cycles "$cur_res") ;; esac
 	stop_contender
 	if [ "$ns1" = - ] || [ "$ns0" = - ]; then
 		R[$load,$c,$r]="- - - exited -"
@@ -368,6 +377,7 @@ measure() { # contender load round
 		if (d <= 0) { print "-", d, e, o, "-"; exit }
 		printf "%.1f %d %d %s %.0f\n", (ns / 1000 + ck * 1e6 / hz) / d, d, e, o, (tk + ck) * 1e6 / hz / d }')
 	echo "$load $c round $r: ${R[$load,$c,$r]}" >>"$T/readings"
+	# shellcheck disable=SC2086 # a reading is a list of words
 	note "$load $c round $r: $(set -- ${R[$load,$c,$r]}; echo "$1 us/check, $2/$3 checks, own $4")"
 }
 
@@ -384,6 +394,7 @@ fmt_stats() { # "median min max" digits -> "M [a-b]"
 	echo "$1" | awk -v d="$2" '$1 == "-" { print "-"; exit }
 		{ if ($2 == $3) printf "%.*f\n", d, $1; else printf "%.*f [%.*f-%.*f]\n", d, $1, d, $2, d, $3 }'
 }
+# shellcheck disable=SC2086 # a reading is a list of words
 field() { local i=$2; set -- $1; eval "echo \${$i:--}"; } # "a b c" i -> i-th word
 round_ratios() { # load a b -> the ratio a/b of every round
 	local r x y
@@ -424,6 +435,7 @@ run_table() { # title "loads" "contenders"
 				case "$c/$load" in faultmon-run-addr/names*) ;; faultmon-run-addr/*) continue ;; esac
 				local us=() tk=() ck=() own=''
 				for ((r = 1; r <= ROUNDS; r++)); do
+					# shellcheck disable=SC2086 # a reading is a list of words
 					set -- ${R[$load,$c,$r]:-- - - - -}
 					us+=("$1") ck+=("$2/$3") tk+=("$5") own=$4
 				done
@@ -453,6 +465,7 @@ run_table() { # title "loads" "contenders"
 			for p in $pairs; do
 				a=${p%/*} b=${p#*/}
 				if [[ " $all_cs " == *" $b "* ]]; then
+					# shellcheck disable=SC2046 # one ratio a word
 					line="$line $(fmt_stats "$(stats $(round_ratios "$load" "$a" "$b"))" 2) |"
 				else
 					line="$line - |"
