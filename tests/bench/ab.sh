@@ -250,6 +250,15 @@ except (OSError, ValueError):
 EOF
 }
 hz=$(getconf CLK_TCK)
+# ticks the contender's CPU was busy (user nice system irq softirq steal):
+# what is not the contender's is other work, the noise of the window
+cpu_busy_ticks() {
+	if [ "$PIN" = 1 ]; then
+		awk -v c="cpu$CONTENDER_CPU" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+	else
+		echo -
+	fi
+}
 
 # ---- contenders -----------------------------------------------------------------
 haproxy_cfg() { # load file
@@ -339,31 +348,31 @@ floor_ok() { # pid log
 # R[load,c,round] = "us_per_check checks expected own us_ticks"
 declare -A R
 measure() { # contender load round
-	local c=$1 load=$2 r=$3 n wu=$WARMUP t0 t1 h0 h1 cy0='' cy1='' own='' f0 f1
+	local c=$1 load=$2 r=$3 n wu=$WARMUP t0 t1 h0 h1 b0 b1 cy0='' cy1='' own='' f0 f1
 	local ns0 tk0 ck0 ns1 tk1 ck1
 	n=$(load_n "$load")
 	case $c in haproxy-*) wu=$HAPROXY_WARMUP ;; esac
-	if [ "$c" = faultmon-run-spread ] && [ "$have_run_spread" = 0 ]; then R[$load,$c,$r]="- - - not-run -"; return; fi
+	if [ "$c" = faultmon-run-spread ] && [ "$have_run_spread" = 0 ]; then R[$load,$c,$r]="- - - not-run - -"; return; fi
 	nginx_alive || die "our nginx is gone"
 	start_contender "$c" "$load" $((wu + WINDOW + 5))
 	# half an interval more: a burst contender's cycles fall mid-window
 	sleep "$wu.5"
 	if ! kill -0 "$cur_pid" 2>/dev/null; then
 		note "$c $load: exited during warm-up: $(tail -n 1 "$cur_log.err")"
-		R[$load,$c,$r]="- - - exited -"
+		R[$load,$c,$r]="- - - exited - -"
 		stop_contender
 		return
 	fi
 	case $c in floor-*) f0=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy0=$(fm_cycles "$cur_res") ;; esac
-	t0=$(date +%s%N) h0=$(hits)
+	t0=$(date +%s%N) h0=$(hits) b0=$(cpu_busy_ticks)
 	read -r ns0 tk0 ck0 <<<"$(cpu_read "$cur_pid")"
 	sleep "$WINDOW"
 	read -r ns1 tk1 ck1 <<<"$(cpu_read "$cur_pid")"
-	t1=$(date +%s%N) h1=$(hits)
+	t1=$(date +%s%N) h1=$(hits) b1=$(cpu_busy_ticks)
 	case $c in floor-*) f1=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy1=$(fm_cycles "$cur_res") ;; esac
 	stop_contender
 	if [ "$ns1" = - ] || [ "$ns0" = - ]; then
-		R[$load,$c,$r]="- - - exited -"
+		R[$load,$c,$r]="- - - exited - -"
 		note "$c $load: exited during the window: $(tail -n 1 "$cur_log.err")"
 		return
 	fi
@@ -372,13 +381,16 @@ measure() { # contender load round
 	faultmon-run*) [ -n "$cy0" ] && [ -n "$cy1" ] && own="cycles:$((cy1 - cy0))x$n" ;;
 	esac
 	local checks=$((h1 - h0)) expect=$(( n * (t1 - t0) / (INTERVAL * 1000000000) ))
+	local other=-
+	[ "$b0" != - ] && [ -n "$b1" ] && other=$(awk -v b=$((b1 - b0)) -v ns=$((ns1 - ns0)) -v hz="$hz" -v el=$((t1 - t0)) \
+		'BEGIN { o = (b * 1e9 / hz - ns) / el * 100; printf "%.1f", o < 0 ? 0 : o }')
 	R[$load,$c,$r]=$(awk -v ns=$((ns1 - ns0)) -v ck=$((ck1 - ck0)) -v tk=$((tk1 - tk0)) -v hz="$hz" \
-		-v d="$checks" -v e="$expect" -v o="${own:--}" 'BEGIN {
-		if (d <= 0) { print "-", d, e, o, "-"; exit }
-		printf "%.1f %d %d %s %.0f\n", (ns / 1000 + ck * 1e6 / hz) / d, d, e, o, (tk + ck) * 1e6 / hz / d }')
+		-v d="$checks" -v e="$expect" -v o="${own:--}" -v ot="$other" 'BEGIN {
+		if (d <= 0) { print "-", d, e, o, "-", ot; exit }
+		printf "%.1f %d %d %s %.0f %s\n", (ns / 1000 + ck * 1e6 / hz) / d, d, e, o, (tk + ck) * 1e6 / hz / d, ot }')
 	echo "$load $c round $r: ${R[$load,$c,$r]}" >>"$T/readings"
 	# shellcheck disable=SC2086 # a reading is a list of words
-	note "$load $c round $r: $(set -- ${R[$load,$c,$r]}; echo "$1 us/check, $2/$3 checks, own $4")"
+	note "$load $c round $r: $(set -- ${R[$load,$c,$r]}; echo "$1 us/check, $2/$3 checks, own $4, other work on the CPU $6 %")"
 }
 
 # ---- statistics ------------------------------------------------------------------
@@ -428,21 +440,21 @@ run_table() { # title "loads" "contenders"
 		echo
 		echo "### $title"
 		echo
-		echo "| load | contender | µs CPU per check, median [min-max] | from ticks | checks per window: nginx / expected | own count |"
-		echo "|---|---|---|---|---|---|"
+		echo "| load | contender | µs CPU per check, median [min-max] | from ticks | checks per window: nginx / expected | own count | other work on CPU $CONTENDER_CPU, % |"
+		echo "|---|---|---|---|---|---|---|"
 		for load in $loads; do
 			for c in $all_cs; do
 				case "$c/$load" in faultmon-run-addr/names*) ;; faultmon-run-addr/*) continue ;; esac
-				local us=() tk=() ck=() own=''
+				local us=() tk=() ck=() ot=() own=''
 				for ((r = 1; r <= ROUNDS; r++)); do
 					# shellcheck disable=SC2086 # a reading is a list of words
-					set -- ${R[$load,$c,$r]:-- - - - -}
-					us+=("$1") ck+=("$2/$3") tk+=("$5") own=$4
+					set -- ${R[$load,$c,$r]:-- - - - - -}
+					us+=("$1") ck+=("$2/$3") tk+=("$5") ot+=("${6:--}") own=$4
 				done
 				local label=$load
 				case $load in names*) label="${load#names} by name";; esac
 				case "$c/$load" in floor-*/names*) c="$c (by address)" ;; faultmon-run-addr/*) c="faultmon-run (by address)" ;; esac
-				echo "| $label | $c | $(fmt_stats "$(stats "${us[@]}")" 1) | $(fmt_stats "$(stats "${tk[@]}")" 0) | $(printf '%s ' "${ck[@]}") | $own |"
+				echo "| $label | $c | $(fmt_stats "$(stats "${us[@]}")" 1) | $(fmt_stats "$(stats "${tk[@]}")" 0) | $(printf '%s ' "${ck[@]}") | $own | $(fmt_stats "$(stats "${ot[@]}")" 1) |"
 			done
 		done
 		echo
