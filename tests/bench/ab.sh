@@ -106,10 +106,6 @@ ncpu=$(nproc)
 
 # spread mode, when this build has it
 if "$FAULTMON" probe --help 2>&1 | grep -q -- '--spread'; then have_probe_spread=1; else have_probe_spread=0; fi
-have_run_spread=0
-"$FAULTMON" run --help 2>&1 | grep -qi 'spread' && have_run_spread=1
-[ "$have_run_spread" = 1 ] && [[ " $CONTENDERS " != *" faultmon-run-spread "* ]] &&
-	[ "$contenders_default" = 1 ] && CONTENDERS="$CONTENDERS faultmon-run-spread"
 [ "$have_probe_spread" = 1 ] && [ "$probe_contenders_default" = 1 ] &&
 	PROBE_CONTENDERS="$PROBE_CONTENDERS faultmon-probe-spread"
 
@@ -218,7 +214,15 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.1
 done
 nginx_alive || { tail -n 5 "$T/nginx-error.log" "$T/nginx.out" >&2; die "nginx did not start"; }
-hits() { local s; s=$(stat -c %s "$T/hits.log" 2>/dev/null) || s=0; echo $((s / 2)); }
+
+# spread mode for the loop, when this build has it (an unknown parameter is a
+# usage error, 64)
+have_run_spread=0
+# shellcheck disable=SC2086 # SPREAD_PARAMS is several words
+timeout 10 "$FAULTMON" run ab-spread-check --no-env --no-pacemaker --cycles 1 \
+	--param "Port_list=127.77.0.1:$HTTP_PORT" --param Thorough_probe_interval=1 $SPREAD_PARAMS >/dev/null 2>&1
+[ $? != 64 ] && have_run_spread=1
+[ "$have_run_spread" = 1 ] && [ "$contenders_default" = 1 ] && CONTENDERS="$CONTENDERS faultmon-run-spread"
 
 "$CC" -O2 -o "$T/floor" "$bench/floor.c" -lssl -lcrypto || die "building floor.c failed (libssl-dev?)"
 
@@ -235,30 +239,38 @@ child_of() { # the process a `timeout` started, once it runs the command
 		sleep 0.02
 	done
 }
-# pid -> "ns ticks child_ticks": the process CPU clock (all threads, exited
-# ones included; ns), utime+stime and cutime+cstime (clock ticks)
-cpu_read() {
-	python3 - "$1" <<'EOF'
-import sys, time
+# One reading, all at one instant (a python start-up on a busy machine takes
+# long enough to matter): pid ->
+# "ns ticks child_ticks hits t_ns busy_ticks": the process CPU clock (all
+# threads, exited ones included; ns), utime+stime and cutime+cstime (clock
+# ticks), the requests nginx has logged, the monotonic time, and the ticks
+# the contender's CPU was busy (user nice system irq softirq steal; "-"
+# unpinned): what of it is not the contender's is other work, the noise.
+reading() {
+	python3 - "$1" "$T/hits.log" "$([ "$PIN" = 1 ] && echo "cpu$CONTENDER_CPU")" <<'EOF'
+import os, sys, time
 pid = int(sys.argv[1])
+def busy():
+    if not sys.argv[3]:
+        return "-"
+    for line in open("/proc/stat"):
+        f = line.split()
+        if f[0] == sys.argv[3]:
+            return str(sum(int(x) for x in (f[1], f[2], f[3], f[6], f[7], f[8])))
+    return "-"
+try:
+    hits = os.stat(sys.argv[2]).st_size // 2
+except OSError:
+    hits = 0
 try:
     ns = time.clock_gettime_ns(((~pid) << 3) | 2)   # CPUCLOCK_SCHED of the process
     f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    print(ns, int(f[11]) + int(f[12]), int(f[13]) + int(f[14]))
+    print(ns, int(f[11]) + int(f[12]), int(f[13]) + int(f[14]), hits, time.monotonic_ns(), busy())
 except (OSError, ValueError):
-    print("- - -")
+    print("- - -", hits, time.monotonic_ns(), busy())
 EOF
 }
 hz=$(getconf CLK_TCK)
-# ticks the contender's CPU was busy (user nice system irq softirq steal):
-# what is not the contender's is other work, the noise of the window
-cpu_busy_ticks() {
-	if [ "$PIN" = 1 ]; then
-		awk -v c="cpu$CONTENDER_CPU" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
-	else
-		echo -
-	fi
-}
 
 # ---- contenders -----------------------------------------------------------------
 haproxy_cfg() { # load file
@@ -364,11 +376,9 @@ measure() { # contender load round
 		return
 	fi
 	case $c in floor-*) f0=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy0=$(fm_cycles "$cur_res") ;; esac
-	t0=$(date +%s%N) h0=$(hits) b0=$(cpu_busy_ticks)
-	read -r ns0 tk0 ck0 <<<"$(cpu_read "$cur_pid")"
+	read -r ns0 tk0 ck0 h0 t0 b0 <<<"$(reading "$cur_pid")"
 	sleep "$WINDOW"
-	read -r ns1 tk1 ck1 <<<"$(cpu_read "$cur_pid")"
-	t1=$(date +%s%N) h1=$(hits) b1=$(cpu_busy_ticks)
+	read -r ns1 tk1 ck1 h1 t1 b1 <<<"$(reading "$cur_pid")"
 	case $c in floor-*) f1=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy1=$(fm_cycles "$cur_res") ;; esac
 	stop_contender
 	if [ "$ns1" = - ] || [ "$ns0" = - ]; then
