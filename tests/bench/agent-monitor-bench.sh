@@ -196,6 +196,9 @@ read -r loop_ms loop_s loop_cycles_n <<<"$(loop_cpu)"
 echo "loop: $loop_ms ms CPU in $loop_s s, $loop_cycles_n probe cycles"
 echo
 printf '%-34s %10s %10s %16s %10s %8s\n' "one monitor action" "CPU ms" "wall ms" "instructions" "processes" "errors"
+# the least any monitor that Pacemaker starts as a process can cost here
+read -r t_cpu t_wall _ <<<"$(timed /bin/true)"
+printf '%-34s %10.2f %10.2f %16s %10d %8s\n' "(/bin/true: the cost of an exec)" "$t_cpu" "$t_wall" "-" 1 "-"
 levels=0
 [ "$LEVEL10" = 1 ] && levels="0 10"
 for level in $levels; do
