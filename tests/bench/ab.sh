@@ -33,6 +33,7 @@
 #   LOADS="1 10 200 1000 names10"        the headline table; namesN = N
 #                        targets by host name (localhost:PORT+i)
 #   CONTENDERS="faultmon-run haproxy-1t floor-burst floor-timer"
+#                        (floor-batched too: spread, started on 1 ms ticks)
 #                        (faultmon-run-spread is added when `faultmon run`
 #                        knows a spread parameter; SPREAD_PARAMS)
 #   PROBE_LOADS="5000"   the secondary table (`faultmon probe`); "" skips it
@@ -302,6 +303,7 @@ start_contender() { # contender load secs
 		hostports_numeric "$load" | sed 's|.*|http://&/|' >"$cur_log.targets"
 		set -- "$T/floor" -i $((INTERVAL * 1000)) -T "$TIMEOUT_MS" -d "$secs" -f "$cur_log.targets"
 		[ "$c" = floor-burst ] && set -- "$@" -B
+		[ "$c" = floor-batched ] && set -- "$@" -b
 		;;
 	haproxy-1t)
 		haproxy_cfg "$load" "$cur_log.cfg"
@@ -477,6 +479,7 @@ run_table() { # title "loads" "contenders"
 			case $a in *-spread) pairs="$pairs $a/floor-timer" ;; *) pairs="$pairs $a/floor-burst" ;; esac
 		done
 		[[ " $cs " == *" haproxy-1t "* ]] && pairs="$pairs haproxy-1t/floor-timer haproxy-1t/floor-burst"
+		[[ " $cs " == *" haproxy-1t "* ]] && [[ " $cs " == *" floor-batched "* ]] && pairs="$pairs haproxy-1t/floor-batched"
 		[[ " $all_cs " == *" faultmon-run-addr "* ]] && pairs="$pairs faultmon-run/faultmon-run-addr"
 		local hdr="| load |" sep="|---|"
 		for p in $pairs; do hdr="$hdr ${p%/*} / ${p#*/} |" sep="$sep---|"; done
