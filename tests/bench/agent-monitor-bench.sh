@@ -168,11 +168,11 @@ heartbeat_env
 loop_cpu() {
     local pid c0 c1 n0 n1 t0 t1
     pid=$(cat "$FAULTMON_STATE_DIR/fmbench/pid" 2>/dev/null)
-    [ -n "$pid" ] && [ -d "/proc/$pid" ] || die "no faultmon loop running for fmbench (pid file $FAULTMON_STATE_DIR/fmbench/pid)"
+    { [ -n "$pid" ] && [ -d "/proc/$pid" ]; } || die "no faultmon loop running for fmbench (pid file $FAULTMON_STATE_DIR/fmbench/pid)"
     t0=$(date +%s%N) c0=$(proc_cpu_ns "$pid") n0=$(loop_cycles)
     sleep "$LOOP_WINDOW"
     t1=$(date +%s%N) c1=$(proc_cpu_ns "$pid") n1=$(loop_cycles)
-    [ "$c1" != - ] && [ "$c0" != - ] || die "the faultmon loop exited during the window"
+    { [ "$c1" != - ] && [ "$c0" != - ]; } || die "the faultmon loop exited during the window"
     awk -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v n=$((n1 - n0)) 'BEGIN { printf "%.3f %.1f %d\n", c / 1e6, t / 1e9, n }'
 }
 proc_cpu_ns() { # the process CPU clock (every thread, exited ones too), ns

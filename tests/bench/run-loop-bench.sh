@@ -55,7 +55,7 @@ STUB_PORT=${STUB_PORT:-28181}
 HASTATS_PORT=${HASTATS_PORT:-28182}
 ADMIN_ADDR=127.77.255.2 # nginx stub_status and HAProxy's stats sockets
 # an out-of-tree build in build/ first, else an in-tree one
-[ -z "${FAULTMON:-}" ] && [ -x "$top/build/src/faultmon" ] && FAULTMON=$top/build/src/faultmon
+if [ -z "${FAULTMON:-}" ] && [ -x "$top/build/src/faultmon" ]; then FAULTMON=$top/build/src/faultmon; fi
 FAULTMON=${FAULTMON:-$top/src/faultmon}
 FAULTMON_PARAMS=${FAULTMON_PARAMS:-"--param Probe_timeout=${TIMEOUT_MS}ms"}
 STATE_PARENT=${STATE_PARENT:-}

@@ -51,7 +51,7 @@ HASTATS_PORT=${HASTATS_PORT:-28082}
 CC=${CC:-cc}
 
 # an out-of-tree build in build/ first, else an in-tree one
-[ -z "${FAULTMON:-}" ] && [ -x "$top/build/src/faultmon" ] && FAULTMON=$top/build/src/faultmon
+if [ -z "${FAULTMON:-}" ] && [ -x "$top/build/src/faultmon" ]; then FAULTMON=$top/build/src/faultmon; fi
 FAULTMON=${FAULTMON:-$top/src/faultmon}
 # The faultmon command line, evaluated by the shell for every row.  Available:
 #   $FAULTMON  $COUNT (runs: warm-up + window + margin)  $INTERVAL (seconds)
