@@ -32,7 +32,8 @@ agents_faultmon_ocf_SOURCES = \
 	src/result.c \
 	src/runconf.c \
 	src/state.c \
-	src/target.c
+	src/target.c \
+	src/text.c
 nodist_agents_faultmon_ocf_SOURCES = agents/ocf_metadata.c
 agents_faultmon_ocf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
@@ -104,7 +105,8 @@ FM_OCF_UNIT_SOURCES = \
 	src/result.c \
 	src/runconf.c \
 	src/state.c \
-	src/target.c
+	src/target.c \
+	src/text.c
 FM_OCF_UNIT_TESTS = tests/unit/test_ocf_common tests/unit/test_ocf_apache_conf
 check_PROGRAMS += $(FM_OCF_UNIT_TESTS)
 TESTS += $(FM_OCF_UNIT_TESTS)

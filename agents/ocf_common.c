@@ -23,6 +23,7 @@
 
 #include <faultmon/runconf.h>
 #include <faultmon/target.h>
+#include <faultmon/text.h>
 
 #include "ocf_common.h"
 
@@ -180,72 +181,31 @@ fm_ocf_param_bool(const char *name, bool dflt)
 /* ---- logging ---- */
 
 void
-fm_ocf_redact(char *msg, size_t len)
-{
-    char *out = NULL;
-    size_t o = 0;
-    const char *p = msg;
-
-    if (len == 0 || strstr(msg, "://") == NULL) {
-        return;
-    }
-    out = calloc(1, len);
-    if (out == NULL) {
-        msg[0] = '\0';
-        return;
-    }
-    while (*p != '\0' && o + 1 < len) {
-        if (strncmp(p, "://", 3) == 0) {
-            const char *auth = p + 3;
-            size_t span = strcspn(auth, "/?#@ \t'\"");
-            const char *colon = memchr(auth, ':', span);
-
-            if (auth[span] == '@' && colon != NULL) {
-                /* scheme://user: then *** then @host */
-                size_t keep = (size_t) (colon + 1 - p);
-
-                for (size_t i = 0; i < keep && o + 1 < len; i++) {
-                    out[o++] = p[i];
-                }
-                for (int i = 0; i < 3 && o + 1 < len; i++) {
-                    out[o++] = '*';
-                }
-                p = auth + span;
-                continue;
-            }
-        }
-        out[o++] = *p++;
-    }
-    out[o] = '\0';
-    memcpy(msg, out, o + 1);
-    free(out);
-}
-
-static void
-clean_message(char *msg, size_t len)
-{
-    fm_ocf_redact(msg, len);
-    fm_escape_controls(msg, len);
-}
-
-void
 fm_ocf_log_open(const struct fm_ocf *ocf)
 {
     log_ocf = ocf;
     openlog("faultmon-ocf", LOG_PID, LOG_DAEMON);
 }
 
+/* "AGENT(RESOURCE) ACTION", as clean as the message: the resource name and
+ * the action come from outside too. */
+static void
+log_who(char *who, size_t who_len)
+{
+    fm_text_format(who, who_len, "%s(%s) %s", (log_ocf != NULL)? log_ocf->agent : "agent",
+                   (log_ocf != NULL && log_ocf->resource != NULL)? log_ocf->resource : "-",
+                   (log_ocf != NULL)? log_ocf->action : "-");
+}
+
 static void
 log_text(int priority, const char *msg)
 {
-    const char *agent = (log_ocf != NULL)? log_ocf->agent : "agent";
-    const char *rsc = (log_ocf != NULL && log_ocf->resource != NULL)? log_ocf->resource : "-";
-    const char *action = (log_ocf != NULL)? log_ocf->action : "-";
+    char who[256];
 
-    syslog(priority, "%s(%s) %s: %s", agent, rsc, action, msg);
+    log_who(who, sizeof(who));
+    syslog(priority, "%s: %s", who, msg);
     if (priority <= LOG_WARNING) {
-        fprintf(stderr, "%s: %s(%s) %s: %s\n", (priority <= LOG_ERR)? "ERROR" : "WARNING",
-                agent, rsc, action, msg);
+        fprintf(stderr, "%s: %s: %s\n", (priority <= LOG_ERR)? "ERROR" : "WARNING", who, msg);
     }
 }
 
@@ -256,9 +216,8 @@ fm_ocf_log(int priority, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    fm_text_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    clean_message(msg, sizeof(msg));
     log_text(priority, msg);
 }
 
@@ -266,21 +225,19 @@ int
 fm_ocf_fail(int rc, const char *fmt, ...)
 {
     char msg[1024];
+    char who[256];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    fm_text_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    clean_message(msg, sizeof(msg));
     if (!reason_printed) {
         /* The executor keeps the last such line as the exit reason. */
         fprintf(stderr, "ocf-exit-reason:%s\n", msg);
         reason_printed = true;
     }
-    syslog((rc == PCMK_OCF_NOT_RUNNING)? LOG_INFO : LOG_ERR, "%s(%s) %s: %s",
-           (log_ocf != NULL)? log_ocf->agent : "agent",
-           (log_ocf != NULL && log_ocf->resource != NULL)? log_ocf->resource : "-",
-           (log_ocf != NULL)? log_ocf->action : "-", msg);
+    log_who(who, sizeof(who));
+    syslog((rc == PCMK_OCF_NOT_RUNNING)? LOG_INFO : LOG_ERR, "%s: %s", who, msg);
     return rc;
 }
 

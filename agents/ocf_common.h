@@ -77,15 +77,12 @@ int fm_ocf_param_bool(const char *name, bool dflt);
 /*
  * Logging: everything goes to syslog (facility daemon) as
  * "faultmon-ocf:AGENT(RESOURCE)"; warnings and errors also to stderr, which
- * the executor keeps in Pacemaker's log.  Messages never carry a URI as
- * given (it could hold a password) and control characters are escaped.
+ * the executor keeps in Pacemaker's log.  Every message and exit reason goes
+ * through fm_text_format() (include/faultmon/text.h): no URI secret, no
+ * control character, no invalid UTF-8 (Pacemaker keeps exit reasons in XML).
  */
 void fm_ocf_log_open(const struct fm_ocf *ocf);
 
-/*! \brief Rewrite "scheme://user:secret@host" as "scheme://user:***@host",
- *         wherever it is in \p msg (\p len bytes): a URI quoted back in an
- *         error must not leak its password.  Truncates rather than overflow. */
-void fm_ocf_redact(char *msg, size_t len);
 void fm_ocf_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*!

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include <faultmon/commands.h>
-#include <faultmon/target.h>
+#include <faultmon/text.h>
 
 int
 fm_cli_error(const char *command, const char *fmt, ...)
@@ -15,11 +15,10 @@ fm_cli_error(const char *command, const char *fmt, ...)
     va_list ap;
     char msg[1024];
 
+    /* One line, whatever the bad value holds, and never its password. */
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    fm_text_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    /* One line, whatever the bad value holds. */
-    fm_escape_controls(msg, sizeof(msg));
     fprintf(stderr, "faultmon %s: %s\n", command, msg);
     return FM_EXIT_USAGE;
 }

@@ -20,6 +20,25 @@
 #include <faultmon/deadline.h>
 #include <faultmon/json.h>
 #include <faultmon/state.h>
+#include <faultmon/text.h>
+
+/* A text of the state directory as a user sees it: the file could be old,
+ * made by hand or hostile, so it is redacted and escaped here again. */
+static const char *
+shown(const char *text, char *buf, size_t buf_len)
+{
+    fm_text_format(buf, buf_len, "%s", text);
+    return buf;
+}
+
+/* fm_json_string() of a shown text. */
+static void
+json_shown(const char *text)
+{
+    char buf[1024];
+
+    fm_json_string(stdout, shown(text, buf, sizeof(buf)));
+}
 
 static const char *
 state_label(const struct fm_run_state *st)
@@ -39,17 +58,21 @@ state_label(const struct fm_run_state *st)
 static void
 print_one_text(const char *resource, const struct fm_run_state *st, int64_t loop_pid)
 {
-    printf("%s: %s%s\n", resource, state_label(st), (loop_pid == 0)? " (loop not running)" : "");
-    printf("  reason:        %s\n", (st->reason[0] != '\0')? st->reason : "-");
+    char buf[1024];
+
+    printf("%s: %s%s\n", shown(resource, buf, sizeof(buf)), state_label(st),
+           (loop_pid == 0)? " (loop not running)" : "");
+    printf("  reason:        %s\n", (st->reason[0] != '\0')? shown(st->reason, buf, sizeof(buf)) : "-");
     printf("  window:        weight %" PRIu32 "/100, %" PRIu32 " restart(s) asked\n", st->weight,
            st->restarts_in_window);
-    printf("  next failure:  %s\n", (st->next_failure[0] != '\0')? st->next_failure : "-");
+    printf("  next failure:  %s\n",
+           (st->next_failure[0] != '\0')? shown(st->next_failure, buf, sizeof(buf)) : "-");
     printf("  cycles:        %" PRIu64 ", next probe in <= %" PRIu64 " ms, Probe_timeout %" PRIu64 " ms\n",
            st->cycles, st->interval_ms, st->probe_timeout_ms);
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
 
-        printf("  %-40s %-8s %-18s %9.3f ms", t->target, fm_class_name(t->cls),
+        printf("  %-40s %-8s %-18s %9.3f ms", shown(t->target, buf, sizeof(buf)), fm_class_name(t->cls),
                fm_reason_name(t->reason), (double) t->latency_us / 1000.0);
         if (t->http_status != 0) {
             printf("  HTTP %d", t->http_status);
@@ -62,20 +85,20 @@ static void
 print_one_json(const char *resource, const struct fm_run_state *st, int64_t loop_pid, bool first)
 {
     printf("%s{\"resource\":", first? "" : ",");
-    fm_json_string(stdout, resource);
+    json_shown(resource);
     printf(",\"state\":\"%s\",\"loop_running\":%s,\"ocf_rc\":%d,\"pending\":\"%s\",\"reason\":",
            state_label(st), (loop_pid != 0)? "true" : "false", st->ocf_rc,
            fm_action_name(st->pending));
-    fm_json_string(stdout, st->reason);
+    json_shown(st->reason);
     printf(",\"weight\":%" PRIu32 ",\"restarts_in_window\":%" PRIu32 ",\"next_failure\":",
            st->weight, st->restarts_in_window);
-    fm_json_string(stdout, st->next_failure);
+    json_shown(st->next_failure);
     printf(",\"cycles\":%" PRIu64 ",\"updated\":%" PRId64 ",\"targets\":[", st->cycles, st->updated_wall_s);
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
 
         printf("%s{\"target\":", (i > 0)? "," : "");
-        fm_json_string(stdout, t->target);
+        json_shown(t->target);
         printf(",\"verdict\":\"%s\",\"reason\":\"%s\",\"status\":%d,\"latency_us\":%" PRIu64 "}",
                fm_class_name(t->cls), fm_reason_name(t->reason), t->http_status, t->latency_us);
     }
@@ -102,16 +125,15 @@ status_one(const char *resource, bool json, bool first)
         return ENOMEM;
     }
     if (fm_state_dir(resource, dir, sizeof(dir)) != 0) {
-        fprintf(stderr, "faultmon status: invalid resource name '%s'\n", resource);
         free(st);
-        return FM_EXIT_USAGE;
+        return fm_cli_error("status", "invalid resource name '%s'", resource);
     }
     rc = fm_state_read(dir, st, err, sizeof(err));
     if (rc != 0) {
         /* A file the loop would refuse is no verdict, whatever it says. */
-        fprintf(stderr, "faultmon status: %s: %s%s\n", resource,
-                (rc == ENOENT)? "no state (never monitored on this node)" : "no verdict: ",
-                (rc == ENOENT)? "" : err);
+        fm_cli_error("status", "%s: %s%s", resource,
+                     (rc == ENOENT)? "no state (never monitored on this node)" : "no verdict: ",
+                     (rc == ENOENT)? "" : err);
         free(st);
         return 1;
     }
@@ -141,8 +163,7 @@ fm_cmd_status(int argc, char **argv)
                    "and what the next failure would cause.\n");
             return 0;
         } else if (argv[i][0] == '-' || resource != NULL) {
-            fprintf(stderr, "faultmon status: unexpected argument '%s' (see faultmon status --help)\n", argv[i]);
-            return FM_EXIT_USAGE;
+            return fm_cli_error("status", "unexpected argument '%s' (see faultmon status --help)", argv[i]);
         } else {
             resource = argv[i];
         }
@@ -200,8 +221,7 @@ fm_cmd_resume(int argc, char **argv)
         return FM_EXIT_USAGE;
     }
     if (fm_state_dir(argv[1], dir, sizeof(dir)) != 0) {
-        fprintf(stderr, "faultmon resume: invalid resource name '%s'\n", argv[1]);
-        return FM_EXIT_USAGE;
+        return fm_cli_error("resume", "invalid resource name '%s'", argv[1]);
     }
     snprintf(path, sizeof(path), "%s/resume", dir);
     pid = fm_state_loop_pid(dir);
@@ -209,7 +229,7 @@ fm_cmd_resume(int argc, char **argv)
         /* The loop owns the state: leave the request and wake it. */
         fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
         if (fd < 0) {
-            fprintf(stderr, "faultmon resume: cannot write %s: %s\n", path, strerror(errno));
+            fm_cli_error("resume", "cannot write %s: %s", path, strerror(errno));
             return 1;
         }
         close(fd);
@@ -222,7 +242,7 @@ fm_cmd_resume(int argc, char **argv)
         return 1;
     }
     if (fm_state_read(dir, st, err, sizeof(err)) != 0) {
-        fprintf(stderr, "faultmon resume: %s: %s\n", argv[1], err);
+        fm_cli_error("resume", "%s: %s", argv[1], err);
         free(st);
         return 1;
     }
@@ -244,7 +264,7 @@ fm_cmd_resume(int argc, char **argv)
     st->next_failure[0] = '\0';    /* the next loop works it out */
     snprintf(st->reason, sizeof(st->reason), "resumed by an administrator");
     if (fm_state_write(dir, st, err, sizeof(err)) != 0) {
-        fprintf(stderr, "faultmon resume: %s\n", err);
+        fm_cli_error("resume", "%s", err);
         free(st);
         return 1;
     }

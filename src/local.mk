@@ -14,7 +14,8 @@ src_libfaultmon_la_SOURCES = \
 	src/result.c \
 	src/runconf.c \
 	src/state.c \
-	src/target.c
+	src/target.c \
+	src/text.c
 src_libfaultmon_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
 src_libfaultmon_la_LIBADD = $(LIBQB_LIBS) $(OPENSSL_LIBS)
 
@@ -43,6 +44,7 @@ pkginclude_HEADERS = \
 	include/faultmon/result.h \
 	include/faultmon/runconf.h \
 	include/faultmon/state.h \
-	include/faultmon/target.h
+	include/faultmon/target.h \
+	include/faultmon/text.h
 
 dist_man1_MANS = src/faultmon.1

@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <faultmon/log.h>
+#include <faultmon/text.h>
 
 #define FM_PACEMAKER_LOG "/var/log/pacemaker/pacemaker.log"
 
@@ -27,6 +29,10 @@ static const struct fm_facility fm_facilities[] = {
     { "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
     { "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 },
 };
+
+/* The least urgent priority any target takes: a message past it is not
+ * worth formatting. */
+static int fm_log_max_priority = LOG_DEBUG;
 
 static const char *
 first_env(const char *a, const char *b)
@@ -85,6 +91,7 @@ fm_log_init(const char *ident, bool to_stderr, int verbosity)
     const char *path = log_file_path();
     int level = (verbosity >= 2)? LOG_DEBUG : (verbosity == 1)? LOG_INFO : LOG_NOTICE;
 
+    fm_log_max_priority = (level > LOG_INFO)? level : LOG_INFO;
     qb_log_init(ident, (facility < 0)? LOG_DAEMON : facility, LOG_INFO);
     qb_log_format_set(QB_LOG_SYSLOG, "%b");
     if (facility < 0) {
@@ -112,6 +119,41 @@ fm_log_init(const char *ident, bool to_stderr, int verbosity)
         qb_log_ctl(QB_LOG_STDERR, QB_LOG_CONF_ENABLED, QB_TRUE);
         qb_log_filter_ctl(QB_LOG_STDERR, QB_LOG_FILTER_ADD, QB_LOG_FILTER_FILE,
                           "*", level);
+    }
+}
+
+void
+fm_log_msg(int priority, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+
+    if (priority > fm_log_max_priority) {
+        return;
+    }
+    va_start(ap, fmt);
+    fm_text_vformat(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    /* One call site per priority: libqb's filters work per call site. */
+    switch (priority) {
+        case LOG_EMERG:
+        case LOG_ALERT:
+        case LOG_CRIT:
+        case LOG_ERR:
+            qb_log(LOG_ERR, "%s", msg);
+            break;
+        case LOG_WARNING:
+            qb_log(LOG_WARNING, "%s", msg);
+            break;
+        case LOG_NOTICE:
+            qb_log(LOG_NOTICE, "%s", msg);
+            break;
+        case LOG_INFO:
+            qb_log(LOG_INFO, "%s", msg);
+            break;
+        default:
+            qb_log(LOG_DEBUG, "%s", msg);
+            break;
     }
 }
 

@@ -16,28 +16,12 @@
 
 #include <faultmon/regex_guard.h>
 #include <faultmon/target.h>
+#include <faultmon/text.h>
 
 #define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
 
-void
-fm_escape_controls(char *buf, size_t buf_len)
-{
-    char tmp[1024];
-    size_t j = 0;
-
-    for (const unsigned char *p = (const unsigned char *) buf; *p != '\0' && j + 5 < sizeof(tmp); p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            j += (size_t) snprintf(tmp + j, sizeof(tmp) - j, "\\x%02x", *p);
-        } else {
-            tmp[j++] = (char) *p;
-        }
-    }
-    tmp[j] = '\0';
-    snprintf(buf, buf_len, "%s", tmp);
-}
-
-/* Every message names the bad value; control characters in it are shown
- * escaped so that the message stays one line. */
+/* Every message names the bad value, redacted and escaped as a whole before
+ * it is cut to err_len (so a password cut in two still does not show). */
 static int
 set_err(char *err, size_t err_len, const char *fmt, ...)
 {
@@ -45,9 +29,8 @@ set_err(char *err, size_t err_len, const char *fmt, ...)
 
     if (err != NULL && err_len > 0) {
         va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
+        fm_text_vformat(err, err_len, fmt, ap);
         va_end(ap);
-        fm_escape_controls(err, err_len);
     }
     return EINVAL;
 }
@@ -116,44 +99,59 @@ valid_path(const char *path)
     return true;
 }
 
-/* Rewrite "scheme://user:secret@host/..." as "scheme://user:***@host/...":
- * target texts go to logs, output and the state directory. */
+/* The text of a target as logs, output and the state directory show it. */
 static char *
-redacted_text(const char *text, const char *auth_start, const char *auth_end)
+redacted_text(const char *text)
 {
-    const char *colon = memchr(auth_start, ':', (size_t) (auth_end - auth_start));
-    size_t keep = (size_t) ((colon != NULL)? colon + 1 - text : auth_end - text);
-    char *out = NULL;
+    size_t len = strlen(text);
+    size_t need = fm_text_redact(NULL, 0, text, len, false);
+    char *out = calloc(1, need + 1);
 
-    if (colon == NULL) {
-        return strdup(text);
-    }
-    if (asprintf(&out, "%.*s***%s", (int) keep, text, auth_end) < 0) {
-        return NULL;
+    if (out != NULL) {
+        fm_text_redact(out, need + 1, text, len, false);
     }
     return out;
 }
 
-/* The URI as error messages show it: a password in it becomes "***". */
-static void
-redact_for_message(const char *text, char *out, size_t out_len)
+static int
+hex_value(unsigned char c)
 {
-    const char *auth = (text != NULL)? strstr(text, "://") : NULL;
-    const char *auth_end = NULL;
-    const char *at = NULL;
-    const char *colon = NULL;
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
 
-    snprintf(out, out_len, "%s", (text != NULL)? text : "");
-    if (auth == NULL) {
-        return;
+/* The credentials of [start, end) with %HH decoded (RFC 3986 3.2.1: a '@',
+ * ':' or '/' in a user name or password is written percent-encoded); a '%'
+ * not followed by two hex digits stays as it is. */
+static char *
+decoded_userinfo(const char *start, const char *end)
+{
+    char *out = calloc(1, (size_t) (end - start) + 1);
+    size_t o = 0;
+
+    if (out == NULL) {
+        return NULL;
     }
-    auth += 3;
-    auth_end = auth + strcspn(auth, "/?#");
-    at = memchr(auth, '@', (size_t) (auth_end - auth));
-    colon = (at != NULL)? memchr(auth, ':', (size_t) (at - auth)) : NULL;
-    if (colon != NULL) {
-        snprintf(out, out_len, "%.*s***%s", (int) (colon + 1 - text), text, at);
+    for (const char *p = start; p < end; p++) {
+        int hi = (*p == '%' && end - p > 2)? hex_value((unsigned char) p[1]) : -1;
+        int lo = (hi >= 0)? hex_value((unsigned char) p[2]) : -1;
+
+        if (lo >= 0) {
+            out[o++] = (char) ((hi << 4) | lo);
+            p += 2;
+        } else {
+            out[o++] = *p;
+        }
     }
+    return out;
 }
 
 int
@@ -174,10 +172,10 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     char shown[512];
 
     memset(target, 0, sizeof(*target));
-    redact_for_message(text, shown, sizeof(shown));
     if (text == NULL || text[0] == '\0') {
         return set_err(err, err_len, "invalid target '': empty");
     }
+    fm_text_redact(shown, sizeof(shown), text, strlen(text), false);
     sep = strstr(text, "://");
     if (sep == NULL) {
         return set_err(err, err_len,
@@ -201,8 +199,20 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     auth_end = auth + strcspn(auth, "/?#");
     rest = auth_end;
     host_start = auth;
+    if (strchr(auth_end, '@') != NULL) {
+        /* RFC 3986 makes "http://user:ab/cd@h/" host "user", port "ab": the
+         * password would be taken for a host and shown.  Messages hide
+         * everything before the last '@' (fm_text_redact()), so no URI may
+         * have one past its host (and the message names no '@' after the
+         * URI, which would hide this one's host). */
+        return set_err(err, err_len, "invalid target '%s': an at sign follows the host;"
+                       " percent-encode '/', '?' and '#' in a password (%%2F, %%3F, %%23)"
+                       " and an at sign in a path (%%40)", shown);
+    }
     {
-        const char *at = memchr(auth, '@', (size_t) (auth_end - auth));
+        /* The last '@', as browsers do (WHATWG URL): "http://u:p@ss@h/" is
+         * user "u", password "p@ss", host "h". */
+        const char *at = memrchr(auth, '@', (size_t) (auth_end - auth));
 
         if (at != NULL) {
             if (!info->http) {
@@ -298,9 +308,9 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     } else {
         target->path = strdup(rest);
     }
-    target->text = (host_start != auth)? redacted_text(text, auth, host_start - 1) : strdup(text);
+    target->text = redacted_text(text);
     if (host_start != auth) {
-        target->userinfo = strndup(auth, (size_t) (host_start - 1 - auth));
+        target->userinfo = decoded_userinfo(auth, host_start - 1);
     }
     if (target->host == NULL || target->path == NULL || target->text == NULL
         || (host_start != auth && target->userinfo == NULL)) {

@@ -23,10 +23,20 @@
 void fm_log_init(const char *ident, bool to_stderr, int verbosity);
 void fm_log_fini(void);
 
-#define fm_log_err(fmt, ...)     qb_log(LOG_ERR, fmt, ##__VA_ARGS__)
-#define fm_log_warn(fmt, ...)    qb_log(LOG_WARNING, fmt, ##__VA_ARGS__)
-#define fm_log_notice(fmt, ...)  qb_log(LOG_NOTICE, fmt, ##__VA_ARGS__)
-#define fm_log_info(fmt, ...)    qb_log(LOG_INFO, fmt, ##__VA_ARGS__)
-#define fm_log_debug(fmt, ...)   qb_log(LOG_DEBUG, fmt, ##__VA_ARGS__)
+/*!
+ * \brief Log one message, redacted and escaped (fm_text_format()) as a whole:
+ *        syslog, Pacemaker's log file and stderr get no password and no raw
+ *        control character or invalid UTF-8, whatever the arguments hold.
+ *
+ * \param[in] priority  syslog priority
+ * \param[in] fmt       printf format
+ */
+void fm_log_msg(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define fm_log_err(fmt, ...)     fm_log_msg(LOG_ERR, fmt, ##__VA_ARGS__)
+#define fm_log_warn(fmt, ...)    fm_log_msg(LOG_WARNING, fmt, ##__VA_ARGS__)
+#define fm_log_notice(fmt, ...)  fm_log_msg(LOG_NOTICE, fmt, ##__VA_ARGS__)
+#define fm_log_info(fmt, ...)    fm_log_msg(LOG_INFO, fmt, ##__VA_ARGS__)
+#define fm_log_debug(fmt, ...)   fm_log_msg(LOG_DEBUG, fmt, ##__VA_ARGS__)
 
 #endif

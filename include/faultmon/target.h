@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <faultmon/result.h>
+#include <faultmon/text.h>
 
 enum fm_scheme {
     FM_SCHEME_HTTP = 0,
@@ -112,8 +113,15 @@ int fm_parse_duration_ms(const char *text, uint64_t *out_ms);
 /*! \brief Parse a size: "65536", "64k", "1M". */
 int fm_parse_size_bytes(const char *text, size_t *out_bytes);
 
-/*! \brief Rewrite control characters in a message as \\xHH, in place. */
-void fm_escape_controls(char *buf, size_t buf_len);
+/*!
+ * \brief Redact and escape a message in place: fm_text_clean() under the name
+ *        its older callers use.
+ */
+static inline void
+fm_escape_controls(char *buf, size_t buf_len)
+{
+    fm_text_clean(buf, buf_len);
+}
 
 void fm_probe_opts_init(struct fm_probe_opts *opts);
 void fm_probe_opts_clear(struct fm_probe_opts *opts);

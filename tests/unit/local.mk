@@ -32,6 +32,15 @@ tests_unit_test_target_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_target_LDADD = $(FM_UNIT_LDADD)
 endif
 
+# The text of every message (src/text.c, in libfaultmon and the agent).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_text
+TESTS += tests/unit/test_text
+tests_unit_test_text_SOURCES = tests/unit/test_text.c
+tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
+endif
+
 # The decision engine (src/decide.c, in libfaultmon) and `faultmon simulate`.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_decide

@@ -1,7 +1,7 @@
 /*
  * Unit tests: the agents' text helpers: words of `options` without a shell,
- * case-insensitive regexes for testregex, base64 for basic authentication,
- * and the redaction of passwords in messages.
+ * case-insensitive regexes for testregex, base64 for basic authentication.
+ * The redaction of passwords in messages is tested in test_text.c.
  */
 #include <config.h>
 
@@ -106,25 +106,6 @@ test_base64(void **state)
     assert_string_equal(out, "dXNlcjpwYTU1");
 }
 
-static void
-test_redact(void **state)
-{
-    char msg[128];
-    char tiny[24];
-
-    (void) state;
-    strcpy(msg, "invalid target 'http://bob:s3cr3t@192.0.2.1:99999/x': port");
-    fm_ocf_redact(msg, sizeof(msg));
-    assert_string_equal(msg, "invalid target 'http://bob:***@192.0.2.1:99999/x': port");
-    strcpy(msg, "a https://u:p@h/ and http://v:@h2/ and http://nopass@h3/ and http://h4:80/");
-    fm_ocf_redact(msg, sizeof(msg));
-    assert_string_equal(msg, "a https://u:***@h/ and http://v:***@h2/ and http://nopass@h3/ and http://h4:80/");
-    /* A short password grows the text: it is cut, never overflowed. */
-    strcpy(tiny, "x http://u:p@host/path");
-    fm_ocf_redact(tiny, sizeof(tiny));
-    assert_string_equal(tiny, "x http://u:***@host/pat");
-}
-
 int
 main(void)
 {
@@ -132,7 +113,6 @@ main(void)
         cmocka_unit_test(test_split_words),
         cmocka_unit_test(test_regex_icase),
         cmocka_unit_test(test_base64),
-        cmocka_unit_test(test_redact),
     };
 
     return cmocka_run_group_tests_name("ocf_common", tests, NULL, NULL);

@@ -1,0 +1,79 @@
+/*
+ * faultmon: the text of every message a user or Pacemaker reads.  Two rules,
+ * each in one function: a secret in a URI never shows (fm_text_redact), and
+ * a message is one line of valid UTF-8 (fm_text_escape).  fm_text_clean and
+ * fm_text_format apply both; every message path of every program uses them.
+ *
+ * libc only: compiled into the faultmon program's library and into the OCF
+ * agent, which links nothing else.
+ */
+#ifndef FAULTMON_TEXT_H
+#define FAULTMON_TEXT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*!
+ * \brief Copy \p in with every URI secret replaced by "***".
+ *
+ * A secret is whatever lies between a scheme-like prefix ("word:" and any
+ * slashes, "http://", "http:/", "user:") and the last '@' after it, up to the
+ * next URI that a space, a quote, a comma or an opening bracket sets apart.
+ * A user name before the first ':' of the secret stays ("user:" then three
+ * stars); a user name alone could be a token, so "http://token@host" shows
+ * the token as three stars too.  So a password holding '/', '?', '#', '@', '%' or even a
+ * space is hidden whole, and an '@' in a path hides what comes before it.
+ *
+ * \param[out] out      redacted text, NUL-terminated, cut at \p out_len - 1
+ * \param[in]  out_len  size of \p out (may be 0)
+ * \param[in]  in       the text (need not be NUL-terminated)
+ * \param[in]  in_len   its length
+ * \param[in]  cut      \p in is the start of a longer text: a URI that
+ *                      reaches its end is hidden to the end, since its '@'
+ *                      may have been cut off
+ * \return the length of the whole redacted text (as snprintf())
+ */
+size_t fm_text_redact(char *out, size_t out_len, const char *in, size_t in_len, bool cut);
+
+/*!
+ * \brief Copy \p in as one line of valid UTF-8.
+ *
+ * Control characters (C0, DEL, C1), bytes that are not valid UTF-8, and the
+ * characters that make a line break or read in another order (U+2028,
+ * U+2029, bidirectional overrides and isolates) and those XML forbids
+ * (U+FFFE, U+FFFF) become "\xHH" per byte.  A backslash stays as it is:
+ * messages quote regular expressions and values back, and those must read as
+ * they were given.  The output is cut only between whole characters or
+ * escapes.
+ *
+ * \param[out] out      escaped text, NUL-terminated
+ * \param[in]  out_len  size of \p out (may be 0)
+ * \param[in]  in       the text (need not be NUL-terminated)
+ * \param[in]  in_len   its length
+ * \return true when the whole of \p in fitted
+ */
+bool fm_text_escape(char *out, size_t out_len, const char *in, size_t in_len);
+
+/*!
+ * \brief Redact and escape a message in place.
+ *
+ * A buffer filled to its last byte is taken as possibly cut (see
+ * fm_text_redact()), so a message that snprintf() truncated in the middle of
+ * a password still hides it.
+ *
+ * \param[in,out] buf      NUL-terminated message
+ * \param[in]     buf_len  size of \p buf
+ */
+void fm_text_clean(char *buf, size_t buf_len);
+
+/*!
+ * \brief Format a message, then redact and escape it (redacting the whole
+ *        text before it is cut to \p buf_len).
+ */
+void fm_text_vformat(char *buf, size_t buf_len, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+void fm_text_format(char *buf, size_t buf_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * faultmon: what every message goes through before a user or Pacemaker
+ * reads it: URI secrets hidden, then one line of valid UTF-8.
+ *
+ * libc only (see include/faultmon/text.h).  The checks below are ASCII on
+ * purpose: the agent never calls setlocale(), but a caller might, and a
+ * locale must not change what counts as a secret.
+ */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <faultmon/text.h>
+
+#define FM_TEXT_MASK "***"
+
+static bool
+ascii_alpha(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) */
+static bool
+scheme_char(unsigned char c)
+{
+    return ascii_alpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
+}
+
+/* What may stand before a URI that is not part of the one before it: a
+ * password can hold nearly anything, so only the characters that set words
+ * apart in our own messages ("'%s'", lists, "(%s)") end a URI. */
+static bool
+separator(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\'' || c == '"'
+           || c == '`' || c == ',' || c == '(' || c == '<' || c == '[' || c == '{';
+}
+
+/* What cannot start a user name: "reason: x@y" is a label, not a URI. */
+static bool
+not_userinfo_start(unsigned char c)
+{
+    return c <= 0x20 || c == 0x7f || c == '\'' || c == '"' || c == '`';
+}
+
+/*
+ * Whether in[colon] (a ':') ends a scheme-like word that starts at or after
+ * floor and is followed by something that could be a user name.  Sets
+ * *start to the word's start and *body to the first byte after the ':' and
+ * any slashes.
+ */
+static bool
+prefix_at(const unsigned char *in, size_t len, size_t colon, size_t floor,
+          size_t *start, size_t *body)
+{
+    size_t s = colon;
+    size_t b = colon + 1;
+
+    while (s > floor && scheme_char(in[s - 1])) {
+        s--;
+    }
+    if (s == colon || !ascii_alpha(in[s]) || (s > 0 && scheme_char(in[s - 1]))) {
+        return false;
+    }
+    /* "http://", "http:/" and "http:" all count, and a backslash too, as
+     * browsers take "http:\\" for "http://". */
+    while (b < len && (in[b] == '/' || in[b] == '\\')) {
+        b++;
+    }
+    if (b >= len || not_userinfo_start(in[b])) {
+        return false;
+    }
+    *start = s;
+    *body = b;
+    return true;
+}
+
+/* The next URI-like prefix at or after from: true with its start and body. */
+static bool
+next_prefix(const unsigned char *in, size_t len, size_t from, size_t *start, size_t *body)
+{
+    for (size_t i = from; i < len; i++) {
+        if (in[i] == ':' && prefix_at(in, len, i, from, start, body)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Where the URI whose userinfo starts at body ends: at the next prefix that
+ * a separator sets apart, else at the end of the text. */
+static size_t
+uri_end(const unsigned char *in, size_t len, size_t body)
+{
+    size_t start = 0;
+    size_t next_body = 0;
+
+    for (size_t i = body; i < len; i++) {
+        if (in[i] == ':' && prefix_at(in, len, i, body, &start, &next_body)
+            && start > body && separator(in[start - 1])) {
+            return start;
+        }
+    }
+    return len;
+}
+
+/* Append [src, src + n) to out, counting what does not fit. */
+static void
+put(char *out, size_t out_len, size_t *o, const unsigned char *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (*o + 1 < out_len) {
+            out[*o] = (char) src[i];
+        }
+        (*o)++;
+    }
+}
+
+size_t
+fm_text_redact(char *out, size_t out_len, const char *in_text, size_t in_len, bool cut)
+{
+    const unsigned char *in = (const unsigned char *) in_text;
+    size_t o = 0;
+    size_t copied = 0;   /* in[0, copied) is in out */
+    size_t scan = 0;
+    size_t start = 0;
+    size_t body = 0;
+
+    while (in != NULL && next_prefix(in, in_len, scan, &start, &body)) {
+        size_t end = uri_end(in, in_len, body);
+        size_t secret_end = end;
+        size_t keep = body;
+        const unsigned char *at = NULL;
+
+        if (!(cut && end == in_len)) {
+            /* The last '@': a password may hold '@' too. */
+            for (size_t i = end; i > body; i--) {
+                if (in[i - 1] == '@') {
+                    at = in + i - 1;
+                    break;
+                }
+            }
+            if (at == NULL) {
+                scan = end;
+                continue;
+            }
+            secret_end = (size_t) (at - in);
+        }
+        if (secret_end == body) {
+            scan = body + 1;
+            continue;
+        }
+        {
+            const unsigned char *colon = memchr(in + body, ':', secret_end - body);
+
+            if (colon != NULL) {
+                keep = (size_t) (colon - in) + 1;
+            }
+        }
+        put(out, out_len, &o, in + copied, keep - copied);
+        put(out, out_len, &o, (const unsigned char *) FM_TEXT_MASK, strlen(FM_TEXT_MASK));
+        copied = secret_end;
+        scan = secret_end;
+    }
+    if (in != NULL) {
+        put(out, out_len, &o, in + copied, in_len - copied);
+    }
+    if (out_len > 0) {
+        out[(o < out_len)? o : out_len - 1] = '\0';
+    }
+    return o;
+}
+
+/* The length of the valid UTF-8 character at in (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0. */
+static size_t
+utf8_char_len(const unsigned char *in, size_t len, uint32_t *cp)
+{
+    unsigned char c = in[0];
+    size_t n = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xbf;
+
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        *cp = c & 0x1fu;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        *cp = c & 0x0fu;
+        lo = (c == 0xe0)? 0xa0 : 0x80;
+        hi = (c == 0xed)? 0x9f : 0xbf;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        *cp = c & 0x07u;
+        lo = (c == 0xf0)? 0x90 : 0x80;
+        hi = (c == 0xf4)? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (len < n || in[1] < lo || in[1] > hi) {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if (i > 1 && (in[i] < 0x80 || in[i] > 0xbf)) {
+            return 0;
+        }
+        *cp = (*cp << 6) | (in[i] & 0x3fu);
+    }
+    return n;
+}
+
+/* Characters that are valid UTF-8 but must not reach a log line or the
+ * CIB as they are. */
+static bool
+unsafe_char(uint32_t cp)
+{
+    return (cp >= 0x80 && cp <= 0x9f)             /* C1 controls */
+           || cp == 0x2028 || cp == 0x2029         /* line and paragraph separators */
+           || (cp >= 0x202a && cp <= 0x202e)       /* bidirectional embeddings, overrides */
+           || (cp >= 0x2066 && cp <= 0x2069)       /* bidirectional isolates */
+           || cp == 0xfffe || cp == 0xffff;        /* not characters in XML */
+}
+
+bool
+fm_text_escape(char *out, size_t out_len, const char *in_text, size_t in_len)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *in = (const unsigned char *) in_text;
+    size_t o = 0;
+    size_t i = 0;
+
+    if (out_len == 0) {
+        return in_len == 0;
+    }
+    while (in != NULL && i < in_len) {
+        uint32_t cp = 0;
+        size_t n = 1;
+        bool escape = false;
+
+        if (in[i] < 0x20 || in[i] == 0x7f) {
+            escape = true;
+        } else if (in[i] >= 0x80) {
+            n = utf8_char_len(in + i, in_len - i, &cp);
+            escape = (n == 0) || unsafe_char(cp);
+            if (n == 0) {
+                n = 1;
+            }
+        }
+        if (o + (escape? 4 * n : n) + 1 > out_len) {
+            break;
+        }
+        for (size_t k = 0; k < n; k++) {
+            if (escape) {
+                out[o++] = '\\';
+                out[o++] = 'x';
+                out[o++] = hex[in[i + k] >> 4];
+                out[o++] = hex[in[i + k] & 0x0f];
+            } else {
+                out[o++] = (char) in[i + k];
+            }
+        }
+        i += n;
+    }
+    out[o] = '\0';
+    return i >= in_len;
+}
+
+/* Redact the whole of in, then escape into out (which may be in). */
+static void
+clean_into(char *out, size_t out_len, const char *in, size_t in_len, bool cut)
+{
+    size_t need = fm_text_redact(NULL, 0, in, in_len, cut);
+    char *tmp = calloc(1, need + 1);
+
+    if (tmp == NULL) {
+        /* Better no message than one that might hold a secret. */
+        out[0] = '\0';
+        return;
+    }
+    fm_text_redact(tmp, need + 1, in, in_len, cut);
+    fm_text_escape(out, out_len, tmp, need);
+    free(tmp);
+}
+
+void
+fm_text_clean(char *buf, size_t buf_len)
+{
+    size_t len = 0;
+
+    if (buf == NULL || buf_len == 0) {
+        return;
+    }
+    len = strnlen(buf, buf_len);
+    if (len == buf_len) {
+        buf[--len] = '\0';
+    }
+    clean_into(buf, buf_len, buf, len, len + 1 == buf_len);
+}
+
+void
+fm_text_vformat(char *buf, size_t buf_len, const char *fmt, va_list ap)
+{
+    char *full = NULL;
+    int n = 0;
+    va_list copy;
+
+    if (buf == NULL || buf_len == 0) {
+        return;
+    }
+    va_copy(copy, ap);
+    n = vasprintf(&full, fmt, copy);
+    va_end(copy);
+    if (n < 0) {
+        /* Out of memory: the message may be cut, which fm_text_clean()
+         * guards against. */
+        vsnprintf(buf, buf_len, fmt, ap);
+        fm_text_clean(buf, buf_len);
+        return;
+    }
+    clean_into(buf, buf_len, full, (size_t) n, false);
+    free(full);
+}
+
+void
+fm_text_format(char *buf, size_t buf_len, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    fm_text_vformat(buf, buf_len, fmt, ap);
+    va_end(ap);
+}

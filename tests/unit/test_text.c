@@ -1,0 +1,324 @@
+/*
+ * Unit tests: the redaction of URI secrets and the escaping of messages
+ * (src/text.c), and that the target parser's messages and texts go through
+ * them.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <faultmon/target.h>
+#include <faultmon/text.h>
+
+struct redact_case {
+    const char *in;
+    const char *out;
+    bool cut;
+};
+
+static const struct redact_case redact_cases[] = {
+    /* well-formed */
+    { "invalid target 'http://bob:s3cr3t@192.0.2.1:99999/x': port",
+      "invalid target 'http://bob:***@192.0.2.1:99999/x': port", false },
+    { "HTTPS://U:P@H/", "HTTPS://U:***@H/", false },
+    /* the malformed forms of issue 8 */
+    { "http://user:ab/cd@h/", "http://user:***@h/", false },
+    { "http://user:p@ss@h/", "http://user:***@h/", false },
+    { "http:/user:s3cret@h/", "http:/user:***@h/", false },
+    /* and their relatives */
+    { "http:user:s3cret@h/", "http:user:***@h/", false },
+    { "user:s3cret@h/", "user:***@h/", false },
+    { "http://user:p?ss@h/", "http://user:***@h/", false },
+    { "http://user:p#ss@h/", "http://user:***@h/", false },
+    { "http://user:p@ss:x@h/", "http://user:***@h/", false },
+    { "http://user:x://y@h/", "http://user:***@h/", false },
+    { "http://user:p=x:y@h/", "http://user:***@h/", false },
+    { "http://user:pa ss@h/", "http://user:***@h/", false },
+    { "'http://user:pa'ss@h/'", "'http://user:***@h/'", false },
+    { "http://user:p\nq@h/", "http://user:***@h/", false },
+    { "http:\\\\user:pw@h/", "http:\\\\user:***@h/", false },
+    { "Monitor_Uri_List=http://user:pw@h/x", "Monitor_Uri_List=http://user:***@h/x", false },
+    /* percent-encoded */
+    { "http://user:p%40ss@h/", "http://user:***@h/", false },
+    { "http://user:ab%2Fcd@h/", "http://user:***@h/", false },
+    { "http://us%3Aer:pw@h/", "http://us%3Aer:***@h/", false },
+    { "http://user%3Apw@h/", "http://***@h/", false },
+    /* userinfo without a password: a user name alone may be a token */
+    { "http://token@h/", "http://***@h/", false },
+    { "http://user:@h/", "http://user:***@h/", false },
+    { "http://@h/", "http://@h/", false },
+    /* several URIs in one message */
+    { "a https://u:p@h/ and http://v:@h2/ and http://nopass@h3/ and http://h4:80/",
+      "a https://u:***@h/ and http://v:***@h2/ and http://***@h3/ and http://h4:80/", false },
+    { "'http://a:b@h1/','http://c:d@h2/'", "'http://a:***@h1/','http://c:***@h2/'", false },
+    { "http://h1/ and http://c:d/e@h2/", "http://h1/ and http://c:***@h2/", false },
+    { "apache(web:0) monitor: http://u:p@h/x failed: read/read-timeout",
+      "apache(web:0) monitor: http://u:***@h/x failed: read/read-timeout", false },
+    /* already redacted: unchanged */
+    { "http://user:***@h/", "http://user:***@h/", false },
+    { "http://***@h/", "http://***@h/", false },
+    /* no secret */
+    { "tcp://[::1]:5432 and http://127.0.0.1:8080/x?y=1", "tcp://[::1]:5432 and http://127.0.0.1:8080/x?y=1", false },
+    { "reason: connect/connect-failed at 12:30:45", "reason: connect/connect-failed at 12:30:45", false },
+    { "root@localhost: ok", "root@localhost: ok", false },
+    { "status: user@h", "status: user@h", false },
+    { "", "", false },
+    /* a URI at the end of a cut text: its '@' may be gone */
+    { "x http://user:s3cr", "x http://user:***", true },
+    { "x http://user:p@s", "x http://user:***", true },
+    { "x http://u:p@host/pat", "x http://u:***", true },
+    { "bad: 'http://tok", "bad: 'http://***", true },
+    { "x http://user:s3cr", "x http://user:s3cr", false },
+    { "plain text: cut here", "plain text: cut here", true },
+};
+
+static void
+test_redact_table(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < sizeof(redact_cases) / sizeof(redact_cases[0]); i++) {
+        const struct redact_case *c = &redact_cases[i];
+        char out[256];
+        size_t n = fm_text_redact(out, sizeof(out), c->in, strlen(c->in), c->cut);
+
+        if (strcmp(out, c->out) != 0 || n != strlen(c->out)) {
+            fail_msg("case %zu: '%s' gave '%s' (%zu), expected '%s'", i, c->in, out, n, c->out);
+        }
+        /* Redaction is idempotent: a message may pass through twice. */
+        n = fm_text_redact(out, sizeof(out), c->out, strlen(c->out), c->cut);
+        if (strcmp(out, c->out) != 0) {
+            fail_msg("case %zu: '%s' again gave '%s'", i, c->out, out);
+        }
+    }
+}
+
+static void
+test_redact_bounds(void **state)
+{
+    char tiny[24];
+    char out[8];
+
+    (void) state;
+    /* A short password grows the text: it is cut, never overflowed, and the
+     * length of the whole is returned. */
+    assert_int_equal(fm_text_redact(tiny, sizeof(tiny), "x http://u:p@host/path", 22, false), 24);
+    assert_string_equal(tiny, "x http://u:***@host/pat");
+    assert_int_equal(fm_text_redact(NULL, 0, "http://u:p@h", 12, false), 14);
+    assert_int_equal(fm_text_redact(out, 1, "http://u:p@h", 12, false), 14);
+    assert_string_equal(out, "");
+    /* in_len bounds the input: no NUL needed */
+    assert_int_equal(fm_text_redact(out, sizeof(out), "u:p@hXXXX", 5, false), 7);
+    assert_string_equal(out, "u:***@h");
+}
+
+struct escape_case {
+    const char *in;
+    size_t in_len;      /* 0: strlen */
+    const char *out;
+};
+
+static const struct escape_case escape_cases[] = {
+    { "plain, with a \\ backslash", 0, "plain, with a \\ backslash" },
+    { "a\nb\r\tc", 0, "a\\x0ab\\x0d\\x09c" },
+    { "del\x7f", 0, "del\\x7f" },
+    { "nul\0after", 9, "nul\\x00after" },
+    { "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+    { "bad \xff byte", 0, "bad \\xff byte" },
+    { "cut \xc3", 0, "cut \\xc3" },
+    { "cut \xe2\x82", 0, "cut \\xe2\\x82" },
+    { "lone \x80 continuation", 0, "lone \\x80 continuation" },
+    { "overlong \xc0\xaf", 0, "overlong \\xc0\\xaf" },
+    { "overlong \xe0\x80\xaf", 0, "overlong \\xe0\\x80\\xaf" },
+    { "surrogate \xed\xa0\x80", 0, "surrogate \\xed\\xa0\\x80" },
+    { "too big \xf4\x90\x80\x80", 0, "too big \\xf4\\x90\\x80\\x80" },
+    { "c1 \xc2\x85 nel", 0, "c1 \\xc2\\x85 nel" },
+    { "ls \xe2\x80\xa8 ps \xe2\x80\xa9", 0, "ls \\xe2\\x80\\xa8 ps \\xe2\\x80\\xa9" },
+    { "rlo \xe2\x80\xae", 0, "rlo \\xe2\\x80\\xae" },
+    { "isolate \xe2\x81\xa6", 0, "isolate \\xe2\\x81\\xa6" },
+    { "nonchar \xef\xbf\xbf", 0, "nonchar \\xef\\xbf\\xbf" },
+    { "ok \xef\xbf\xbd", 0, "ok \xef\xbf\xbd" },
+};
+
+static void
+test_escape_table(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < sizeof(escape_cases) / sizeof(escape_cases[0]); i++) {
+        const struct escape_case *c = &escape_cases[i];
+        size_t len = (c->in_len != 0)? c->in_len : strlen(c->in);
+        char out[256];
+
+        assert_true(fm_text_escape(out, sizeof(out), c->in, len));
+        if (strcmp(out, c->out) != 0) {
+            fail_msg("case %zu: gave '%s', expected '%s'", i, out, c->out);
+        }
+    }
+}
+
+static void
+test_escape_bounds(void **state)
+{
+    char out[8];
+
+    (void) state;
+    /* Cut between whole characters and whole escapes only. */
+    assert_false(fm_text_escape(out, 6, "ab\ncd", 5));
+    assert_string_equal(out, "ab");
+    assert_false(fm_text_escape(out, 3, "a\xc3\xa9", 3));
+    assert_string_equal(out, "a");
+    assert_true(fm_text_escape(out, 4, "a\xc3\xa9", 3));
+    assert_string_equal(out, "a\xc3\xa9");
+    assert_false(fm_text_escape(out, 1, "a", 1));
+    assert_string_equal(out, "");
+    assert_true(fm_text_escape(out, 0, "", 0));
+}
+
+static void
+test_clean_in_place(void **state)
+{
+    char buf[64];
+    char full[16];
+    char small[24];
+
+    (void) state;
+    strcpy(buf, "http://u:p@h/\n\xff");
+    fm_text_clean(buf, sizeof(buf));
+    assert_string_equal(buf, "http://u:***@h/\\x0a\\xff");
+
+    /* Not full: a URI without '@' is shown as it is. */
+    strcpy(buf, "x http://user:s3cr");
+    fm_text_clean(buf, sizeof(buf));
+    assert_string_equal(buf, "x http://user:s3cr");
+
+    /* Full to the last byte: it may have been cut in the password. */
+    strcpy(full, "x http://u:s3cr");
+    fm_text_clean(full, sizeof(full));
+    assert_string_equal(full, "x http://u:***");
+
+    /* A URI at the end of a truncated buffer, as snprintf() would leave it. */
+    memcpy(small, "bad: http://user:secretpassword@h/", sizeof(small) - 1);
+    small[sizeof(small) - 1] = '\0';
+    fm_text_clean(small, sizeof(small));
+    assert_string_equal(small, "bad: http://user:***");
+}
+
+static void
+test_format(void **state)
+{
+    char buf[24];
+    char big[128];
+
+    (void) state;
+    /* The whole text is redacted before it is cut. */
+    fm_text_format(buf, sizeof(buf), "0123456789 http://u:%s@h/", "supersecret");
+    assert_string_equal(buf, "0123456789 http://u:***");
+    fm_text_format(buf, sizeof(buf), "%s http://u:%s@h/", "aaaaaaaaaaaaaaaaaaaa", "s3cret");
+    assert_string_equal(buf, "aaaaaaaaaaaaaaaaaaaa ht");
+    /* Redaction before escaping: a control character in the password is
+     * hidden with it. */
+    fm_text_format(big, sizeof(big), "res %s: 'http://u:%s@h/'", "r\n1", "p\x01w");
+    assert_string_equal(big, "res r\\x0a1: 'http://u:***@h/'");
+}
+
+/* What the target parser says about the malformed URIs: the redacted form
+ * (positive control) and never the secret. */
+struct target_case {
+    const char *text;
+    const char *secret;
+    const char *shown;
+};
+
+static const struct target_case target_cases[] = {
+    { "http://user:ab/cd@h/", "ab/cd", "http://user:***@h/" },
+    { "http://user:p?ss@h/", "p?ss", "http://user:***@h/" },
+    { "http://user:p#ss@h/", "p#ss", "http://user:***@h/" },
+    { "http:/user:s3cret@h/", "s3cret", "http:/user:***@h/" },
+    { "http:user:s3cret@h/", "s3cret", "http:user:***@h/" },
+    { "ftp://user:s3cret@h/", "s3cret", "ftp://user:***@h/" },
+    { "tcp://user:s3cret@h:80", "s3cret", "tcp://user:***@h:80" },
+    { "http://user:s3cret@h:99999/", "s3cret", "http://user:***@h:99999/" },
+    { "http://user:s3cret@bad_host!/", "s3cret", "http://user:***@bad_host!/" },
+    { "http://user:s3cret@h/ x", "s3cret", "http://user:***@h/ x" },
+    { "http://user:p@ss@h:0/", "p@ss", "http://user:***@h:0/" },
+    { "http://tok3n@h/a b", "tok3n", "http://***@h/a b" },
+};
+
+static void
+test_target_messages(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < sizeof(target_cases) / sizeof(target_cases[0]); i++) {
+        const struct target_case *c = &target_cases[i];
+        struct fm_target t;
+        char err[256];
+
+        err[0] = '\0';
+        assert_int_equal(fm_target_parse(c->text, true, &t, err, sizeof(err)), EINVAL);
+        if (strstr(err, c->secret) != NULL || strstr(err, c->shown) == NULL) {
+            fail_msg("case %zu: '%s' gave '%s'", i, c->text, err);
+        }
+    }
+}
+
+static void
+test_target_texts(void **state)
+{
+    struct fm_target t;
+    struct fm_probe_opts opts;
+    char err[256];
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    /* The last '@' ends the credentials, as in browsers. */
+    assert_int_equal(fm_target_parse("http://user:p@ss@127.0.0.1/x", true, &t, err, sizeof(err)), 0);
+    assert_string_equal(t.host, "127.0.0.1");
+    assert_string_equal(t.text, "http://user:***@127.0.0.1/x");
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    /* base64("user:p@ss") */
+    assert_non_null(strstr(t.request, "Authorization: Basic dXNlcjpwQHNz\r\n"));
+    fm_target_clear(&t);
+
+    /* Percent-encoded credentials are sent decoded. */
+    assert_int_equal(fm_target_parse("http://user:ab%2Fcd%40@h/", true, &t, err, sizeof(err)), 0);
+    assert_string_equal(t.text, "http://user:***@h/");
+    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    /* base64("user:ab/cd@") */
+    assert_non_null(strstr(t.request, "Authorization: Basic dXNlcjphYi9jZEA=\r\n"));
+    fm_target_clear(&t);
+
+    /* A user name alone may be a token. */
+    assert_int_equal(fm_target_parse("http://tok3n@h/", true, &t, err, sizeof(err)), 0);
+    assert_string_equal(t.text, "http://***@h/");
+    fm_target_clear(&t);
+
+    /* An '@' in a path would hide the host in every message: refused, with
+     * the way out in the message. */
+    assert_int_equal(fm_target_parse("http://h/a@b", true, &t, err, sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "%40"));
+    fm_probe_opts_clear(&opts);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_redact_table),
+        cmocka_unit_test(test_redact_bounds),
+        cmocka_unit_test(test_escape_table),
+        cmocka_unit_test(test_escape_bounds),
+        cmocka_unit_test(test_clean_in_place),
+        cmocka_unit_test(test_format),
+        cmocka_unit_test(test_target_messages),
+        cmocka_unit_test(test_target_texts),
+    };
+
+    return cmocka_run_group_tests_name("text", tests, NULL, NULL);
+}
