@@ -15,7 +15,7 @@ fm_require_faultmon
 
 # A port bound but not listening: a probe that slipped through would get a
 # refused connect (exit 2), never a hang.
-fm_fault_server_start refuse || bail_out "the fault server did not start"
+fm_fault_server_start refuse status-500 || bail_out "the fault server did not start"
 GOOD=http://127.0.0.1:${FS_PORT[refuse]}/
 
 # usage_case NAME BAD-VALUE ARGS...: exit 64, one line on stderr naming
@@ -43,7 +43,7 @@ usage_case() {
     fi
 }
 
-plan 25
+plan 35
 
 usage_case "target without a host" "http://" "http://"
 usage_case "port out of range" "99999" "http://127.0.0.1:99999/"
@@ -93,6 +93,77 @@ if [ "$FM_RC" = 2 ] && fm_json_check "$FM_OUT" targets.0.reason=connect-failed >
 else
     not_ok "a valid command line is accepted (and probes: refused connect, exit 2)"
     fm_show_run
+fi
+
+# Secrets (issue 8, item 5): the password of a malformed URI is hidden in the
+# one-line error, which shows the redacted URI (the positive control: an
+# error that showed nothing would pass a grep for absence).
+secret_case() {
+    local name=$1 shown=$2 secret=$3 why=
+    shift 3
+    FM_PROBE_WATCHDOG_S=5 fm_probe "$@"
+    [ "$FM_RC" = 64 ] || why="exit status $FM_RC, wanted 64"
+    [ "$(wc -l <"$FM_ERR")" = 1 ] || why="${why:+$why; }not exactly one line on stderr"
+    grep -qF -- "$shown" "$FM_ERR" || why="${why:+$why; }stderr does not show '$shown'"
+    if grep -qF -- "$secret" "$FM_ERR" "$FM_OUT"; then
+        why="${why:+$why; }the secret '$secret' shows"
+    fi
+    if [ -z "$why" ]; then
+        ok "$name: exit 64, '$shown' and no secret"
+    else
+        not_ok "$name: exit 64, '$shown' and no secret"
+        diag "$why"
+        fm_show_run
+    fi
+}
+
+S=S3c$RANDOM$RANDOM
+secret_case "a '/' in the password" "http://fmuser:***@127.0.0.1:1/" "ab/$S" "http://fmuser:ab/$S@127.0.0.1:1/"
+secret_case "a '?' in the password" "http://fmuser:***@127.0.0.1:1/" "$S" "http://fmuser:p?$S@127.0.0.1:1/"
+secret_case "a '#' in the password" "http://fmuser:***@127.0.0.1:1/" "$S" "http://fmuser:p#$S@127.0.0.1:1/"
+secret_case "one slash after the scheme" "http:/fmuser:***@127.0.0.1/" "$S" "http:/fmuser:$S@127.0.0.1/"
+secret_case "a space in the password, bad port" "http://fmuser:***@127.0.0.1:99999/" "$S" \
+    "http://fmuser:a $S@127.0.0.1:99999/"
+secret_case "--uri with a '/' in the password" "http://fmuser:***@127.0.0.1:1/" "$S" \
+    --uri "http://fmuser:ab/$S@127.0.0.1:1/" "$GOOD"
+
+# Raw bytes (item 10): a newline and invalid UTF-8 in a bad value come out
+# escaped, on one line.
+FM_PROBE_WATCHDOG_S=5 fm_probe $'http://127.0.0.1:1/\xff\nX'
+if [ "$FM_RC" = 64 ] && [ "$(wc -l <"$FM_ERR")" = 1 ] && grep -qF 'http://127.0.0.1:1/\xff\x0aX' "$FM_ERR" \
+    && ! LC_ALL=C grep -q $'\xff' "$FM_ERR"; then
+    ok "a newline and a byte 0xff in a target: escaped, one line"
+else
+    not_ok "a newline and a byte 0xff in a target: escaped, one line"
+    fm_show_run
+fi
+
+# A password holding '@' is a valid URI (the last '@' ends it): the probe
+# runs, and its output (text and JSON) and its log lines in Pacemaker's log
+# file show the URI redacted, never the password.
+FM_SECRET_LOG=$FM_TMP/pacemaker.log
+: >"$FM_SECRET_LOG"
+for fmt in text json; do
+    args=()
+    [ "$fmt" = json ] && args=(--json)
+    PCMK_logfile=$FM_SECRET_LOG PCMK_logfacility=none FM_PROBE_WATCHDOG_S=5 \
+        fm_probe "${args[@]}" --timeout 2s \
+        --uri "http://fmuser:p@$S@127.0.0.1:${FS_PORT[status-500]}/x" "http://fmuser:p@$S@127.0.0.1:1/"
+    if [ "$FM_RC" = 2 ] && grep -qF "http://fmuser:***@127.0.0.1:1/" "$FM_OUT" \
+        && grep -qF "http://fmuser:***@127.0.0.1:${FS_PORT[status-500]}/x" "$FM_OUT" \
+        && ! grep -qF -- "$S" "$FM_OUT" "$FM_ERR"; then
+        ok "a password with '@' ($fmt output): probed, shown as fmuser:***"
+    else
+        not_ok "a password with '@' ($fmt output): probed, shown as fmuser:***"
+        fm_show_run
+    fi
+done
+if grep -qF "Probe of http://fmuser:***@127.0.0.1:${FS_PORT[status-500]}/x failed" "$FM_SECRET_LOG" \
+    && ! grep -qF -- "$S" "$FM_SECRET_LOG"; then
+    ok "the log file names the failed URI redacted, never the password"
+else
+    not_ok "the log file names the failed URI redacted, never the password"
+    diag_file "$FM_SECRET_LOG"
 fi
 
 tap_done
