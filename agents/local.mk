@@ -84,6 +84,7 @@ fm-uninstall-ocf-agents:
 FM_AGENT_TESTS = \
 	tests/agents/agent-validate.sh \
 	tests/agents/agent-safety.sh \
+	tests/agents/agent-secrets.sh \
 	tests/agents/agent-apache.sh \
 	tests/agents/agent-httpmon.sh \
 	tests/agents/agent-crm-resource.sh \
