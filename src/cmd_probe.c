@@ -15,6 +15,7 @@
 #include <faultmon/json.h>
 #include <faultmon/log.h>
 #include <faultmon/probe.h>
+#include <faultmon/text.h>
 
 enum {
     OPT_REVERSE = 256,
@@ -361,6 +362,7 @@ print_text(const struct fm_probe_run *run, uint64_t elapsed_us, bool quiet)
         const struct fm_result *r = &results[i];
         enum fm_class cls = fm_result_class(r);
         char reason[40];
+        char detail[sizeof(r->detail) * 4];
 
         counts[cls]++;
         if (quiet) {
@@ -368,9 +370,11 @@ print_text(const struct fm_probe_run *run, uint64_t elapsed_us, bool quiet)
         }
         snprintf(reason, sizeof(reason), "%s/%s", fm_layer_name(fm_reason_layer(r->reason)),
                  fm_reason_name(r->reason));
+        /* A detail may quote a --receive regex: one line, like every message. */
+        fm_text_format(detail, sizeof(detail), "%s", r->detail);
         printf("%-*s  %-11s  %-8s  %-24s  %9.3f ms  %s\n", (int) width, r->target->text,
                fm_probe_kind_name(r->target->kind), fm_class_name(cls), reason,
-               (double) r->latency_us / 1000.0, r->detail);
+               (double) r->latency_us / 1000.0, detail);
     }
     printf("verdict: %s (%zu ok, %zu partial, %zu complete) in %.3f ms\n",
            fm_class_name(fm_probe_run_verdict(run)), counts[FM_CLASS_OK],
@@ -400,7 +404,12 @@ print_json(const struct fm_probe_run *run, const struct fm_probe_opts *opts, uin
             printf("\"cert_not_after\":%lld,", (long long) r->cert_not_after);
         }
         fputs("\"detail\":", stdout);
-        fm_json_string(stdout, r->detail);
+        {
+            char detail[sizeof(r->detail) * 4];
+
+            fm_text_format(detail, sizeof(detail), "%s", r->detail);
+            fm_json_string(stdout, detail);
+        }
         fputc('}', stdout);
     }
     fputs("]}\n", stdout);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <faultmon/commands.h>
+#include <faultmon/text.h>
 #include <faultmon/decide.h>
 
 struct fm_command {
@@ -69,6 +70,11 @@ main(int argc, char **argv)
             return fm_commands[i].run(argc - 1, argv + 1);
         }
     }
-    fprintf(stderr, "faultmon: unknown command '%s' (see faultmon --help)\n", argv[1]);
+    {
+        char shown[256];
+
+        fm_text_format(shown, sizeof(shown), "%s", argv[1]);
+        fprintf(stderr, "faultmon: unknown command '%s' (see faultmon --help)\n", shown);
+    }
     return FM_EXIT_USAGE;
 }
