@@ -30,14 +30,20 @@ scheme_char(unsigned char c)
     return ascii_alpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
 }
 
-/* What may stand before a URI that is not part of the one before it: a
- * password can hold nearly anything, so only the characters that set words
- * apart in our own messages ("'%s'", lists, "(%s)") end a URI. */
+/* Whether the scheme-like word at start is set apart from what comes before
+ * it, so that it starts a URI of its own: a password can hold nearly
+ * anything, the quotes, commas and brackets around URIs in messages too
+ * ("a,b:c" would end "http://u:a,b:c@h/" after "a,"), so only white space,
+ * or white space and then one quote or opening bracket, sets URIs apart. */
 static bool
-separator(unsigned char c)
+set_apart(const unsigned char *in, size_t start)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\'' || c == '"'
-           || c == '`' || c == ',' || c == '(' || c == '<' || c == '[' || c == '{';
+    size_t k = start - 1;
+
+    if (in[k] != '\0' && strchr("'\"`([{<", in[k]) != NULL && k > 0) {
+        k--;
+    }
+    return in[k] == ' ' || in[k] == '\t' || in[k] == '\n' || in[k] == '\r';
 }
 
 /* What cannot start a user name: "reason: x@y" is a label, not a URI. */
@@ -47,23 +53,35 @@ not_userinfo_start(unsigned char c)
     return c <= 0x20 || c == 0x7f || c == '\'' || c == '"' || c == '`';
 }
 
-/*
- * Whether in[colon] (a ':') ends a scheme-like word that starts at or after
- * floor and is followed by something that could be a user name.  Sets
- * *start to the word's start and *body to the first byte after the ':' and
- * any slashes.
- */
+/* Whether in[colon] (a ':') ends a scheme-like word that starts at or after
+ * floor: true with the word's start. */
 static bool
-prefix_at(const unsigned char *in, size_t len, size_t colon, size_t floor,
-          size_t *start, size_t *body)
+scheme_word(const unsigned char *in, size_t colon, size_t floor, size_t *start)
 {
     size_t s = colon;
-    size_t b = colon + 1;
 
     while (s > floor && scheme_char(in[s - 1])) {
         s--;
     }
     if (s == colon || !ascii_alpha(in[s]) || (s > 0 && scheme_char(in[s - 1]))) {
+        return false;
+    }
+    *start = s;
+    return true;
+}
+
+/*
+ * Whether in[colon] ends a scheme-like word followed by something that could
+ * be a user name: true with the word's start and *body, the first byte after
+ * the ':' and any slashes.
+ */
+static bool
+prefix_at(const unsigned char *in, size_t len, size_t colon, size_t floor,
+          size_t *start, size_t *body)
+{
+    size_t b = colon + 1;
+
+    if (!scheme_word(in, colon, floor, start)) {
         return false;
     }
     /* "http://", "http:/" and "http:" all count, and a backslash too, as
@@ -74,7 +92,6 @@ prefix_at(const unsigned char *in, size_t len, size_t colon, size_t floor,
     if (b >= len || not_userinfo_start(in[b])) {
         return false;
     }
-    *start = s;
     *body = b;
     return true;
 }
@@ -91,17 +108,18 @@ next_prefix(const unsigned char *in, size_t len, size_t from, size_t *start, siz
     return false;
 }
 
-/* Where the URI whose userinfo starts at body ends: at the next prefix that
- * a separator sets apart, else at the end of the text. */
+/* Where the URI whose userinfo starts at body ends: at the next scheme-like
+ * word that a separator sets apart, else at the end of the text.  What
+ * follows that word does not matter, so that redacting a text twice changes
+ * nothing the second time. */
 static size_t
 uri_end(const unsigned char *in, size_t len, size_t body)
 {
     size_t start = 0;
-    size_t next_body = 0;
 
     for (size_t i = body; i < len; i++) {
-        if (in[i] == ':' && prefix_at(in, len, i, body, &start, &next_body)
-            && start > body && separator(in[start - 1])) {
+        if (in[i] == ':' && scheme_word(in, i, body, &start)
+            && start > body && set_apart(in, start)) {
             return start;
         }
     }

@@ -19,7 +19,7 @@
  *
  * A secret is whatever lies between a scheme-like prefix ("word:" and any
  * slashes, "http://", "http:/", "user:") and the last '@' after it, up to the
- * next URI that a space, a quote, a comma or an opening bracket sets apart.
+ * next URI that white space (and maybe a quote or bracket) sets apart.
  * A user name before the first ':' of the secret stays ("user:" then three
  * stars); a user name alone could be a token, so "http://token@host" shows
  * the token as three stars too.  So a password holding '/', '?', '#', '@', '%' or even a

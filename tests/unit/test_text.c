@@ -58,7 +58,12 @@ static const struct redact_case redact_cases[] = {
     /* several URIs in one message */
     { "a https://u:p@h/ and http://v:@h2/ and http://nopass@h3/ and http://h4:80/",
       "a https://u:***@h/ and http://v:***@h2/ and http://***@h3/ and http://h4:80/", false },
-    { "'http://a:b@h1/','http://c:d@h2/'", "'http://a:***@h1/','http://c:***@h2/'", false },
+    { "'http://a:b@h1/' 'http://c:d@h2/'", "'http://a:***@h1/' 'http://c:***@h2/'", false },
+    /* only white space sets URIs apart: a password may hold the rest */
+    { "'http://a:b@h1/','http://c:d@h2/'", "'http://a:***@h2/'", false },
+    { "http://user:a,b:c@h/", "http://user:***@h/", false },
+    { "http://user:a'b:c@h/", "http://user:***@h/", false },
+    { "http://user:a(b:c@h/", "http://user:***@h/", false },
     { "http://h1/ and http://c:d/e@h2/", "http://h1/ and http://c:***@h2/", false },
     { "apache(web:0) monitor: http://u:p@h/x failed: read/read-timeout",
       "apache(web:0) monitor: http://u:***@h/x failed: read/read-timeout", false },
