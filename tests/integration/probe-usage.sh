@@ -43,7 +43,7 @@ usage_case() {
     fi
 }
 
-plan 35
+plan 37
 
 usage_case "target without a host" "http://" "http://"
 usage_case "port out of range" "99999" "http://127.0.0.1:99999/"
@@ -137,6 +137,20 @@ else
     not_ok "a newline and a byte 0xff in a target: escaped, one line"
     fm_show_run
 fi
+
+# status and resume quote a bad resource name on one line, escaped.
+for cmd in status resume; do
+    fm_timeout 5 "$FAULTMON" "$cmd" $'bad\nname\xff' >"$FM_OUT" 2>"$FM_ERR"
+    rc=$?
+    if [ "$rc" = 64 ] && [ "$(wc -l <"$FM_ERR")" = 1 ] && grep -qF "'bad\x0aname\xff'" "$FM_ERR" \
+        && ! LC_ALL=C grep -q $'\xff' "$FM_ERR"; then
+        ok "faultmon $cmd with a newline and a byte 0xff in the name: exit 64, one line, escaped"
+    else
+        not_ok "faultmon $cmd with a newline and a byte 0xff in the name: exit 64, one line, escaped"
+        diag "exit status $rc"
+        diag_file "$FM_ERR"
+    fi
+done
 
 # A password holding '@' is a valid URI (the last '@' ends it): the probe
 # runs, and its output (text and JSON) and its log lines in Pacemaker's log
