@@ -187,6 +187,12 @@ fm_ocf_log_open(const struct fm_ocf *ocf)
     openlog("faultmon-ocf", LOG_PID, LOG_DAEMON);
 }
 
+void
+fm_ocf_redact(char *msg, size_t len)
+{
+    fm_text_clean(msg, len);
+}
+
 /* "AGENT(RESOURCE) ACTION", as clean as the message: the resource name and
  * the action come from outside too. */
 static void

@@ -83,6 +83,10 @@ int fm_ocf_param_bool(const char *name, bool dflt);
  */
 void fm_ocf_log_open(const struct fm_ocf *ocf);
 
+/*! \brief Redact and escape \p msg (\p len bytes) in place: fm_text_clean()
+ *         under the name the agents' code knows. */
+void fm_ocf_redact(char *msg, size_t len);
+
 void fm_ocf_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*!

@@ -50,20 +50,24 @@ set_apart(const unsigned char *in, size_t start)
 static bool
 not_userinfo_start(unsigned char c)
 {
-    return c <= 0x20 || c == 0x7f || c == '\'' || c == '"' || c == '`';
+    return c <= 0x20 || c == 0x7f;
 }
 
 /* Whether in[colon] (a ':') ends a scheme-like word that starts at or after
- * floor: true with the word's start. */
+ * floor: true with the word's start.  A word with a letter anywhere counts
+ * ("%2Fuser:" is a user name after an encoded slash); one of digits and dots
+ * only is an address or a time ("127.0.0.1:80", "12:30"). */
 static bool
 scheme_word(const unsigned char *in, size_t colon, size_t floor, size_t *start)
 {
     size_t s = colon;
+    bool letter = false;
 
     while (s > floor && scheme_char(in[s - 1])) {
         s--;
+        letter = letter || ascii_alpha(in[s]);
     }
-    if (s == colon || !ascii_alpha(in[s]) || (s > 0 && scheme_char(in[s - 1]))) {
+    if (!letter || (s > 0 && scheme_char(in[s - 1]))) {
         return false;
     }
     *start = s;
@@ -151,7 +155,6 @@ fm_text_redact(char *out, size_t out_len, const char *in_text, size_t in_len, bo
     while (in != NULL && next_prefix(in, in_len, scan, &start, &body)) {
         size_t end = uri_end(in, in_len, body);
         size_t secret_end = end;
-        size_t keep = body;
         const unsigned char *at = NULL;
 
         if (!(cut && end == in_len)) {
@@ -172,14 +175,7 @@ fm_text_redact(char *out, size_t out_len, const char *in_text, size_t in_len, bo
             scan = body + 1;
             continue;
         }
-        {
-            const unsigned char *colon = memchr(in + body, ':', secret_end - body);
-
-            if (colon != NULL) {
-                keep = (size_t) (colon - in) + 1;
-            }
-        }
-        put(out, out_len, &o, in + copied, keep - copied);
+        put(out, out_len, &o, in + copied, body - copied);
         put(out, out_len, &o, (const unsigned char *) FM_TEXT_MASK, strlen(FM_TEXT_MASK));
         copied = secret_end;
         scan = secret_end;

@@ -19,11 +19,11 @@
  *
  * A secret is whatever lies between a scheme-like prefix ("word:" and any
  * slashes, "http://", "http:/", "user:") and the last '@' after it, up to the
- * next URI that white space (and maybe a quote or bracket) sets apart.
- * A user name before the first ':' of the secret stays ("user:" then three
- * stars); a user name alone could be a token, so "http://token@host" shows
- * the token as three stars too.  So a password holding '/', '?', '#', '@', '%' or even a
- * space is hidden whole, and an '@' in a path hides what comes before it.
+ * next URI that white space (and maybe a quote or bracket) sets apart: the
+ * user name too (it may be a token, and in a malformed URI nothing tells
+ * where it ends).  So "http://user:pw@host/" shows its credentials as three
+ * stars, a password holding '/', '?', '#', '@', '%' or a space is hidden
+ * whole, and an '@' in a path hides what comes before it.
  *
  * \param[out] out      redacted text, NUL-terminated, cut at \p out_len - 1
  * \param[in]  out_len  size of \p out (may be 0)

@@ -138,7 +138,7 @@ export OCF_RESKEY_Monitor_Uri_List="http://fmuser:$secret@127.0.0.1:1/health"
 unset OCF_RESKEY_testconffile
 fa_agent apache start
 fa_check_rc_reason "start with a failing URI holding a password: 1, the reason shows the URI redacted" 1 \
-    "fmuser:\\*\\*\\*@127.0.0.1:1"
+    "http://\\*\\*\\*@127.0.0.1:1"
 outputs="$outputs$FA_OUT"
 fa_agent apache stop
 outputs="$outputs$FA_OUT"

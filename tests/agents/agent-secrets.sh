@@ -49,14 +49,14 @@ reason_case() {
 }
 
 # The malformed forms of the issue, in each URI parameter: OCF_ERR_CONFIGURED
-# and the URI shown as fmuser:***.
+# and the URI shown with its credentials as ***.
 U=127.0.0.1:$FA_PORT
 for form in "ab/$S" "p?$S" "p#$S" "one slash"; do
     fa_params fmsecret
-    shown="http://fmuser:***@$U/health"
+    shown="http://***@$U/health"
     export OCF_RESKEY_Monitor_Uri_List="http://fmuser:$form@$U/health"
     if [ "$form" = "one slash" ]; then
-        shown="http:/fmuser:***@$U/health"
+        shown="http:/***@$U/health"
         export OCF_RESKEY_Monitor_Uri_List="http:/fmuser:$S@$U/health"
     fi
     reason_case "apache validate-all, Monitor_Uri_List with password ${form%"$S"}...: 6, shows $shown" 6 \
@@ -65,10 +65,10 @@ done
 fa_params fmsecret
 export OCF_RESKEY_statusurl="http://fmuser:ab/$S@$U/server-status"
 reason_case "apache validate-all, statusurl with a '/' in the password: fails, redacted" any \
-    "http://fmuser:***@$U/server-status" apache validate-all
+    "http://***@$U/server-status" apache validate-all
 fa_params fmsecret
 export OCF_RESKEY_Monitor_Uri_List="http://fmuser:ab/$S@$U/health"
-reason_case "apache start, a '/' in the password: fails, redacted" any "http://fmuser:***@$U/health" apache start
+reason_case "apache start, a '/' in the password: fails, redacted" any "http://***@$U/health" apache start
 fa_agent apache stop
 
 fa_clear_params
@@ -76,7 +76,7 @@ export OCF_RESOURCE_INSTANCE=fmsecret-check
 export FAULTMON_OCF_ATTRD_UPDATER=/bin/true
 for form in "http://fmuser:ab/$S@$U/health" "http:/fmuser:$S@$U/health"; do
     export OCF_RESKEY_Monitor_Uri_List=$form
-    shown=${form%%fmuser:*}fmuser:***@$U/health
+    shown=${form%%fmuser:*}***@$U/health
     reason_case "httpmon validate-all, Monitor_Uri_List $shown: 6, redacted" 6 "$shown" httpmon validate-all
 done
 
@@ -109,7 +109,7 @@ fa_params fmsecret
 LOOP_LOG=$FA_TMP/pacemaker.log
 export PCMK_logfile=$LOOP_LOG PCMK_logfacility=none
 export OCF_RESKEY_Monitor_Uri_List="http://fmuser:p@$S@$U/health"
-shown="http://fmuser:***@$U/health"
+shown="http://***@$U/health"
 fa_agent apache start
 ALL_OUT="$ALL_OUT$FA_OUT"
 fa_check_rc "apache start with a password holding '@': 0" 0
@@ -160,7 +160,7 @@ ALL_OUT="$ALL_OUT$FA_OUT"
 
 export OCF_RESKEY_Monitor_Uri_List="http://fmuser:p@$S@127.0.0.1:1/health"
 reason_case "apache start, a password holding '@' on a dead port: 1, the failure names the URI redacted" 1 \
-    "http://fmuser:***@127.0.0.1:1/health" apache start
+    "http://***@127.0.0.1:1/health" apache start
 fa_agent apache stop
 ALL_OUT="$ALL_OUT$FA_OUT"
 if grep -q "fmsecret: monitoring" "$LOOP_LOG" && ! grep -qF -- "$S" "$LOOP_LOG"; then
@@ -180,10 +180,10 @@ hostile_state() {
 }
 hostile_state "http://fmuser:ab/$S@127.0.0.1:1/" "http:/fmuser:$S@127.0.0.1/"
 status_check "faultmon status of a hand-made state file: '/' in the password, one slash: redacted" \
-    "http://fmuser:***@127.0.0.1:1/" "http:/fmuser:***@127.0.0.1/"
+    "http://***@127.0.0.1:1/" "http:/***@127.0.0.1/"
 hostile_state "http://fmuser:p@$S@127.0.0.1:1/" $'http://fmuser:p#'"$S"$'@127.0.0.1:1/\xff'
 status_check "faultmon status of a hand-made state file: '@' and '#' in the password, a byte 0xff: redacted, escaped" \
-    "http://fmuser:***@127.0.0.1:1/" 'http://fmuser:***@127.0.0.1:1/\xff'
+    "http://***@127.0.0.1:1/" 'http://***@127.0.0.1:1/\xff'
 
 # syslog: the agent's lines, in a mount namespace whose /dev/log is a socket
 # of this test.  A canary sent first shows that the collector works.
@@ -227,7 +227,7 @@ with open(sys.argv[2], "ab") as out:
         skip "the agent's syslog lines (no mount namespace here)"
         return
     fi
-    if grep -q "canary-" "$dir/messages" && grep -qF "http://fmuser:***@$U/health" "$dir/messages" \
+    if grep -q "canary-" "$dir/messages" && grep -qF "http://***@$U/health" "$dir/messages" \
         && ! grep -qF -- "$S" "$dir/messages"; then
         ok "syslog gets the canary and the agent's reason redacted, never the password"
     else
@@ -238,11 +238,12 @@ with open(sys.argv[2], "ab") as out:
 }
 syslog_case
 
-if printf '%s' "$ALL_OUT" | grep -q "fmuser:\*\*\*" && ! printf '%s' "$ALL_OUT" | grep -qF -- "$S"; then
-    ok "no output of the agents held the password (and they named fmuser:***)"
+if printf '%s' "$ALL_OUT" | grep -qF "://***@127.0.0.1" \
+    && ! printf '%s' "$ALL_OUT" | grep -qF -e "$S" -e fmuser; then
+    ok "no output of the agents held the password or the user name (they showed ://***@)"
 else
-    not_ok "no output of the agents held the password (and they named fmuser:***)"
-    printf '%s\n' "$ALL_OUT" | grep -F -- "$S" | sed 's/^/# /'
+    not_ok "no output of the agents held the password or the user name (they showed ://***@)"
+    printf '%s\n' "$ALL_OUT" | grep -F -e "$S" -e fmuser | sed 's/^/# /'
 fi
 
 tap_done

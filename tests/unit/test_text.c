@@ -25,51 +25,48 @@ struct redact_case {
 };
 
 static const struct redact_case redact_cases[] = {
-    /* well-formed */
+    /* well-formed: the user name goes too (it may be a token) */
     { "invalid target 'http://bob:s3cr3t@192.0.2.1:99999/x': port",
-      "invalid target 'http://bob:***@192.0.2.1:99999/x': port", false },
-    { "HTTPS://U:P@H/", "HTTPS://U:***@H/", false },
+      "invalid target 'http://***@192.0.2.1:99999/x': port", false },
+    { "HTTPS://U:P@H/", "HTTPS://***@H/", false },
     /* the malformed forms of issue 8 */
-    { "http://user:ab/cd@h/", "http://user:***@h/", false },
-    { "http://user:p@ss@h/", "http://user:***@h/", false },
-    { "http:/user:s3cret@h/", "http:/user:***@h/", false },
+    { "http://user:ab/cd@h/", "http://***@h/", false },
+    { "http://user:p@ss@h/", "http://***@h/", false },
+    { "http:/user:s3cret@h/", "http:/***@h/", false },
     /* and their relatives */
-    { "http:user:s3cret@h/", "http:user:***@h/", false },
+    { "http:user:s3cret@h/", "http:***@h/", false },
     { "user:s3cret@h/", "user:***@h/", false },
-    { "http://user:p?ss@h/", "http://user:***@h/", false },
-    { "http://user:p#ss@h/", "http://user:***@h/", false },
-    { "http://user:p@ss:x@h/", "http://user:***@h/", false },
-    { "http://user:x://y@h/", "http://user:***@h/", false },
-    { "http://user:p=x:y@h/", "http://user:***@h/", false },
-    { "http://user:pa ss@h/", "http://user:***@h/", false },
-    { "'http://user:pa'ss@h/'", "'http://user:***@h/'", false },
-    { "http://user:p\nq@h/", "http://user:***@h/", false },
-    { "http:\\\\user:pw@h/", "http:\\\\user:***@h/", false },
-    { "Monitor_Uri_List=http://user:pw@h/x", "Monitor_Uri_List=http://user:***@h/x", false },
+    { "http://user:p?ss@h/", "http://***@h/", false },
+    { "http://user:p#ss@h/", "http://***@h/", false },
+    { "http://user:p@ss:x@h/", "http://***@h/", false },
+    { "http://user:x://y@h/", "http://***@h/", false },
+    { "http://user:p=x:y@h/", "http://***@h/", false },
+    { "http://user:pa ss@h/", "http://***@h/", false },
+    { "'http://user:pa'ss@h/'", "'http://***@h/'", false },
+    { "http://user:p\nq@h/", "http://***@h/", false },
+    { "http:\\\\user:pw@h/", "http:\\\\***@h/", false },
+    { "Monitor_Uri_List=http://user:pw@h/x", "Monitor_Uri_List=http://***@h/x", false },
     /* percent-encoded */
-    { "http://user:p%40ss@h/", "http://user:***@h/", false },
-    { "http://user:ab%2Fcd@h/", "http://user:***@h/", false },
-    { "http://us%3Aer:pw@h/", "http://us%3Aer:***@h/", false },
-    { "http://user%3Apw@h/", "http://***@h/", false },
-    /* userinfo without a password: a user name alone may be a token */
+    { "http://user:p%40ss@h/", "http://***@h/", false },
+    { "http://user:ab%2Fcd@h/", "http://***@h/", false },
+    { "http://us%3Aer:pw@h/", "http://***@h/", false },
+    { "http%3A%2F%2Fuser:pw@h/", "http%3A%2F%2Fuser:***@h/", false },
+    /* userinfo without a password */
     { "http://token@h/", "http://***@h/", false },
-    { "http://user:@h/", "http://user:***@h/", false },
+    { "http://user:@h/", "http://***@h/", false },
     { "http://@h/", "http://@h/", false },
     /* several URIs in one message */
     { "a https://u:p@h/ and http://v:@h2/ and http://nopass@h3/ and http://h4:80/",
-      "a https://u:***@h/ and http://v:***@h2/ and http://***@h3/ and http://h4:80/", false },
-    { "'http://a:b@h1/' 'http://c:d@h2/'", "'http://a:***@h1/' 'http://c:***@h2/'", false },
-    /* only white space sets URIs apart: a password may hold the rest */
-    { "'http://a:b@h1/','http://c:d@h2/'", "'http://a:***@h2/'", false },
-    { "http://user:a,b:c@h/", "http://user:***@h/", false },
-    { "http://user:a'b:c@h/", "http://user:***@h/", false },
-    { "http://user:a(b:c@h/", "http://user:***@h/", false },
-    { "http://h1/ and http://c:d/e@h2/", "http://h1/ and http://c:***@h2/", false },
+      "a https://***@h/ and http://***@h2/ and http://***@h3/ and http://h4:80/", false },
+    { "'http://a:b@h1/' 'http://c:d@h2/'", "'http://***@h1/' 'http://***@h2/'", false },
+    { "http://h1/ and http://c:d/e@h2/", "http://h1/ and http://***@h2/", false },
     { "apache(web:0) monitor: http://u:p@h/x failed: read/read-timeout",
-      "apache(web:0) monitor: http://u:***@h/x failed: read/read-timeout", false },
-    /* already redacted: unchanged */
-    { "http://user:***@h/", "http://user:***@h/", false },
-    { "http://***@h/", "http://***@h/", false },
+      "apache(web:0) monitor: http://***@h/x failed: read/read-timeout", false },
+    /* only white space sets URIs apart: a password may hold the rest */
+    { "'http://a:b@h1/','http://c:d@h2/'", "'http://***@h2/'", false },
+    { "http://user:a,b:c@h/", "http://***@h/", false },
+    { "http://user:a'b:c@h/", "http://***@h/", false },
+    { "http://user:a(b:c@h/", "http://***@h/", false },
     /* no secret */
     { "tcp://[::1]:5432 and http://127.0.0.1:8080/x?y=1", "tcp://[::1]:5432 and http://127.0.0.1:8080/x?y=1", false },
     { "reason: connect/connect-failed at 12:30:45", "reason: connect/connect-failed at 12:30:45", false },
@@ -77,9 +74,9 @@ static const struct redact_case redact_cases[] = {
     { "status: user@h", "status: user@h", false },
     { "", "", false },
     /* a URI at the end of a cut text: its '@' may be gone */
-    { "x http://user:s3cr", "x http://user:***", true },
-    { "x http://user:p@s", "x http://user:***", true },
-    { "x http://u:p@host/pat", "x http://u:***", true },
+    { "x http://user:s3cr", "x http://***", true },
+    { "x http://user:p@s", "x http://***", true },
+    { "x http://u:p@host/pat", "x http://***", true },
     { "bad: 'http://tok", "bad: 'http://***", true },
     { "x http://user:s3cr", "x http://user:s3cr", false },
     { "plain text: cut here", "plain text: cut here", true },
@@ -108,16 +105,16 @@ test_redact_table(void **state)
 static void
 test_redact_bounds(void **state)
 {
-    char tiny[24];
+    char tiny[22];
     char out[8];
 
     (void) state;
     /* A short password grows the text: it is cut, never overflowed, and the
      * length of the whole is returned. */
-    assert_int_equal(fm_text_redact(tiny, sizeof(tiny), "x http://u:p@host/path", 22, false), 24);
-    assert_string_equal(tiny, "x http://u:***@host/pat");
-    assert_int_equal(fm_text_redact(NULL, 0, "http://u:p@h", 12, false), 14);
-    assert_int_equal(fm_text_redact(out, 1, "http://u:p@h", 12, false), 14);
+    assert_int_equal(fm_text_redact(tiny, sizeof(tiny), "x http://p@host/path", 20, false), 22);
+    assert_string_equal(tiny, "x http://***@host/pat");
+    assert_int_equal(fm_text_redact(NULL, 0, "http://u:p@h", 12, false), 12);
+    assert_int_equal(fm_text_redact(out, 1, "http://u:p@h", 12, false), 12);
     assert_string_equal(out, "");
     /* in_len bounds the input: no NUL needed */
     assert_int_equal(fm_text_redact(out, sizeof(out), "u:p@hXXXX", 5, false), 7);
@@ -196,7 +193,7 @@ test_clean_in_place(void **state)
     (void) state;
     strcpy(buf, "http://u:p@h/\n\xff");
     fm_text_clean(buf, sizeof(buf));
-    assert_string_equal(buf, "http://u:***@h/\\x0a\\xff");
+    assert_string_equal(buf, "http://***@h/\\x0a\\xff");
 
     /* Not full: a URI without '@' is shown as it is. */
     strcpy(buf, "x http://user:s3cr");
@@ -206,13 +203,13 @@ test_clean_in_place(void **state)
     /* Full to the last byte: it may have been cut in the password. */
     strcpy(full, "x http://u:s3cr");
     fm_text_clean(full, sizeof(full));
-    assert_string_equal(full, "x http://u:***");
+    assert_string_equal(full, "x http://***");
 
     /* A URI at the end of a truncated buffer, as snprintf() would leave it. */
     memcpy(small, "bad: http://user:secretpassword@h/", sizeof(small) - 1);
     small[sizeof(small) - 1] = '\0';
     fm_text_clean(small, sizeof(small));
-    assert_string_equal(small, "bad: http://user:***");
+    assert_string_equal(small, "bad: http://***");
 }
 
 static void
@@ -223,14 +220,14 @@ test_format(void **state)
 
     (void) state;
     /* The whole text is redacted before it is cut. */
-    fm_text_format(buf, sizeof(buf), "0123456789 http://u:%s@h/", "supersecret");
-    assert_string_equal(buf, "0123456789 http://u:***");
+    fm_text_format(buf, sizeof(buf), "0123456789 http://u:%s@host/", "supersecret");
+    assert_string_equal(buf, "0123456789 http://***@h");
     fm_text_format(buf, sizeof(buf), "%s http://u:%s@h/", "aaaaaaaaaaaaaaaaaaaa", "s3cret");
     assert_string_equal(buf, "aaaaaaaaaaaaaaaaaaaa ht");
     /* Redaction before escaping: a control character in the password is
      * hidden with it. */
     fm_text_format(big, sizeof(big), "res %s: 'http://u:%s@h/'", "r\n1", "p\x01w");
-    assert_string_equal(big, "res r\\x0a1: 'http://u:***@h/'");
+    assert_string_equal(big, "res r\\x0a1: 'http://***@h/'");
 }
 
 /* What the target parser says about the malformed URIs: the redacted form
@@ -242,17 +239,17 @@ struct target_case {
 };
 
 static const struct target_case target_cases[] = {
-    { "http://user:ab/cd@h/", "ab/cd", "http://user:***@h/" },
-    { "http://user:p?ss@h/", "p?ss", "http://user:***@h/" },
-    { "http://user:p#ss@h/", "p#ss", "http://user:***@h/" },
-    { "http:/user:s3cret@h/", "s3cret", "http:/user:***@h/" },
-    { "http:user:s3cret@h/", "s3cret", "http:user:***@h/" },
-    { "ftp://user:s3cret@h/", "s3cret", "ftp://user:***@h/" },
-    { "tcp://user:s3cret@h:80", "s3cret", "tcp://user:***@h:80" },
-    { "http://user:s3cret@h:99999/", "s3cret", "http://user:***@h:99999/" },
-    { "http://user:s3cret@bad_host!/", "s3cret", "http://user:***@bad_host!/" },
-    { "http://user:s3cret@h/ x", "s3cret", "http://user:***@h/ x" },
-    { "http://user:p@ss@h:0/", "p@ss", "http://user:***@h:0/" },
+    { "http://user:ab/cd@h/", "ab/cd", "http://***@h/" },
+    { "http://user:p?ss@h/", "p?ss", "http://***@h/" },
+    { "http://user:p#ss@h/", "p#ss", "http://***@h/" },
+    { "http:/user:s3cret@h/", "s3cret", "http:/***@h/" },
+    { "http:user:s3cret@h/", "s3cret", "http:***@h/" },
+    { "ftp://user:s3cret@h/", "s3cret", "ftp://***@h/" },
+    { "tcp://user:s3cret@h:80", "s3cret", "tcp://***@h:80" },
+    { "http://user:s3cret@h:99999/", "s3cret", "http://***@h:99999/" },
+    { "http://user:s3cret@bad_host!/", "s3cret", "http://***@bad_host!/" },
+    { "http://user:s3cret@h/ x", "s3cret", "http://***@h/ x" },
+    { "http://user:p@ss@h:0/", "p@ss", "http://***@h:0/" },
     { "http://tok3n@h/a b", "tok3n", "http://***@h/a b" },
 };
 
@@ -285,7 +282,7 @@ test_target_texts(void **state)
     /* The last '@' ends the credentials, as in browsers. */
     assert_int_equal(fm_target_parse("http://user:p@ss@127.0.0.1/x", true, &t, err, sizeof(err)), 0);
     assert_string_equal(t.host, "127.0.0.1");
-    assert_string_equal(t.text, "http://user:***@127.0.0.1/x");
+    assert_string_equal(t.text, "http://***@127.0.0.1/x");
     assert_int_equal(fm_target_build_request(&t, &opts), 0);
     /* base64("user:p@ss") */
     assert_non_null(strstr(t.request, "Authorization: Basic dXNlcjpwQHNz\r\n"));
@@ -293,7 +290,7 @@ test_target_texts(void **state)
 
     /* Percent-encoded credentials are sent decoded. */
     assert_int_equal(fm_target_parse("http://user:ab%2Fcd%40@h/", true, &t, err, sizeof(err)), 0);
-    assert_string_equal(t.text, "http://user:***@h/");
+    assert_string_equal(t.text, "http://***@h/");
     assert_int_equal(fm_target_build_request(&t, &opts), 0);
     /* base64("user:ab/cd@") */
     assert_non_null(strstr(t.request, "Authorization: Basic dXNlcjphYi9jZEA=\r\n"));
