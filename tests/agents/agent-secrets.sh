@@ -76,7 +76,7 @@ export OCF_RESOURCE_INSTANCE=fmsecret-check
 export FAULTMON_OCF_ATTRD_UPDATER=/bin/true
 for form in "http://fmuser:ab/$S@$U/health" "http:/fmuser:$S@$U/health"; do
     export OCF_RESKEY_Monitor_Uri_List=$form
-    shown=${form%%fmuser:*}***@$U/health
+    shown="${form%%fmuser:*}***@$U/health"
     reason_case "httpmon validate-all, Monitor_Uri_List $shown: 6, redacted" 6 "$shown" httpmon validate-all
 done
 
@@ -113,7 +113,8 @@ shown="http://***@$U/health"
 fa_agent apache start
 ALL_OUT="$ALL_OUT$FA_OUT"
 fa_check_rc "apache start with a password holding '@': 0" 0
-if ps -eww -o args | grep -v grep | grep -qF -- "$S"; then
+# shellcheck disable=SC2009 # every process's arguments, not a process by name
+if ps -eww -o args= | grep -v grep | grep -qF -- "$S"; then
     not_ok "the password is not in ps output"
 else
     ok "the password is not in ps output"
@@ -125,7 +126,7 @@ fa_check_rc "OCF_CHECK_LEVEL=10 monitor with it: 0" 0
 # status_check NAME SHOWN...: `faultmon status fmsecret`, text and JSON,
 # shows each SHOWN (the JSON parsed as UTF-8), never $S nor a raw 0xff.
 status_check() {
-    local name=$1 text json why= s
+    local name=$1 text json why='' s
     shift
     text=$("$FAULTMON" status fmsecret 2>&1)
     json=$("$FAULTMON" status fmsecret --json 2>&1)
