@@ -7,7 +7,8 @@ FM_UNIT_TESTS = \
 	tests/unit/test_regex_guard \
 	tests/unit/test_result \
 	tests/unit/test_state \
-	tests/unit/test_target
+	tests/unit/test_target \
+	tests/unit/test_text
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
 FM_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
@@ -30,12 +31,6 @@ tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_target_SOURCES = tests/unit/test_target.c
 tests_unit_test_target_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_target_LDADD = $(FM_UNIT_LDADD)
-endif
-
-# The text of every message (src/text.c, in libfaultmon and the agent).
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_text
-TESTS += tests/unit/test_text
 tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
