@@ -133,10 +133,10 @@ attrd(const struct httpmon *h, const char *name, const char *value)
     }
 }
 
-/* The verdict of a state: down once the engine asked for recovery, until
- * rise successes (or, held, until resumed); degraded in the engine's
- * degraded and flapping states.  Not the loop's pending request or its
- * ocf_rc: with --no-pacemaker nobody carries a recovery out, so those stay. */
+/* The verdict of a state: down once the engine found the service unhealthy,
+ * until rise successes (or, held, until resumed); degraded in the engine's
+ * degraded and flapping states.  The loop runs with --kind=httpmon: it asks
+ * nobody for recovery, and its state speaks of "unhealthy", not restarts. */
 static void
 publish(const struct httpmon *h, const struct fm_run_state *st)
 {
@@ -188,7 +188,7 @@ httpmon_start(struct httpmon *h)
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "cannot write %s/agent: %s", h->ocf->state_dir,
                                strerror(rc));
         }
-        rc = fm_ocf_loop_start(h->ocf, "--no-pacemaker", st);
+        rc = fm_ocf_loop_start(h->ocf, "--kind=" FM_KIND_HTTPMON, st);
         if (rc == PCMK_OCF_OK) {
             publish(h, st);
         } else {
@@ -250,7 +250,7 @@ httpmon_monitor(struct httpmon *h)
     }
     if (fm_state_loop_pid(h->ocf->state_dir) == 0) {
         fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
-        rc = fm_ocf_loop_start(h->ocf, "--no-pacemaker", st);
+        rc = fm_ocf_loop_start(h->ocf, "--kind=" FM_KIND_HTTPMON, st);
         if (rc != PCMK_OCF_OK) {
             free(st);
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");

@@ -196,14 +196,20 @@ loop_set_decision(struct fm_loop *lp, const struct fm_decision *dec)
     lp->st.restarts_in_window = dec->restarts_in_window;
     lp->st.interval_ms = dec->interval_ms;
     snprintf(lp->st.reason, sizeof(lp->st.reason), "%s", dec->reason);
-    if (dec->action == FM_ACTION_RESTART || dec->action == FM_ACTION_FAILOVER) {
+    if (lp->cfg.decide.publish_only) {
+        /* httpmon answers 0 and publishes the verdict: nobody carries a
+         * recovery out, so none is pending. */
+        lp->st.pending = FM_ACTION_NONE;
+    } else if (dec->action == FM_ACTION_RESTART || dec->action == FM_ACTION_FAILOVER) {
         lp->st.pending = dec->action;
     } else if (dec->state == FM_STATE_UP) {
         /* Up again while still running: nobody carried the recovery out
          * (no cluster, or the service came back by itself); it is moot. */
         lp->st.pending = FM_ACTION_NONE;
     }
-    if (lp->st.pending != FM_ACTION_NONE) {
+    if (lp->cfg.decide.publish_only) {
+        lp->st.ocf_rc = 0;
+    } else if (lp->st.pending != FM_ACTION_NONE) {
         struct fm_decision pending = *dec;
 
         pending.action = lp->st.pending;
@@ -213,7 +219,7 @@ loop_set_decision(struct fm_loop *lp, const struct fm_decision *dec)
     }
     fm_decide_preview(lp->decide, fm_now_us(), FM_CLASS_COMPLETE, &next);
     snprintf(lp->st.next_failure, sizeof(lp->st.next_failure), "%s: %.200s",
-             fm_action_name(next.action), next.reason);
+             fm_action_word(next.action, lp->cfg.decide.publish_only), next.reason);
 }
 
 static void
@@ -222,6 +228,11 @@ loop_act(struct fm_loop *lp, const struct fm_decision *dec)
     char err[512];
 
     if (dec->action != FM_ACTION_RESTART && dec->action != FM_ACTION_FAILOVER) {
+        return;
+    }
+    if (lp->cfg.decide.publish_only) {
+        fm_log_warn("%s: unhealthy; the agent publishes it at its next monitor: %s", lp->resource,
+                    dec->reason);
         return;
     }
     fm_log_warn("%s: %s: %s", lp->resource,
@@ -304,7 +315,8 @@ loop_cycle_done(struct fm_loop *lp)
     }
     if (dec.action != FM_ACTION_NONE || in.cls != FM_CLASS_OK) {
         fm_log_info("%s: cycle %s, state %s, action %s: %s", lp->resource, fm_class_name(in.cls),
-                    fm_state_name(dec.state), fm_action_name(dec.action), dec.reason);
+                    fm_state_name(dec.state), fm_action_word(dec.action, lp->cfg.decide.publish_only),
+                    dec.reason);
     }
     loop_act(lp, &dec);
 
@@ -424,6 +436,7 @@ static const struct option run_options[] = {
     { "param",        required_argument, NULL, 'p' },
     { "no-env",       no_argument,       NULL, 'E' },
     { "no-pacemaker", no_argument,       NULL, 'P' },
+    { "kind",         required_argument, NULL, 'k' },
     { "cycles",       required_argument, NULL, 'n' },
     { "verbose",      no_argument,       NULL, 'v' },
     { "help",         no_argument,       NULL, 'h' },
@@ -450,6 +463,10 @@ run_usage(FILE *out)
 "                          Probe_timeout, Retry_count, Retry_interval, ...)\n"
 "      --no-env            ignore OCF_RESKEY_* variables\n"
 "      --no-pacemaker      never call the cluster; only record decisions\n"
+"      --kind KIND         the agent that runs the loop: apache (the default:\n"
+"                          recovery is a restart or a failover) or httpmon\n"
+"                          (recovery only marks the service unhealthy; implies\n"
+"                          --no-pacemaker)\n"
 "  -n, --cycles N          stop after N probe cycles (for tests)\n"
 "  -v, --verbose           log to stderr too (twice: debug)\n"
 "  -h, --help              show this help and exit\n"
@@ -490,6 +507,13 @@ fm_cmd_run(int argc, char **argv)
                 break;
             case 'P':
                 lp.signal_pacemaker = false;
+                break;
+            case 'k':
+                if (strcmp(optarg, FM_KIND_APACHE) != 0 && strcmp(optarg, FM_KIND_HTTPMON) != 0) {
+                    rc = fm_cli_error("run", "invalid value '%s' for --kind: expected apache or httpmon", optarg);
+                    goto done;
+                }
+                snprintf(lp.st.kind, sizeof(lp.st.kind), "%s", optarg);
                 break;
             case 'n': {
                 char *end = NULL;
@@ -550,6 +574,12 @@ fm_cmd_run(int argc, char **argv)
     if (fm_run_config_finish(&lp.cfg, err, sizeof(err)) != 0) {
         rc = fm_cli_error("run", "%s", err);
         goto done;
+    }
+    if (strcmp(lp.st.kind, FM_KIND_HTTPMON) == 0) {
+        lp.cfg.decide.publish_only = true;
+        lp.signal_pacemaker = false;
+    } else {
+        snprintf(lp.st.kind, sizeof(lp.st.kind), "%s", FM_KIND_APACHE);
     }
     fm_log_init("faultmon", verbose > 0, verbose);
     logging = true;

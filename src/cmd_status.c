@@ -40,11 +40,49 @@ json_shown(const char *text)
     fm_json_string(stdout, shown(text, buf, sizeof(buf)));
 }
 
+/*
+ * Exit codes of `faultmon status`, for scripts (README, faultmon(1)); with
+ * several resources the most urgent wins, in the order of status_rank().
+ */
+enum status_exit {
+    STATUS_UP = 0,          /* the loop runs and the service is up */
+    STATUS_DEGRADED = 1,    /* degraded or flapping: watch it */
+    STATUS_DOWN = 2,        /* down, recovering, failed over, held, unhealthy */
+    STATUS_STOPPED = 3,     /* no loop runs: stopped, or the loop died */
+    STATUS_UNKNOWN = 4,     /* no state on this node, or a state not trusted */
+};
+
+/* What `status` says about one resource: a label and its exit code. */
+struct status_view {
+    const char *label;
+    enum status_exit code;
+    bool running;           /* a loop runs for it */
+    bool publish_only;      /* httpmon: a verdict, not a recovery */
+    int64_t age_s;          /* since the last write of the state */
+};
+
+static int
+status_rank(enum status_exit code)
+{
+    switch (code) {
+        case STATUS_DOWN:     return 4;
+        case STATUS_DEGRADED: return 3;
+        case STATUS_STOPPED:  return 2;
+        case STATUS_UNKNOWN:  return 1;
+        case STATUS_UP:       return 0;
+    }
+    return 0;
+}
+
+/* The last loop's decision, whether a loop still runs or not. */
 static const char *
-state_label(const struct fm_run_state *st)
+decision_label(const struct fm_run_state *st, bool publish_only)
 {
     if (st->state == FM_STATE_HELD) {
         return "held";
+    }
+    if (publish_only && st->state == FM_STATE_DOWN) {
+        return "unhealthy";
     }
     if (st->pending == FM_ACTION_FAILOVER) {
         return "failing-over";
@@ -56,19 +94,88 @@ state_label(const struct fm_run_state *st)
 }
 
 static void
-print_one_text(const char *resource, const struct fm_run_state *st, int64_t loop_pid)
+status_view(const char *dir, const struct fm_run_state *st, struct status_view *v)
 {
-    char buf[1024];
+    char path[4200];
+    bool failed_over = st->pending == FM_ACTION_FAILOVER
+                       || (st->decide.down != 0 && st->decide.last_action == FM_ACTION_FAILOVER);
+    int64_t now_s = (int64_t) time(NULL);
 
-    printf("%s: %s%s\n", shown(resource, buf, sizeof(buf)), state_label(st),
-           (loop_pid == 0)? " (loop not running)" : "");
-    printf("  reason:        %s\n", (st->reason[0] != '\0')? shown(st->reason, buf, sizeof(buf)) : "-");
-    printf("  window:        weight %" PRIu32 "/100, %" PRIu32 " restart(s) asked\n", st->weight,
-           st->restarts_in_window);
-    printf("  next failure:  %s\n",
-           (st->next_failure[0] != '\0')? shown(st->next_failure, buf, sizeof(buf)) : "-");
-    printf("  cycles:        %" PRIu64 ", next probe in <= %" PRIu64 " ms, Probe_timeout %" PRIu64 " ms\n",
-           st->cycles, st->interval_ms, st->probe_timeout_ms);
+    v->running = fm_state_loop_pid(dir) != 0;
+    v->publish_only = strcmp(st->kind, FM_KIND_HTTPMON) == 0;
+    v->age_s = (now_s > st->updated_wall_s)? now_s - st->updated_wall_s : 0;
+    v->code = STATUS_DOWN;
+    if (!v->running) {
+        /* What the last loop left: only a verdict that keeps the service
+         * off this node still matters; the rest is history. */
+        snprintf(path, sizeof(path), "%s/agent", dir);
+        if (st->state == FM_STATE_HELD) {
+            v->label = "held";
+        } else if (failed_over && !v->publish_only) {
+            v->label = "failed-over";
+        } else {
+            v->code = STATUS_STOPPED;
+            /* The agent's record outlives its loop only if the loop died
+             * (the agent's stop removes both). */
+            v->label = (access(path, F_OK) == 0)? "loop-not-running" : "stopped";
+        }
+        return;
+    }
+    v->label = decision_label(st, v->publish_only);
+    if (st->pending == FM_ACTION_NONE && st->state == FM_STATE_UP) {
+        v->code = STATUS_UP;
+    } else if (st->pending == FM_ACTION_NONE
+               && (st->state == FM_STATE_DEGRADED || st->state == FM_STATE_FLAPPING)) {
+        v->code = STATUS_DEGRADED;
+    }
+}
+
+/* "75 s", "12 min 5 s", "3 h 20 min", "2 d 4 h" */
+static const char *
+fmt_age(char *buf, size_t len, int64_t s)
+{
+    if (s < 60) {
+        snprintf(buf, len, "%lld s", (long long) s);
+    } else if (s < 3600) {
+        snprintf(buf, len, "%lld min %lld s", (long long) (s / 60), (long long) (s % 60));
+    } else if (s < 86400) {
+        snprintf(buf, len, "%lld h %lld min", (long long) (s / 3600), (long long) (s % 3600 / 60));
+    } else {
+        snprintf(buf, len, "%lld d %lld h", (long long) (s / 86400), (long long) (s % 86400 / 3600));
+    }
+    return buf;
+}
+
+static void
+print_one_text(const char *resource, const struct fm_run_state *st, const struct status_view *v)
+{
+    char age[64];
+
+    fmt_age(age, sizeof(age), v->age_s);
+    if (v->running) {
+        printf("%s: %s\n", resource, v->label);
+    } else {
+        printf("%s: %s (no fault-monitor loop runs; its last result is %s old)\n", resource, v->label, age);
+    }
+    printf("  agent:         %s\n", v->publish_only?
+           "httpmon (publishes a node attribute; asks Pacemaker for nothing)" :
+           "apache (asks Pacemaker to restart or fail over)");
+    printf("  reason:        %s\n", (st->reason[0] != '\0')? st->reason : "-");
+    if (v->publish_only) {
+        printf("  window:        weight %" PRIu32 "/100\n", st->weight);
+    } else {
+        printf("  window:        weight %" PRIu32 "/100, %" PRIu32 " restart(s) asked\n", st->weight,
+               st->restarts_in_window);
+    }
+    if (v->running) {
+        printf("  next failure:  %s\n", (st->next_failure[0] != '\0')? st->next_failure : "-");
+        printf("  cycles:        %" PRIu64 ", next probe in <= %" PRIu64 " ms, Probe_timeout %" PRIu64
+               " ms\n", st->cycles, st->interval_ms, st->probe_timeout_ms);
+        printf("  last results:  %s ago\n", age);
+    } else {
+        printf("  cycles:        %" PRIu64 " (none to come until the agent starts a loop)\n", st->cycles);
+        printf("  last results:  %s ago, when the last loop stopped\n", age);
+    }
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
 
@@ -82,17 +189,25 @@ print_one_text(const char *resource, const struct fm_run_state *st, int64_t loop
 }
 
 static void
-print_one_json(const char *resource, const struct fm_run_state *st, int64_t loop_pid, bool first)
+print_one_json(const char *resource, const struct fm_run_state *st, const struct status_view *v, bool first)
 {
     printf("%s{\"resource\":", first? "" : ",");
-    json_shown(resource);
-    printf(",\"state\":\"%s\",\"loop_running\":%s,\"ocf_rc\":%d,\"pending\":\"%s\",\"reason\":",
-           state_label(st), (loop_pid != 0)? "true" : "false", st->ocf_rc,
-           fm_action_name(st->pending));
-    json_shown(st->reason);
-    printf(",\"weight\":%" PRIu32 ",\"restarts_in_window\":%" PRIu32 ",\"next_failure\":",
-           st->weight, st->restarts_in_window);
-    json_shown(st->next_failure);
+    fm_json_string(stdout, resource);
+    printf(",\"kind\":\"%s\",\"status\":\"%s\",\"exit\":%d,\"state\":\"%s\",\"loop_running\":%s,"
+           "\"age_s\":%" PRId64, v->publish_only? FM_KIND_HTTPMON : FM_KIND_APACHE, v->label, (int) v->code,
+           decision_label(st, v->publish_only), v->running? "true" : "false", v->age_s);
+    if (!v->publish_only) {
+        /* httpmon's monitor always answers 0; its verdict is the attribute. */
+        printf(",\"ocf_rc\":%d", st->ocf_rc);
+    }
+    printf(",\"pending\":\"%s\",\"reason\":", fm_action_word(st->pending, v->publish_only));
+    fm_json_string(stdout, st->reason);
+    printf(",\"weight\":%" PRIu32, st->weight);
+    if (!v->publish_only) {
+        printf(",\"restarts_in_window\":%" PRIu32, st->restarts_in_window);
+    }
+    printf(",\"next_failure\":");
+    fm_json_string(stdout, st->next_failure);
     printf(",\"cycles\":%" PRIu64 ",\"updated\":%" PRId64 ",\"targets\":[", st->cycles, st->updated_wall_s);
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
@@ -108,21 +223,23 @@ print_one_json(const char *resource, const struct fm_run_state *st, int64_t loop
 
         printf("%s{\"time\":%" PRId64 ",\"verdict\":\"%s\",\"latency_us\":%" PRIu64 ",\"action\":\"%s\"}",
                (i > 0)? "," : "", r->wall_s, fm_class_name(r->cls), r->latency_us,
-               fm_action_name(r->action));
+               fm_action_word(r->action, v->publish_only));
     }
     printf("]}");
 }
 
+/* \return an enum status_exit code, or FM_EXIT_USAGE */
 static int
 status_one(const char *resource, bool json, bool first)
 {
     char dir[4096];
     char err[512];
     struct fm_run_state *st = calloc(1, sizeof(*st));
+    struct status_view v;
     int rc = 0;
 
     if (st == NULL) {
-        return ENOMEM;
+        return STATUS_UNKNOWN;
     }
     if (fm_state_dir(resource, dir, sizeof(dir)) != 0) {
         free(st);
@@ -135,15 +252,17 @@ status_one(const char *resource, bool json, bool first)
                      (rc == ENOENT)? "no state (never monitored on this node)" : "no verdict: ",
                      (rc == ENOENT)? "" : err);
         free(st);
-        return 1;
+        return STATUS_UNKNOWN;
     }
+    memset(&v, 0, sizeof(v));
+    status_view(dir, st, &v);
     if (json) {
-        print_one_json(resource, st, fm_state_loop_pid(dir), first);
+        print_one_json(resource, st, &v, first);
     } else {
-        print_one_text(resource, st, fm_state_loop_pid(dir));
+        print_one_text(resource, st, &v);
     }
     free(st);
-    return 0;
+    return (int) v.code;
 }
 
 int
@@ -158,9 +277,17 @@ fm_cmd_status(int argc, char **argv)
             json = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("Usage: faultmon status [RESOURCE] [--json]\n\n"
-                   "Show each monitored resource's state (up, degraded, down, flapping, held),\n"
-                   "each target's last result, the failures and restarts inside Retry_interval,\n"
-                   "and what the next failure would cause.\n");
+                   "Show each monitored resource's state, each target's last result and its age,\n"
+                   "the failures and restarts inside Retry_interval, and what the next failure\n"
+                   "would cause.\n\n"
+                   "Exit status (with no RESOURCE: the first that applies to any of them, in\n"
+                   "this order: 2, 1, 3, 4, 0):\n"
+                   "  0  up: the loop runs and the last cycle was ok\n"
+                   "  1  degraded or flapping\n"
+                   "  2  down, restarting, failing-over, failed-over, held, or (httpmon) unhealthy\n"
+                   "  3  stopped: no fault-monitor loop runs (loop-not-running: it died)\n"
+                   "  4  no state on this node (never monitored here), or a state not trusted\n"
+                   " 64  usage error\n");
             return 0;
         } else if (argv[i][0] == '-' || resource != NULL) {
             return fm_cli_error("status", "unexpected argument '%s' (see faultmon status --help)", argv[i]);
@@ -174,6 +301,8 @@ fm_cmd_status(int argc, char **argv)
     if (resource != NULL) {
         rc = status_one(resource, json, true);
     } else {
+        bool any = false;
+
         char base[4096];
         DIR *dir = NULL;
         struct dirent *ent = NULL;
@@ -186,12 +315,21 @@ fm_cmd_status(int argc, char **argv)
             if (ent->d_name[0] == '.' || !fm_resource_name_valid(ent->d_name)) {
                 continue;
             }
-            if (status_one(ent->d_name, json, first) == 0) {
-                first = false;
+            int one = status_one(ent->d_name, json, first);
+
+            if (one != STATUS_UNKNOWN && one != FM_EXIT_USAGE) {
+                first = false;      /* it printed something */
             }
+            if (!any || status_rank((enum status_exit) one) > status_rank((enum status_exit) rc)) {
+                rc = one;
+            }
+            any = true;
         }
         if (dir != NULL) {
             closedir(dir);
+        }
+        if (!any) {
+            rc = STATUS_UNKNOWN;
         }
     }
     if (json) {

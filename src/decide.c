@@ -201,6 +201,15 @@ fm_action_name(enum fm_action action)
 }
 
 const char *
+fm_action_word(enum fm_action action, bool publish_only)
+{
+    if (publish_only && ((action == FM_ACTION_RESTART) || (action == FM_ACTION_FAILOVER))) {
+        return "unhealthy";
+    }
+    return fm_action_name(action);
+}
+
+const char *
 fm_state_name(enum fm_state state)
 {
     switch (state) {
@@ -907,7 +916,14 @@ recover(struct fm_decide *d, uint64_t t, const char *what, uint32_t weight,
     char ri[32];
 
     fmt_duration(ri, sizeof(ri), o->retry_interval_ms);
-    if (o->manual_resume) {
+    if (o->publish_only) {
+        /* httpmon: nothing is restarted, so nothing counts towards
+         * Retry_count; the verdict goes down until rise successes. */
+        out->action = o->manual_resume? FM_ACTION_FAILOVER : FM_ACTION_RESTART;
+        set_msg(out->reason, sizeof(out->reason),
+                "%s, weight %" PRIu32 " within Retry_interval %s: unhealthy%s", what, weight, ri,
+                o->manual_resume? ", held until resumed (manual_resume)" : "");
+    } else if (o->manual_resume) {
         /* A restart in place would bring the service back without the
          * administrator; held means it moves away and stays away from this
          * node until resumed. */
@@ -983,12 +999,15 @@ describe_state(const struct fm_decide *d, enum fm_state state, uint32_t weight,
         case FM_STATE_HELD:
             add_reason(out->reason, sizeof(out->reason),
                        "held after %s until resumed (manual_resume)",
+                       o->publish_only? "a failure" :
                        (d->last_action == FM_ACTION_FAILOVER)? "a failover" : "a restart");
             break;
         case FM_STATE_DOWN:
             add_reason(out->reason, sizeof(out->reason),
-                       "down after %s: up again after %" PRIu32 " success%s in a row (rise)",
-                       (d->last_action == FM_ACTION_FAILOVER)? "a failover" : "a restart",
+                       "%s: up again after %" PRIu32 " success%s in a row (rise)",
+                       o->publish_only? "unhealthy" :
+                       (d->last_action == FM_ACTION_FAILOVER)? "down after a failover" :
+                       "down after a restart",
                        o->rise, (o->rise == 1)? "" : "es");
             break;
         case FM_STATE_FLAPPING:

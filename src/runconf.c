@@ -51,10 +51,19 @@ fm_run_config_clear(struct fm_run_config *cfg)
     memset(cfg, 0, sizeof(*cfg));
 }
 
+/* Parameter names match as the decision engine's do: in any case, with '-'
+ * for '_' (Port_list, port_list, port-list). */
 static bool
 name_is(const char *name, const char *want)
 {
-    return strcasecmp(name, want) == 0;
+    for (; *name != '\0' && *want != '\0'; name++, want++) {
+        char n = (*name == '-')? '_' : (char) tolower((unsigned char) *name);
+
+        if (n != (char) tolower((unsigned char) *want)) {
+            return false;
+        }
+    }
+    return *name == '\0' && *want == '\0';
 }
 
 static int

@@ -127,6 +127,7 @@ write_body(FILE *out, const struct fm_run_state *st)
     fprintf(out, "interval_ms=%" PRIu64 "\n", st->interval_ms);
     fprintf(out, "probe_timeout_ms=%" PRIu64 "\n", st->probe_timeout_ms);
     fprintf(out, "cycles=%" PRIu64 "\n", st->cycles);
+    put_text(out, "kind", st->kind);
     fprintf(out, "state=%d\n", (int) st->state);
     fprintf(out, "action=%d\n", (int) st->action);
     fprintf(out, "ocf_rc=%d\n", st->ocf_rc);
@@ -388,6 +389,13 @@ parse_line(char *key, char *value, struct fm_run_state *st)
 #undef U64_FIELD
 #undef TEXT_FIELD
 
+    if (strcmp(key, "kind") == 0) {
+        if (value[0] != '\0' && strcmp(value, FM_KIND_APACHE) != 0 && strcmp(value, FM_KIND_HTTPMON) != 0) {
+            return false;
+        }
+        snprintf(st->kind, sizeof(st->kind), "%s", value);
+        return true;
+    }
     if (strcmp(key, "state") == 0) {
         if (!parse_int_range(value, FM_STATE_UP, FM_STATE_HELD, &v)) {
             return false;

@@ -100,6 +100,11 @@ struct fm_decide_opts {
     uint64_t adaptive_window_ms;    /* how much latency history makes the mean */
     uint32_t adaptive_misses;       /* consecutive misses that make one failure */
     uint32_t cert_warn_days;        /* degraded when the cert expires sooner; 0 off */
+    bool publish_only;              /* not a parameter: set for a loop whose
+                                       agent only publishes the verdict
+                                       (httpmon); a recovery marks the service
+                                       unhealthy, counts no restart, never
+                                       fails over, and the reasons say so */
 };
 
 /* One parameter, for help texts and agent meta-data. */
@@ -323,6 +328,13 @@ int fm_decide_import(struct fm_decide *d, const struct fm_decide_state *s,
 enum ocf_exitcode fm_decide_ocf_rc(const struct fm_decision *dec);
 
 const char *fm_action_name(enum fm_action action);
+
+/*!
+ * \brief The action as the administrator should read it: "unhealthy" for a
+ *        restart or failover of a loop that only publishes its verdict
+ *        (httpmon restarts nothing), else fm_action_name().
+ */
+const char *fm_action_word(enum fm_action action, bool publish_only);
 const char *fm_state_name(enum fm_state state);
 
 /*!

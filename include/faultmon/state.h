@@ -47,6 +47,11 @@
 #define FM_STATE_MAX_RECORDS 50
 #define FM_STATE_TEXT_MAX 256
 #define FM_RESOURCE_NAME_MAX 64
+#define FM_STATE_KIND_MAX 16
+
+/* The agents that run loops: what a recovery means for the resource. */
+#define FM_KIND_APACHE "apache"     /* Pacemaker restarts or moves it */
+#define FM_KIND_HTTPMON "httpmon"   /* only a node attribute goes to 0 */
 
 /* The last result of one target. */
 struct fm_state_target {
@@ -73,6 +78,9 @@ struct fm_run_state {
     uint64_t interval_ms;           /* until the next probe */
     uint64_t probe_timeout_ms;
     uint64_t cycles;                /* probe cycles since the loop started */
+    char kind[FM_STATE_KIND_MAX];   /* FM_KIND_*, from `faultmon run --kind`;
+                                       empty in files of older versions,
+                                       which only the apache agent wrote */
 
     /* The current decision, as the agent's monitor reports it. */
     enum fm_state state;

@@ -72,8 +72,8 @@ fa_check_rc "start: 0" 0
 is "$(attr_value faultmon-httpmon)" "100" "the attribute (default name) is the multiplier while the service is up"
 is "$(attr_value '#health-fmcheck')" "green" "the health attribute is green"
 loop=$(cat "$FAULTMON_STATE_DIR/fmcheck:0/pid" 2>/dev/null)
-like "$(tr '\0' ' ' <"/proc/$loop/cmdline" 2>/dev/null)" "run fmcheck:0 --no-pacemaker" \
-    "the loop never asks Pacemaker for recovery (--no-pacemaker)"
+like "$(tr '\0' ' ' <"/proc/$loop/cmdline" 2>/dev/null)" "run fmcheck:0 --kind=httpmon" \
+    "the loop never asks Pacemaker for recovery (--kind=httpmon implies --no-pacemaker)"
 fa_agent httpmon monitor
 fa_check_rc "monitor: 0" 0
 

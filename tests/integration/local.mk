@@ -8,6 +8,7 @@
 
 FM_INTEGRATION_TESTS = \
 	tests/integration/run-loop.sh \
+	tests/integration/status.sh \
 	tests/integration/probe-tls-resume.sh \
 	tests/integration/probe-fd-limit.sh \
 	tests/integration/probe-usage.sh \
