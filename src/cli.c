@@ -3,8 +3,12 @@
  */
 #include <config.h>
 
+#include <ctype.h>
+#include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <faultmon/commands.h>
 #include <faultmon/text.h>
@@ -21,4 +25,70 @@ fm_cli_error(const char *command, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "faultmon %s: %s\n", command, msg);
     return FM_EXIT_USAGE;
+}
+
+/* A long option that "--NAME" (up to '=' or the end) folds to, or begins
+ * with (getopt_long() takes unambiguous abbreviations), or NULL. */
+static const struct option *
+fold_match(const char *name, size_t len, const struct option *longopts)
+{
+    for (const struct option *o = longopts; o->name != NULL; o++) {
+        size_t i = 0;
+
+        if (len == 0 || strlen(o->name) < len) {
+            continue;
+        }
+        for (; i < len; i++) {
+            char c = (name[i] == '_')? '-' : (char) tolower((unsigned char) name[i]);
+
+            if (c != o->name[i]) {
+                break;
+            }
+        }
+        if (i == len) {
+            return o;
+        }
+    }
+    return NULL;
+}
+
+void
+fm_cli_fold_long_options(int argc, char **argv, const char *optstring,
+                         const struct option *longopts)
+{
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+
+        if (strcmp(arg, "--") == 0) {
+            return;
+        }
+        if (arg[0] == '-' && arg[1] == '-') {
+            char *name = arg + 2;
+            size_t len = strcspn(name, "=");
+            const struct option *o = fold_match(name, len, longopts);
+
+            if (o == NULL) {
+                continue;
+            }
+            memcpy(name, o->name, len);
+            /* An ambiguous abbreviation is getopt_long()'s to refuse; one
+             * that takes a value takes the next argument. */
+            if (o->has_arg == required_argument && name[len] != '=') {
+                i++;        /* the next argument is its value */
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            /* A cluster of short options: the first that takes a value
+             * takes the rest of the argument, or the next one. */
+            for (const char *p = arg + 1; *p != '\0'; p++) {
+                const char *spec = strchr(optstring, *p);
+
+                if (*p != ':' && spec != NULL && spec[1] == ':') {
+                    if (p[1] == '\0') {
+                        i++;
+                    }
+                    break;
+                }
+            }
+        }
+    }
 }

@@ -190,6 +190,7 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
     int opt = 0;
     int rc = 0;
 
+    fm_cli_fold_long_options(argc, argv, ":t:u:e:r:m:H:c:i:jqvh", probe_options);
     opterr = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":t:u:e:r:m:H:c:i:jqvh", probe_options, NULL)) != -1) {

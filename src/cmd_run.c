@@ -495,6 +495,7 @@ fm_cmd_run(int argc, char **argv)
     lp.lock_fd = -1;
     fm_run_config_init(&lp.cfg);
     lp.signal_pacemaker = true;
+    fm_cli_fold_long_options(argc, argv, ":p:n:vh", run_options);
     opterr = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":p:n:vh", run_options, NULL)) != -1) {

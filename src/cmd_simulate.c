@@ -169,6 +169,7 @@ parse_args(struct sim_cli *cli, int argc, char **argv)
 
     memset(&so, 0, sizeof(so));
     build_options(&so);
+    fm_cli_fold_long_options(argc, argv, ":jh", so.longopts);
     opterr = 0;
     optind = 1;
     while (true) {

@@ -20,6 +20,25 @@
 int fm_cli_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+struct option;
+
+/*!
+ * \brief Let long options be spelt like the parameters they set: in any case,
+ *        with '_' for '-' (--retry_count, --Retry_count, --RETRY-COUNT are
+ *        --retry-count), before getopt_long() reads \p argv.
+ *
+ * Rewrites the name part of each "--name[=value]" argument in place when its
+ * folded form is one of \p longopts; values (after '=', or the argument after
+ * an option that takes one) and anything after "--" are left alone.
+ *
+ * \param[in]     argc       argument count
+ * \param[in,out] argv       arguments; argv[0] is the subcommand
+ * \param[in]     optstring  getopt's short options (to skip their values)
+ * \param[in]     longopts   getopt_long()'s table, ending with a NULL name
+ */
+void fm_cli_fold_long_options(int argc, char **argv, const char *optstring,
+                              const struct option *longopts);
+
 int fm_cmd_probe(int argc, char **argv);
 int fm_cmd_run(int argc, char **argv);
 int fm_cmd_status(int argc, char **argv);

@@ -69,7 +69,7 @@ usage_case() {
     fi
 }
 
-plan 29
+plan 32
 
 # --- the README timeline ---------------------------------------------------
 
@@ -179,6 +179,18 @@ usage_case "a duration below its minimum" "'500ms' for retry-interval" \
 usage_case "an unknown option" "unknown option '--retry'" --retry 2 </dev/null
 usage_case "a positional argument" "unexpected argument 'timeline.txt'" timeline.txt </dev/null
 usage_case "adaptive without a limit" "neither adaptive_limit_ms" --adaptive </dev/null
+
+# Options are spelt like the parameters too: any case, '_' for '-'.
+timeline='0 complete
+60 complete
+120 complete'
+sim --retry-count 1 --retry-interval 300 --manual-resume=false <<<"$timeline"
+want=$(cat "$OUT")
+sim --retry_count 1 --Retry_Interval=300 --MANUAL_RESUME=false <<<"$timeline"
+is_run "$RC/$(cat "$OUT")" "0/$want" "--retry_count, --Retry_Interval=, --MANUAL_RESUME= are the same options"
+like "$want" "Retry_count 1, Retry_interval 300 s" "(the options were applied)"
+sim --retry_count many </dev/null
+like "$(cat "$ERR")" "invalid value 'many' for retry-count" "a value is never folded: 'many' is refused as given"
 
 sim --help </dev/null
 missing=
