@@ -37,8 +37,10 @@
 #define ENV_MARKER "FAULTMON-ENVFILES"
 #define ENV_OUT_MAX (256 * 1024)
 
+/* ocf:heartbeat:apache's HTTPDLIST, in its order, so that a drop-in runs the
+ * same program (metadata/apache-details.xml describes it). */
 static const char *const httpd_search[] = {
-    "/usr/sbin/httpd", "/usr/sbin/apache2", "/usr/sbin/httpd2", "/sbin/httpd2", "/sbin/httpd",
+    "/sbin/httpd2", "/usr/sbin/httpd2", "/usr/sbin/apache2", "/sbin/httpd", "/usr/sbin/httpd",
     "/usr/sbin/apache", NULL,
 };
 
@@ -98,7 +100,7 @@ resolve_httpd(struct apache *a)
         }
     }
     return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED,
-                       "no httpd program found (tried /usr/sbin/httpd, /usr/sbin/apache2 and others); "
+                       "no httpd program found (tried /usr/sbin/apache2, /usr/sbin/httpd and others); "
                        "install Apache or set httpd");
 }
 

@@ -24,7 +24,7 @@ if [ ! -f "$dtd" ]; then
     exit 0
 fi
 tap_watchdog 60
-plan 15
+plan 21
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-metadata.XXXXXX") || bail_out "mktemp failed"
 fm_cleanup_add "rm -rf '$tmp'"
@@ -96,7 +96,9 @@ done
 
 # Drop-in: every parameter of ocf:heartbeat:apache, with the same default
 # where that agent's default is a value (its testregex default is a
-# sentence, its configfile default depends on the machine).
+# sentence, its configfile default depends on the machine, and its httpd
+# default /usr/sbin/httpd is not what it runs: unset, it searches a list,
+# which apache.xml says instead).
 if [ -x "$heartbeat_apache" ]; then
     OCF_ROOT=/usr/lib/ocf "$heartbeat_apache" meta-data >"$tmp/heartbeat.xml" 2>/dev/null
     missing=""
@@ -107,7 +109,7 @@ if [ -x "$heartbeat_apache" ]; then
             continue
         fi
         case $p in
-            testregex | configfile) continue ;;
+            testregex | configfile | httpd) continue ;;
         esac
         theirs=$(param_default "$tmp/heartbeat.xml" "$p")
         ours=$(param_default "$top_srcdir/metadata/apache.xml" "$p")
@@ -145,6 +147,71 @@ for p in $core_names; do
     param_names "$top_srcdir/metadata/httpmon.xml" | grep -qx "$p" || missing="$missing $p"
 done
 is "$missing" "" "httpmon.xml has the probe and decision parameters that apply to it"
+
+# What an administrator reads.  pcs (0.11) hides no parameter of an OCF
+# agent (it honours "Advanced use only: " only in Pacemaker's own daemon
+# meta-data), so the meta-data stays short: one line of 80 columns for the
+# agent's longdesc and for each parameter in `pcs resource describe`; the
+# details are in metadata/AGENT-details.xml, for the man page.
+too_long=""
+for agent in $agents; do
+    xml=$top_srcdir/metadata/$agent.xml
+    line=$(xmllint --xpath 'normalize-space(/resource-agent/longdesc)' "$xml")
+    [ "${#line}" -le 80 ] || too_long="$too_long $agent(${#line})"
+    for p in $(param_names "$xml"); do
+        flag=""
+        [ "$(xmllint --xpath "string(//parameter[@name='$p']/@unique)" "$xml")" = 1 ] && flag=" (unique)"
+        line="  $p$flag: $(xmllint --xpath "normalize-space(//parameter[@name='$p']/longdesc)" "$xml")"
+        [ "${#line}" -le 80 ] || too_long="$too_long $agent:$p(${#line})"
+    done
+done
+is "$too_long" "" "the agents' longdesc and each parameter's fit one line of 80 columns"
+
+# Every parameter keeps its full text in the man page: AGENT-details.xml
+# has one for each parameter of AGENT.xml, and none for another.
+differ=""
+for agent in $agents; do
+    ours=$(param_names "$top_srcdir/metadata/$agent.xml" | sort)
+    theirs=$(param_names "$top_srcdir/metadata/$agent-details.xml" | sort)
+    [ -n "$ours" ] && [ "$ours" = "$theirs" ] || differ="$differ $agent"
+done
+is "$differ" "" "metadata/*-details.xml has the full text of every parameter, and no other"
+
+# Heartbeat's parameters first, in its order; the faultmon parameters an
+# administrator sets first after them; the others marked for advanced use.
+if [ -s "$tmp/heartbeat.xml" ]; then
+    theirs=$(param_names "$tmp/heartbeat.xml" | tr '\n' ' ')
+    ours=$(param_names "$top_srcdir/metadata/apache.xml" | head -n "$(param_names "$tmp/heartbeat.xml" | wc -l)" |
+        tr '\n' ' ')
+    is "$ours" "$theirs" "apache.xml lists ocf:heartbeat:apache's parameters first, in its order"
+else
+    skip "apache.xml lists ocf:heartbeat:apache's parameters first, in its order" "resource-agents is not installed"
+fi
+plain=""
+for agent in $agents; do
+    plain="$plain $agent:"$(xmllint --xpath '//parameter/shortdesc[not(starts-with(., "Advanced use only: "))]/../@name' \
+        "$top_srcdir/metadata/$agent.xml" 2>/dev/null | sed -n 's/ *name="\([^"]*\)"/\1,/gp' | tr -d '\n')
+done
+is "$plain" " apache:configfile,httpd,port,statusurl,testregex,options,envfiles,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval, httpmon:name,dampen,multiplier,health_attribute,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_interval," \
+    "only the parameters most administrators set lack 'Advanced use only: '"
+
+# pcs's own rendering of the XML, at 80 columns: on one screen.
+pcs_python=$(head -n 1 "$(command -v pcs 2>/dev/null || echo /nonexistent)" 2>/dev/null | sed -n 's/^#! *\([^ ]*\).*/\1/p')
+for agent in $agents; do
+    case $agent in apache) max=58 ;; *) max=48 ;; esac
+    if [ -n "$pcs_python" ] && COLUMNS=80 "$pcs_python" "$top_srcdir/metadata/pcs-describe.py" \
+        "$top_srcdir/metadata/$agent.xml" "$agent" >"$tmp/describe" 2>"$tmp/describe.err"; then
+        n=$(wc -l <"$tmp/describe")
+        if [ "$n" -le "$max" ]; then
+            ok "pcs resource describe ocf:faultmon:$agent: $n lines at 80 columns (at most $max)"
+        else
+            not_ok "pcs resource describe ocf:faultmon:$agent: $n lines at 80 columns (at most $max)"
+            diag_file "$tmp/describe"
+        fi
+    else
+        skip "pcs resource describe ocf:faultmon:$agent fits on a screen" "pcs's modules are not available"
+    fi
+done
 
 "$program" apache usage >/dev/null 2>&1
 usage_rc=$?

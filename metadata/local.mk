@@ -5,7 +5,8 @@
 # agents/local.mk) and of its man page, made here with xsltproc and
 # metadata/ra2man.xsl.  metadata/check-metadata.sh validates both files
 # against resource-agents' ra-api-1.dtd (the DTD ocf-tester uses) and checks
-# that the agent prints them unchanged.
+# that the agent prints them unchanged.  The meta-data is short, for pcs and
+# crm; metadata/*-details.xml holds the rest of each man page.
 
 FM_METADATA_XML = metadata/apache.xml metadata/httpmon.xml
 
@@ -15,19 +16,22 @@ dist_fmmetadata_DATA = $(FM_METADATA_XML)
 FM_METADATA_MANS = metadata/ocf_faultmon_apache.7 metadata/ocf_faultmon_httpmon.7
 man7_MANS += $(FM_METADATA_MANS)
 CLEANFILES += $(FM_METADATA_MANS)
-EXTRA_DIST += metadata/ra2man.xsl
+EXTRA_DIST += metadata/ra2man.xsl metadata/apache-details.xml metadata/httpmon-details.xml \
+	metadata/pcs-describe.py
 
 FM_RA2MAN = $(XSLTPROC) --novalid --nonet --stringparam provider faultmon \
 	--stringparam version '$(PACKAGE_VERSION)'
 
-metadata/ocf_faultmon_apache.7: metadata/apache.xml metadata/ra2man.xsl
+metadata/ocf_faultmon_apache.7: metadata/apache.xml metadata/apache-details.xml metadata/ra2man.xsl
 	$(AM_V_GEN)$(MKDIR_P) metadata && \
-	$(FM_RA2MAN) -o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/apache.xml && \
+	$(FM_RA2MAN) --stringparam details '$(abs_top_srcdir)/metadata/apache-details.xml' \
+		-o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/apache.xml && \
 	mv -f $@-t $@
 
-metadata/ocf_faultmon_httpmon.7: metadata/httpmon.xml metadata/ra2man.xsl
+metadata/ocf_faultmon_httpmon.7: metadata/httpmon.xml metadata/httpmon-details.xml metadata/ra2man.xsl
 	$(AM_V_GEN)$(MKDIR_P) metadata && \
-	$(FM_RA2MAN) -o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/httpmon.xml && \
+	$(FM_RA2MAN) --stringparam details '$(abs_top_srcdir)/metadata/httpmon-details.xml' \
+		-o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/httpmon.xml && \
 	mv -f $@-t $@
 
 FM_METADATA_TESTS = metadata/check-metadata.sh

@@ -5,6 +5,11 @@
   xsltproc -\-novalid -\-stringparam provider faultmon -\-stringparam version 0.1.0 \
       ra2man.xsl apache.xml > ocf_faultmon_apache.7
 
+  With -\-stringparam details FILE (an absolute path), FILE's
+  /details/longdesc replaces the (short) agent longdesc and each
+  /details/parameter[@name]/longdesc replaces that parameter's (short)
+  longdesc: the meta-data stays short for pcs and crm, the page complete.
+
   A longdesc is split into paragraphs at blank lines; a paragraph whose
   first line is indented is an example and kept as it is (.nf).  Text is
   escaped for roff: backslashes, and a '.' or "'" at the start of a line.
@@ -15,6 +20,8 @@
 
 <xsl:param name="provider" select="'faultmon'"/>
 <xsl:param name="version" select="''"/>
+<xsl:param name="details" select="''"/>
+<xsl:variable name="extra" select="document($details)/details"/>
 
 <xsl:variable name="nl" select="'&#10;'"/>
 
@@ -172,9 +179,18 @@
   <xsl:text> [params \fIPARAMETER\fR=\fIVALUE\fR...]&#10;.fi&#10;</xsl:text>
 
   <xsl:text>.SH DESCRIPTION&#10;</xsl:text>
-  <xsl:call-template name="paragraphs">
-    <xsl:with-param name="text" select="longdesc"/>
-  </xsl:call-template>
+  <xsl:choose>
+    <xsl:when test="$details != '' and $extra/longdesc">
+      <xsl:call-template name="paragraphs">
+        <xsl:with-param name="text" select="$extra/longdesc"/>
+      </xsl:call-template>
+    </xsl:when>
+    <xsl:otherwise>
+      <xsl:call-template name="paragraphs">
+        <xsl:with-param name="text" select="longdesc"/>
+      </xsl:call-template>
+    </xsl:otherwise>
+  </xsl:choose>
 
   <xsl:text>.SH PARAMETERS&#10;</xsl:text>
   <xsl:for-each select="parameters/parameter">
@@ -200,10 +216,21 @@
       <xsl:with-param name="text" select="normalize-space(shortdesc)"/>
     </xsl:call-template>
     <xsl:text>.&#10;</xsl:text>
-    <xsl:call-template name="paragraphs">
-      <xsl:with-param name="text" select="longdesc"/>
-      <xsl:with-param name="macro" select="'.IP'"/>
-    </xsl:call-template>
+    <xsl:variable name="name" select="@name"/>
+    <xsl:choose>
+      <xsl:when test="$details != '' and $extra/parameter[@name = $name]/longdesc">
+        <xsl:call-template name="paragraphs">
+          <xsl:with-param name="text" select="$extra/parameter[@name = $name]/longdesc"/>
+          <xsl:with-param name="macro" select="'.IP'"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="paragraphs">
+          <xsl:with-param name="text" select="longdesc"/>
+          <xsl:with-param name="macro" select="'.IP'"/>
+        </xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:for-each>
 
   <xsl:text>.SH ACTIONS&#10;</xsl:text>

@@ -1,7 +1,8 @@
 #!/bin/bash
 # agent-describe.sh: the administrators' tools describe every parameter of
 # the installed agents: `pcs resource describe` and `crm ra info` (both read
-# the agent's meta-data; neither needs a running cluster).
+# the agent's meta-data; neither needs a running cluster), and pcs's fits on
+# a screen without --full.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -17,10 +18,12 @@ command -v xmllint >/dev/null 2>&1 || {
 tap_watchdog 240
 top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 
-plan 6
+plan 8
 
 for agent in apache httpmon; do
+    this_build=false
     if "$FA_INSTALLED_DIR/$agent" meta-data 2>/dev/null | cmp -s - "$top_srcdir/metadata/$agent.xml"; then
+        this_build=true
         ok "the installed $agent agent is this build's (same meta-data)"
     else
         not_ok "the installed $agent agent is this build's (same meta-data)"
@@ -35,8 +38,22 @@ for agent in apache httpmon; do
             printf '%s\n' "$out" | grep -Eq "^  $p( \\(.*\\))?:" || missing="$missing $p"
         done
         is "$missing" "" "pcs resource describe ocf:faultmon:$agent shows every parameter"
+        # Off a terminal pcs does not wrap; with no line wider than 80
+        # columns, a terminal of 80 shows exactly these lines.
+        case $agent in apache) max=58 ;; *) max=48 ;; esac
+        lines=$(printf '%s\n' "$out" | grep -vc '^Assumed agent name')
+        wide=$(printf '%s\n' "$out" | awk 'length($0) > 80' | head -n 3)
+        if ! $this_build; then
+            skip "pcs resource describe ocf:faultmon:$agent fits on a screen" "the installed agent is not this build's"
+        elif [ "$lines" -le "$max" ] && [ -z "$wide" ]; then
+            ok "pcs resource describe ocf:faultmon:$agent fits on a screen ($lines lines of at most 80 columns)"
+        else
+            not_ok "pcs resource describe ocf:faultmon:$agent fits on a screen ($lines lines, at most $max)"
+            diag "$wide"
+        fi
     else
         skip "pcs resource describe ocf:faultmon:$agent shows every parameter" "pcs is not installed"
+        skip "pcs resource describe ocf:faultmon:$agent fits on a screen" "pcs is not installed"
     fi
     if command -v crm >/dev/null 2>&1; then
         out=$(cd / && fm_timeout 90 crm ra info "ocf:faultmon:$agent" 2>&1)
