@@ -127,7 +127,11 @@ write_body(FILE *out, const struct fm_run_state *st)
     fprintf(out, "interval_ms=%" PRIu64 "\n", st->interval_ms);
     fprintf(out, "probe_timeout_ms=%" PRIu64 "\n", st->probe_timeout_ms);
     fprintf(out, "cycles=%" PRIu64 "\n", st->cycles);
-    put_text(out, "kind", st->kind);
+    if (st->kind[0] != '\0' && strcmp(st->kind, FM_KIND_APACHE) != 0) {
+        /* Only when not the default, so that an apache loop's file stays
+         * readable by the agents of the previous version. */
+        put_text(out, "kind", st->kind);
+    }
     fprintf(out, "state=%d\n", (int) st->state);
     fprintf(out, "action=%d\n", (int) st->action);
     fprintf(out, "ocf_rc=%d\n", st->ocf_rc);

@@ -79,8 +79,8 @@ struct fm_run_state {
     uint64_t probe_timeout_ms;
     uint64_t cycles;                /* probe cycles since the loop started */
     char kind[FM_STATE_KIND_MAX];   /* FM_KIND_*, from `faultmon run --kind`;
-                                       empty in files of older versions,
-                                       which only the apache agent wrote */
+                                       written only when not apache: empty
+                                       means apache */
 
     /* The current decision, as the agent's monitor reports it. */
     enum fm_state state;
