@@ -1021,6 +1021,52 @@ test_interval_defaults(void **state)
     fm_decide_free(d);
 }
 
+/* httpmon (publish_only): recovery marks the service unhealthy; nothing
+ * counts towards Retry_count, so it never turns into a failover, and no
+ * reason speaks of restarts or failovers. */
+static void
+test_publish_only(void **state)
+{
+    struct fm_decide_opts o;
+    struct fm_decide *d = NULL;
+    struct fm_decide_input comp = { .cls = FM_CLASS_COMPLETE };
+    struct fm_decide_input ok = { .cls = FM_CLASS_OK };
+    struct fm_decision dec;
+
+    fm_decide_opts_init(&o);
+    o.publish_only = true;
+    assert_int_equal(fm_decide_new(&o, &d), 0);
+    for (int i = 0; i < 5; i++) {
+        fm_decide_cycle(d, S(i * 60), &comp, &dec);
+        assert_int_equal(dec.action, FM_ACTION_RESTART);
+        assert_int_equal(dec.state, FM_STATE_DOWN);
+        assert_int_equal(dec.restarts_in_window, 0);
+        assert_string_equal(dec.reason, "complete failure, weight 100 within Retry_interval 300 s: unhealthy");
+        assert_string_equal(fm_action_word(dec.action, true), "unhealthy");
+    }
+    fm_decide_preview(d, S(300), FM_CLASS_PARTIAL, &dec);
+    assert_null(strstr(dec.reason, "restart"));
+    assert_null(strstr(dec.reason, "Retry_count"));
+    fm_decide_status(d, S(300), &dec);
+    assert_non_null(strstr(dec.reason, "unhealthy: up again after 1 success in a row (rise)"));
+    fm_decide_cycle(d, S(301), &ok, &dec);
+    assert_int_equal(dec.state, FM_STATE_UP);
+    fm_decide_free(d);
+
+    /* With manual_resume: held, still no failover words. */
+    o.manual_resume = true;
+    assert_int_equal(fm_decide_new(&o, &d), 0);
+    fm_decide_cycle(d, S(0), &comp, &dec);
+    assert_int_equal(dec.state, FM_STATE_HELD);
+    assert_string_equal(fm_action_word(dec.action, true), "unhealthy");
+    assert_null(strstr(dec.reason, "failing over"));
+    assert_non_null(strstr(dec.reason, "unhealthy, held until resumed (manual_resume)"));
+    fm_decide_cycle(d, S(60), &ok, &dec);
+    assert_string_equal(dec.reason, "held after a failure until resumed (manual_resume)");
+    fm_decide_free(d);
+    assert_string_equal(fm_action_word(FM_ACTION_RESTART, false), "restart");
+}
+
 int
 main(void)
 {
@@ -1039,6 +1085,7 @@ main(void)
         cmocka_unit_test(test_restart_cap),
         cmocka_unit_test(test_sample_cap),
         cmocka_unit_test(test_interval_defaults),
+        cmocka_unit_test(test_publish_only),
     };
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
