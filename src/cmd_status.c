@@ -158,8 +158,8 @@ print_one_text(const char *resource, const struct fm_run_state *st, const struct
         printf("%s: %s (no fault-monitor loop runs; its last result is %s old)\n", resource, v->label, age);
     }
     printf("  agent:         %s\n", v->publish_only?
-           "httpmon (publishes a node attribute; asks Pacemaker for nothing)" :
-           "apache (asks Pacemaker to restart or fail over)");
+           "httpmon: a node attribute carries the verdict; no recovery" :
+           "apache: recovery is a restart or a failover");
     printf("  reason:        %s\n", (st->reason[0] != '\0')? st->reason : "-");
     if (v->publish_only) {
         printf("  window:        weight %" PRIu32 "/100\n", st->weight);

@@ -22,7 +22,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 14
+plan 15
 
 # The recorder: one line per call, "ARGS...".
 FA_ATTRD_LOG=$FA_TMP/attrd.log
@@ -85,6 +85,10 @@ fa_agent httpmon monitor
 fa_check_rc "monitor while the service is down: still 0" 0
 is "$(attr_value faultmon-httpmon)" "0" "the attribute is 0 while the service is down"
 is "$(attr_value '#health-fmcheck')" "red" "the health attribute is red"
+st_out=$(fm_timeout 10 "$FAULTMON" status fmcheck:0 2>&1)
+st_rc=$?
+is "$st_rc/$(printf '%s\n' "$st_out" | head -n 1)/$(printf '%s\n' "$st_out" | grep -ci -e restart -e failover)" \
+    "2/fmcheck:0: unhealthy/0" "faultmon status: unhealthy (exit 2), never a restart or a failover"
 
 # 10-11: it comes back (same configuration, same ports).
 "$WS_APACHE" -f "$WA_DIR/apache.conf" -DFOREGROUND >"$WA_DIR/stdout.log" 2>&1 </dev/null &
