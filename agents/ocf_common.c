@@ -949,6 +949,9 @@ fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms
         rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s", (err[0] != '\0')? err : "invalid parameters");
         goto done;
     }
+    /* As its loop will run (--kind=httpmon): no warning about Retry_count,
+     * which httpmon does not have. */
+    cfg.decide.publish_only = strcmp(ocf->agent, FM_KIND_HTTPMON) == 0;
     if (ca != NULL && ca[0] != '\0' && access(ca, R_OK) != 0) {
         rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "tls_ca_file '%s' cannot be read on this node: %s",
                          ca, strerror(errno));

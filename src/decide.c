@@ -659,7 +659,7 @@ fm_decide_opts_validate(const struct fm_decide_opts *o, char *err,
     /* Sun Cluster's planning guide: Retry_interval should be at least
      * 2 x Retry_count x (Thorough_probe_interval + Probe_timeout), the 2
      * allowing for partial failures, or failures never add up to a failover. */
-    if ((o->retry_count > 0)
+    if ((o->retry_count > 0) && !o->publish_only
         && (o->retry_interval_ms
             < 2 * (uint64_t) o->retry_count * (o->interval_up_ms + o->probe_timeout_ms))) {
         set_msg(warn, warn_len,

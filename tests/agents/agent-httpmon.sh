@@ -22,7 +22,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 15
+plan 16
 
 # The recorder: one line per call, "ARGS...".
 FA_ATTRD_LOG=$FA_TMP/attrd.log
@@ -106,5 +106,12 @@ is "$(attr_value faultmon-httpmon)/$(attr_value '#health-fmcheck')" "deleted/del
     "stop deletes both attributes"
 fa_agent httpmon monitor
 fa_check_rc "monitor after stop: 7" 7
+
+# 16: httpmon has no Retry_count: validate-all never warns about it.
+params
+export OCF_RESKEY_Thorough_probe_interval=200 OCF_RESKEY_Retry_interval=300
+fa_agent httpmon validate-all
+is "$FA_RC/$(printf '%s\n' "$FA_OUT" | grep -c Retry_count)" "0/0" \
+    "validate-all with a short Retry_interval: no warning about Retry_count, which httpmon does not have"
 
 tap_done
