@@ -115,9 +115,11 @@ status_view(const char *dir, const struct fm_run_state *st, struct status_view *
             v->label = "failed-over";
         } else {
             v->code = STATUS_STOPPED;
-            /* The agent's record outlives its loop only if the loop died
-             * (the agent's stop removes both). */
-            v->label = (access(path, F_OK) == 0)? "loop-not-running" : "stopped";
+            /* A loop that died leaves its PID in the lock file, and the
+             * agent's record outlives its loop only then (the agent's stop
+             * removes both). */
+            v->label = (fm_state_loop_died(dir) != 0 || access(path, F_OK) == 0)?
+                       "loop-not-running" : "stopped";
         }
         return;
     }

@@ -394,7 +394,9 @@ parse_line(char *key, char *value, struct fm_run_state *st)
 #undef TEXT_FIELD
 
     if (strcmp(key, "kind") == 0) {
-        if (value[0] != '\0' && strcmp(value, FM_KIND_APACHE) != 0 && strcmp(value, FM_KIND_HTTPMON) != 0) {
+        /* Optional (absent: apache), at most once, a known agent. */
+        if (st->kind[0] != '\0'
+            || (strcmp(value, FM_KIND_APACHE) != 0 && strcmp(value, FM_KIND_HTTPMON) != 0)) {
             return false;
         }
         snprintf(st->kind, sizeof(st->kind), "%s", value);
@@ -496,6 +498,9 @@ fm_state_ocf_rc(const struct fm_run_state *st)
 {
     struct fm_decision dec;
 
+    if (strcmp(st->kind, FM_KIND_HTTPMON) == 0) {
+        return PCMK_OCF_OK;         /* its monitor answers 0; the attribute tells */
+    }
     memset(&dec, 0, sizeof(dec));
     dec.action = (st->pending != FM_ACTION_NONE)? st->pending : st->action;
     switch (dec.action) {
@@ -616,9 +621,15 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
                    " restarts on record", st->restarts_in_window, d->n_restarts);
     }
 
-    /* The decision and what the loop made of it. */
+    /* The decision and what the loop made of it.  An httpmon loop asks
+     * nobody for recovery: nothing is ever pending there. */
+    if (strcmp(st->kind, FM_KIND_HTTPMON) == 0 && st->pending != FM_ACTION_NONE) {
+        return state_err(err, err_len, EINVAL, "pending %s in the state of an httpmon loop",
+                   fm_action_name(st->pending));
+    }
     if (st->action == FM_ACTION_RESTART || st->action == FM_ACTION_FAILOVER) {
-        if (st->pending != st->action || d->down != 1 || d->last_action != (int64_t) st->action
+        if (st->pending != ((strcmp(st->kind, FM_KIND_HTTPMON) == 0)? FM_ACTION_NONE : st->action)
+            || d->down != 1 || d->last_action != (int64_t) st->action
             || st->weight >= 2 * FM_DECIDE_THRESHOLD) {
             return state_err(err, err_len, EINVAL, "action %s does not match the engine's recovery",
                        fm_action_name(st->action));

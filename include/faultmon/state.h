@@ -170,7 +170,8 @@ int fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t er
 
 /*!
  * \brief The OCF code a valid state stands for: 1 for a pending restart, 4
- *        for a pending failover, otherwise 190 for a degraded action and 0.
+ *        for a pending failover, otherwise 190 for a degraded action and 0;
+ *        always 0 for an httpmon loop (kind), whose verdict is an attribute.
  *
  * Never anything else, whatever the struct holds.
  */

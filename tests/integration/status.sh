@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 27
+plan 28
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 mkdir -p "$FAULTMON_STATE_DIR"
@@ -82,6 +82,20 @@ printf 'agent=apache\n' >"$FAULTMON_STATE_DIR/died/agent"
 status died
 is "$rc/$(printf '%s' "$out" | head -1 | cut -d' ' -f2)" "3/loop-not-running" \
     "a dead loop under a started agent: loop-not-running, exit 3"
+
+# 7b: a loop killed (SIGKILL) without an agent: it died, it did not stop.
+"$FAULTMON" run killed --no-env --no-pacemaker --param "Port_list=$OK" --param Thorough_probe_interval=60 \
+    2>/dev/null &
+killed_pid=$!
+for _ in $(seq 1 100); do
+    [ -s "$FAULTMON_STATE_DIR/killed/state" ] && break
+    sleep 0.05
+done
+kill -KILL "$killed_pid"
+wait "$killed_pid" 2>/dev/null
+status killed
+is "$rc/$(printf '%s' "$out" | head -1 | cut -d' ' -f2)" "3/loop-not-running" \
+    "a loop that was killed: loop-not-running, exit 3"
 
 # 8-9: failed over (Retry_count=0: the first recovery is a failover), the
 # loop gone as Pacemaker stopped the resource here.

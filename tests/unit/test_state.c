@@ -216,6 +216,11 @@ static const struct bad_case bad_cases[] = {
     { "d.clock_us", "d.clock_us=4000000000x", "trailing garbage after a number" },
     { "record", "record=1700000000 0 1000 0 9", "a record with an extra field" },
     { "record", "record=1700000000  0 1000 0", "a record with a double space" },
+    /* kind: optional, once, a known agent; httpmon asks for nothing. */
+    { "x", "kind=httpmon", "a pending restart in the state of an httpmon loop" },
+    { "x", "kind=frob", "an unknown kind" },
+    { "x", "kind=", "an empty kind" },
+    { "x", "kind=apache\nkind=apache", "kind given twice" },
 };
 
 static void
@@ -310,6 +315,39 @@ test_consistent_variants(void **state)
     assert_int_equal(fm_state_validate(st, "web", NOW_US, err, sizeof(err)), 0);
     assert_int_equal(fm_state_ocf_rc(st), 190);
     free(cur);
+    free(text);
+    free(st);
+}
+
+/* The state of an httpmon loop (kind=httpmon): a recovery on record,
+ * nothing pending, and 0 as the OCF code; kind=apache is the default. */
+static void
+test_kind(void **state)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    char err[256] = "";
+    char *text = variant("x", "kind=httpmon");
+    char *p = NULL;
+
+    (void) state;
+    p = strstr(text, "\npending=1\n");
+    assert_non_null(p);
+    p[9] = '0';
+    p = strstr(text, "\nocf_rc=1\n");
+    assert_non_null(p);
+    p[8] = '0';
+    if (parse_text(text, st, err, sizeof(err)) != 0) {
+        fail_msg("httpmon state rejected: %s", err);
+    }
+    assert_string_equal(st->kind, FM_KIND_HTTPMON);
+    assert_int_equal(st->action, FM_ACTION_RESTART);
+    assert_int_equal(st->pending, FM_ACTION_NONE);
+    assert_int_equal(fm_state_ocf_rc(st), 0);
+    free(text);
+
+    text = variant("x", "kind=apache");
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), 0);
+    assert_int_equal(fm_state_ocf_rc(st), 1);
     free(text);
     free(st);
 }
@@ -481,6 +519,7 @@ main(void)
         cmocka_unit_test(test_framing_rejected),
         cmocka_unit_test(test_consistent_variants),
         cmocka_unit_test(test_ocf_rc_set),
+        cmocka_unit_test(test_kind),
         cmocka_unit_test_setup_teardown(test_lock_one_holder, lock_setup, lock_teardown),
         cmocka_unit_test_setup_teardown(test_lock_foreign_holder, lock_setup, lock_teardown),
         cmocka_unit_test_setup_teardown(test_lock_dir_removed, lock_setup, lock_teardown),
