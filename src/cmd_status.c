@@ -152,17 +152,19 @@ static void
 print_one_text(const char *resource, const struct fm_run_state *st, const struct status_view *v)
 {
     char age[64];
+    char buf[1024];
 
     fmt_age(age, sizeof(age), v->age_s);
     if (v->running) {
-        printf("%s: %s\n", resource, v->label);
+        printf("%s: %s\n", shown(resource, buf, sizeof(buf)), v->label);
     } else {
-        printf("%s: %s (no fault-monitor loop runs; its last result is %s old)\n", resource, v->label, age);
+        printf("%s: %s (no fault-monitor loop runs; its last result is %s old)\n",
+               shown(resource, buf, sizeof(buf)), v->label, age);
     }
     printf("  agent:         %s\n", v->publish_only?
            "httpmon: a node attribute carries the verdict; no recovery" :
            "apache: recovery is a restart or a failover");
-    printf("  reason:        %s\n", (st->reason[0] != '\0')? st->reason : "-");
+    printf("  reason:        %s\n", (st->reason[0] != '\0')? shown(st->reason, buf, sizeof(buf)) : "-");
     if (v->publish_only) {
         printf("  window:        weight %" PRIu32 "/100\n", st->weight);
     } else {
@@ -170,7 +172,8 @@ print_one_text(const char *resource, const struct fm_run_state *st, const struct
                st->restarts_in_window);
     }
     if (v->running) {
-        printf("  next failure:  %s\n", (st->next_failure[0] != '\0')? st->next_failure : "-");
+        printf("  next failure:  %s\n",
+               (st->next_failure[0] != '\0')? shown(st->next_failure, buf, sizeof(buf)) : "-");
         printf("  cycles:        %" PRIu64 ", next probe in <= %" PRIu64 " ms, Probe_timeout %" PRIu64
                " ms\n", st->cycles, st->interval_ms, st->probe_timeout_ms);
         printf("  last results:  %s ago\n", age);
@@ -194,7 +197,7 @@ static void
 print_one_json(const char *resource, const struct fm_run_state *st, const struct status_view *v, bool first)
 {
     printf("%s{\"resource\":", first? "" : ",");
-    fm_json_string(stdout, resource);
+    json_shown(resource);
     printf(",\"kind\":\"%s\",\"status\":\"%s\",\"exit\":%d,\"state\":\"%s\",\"loop_running\":%s,"
            "\"age_s\":%" PRId64, v->publish_only? FM_KIND_HTTPMON : FM_KIND_APACHE, v->label, (int) v->code,
            decision_label(st, v->publish_only), v->running? "true" : "false", v->age_s);
@@ -203,13 +206,13 @@ print_one_json(const char *resource, const struct fm_run_state *st, const struct
         printf(",\"ocf_rc\":%d", st->ocf_rc);
     }
     printf(",\"pending\":\"%s\",\"reason\":", fm_action_word(st->pending, v->publish_only));
-    fm_json_string(stdout, st->reason);
+    json_shown(st->reason);
     printf(",\"weight\":%" PRIu32, st->weight);
     if (!v->publish_only) {
         printf(",\"restarts_in_window\":%" PRIu32, st->restarts_in_window);
     }
     printf(",\"next_failure\":");
-    fm_json_string(stdout, st->next_failure);
+    json_shown(st->next_failure);
     printf(",\"cycles\":%" PRIu64 ",\"updated\":%" PRId64 ",\"targets\":[", st->cycles, st->updated_wall_s);
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
