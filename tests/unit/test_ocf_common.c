@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -113,6 +114,7 @@ main(void)
         cmocka_unit_test(test_split_words),
         cmocka_unit_test(test_regex_icase),
         cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_short_decision),
     };
 
     return cmocka_run_group_tests_name("ocf_common", tests, NULL, NULL);
