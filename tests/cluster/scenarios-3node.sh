@@ -83,14 +83,14 @@ for k in 1 2 3; do
     sc_measure fm4 "$X" "$t0" 40
     if [ "$k" -lt 3 ]; then
         fm_wait_resource fm4 "$X" 10 >/dev/null
-        rs=$(sc_fm_field "$X" fm4 restarts_in_window) rc=$(sc_failure_rc fm4 "$X" asyncmon)
+        rs=$(sc_fm_field "$X" fm4 restarts_in_window) rc=$(sc_failure_rc_any fm4 "$X" asyncmon monitor)
         ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$X" ] && [ "$rc" = 1 ] && [ "$rs" = "$k" ] \
              && ! sc_has_failure fm4 start; echo $?)
         fm_result "$ok" "4: kill $k: restart $rs of Retry_count 2 in place on ${SC_ON:-?} (asyncmon rc ${rc:-none}), serving after ${SC_RESTORED:-never} ms"
         sc_row "4 kill $k of 3 inside Retry_interval" "restart in place" "restart $rs on ${SC_ON:-?} (rc ${rc:-?})" "$SC_DETECT" "$SC_RESTORED" "$ok"
     else
         Y=$SC_ON
-        rc=$(sc_failure_rc fm4 "$X" start) reason=$(sc_failure_reason fm4 "$X" start)
+        rc=$(sc_failure_rc_any fm4 "$X" start monitor) reason=$(sc_failure_reason_any fm4 "$X" start monitor)
         ok=$([ -n "$SC_RESTORED" ] && [ -n "$Y" ] && [ "$Y" != "$X" ] && [ "$rc" = 4 ] \
              && grep -qiE 'fail(ing)?.?over' <<<"$reason" && grep -q Retry_count <<<"$reason"; echo $?)
         fm_result "$ok" "4: kill 3: failover from $X to ${Y:-nowhere}: the start on $X was refused with rc ${rc:-none} and the reason '$reason'; serving after ${SC_RESTORED:-never} ms"
