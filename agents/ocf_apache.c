@@ -1515,10 +1515,28 @@ apache_monitor(struct apache *a, bool status_only)
         char failed[512];
 
         /* heartbeat's monitor fails on any failed fetch of its status page;
-         * a partial failure must not pass for health here. */
+         * a partial failure must not pass for health here.  It is one
+         * complete failure of the loop's history, so that Retry_count
+         * holds; the answer is the decision, never success. */
         fm_ocf_first_failure(st, failed, sizeof(failed));
         if (failed[0] != '\0') {
-            rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "status check failed: %s", failed);
+            char cause[600];
+            char reason[1024];
+            int ev = 0;
+
+            fm_ocf_fmt(cause, sizeof(cause), "status check failed: %s", failed);
+            ev = fm_ocf_loop_event(a->ocf, cause, st);
+            if (ev == EALREADY) {
+                fm_ocf_short_decision(st, cause, reason, sizeof(reason));
+                rc = fm_ocf_fail(PCMK_OCF_DEGRADED, "%s asked, under way: %s", fm_action_name(st->pending),
+                                 reason);
+            } else if (ev != 0) {
+                rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s", cause);
+            } else {
+                fm_ocf_short_decision(st, cause, reason, sizeof(reason));
+                rc = (st->ocf_rc == PCMK_OCF_INSUFFICIENT_PRIV)? PCMK_OCF_INSUFFICIENT_PRIV : PCMK_OCF_UNKNOWN_ERROR;
+                fm_ocf_fail(rc, "%s", reason);
+            }
             goto done;
         }
     }

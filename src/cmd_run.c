@@ -55,10 +55,13 @@ struct fm_loop {
     uint64_t max_cycles;            /* 0: forever */
     bool signal_pacemaker;
     bool verify_restart;            /* first cycle after a restart we asked for */
-    bool recovery_reported;         /* the pending recovery is known to the cluster
-                                       (our fail request, or the agent's monitor
-                                       answered it): later failures are the same
-                                       outage */
+    bool outage_pending;            /* the pending recovery was decided for an
+                                       outage still being recovered: a later
+                                       report of it (httpd's exit, the monitor's,
+                                       in a cluster a failed probe) is the same
+                                       outage, not a new failure */
+    bool recovery_reported;         /* our fail request reported it to the
+                                       cluster: the monitor must not again */
     bool reported_file;             /* the `reported` file exists */
     const char *watch_pid_file;     /* FAULTMON_WATCH_PIDFILE: the service's */
     int watch_fd;                   /* pidfd of the watched process, or -1 */
@@ -222,6 +225,7 @@ loop_write_state(struct fm_loop *lp)
         fm_log_err("%s: %s", lp->resource, err);
     }
     if (lp->st.pending == FM_ACTION_NONE) {
+        lp->outage_pending = false;
         lp->recovery_reported = false;
     }
     loop_sync_reported(lp);
@@ -462,9 +466,11 @@ loop_cycle_done(struct fm_loop *lp)
     /* Only successful probes say how fast the service is. */
     in.have_latency = (in.cls == FM_CLASS_OK);
 
-    if (lp->recovery_reported && lp->st.pending != FM_ACTION_NONE && in.cls != FM_CLASS_OK) {
+    if (lp->signal_pacemaker && lp->outage_pending && lp->st.pending != FM_ACTION_NONE
+        && in.cls != FM_CLASS_OK) {
         /* The cluster is carrying out the recovery of this outage: the
-         * same failure again, not a new one. */
+         * same failure again, not a new one.  (Without a cluster nobody
+         * does, and failures while down count as usual.) */
         loop_record(lp, in.cls, in.latency_us, FM_ACTION_NONE);
         loop_write_state(lp);
         fm_log_info("%s: cycle %s while the %s asked is under way", lp->resource,
@@ -484,6 +490,9 @@ loop_cycle_done(struct fm_loop *lp)
     lp->verify_restart = false;
     loop_set_decision(lp, &dec);
     loop_record(lp, in.cls, in.latency_us, dec.action);
+    if (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER) {
+        lp->outage_pending = true;
+    }
     loop_write_state(lp);
     if (lp->exit_rc != 0) {
         return;
@@ -566,7 +575,7 @@ on_watch_exit(int32_t fd, int32_t revents, void *data)
     close(lp->watch_fd);
     lp->watch_fd = -1;
     snprintf(cause, sizeof(cause), "httpd (pid %ld) exited", lp->watch_pid);
-    if (lp->st.pending != FM_ACTION_NONE && lp->recovery_reported) {
+    if (lp->st.pending != FM_ACTION_NONE && lp->outage_pending) {
         fm_log_info("%s: %s: the %s asked is under way (same outage)", lp->resource, cause,
                     fm_action_name(lp->st.pending));
         return -1;
@@ -574,6 +583,7 @@ on_watch_exit(int32_t fd, int32_t revents, void *data)
     fm_decide_cycle(lp->decide, fm_now_us(), &ev, &dec);
     loop_set_decision(lp, &dec);
     loop_record(lp, FM_CLASS_COMPLETE, 0, dec.action);
+    lp->outage_pending = (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER);
     loop_write_state(lp);
     fm_log_info("%s: %s: state %s, action %s: %s", lp->resource, cause, fm_state_name(dec.state),
                 fm_action_name(dec.action), dec.reason);
@@ -631,19 +641,21 @@ loop_check_reset(struct fm_loop *lp)
     if (access(path, F_OK) != 0) {
         return;
     }
-    unlink(path);
     fm_decide_export(lp->decide, &lp->st.decide);
     if (lp->st.decide.held != 0) {
         fm_log_notice("%s: held for manual resume; a reset keeps the hold (faultmon resume)", lp->resource);
+        unlink(path);
         return;
     }
     if (fm_decide_new(&lp->cfg.decide, &fresh) != 0) {
         fm_log_err("%s: cannot reset the history: out of memory", lp->resource);
+        unlink(path);
         return;
     }
     fm_decide_free(lp->decide);
     lp->decide = fresh;
     lp->st.pending = FM_ACTION_NONE;
+    lp->outage_pending = false;
     lp->recovery_reported = false;
     lp->verify_restart = false;
     fm_decide_status(lp->decide, fm_now_us(), &dec);
@@ -653,6 +665,9 @@ loop_check_reset(struct fm_loop *lp)
     snprintf(path, sizeof(path), "%s/asked", lp->dir);
     unlink(path);
     snprintf(path, sizeof(path), "%s/cause", lp->dir);
+    unlink(path);
+    /* Last: whoever asked sees the request gone once the state is new. */
+    snprintf(path, sizeof(path), "%s/reset", lp->dir);
     unlink(path);
     fm_log_notice("%s: failure history and decision reset (cleanup or faultmon reset)", lp->resource);
 }
@@ -699,18 +714,21 @@ loop_check_event(struct fm_loop *lp)
         return;
     }
     cause = line + 9;
-    if (lp->st.pending != FM_ACTION_NONE && lp->recovery_reported) {
-        char same[4200];
-        int fd = -1;
+    if (lp->st.pending != FM_ACTION_NONE && lp->outage_pending) {
+        /* Counted already.  When our fail request reported it, tell the
+         * monitor, which answers "under way" instead of the decision:
+         * Pacemaker has this outage.  Otherwise its answer is the report. */
+        if (lp->recovery_reported) {
+            char same[4200];
+            int fd = -1;
 
-        /* Tell the monitor, which answers "under way" instead of the
-         * decision: Pacemaker already has this outage. */
-        snprintf(same, sizeof(same), "%s/event.same", lp->dir);
-        fd = open(same, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            close(fd);
+            snprintf(same, sizeof(same), "%s/event.same", lp->dir);
+            fd = open(same, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+            if (fd >= 0) {
+                close(fd);
+            }
         }
-        fm_log_info("%s: %s: the %s asked is under way (same outage)", lp->resource, cause,
+        fm_log_info("%s: %s: the %s decided is pending (same outage)", lp->resource, cause,
                     fm_action_name(lp->st.pending));
         unlink(path);
         return;
@@ -718,10 +736,8 @@ loop_check_event(struct fm_loop *lp)
     fm_decide_cycle(lp->decide, fm_now_us(), &ev, &dec);
     loop_set_decision(lp, &dec);
     loop_record(lp, FM_CLASS_COMPLETE, 0, dec.action);
-    if (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER) {
-        /* The monitor's answer is the report: exactly one failure. */
-        lp->recovery_reported = true;
-    }
+    /* The monitor's answer is the report: exactly one failure. */
+    lp->outage_pending = (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER);
     loop_write_state(lp);
     unlink(path);
     fm_log_info("%s: monitor found %s: state %s, action %s: %s", lp->resource, cause,
