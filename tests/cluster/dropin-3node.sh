@@ -98,15 +98,21 @@ fm_result "$ok" "M: faultmon status web on $X: state $(sc_jget state <<<"$rs"), 
 delete web
 
 # ------------------------------------- T: heartbeat vs faultmon, defaults (3)
+# Created stopped and placed first: both manage the same Apache
+# configuration, so a probe of one on the other's node would take the
+# other's httpd for its own (hence also resource-discovery=never there).
 fm_node_exec node1 pcs resource create hb ocf:heartbeat:apache configfile="$FM_APACHE_CONF" statusurl="$SURL" \
-    op monitor interval=${FM_DI_MON}s timeout=${FM_DI_MON_TO}s op stop timeout=10s >/dev/null 2>&1
+    op monitor interval=${FM_DI_MON}s timeout=${FM_DI_MON_TO}s op stop timeout=10s --disabled >/dev/null 2>&1
 st=$?
 fm_node_exec node1 pcs resource create fm ocf:faultmon:apache configfile="$FM_APACHE_CONF" statusurl="$SURL" \
-    op monitor interval=${FM_DI_MON}s timeout=${FM_DI_MON_TO}s op stop timeout=10s >/dev/null 2>&1
+    op monitor interval=${FM_DI_MON}s timeout=${FM_DI_MON_TO}s op stop timeout=10s --disabled --force >/dev/null 2>&1
 st=$((st || $?))
-fm_node_exec node1 pcs constraint location hb prefers $HB=INFINITY >/dev/null 2>&1
-fm_node_exec node1 pcs constraint location fm prefers $FM=INFINITY >/dev/null 2>&1
+fm_node_exec node1 pcs constraint location add hb-on-hb hb $HB INFINITY >/dev/null 2>&1
+fm_node_exec node1 pcs constraint location add hb-not-fm hb $FM -INFINITY resource-discovery=never >/dev/null 2>&1
+fm_node_exec node1 pcs constraint location add fm-on-fm fm $FM INFINITY >/dev/null 2>&1
+fm_node_exec node1 pcs constraint location add fm-not-hb fm $HB -INFINITY resource-discovery=never >/dev/null 2>&1
 fm_node_exec node1 crm configure colocation fm-apart-from-hb -inf: fm hb </dev/null >/dev/null 2>&1
+fm_node_exec node1 pcs resource enable hb fm >/dev/null 2>&1
 fm_wait_resource hb $HB 30 >/dev/null && fm_wait_resource fm $FM 30 >/dev/null \
     && fm_wait_serving $HB /health 10 && fm_wait_serving $FM /health 10
 fm_result $((st || $?)) "T: ocf:heartbeat:apache on $HB and ocf:faultmon:apache on $FM, heartbeat's parameters only, monitor interval=${FM_DI_MON}s timeout=${FM_DI_MON_TO}s"
