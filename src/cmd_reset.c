@@ -57,17 +57,20 @@ fm_reset_state_file(const char *resource, const char *dir)
         free(st);
         return 0;
     }
+    /* Consistent as the reader checks it: no failures, no restarts, no
+     * action of a last cycle; a hold keeps its pending failover. */
     st->decide.n_failures = 0;
     st->decide.n_restarts = 0;
     st->decide.fail_streak = 0;
     st->decide.miss_streak = 0;
-    st->decide.last_action = 0;
-    st->decide.last_action_us = 0;
+    st->action = FM_ACTION_NONE;
     st->weight = 0;
     st->restarts_in_window = 0;
     st->next_failure[0] = '\0';    /* the next loop works it out */
     if (st->decide.held == 0) {
         st->decide.down = 0;
+        st->decide.last_action = 0;
+        st->decide.last_action_us = 0;
         st->pending = FM_ACTION_NONE;
         st->state = FM_STATE_UP;
         st->ocf_rc = 0;
