@@ -177,6 +177,9 @@ for fault in kill stop 403 404 500 slow noconf; do
     T_ROWS+=("$fault"$'\t'"${dh:-never}"$'\t'"${df:-never}"$'\t'"${RES[hb]:--}"$'\t'"${RES[fm]:--}")
     sc_row "T $fault (monitor ${FM_DI_MON}s/${FM_DI_MON_TO}s)" "faultmon detects no later" "hb ${dh:-never}, fm ${df:-never}" "$df" "${RES[fm]:--}" "$ok"
     repair $HB & p1=$!; repair $FM & p2=$!; wait "$p1" "$p2"
+    # a cleanup while a failed start is still being recorded would leave
+    # the ban of that start: settle first
+    fm_wait_idle 60
     fm_cleanup hb; fm_cleanup fm
     fm_wait_resource hb $HB 60 >/dev/null; fm_wait_resource fm $FM 60 >/dev/null
     fm_wait_serving $HB /health 20; fm_wait_serving $FM /health 20
