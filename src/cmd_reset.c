@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <faultmon/commands.h>
+#include <faultmon/deadline.h>
 #include <faultmon/state.h>
 
 static void
@@ -73,8 +74,15 @@ fm_reset_state_file(const char *resource, const char *dir)
         st->decide.last_action_us = 0;
         st->pending = FM_ACTION_NONE;
         st->state = FM_STATE_UP;
-        st->ocf_rc = 0;
         snprintf(st->reason, sizeof(st->reason), "history and decision reset");
+    }
+    st->ocf_rc = fm_state_ocf_rc(st);
+    if (fm_state_validate(st, resource, fm_now_us(), err, sizeof(err)) != 0) {
+        /* Never leave a state the agents would refuse: it would hide a hold. */
+        fprintf(stderr, "faultmon reset: %s: cannot make a consistent state (%s); kept as it was\n",
+                resource, err);
+        free(st);
+        return 1;
     }
     rc = fm_state_write(dir, st, err, sizeof(err));
     if (rc != 0) {

@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 52
+plan 54
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 || bail_out "the fault server did not start"
@@ -251,7 +251,13 @@ is "$(json_field held 'r["state"]')" up "faultmon resume puts it back"
 is "$(json_field web 'r["pending"] + "/" + str(r["restarts_in_window"])')" "none/0" \
     "faultmon reset forgets a failover decision and the restarts (no loop running)"
 
-# 46-49: a running loop: a failure the agent's monitor found (the file
+# 46-47: reset keeps a hold for manual resume, in a state the reader accepts.
+run_loop held2 1 "Port_list=$REFUSED" manual_resume=true
+"$FAULTMON" reset held2 >/dev/null
+is "$(json_field held2 'r["state"] + "/" + str(r["restarts_in_window"])')" "held/0" \
+    "faultmon reset of a held service keeps the hold (faultmon resume releases it)"
+
+# 48-51: a running loop: a failure the agent's monitor found (the file
 # `event` and SIGUSR2) enters its history once; reset clears it.
 "$FAULTMON" run live --no-env --no-pacemaker --param "Port_list=$OK" --param Thorough_probe_interval=60 2>>"$FM_TMP/bg-live.err" &
 pid=$!
@@ -277,7 +283,7 @@ is "$(json_field live 'str(r["restarts_in_window"])')" 1 "after a reset, a new f
 kill -TERM "$pid"
 wait "$pid" 2>/dev/null
 
-# 50-51: the watched process (FAULTMON_WATCH_PIDFILE, httpd's pid file as the
+# 52-53: the watched process (FAULTMON_WATCH_PIDFILE, httpd's pid file as the
 # agent passes it) exits: a complete failure at once, not at the next probe.
 sleep 60 &
 spid=$!
@@ -301,7 +307,7 @@ is "$(json_field watched 'r["pending"] + "/" + str(r["restarts_in_window"])')" "
 kill -TERM "$pid"
 wait "$pid" 2>/dev/null
 
-# 52: every state any loop above wrote is one the reader accepts (the loop
+# 54: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).
 cat "$FM_TMP"/bg-*.err >>"$FM_TMP/all-runs.err" 2>/dev/null
 if grep -q "bug: the state" "$FM_TMP/all-runs.err"; then
