@@ -992,6 +992,8 @@ write_record(const struct apache *a)
     fm_ocf_record_set(&rec, "port_list", a->port_list);
     fm_ocf_record_set(&rec, "status_url", a->status_url);
     fm_ocf_record_set(&rec, "base_url", a->base_url);
+    fm_ocf_record_set(&rec, "Thorough_probe_interval", fm_ocf_param_or("Thorough_probe_interval", ""));
+    fm_ocf_record_set(&rec, "Probe_timeout", fm_ocf_param_or("Probe_timeout", ""));
     rc = fm_ocf_record_write(a->ocf->state_dir, &rec);
     if (rc != 0) {
         fm_ocf_log(LOG_WARNING, "cannot write %s/agent: %s", a->ocf->state_dir, strerror(rc));
@@ -1019,6 +1021,119 @@ check_resource_name(const struct fm_ocf *ocf)
     return PCMK_OCF_OK;
 }
 
+/*
+ * Pacemaker moves a resource once its fail-count reaches migration-threshold.
+ * faultmon sets the fail-count to the restarts it counts within
+ * Retry_interval at each start after a restart (see sync_failcount()), so a
+ * threshold above Retry_count + 1 never moves the resource before faultmon
+ * would; a lower one would make Retry_count false.  (0 and INFINITY: no
+ * threshold.)
+ */
+static int
+check_migration_threshold(const struct fm_ocf *ocf)
+{
+    char mt[64] = "";
+    const char *rc_text = fm_ocf_param_or("Retry_count", "2");
+    char *end = NULL;
+    long threshold = 0;
+    long retry_count = strtol(rc_text, &end, 10);
+
+    /* Pacemaker does not pass it to agents: the CIB says. */
+    if (*end != '\0' || !fm_ocf_meta_attr(ocf, "migration-threshold", mt, sizeof(mt))) {
+        return PCMK_OCF_OK;
+    }
+    threshold = strtol(mt, &end, 10);
+    if (*end != '\0' || threshold <= 0 || threshold > 1000000) {
+        return PCMK_OCF_OK;
+    }
+    /* Restarts count once each from the start that follows them, but a
+     * fail request may count twice until then: at the last restart the
+     * fail-count may reach Retry_count + 1. */
+    if (threshold <= retry_count + 1) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "migration-threshold=%ld would move %s before Retry_count=%ld restarts: unset it "
+                           "(faultmon decides) or set it to %ld or more", threshold, ocf->resource,
+                           retry_count, retry_count + 2);
+    }
+    return PCMK_OCF_OK;
+}
+
+/*
+ * With heartbeat's parameters only, detect every fault at least as fast as
+ * ocf:heartbeat:apache's monitor would: probe twice per monitor interval,
+ * within at most half the monitor timeout.  A broken server is then seen
+ * within half an interval (a crash at once: the loop watches httpd), and a
+ * hang (two partial failures, a Probe_timeout each) within interval +
+ * Probe_timeout, inside heartbeat's own bound: interval + its monitor's
+ * timeout.
+ */
+static void
+derive_timing(const struct fm_ocf *ocf)
+{
+    uint64_t interval_ms = 0;
+    uint64_t timeout_ms = 0;
+    char v[32];
+
+    if (param_set("Thorough_probe_interval") && param_set("Probe_timeout")) {
+        return;
+    }
+    if (!fm_ocf_monitor_op(ocf, &interval_ms, &timeout_ms)) {
+        return;
+    }
+    if (timeout_ms == 0) {
+        timeout_ms = 20000;         /* Pacemaker's default operation timeout */
+    }
+    if (!param_set("Thorough_probe_interval")) {
+        uint64_t tpi_ms = interval_ms / 2;
+
+        if (tpi_ms < 1000) {
+            tpi_ms = 1000;
+        }
+        if (tpi_ms < 60000) {
+            snprintf(v, sizeof(v), "%" PRIu64 "ms", tpi_ms);
+            fm_ocf_param_set("Thorough_probe_interval", v);
+        }
+    }
+    if (!param_set("Probe_timeout") && timeout_ms / 2 < 5000) {
+        snprintf(v, sizeof(v), "%" PRIu64 "ms", (timeout_ms / 2 < 500)? 500 : timeout_ms / 2);
+        fm_ocf_param_set("Probe_timeout", v);
+    }
+    fm_ocf_log(LOG_INFO, "monitor interval %" PRIu64 " ms, timeout %" PRIu64 " ms: Thorough_probe_interval %s, "
+               "Probe_timeout %s", interval_ms, timeout_ms, fm_ocf_param_or("Thorough_probe_interval", "60s"),
+               fm_ocf_param_or("Probe_timeout", "5s"));
+}
+
+/*
+ * After a restart faultmon asked for: make Pacemaker's fail-count the number
+ * of restarts faultmon counts within Retry_interval.  The controller counts
+ * a fail request once or twice, and keeps counting past the window.
+ */
+static void
+sync_failcount(const struct fm_ocf *ocf, const struct fm_run_state *prev)
+{
+    char name[FM_RESOURCE_NAME_MAX + 64];
+    char value[32];
+    char id[FM_RESOURCE_NAME_MAX];
+    unsigned asked = fm_ocf_asked_count(ocf);
+    unsigned restarts = prev->restarts_in_window;
+    uint64_t interval_ms = 0;
+    uint64_t timeout_ms = 0;
+
+    snprintf(id, sizeof(id), "%s", ocf->resource);
+    if (asked > restarts) {
+        asked = restarts;
+    }
+    snprintf(name, sizeof(name), "fail-count-%s#asyncmon_0", id);
+    snprintf(value, sizeof(value), "%u", asked);
+    fm_ocf_attrd(ocf, name, (asked > 0)? value : NULL);
+    if (fm_ocf_monitor_op(ocf, &interval_ms, &timeout_ms)) {
+        snprintf(name, sizeof(name), "fail-count-%s#monitor_%" PRIu64, id, interval_ms);
+        snprintf(value, sizeof(value), "%u", restarts - asked);
+        fm_ocf_attrd(ocf, name, (restarts > asked)? value : NULL);
+    }
+    fm_ocf_log(LOG_INFO, "fail-count set to the %u restart(s) faultmon counts within Retry_interval", restarts);
+}
+
 static int
 apache_validate(struct apache *a, bool configtest)
 {
@@ -1032,6 +1147,9 @@ apache_validate(struct apache *a, bool configtest)
     }
     if (rc == PCMK_OCF_OK) {
         rc = fm_ocf_validate_loop_params(a->ocf, NULL);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = check_migration_threshold(a->ocf);
     }
     if (rc == PCMK_OCF_OK) {
         rc = prepare_level10_test(a->base_url, true);
@@ -1066,9 +1184,9 @@ check_refusal(const struct fm_ocf *ocf)
     }
     snprintf(path, sizeof(path), "%s/resume", ocf->state_dir);
     if (st->pending == FM_ACTION_FAILOVER) {
-        char reason[sizeof(st->reason)];
+        char reason[1024];
 
-        snprintf(reason, sizeof(reason), "%s", st->reason);
+        fm_ocf_short_decision(st, NULL, reason, sizeof(reason));
         /* Refuse once: after a cleanup, a start here works again. */
         fm_state_clear_pending(st);
         if (fm_state_write(ocf->state_dir, st, err, sizeof(err)) != 0) {
@@ -1097,13 +1215,28 @@ static int
 apache_start(struct apache *a)
 {
     struct fm_run_state *st = NULL;
+    char err[512];
     pid_t pid = 0;
     bool heartbeat = heartbeat_mode();  /* before translate_params() adds targets */
-    int rc = apache_validate(a, true);
+    int rc = PCMK_OCF_OK;
 
+    if (a->ocf->have_state_dir) {
+        derive_timing(a->ocf);
+    }
+    rc = apache_validate(a, true);
     if (rc != PCMK_OCF_OK) {
         return rc;
     }
+    st = calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
+    }
+    if (fm_state_read(a->ocf->state_dir, st, err, sizeof(err)) == 0 && st->pending == FM_ACTION_RESTART
+        && fm_state_loop_pid(a->ocf->state_dir) == 0) {
+        sync_failcount(a->ocf, st);
+    }
+    free(st);
+    st = NULL;
     pid = httpd_pid(a->pid_file, a->httpd);
     if (pid != 0 && fm_state_loop_pid(a->ocf->state_dir) != 0) {
         fm_ocf_log(LOG_INFO, "already running (httpd pid %ld)", (long) pid);
@@ -1136,6 +1269,8 @@ apache_start(struct apache *a)
     if (st == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
     }
+    /* The loop watches httpd's parent and finds its exit at once. */
+    setenv("FAULTMON_WATCH_PIDFILE", a->pid_file, 1);
     rc = fm_ocf_loop_start(a->ocf, NULL, st);
     if (rc == PCMK_OCF_OK && heartbeat) {
         char failed[512];
@@ -1227,13 +1362,83 @@ restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_st
                               rec_or(rec, "base_url", "http://127.0.0.1:80"));
 
     fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
+    /* The timing derived from the monitor operation at start. */
+    if (!param_set("Thorough_probe_interval") && rec_or(rec, "Thorough_probe_interval", "")[0] != '\0') {
+        fm_ocf_param_set("Thorough_probe_interval", rec_or(rec, "Thorough_probe_interval", ""));
+    }
+    if (!param_set("Probe_timeout") && rec_or(rec, "Probe_timeout", "")[0] != '\0') {
+        fm_ocf_param_set("Probe_timeout", rec_or(rec, "Probe_timeout", ""));
+    }
     if (rc == PCMK_OCF_OK) {
+        setenv("FAULTMON_WATCH_PIDFILE", rec_or(rec, "pid_file", ""), 1);
         rc = fm_ocf_loop_start(a->ocf, NULL, st);
     }
     if (rc != PCMK_OCF_OK) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");
     }
     return PCMK_OCF_OK;
+}
+
+/*
+ * The monitor found httpd dead.  That failure enters the loop's history as
+ * a complete failure, like a failed probe, and the answer is the loop's
+ * decision: 1 restart, 4 failover (fail-count INFINITY, as the ban it
+ * causes), or degraded (fall not reached).  While a recovery the cluster
+ * already knows of is pending (the loop's fail request, or an earlier
+ * monitor's answer), it is the same outage: degraded, so that Pacemaker
+ * counts it once.
+ */
+static int
+monitor_httpd_dead(struct apache *a, const struct fm_ocf_record *rec)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    char cause[FM_OCF_PATH_MAX + 64];
+    char reason[1024];
+    char err[512];
+    int rc = 0;
+
+    fm_ocf_fmt(cause, sizeof(cause), "httpd is not running (pid file %s)", rec_or(rec, "pid_file", "?"));
+    if (st == NULL) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s", cause);
+    }
+    if (fm_ocf_loop_reported(a->ocf) && fm_state_read(a->ocf->state_dir, st, err, sizeof(err)) == 0
+        && st->pending != FM_ACTION_NONE) {
+        const char *action = fm_action_name(st->pending);
+
+        fm_ocf_short_decision(st, cause, reason, sizeof(reason));
+        free(st);
+        return fm_ocf_fail(PCMK_OCF_DEGRADED, "%s asked, under way: %s", action, reason);
+    }
+    rc = fm_ocf_loop_event(a->ocf, "httpd is not running", st);
+    if (rc == EALREADY) {
+        const char *action = fm_action_name(st->pending);
+
+        fm_ocf_short_decision(st, cause, reason, sizeof(reason));
+        free(st);
+        return fm_ocf_fail(PCMK_OCF_DEGRADED, "%s asked, under way: %s", action, reason);
+    }
+    if (rc != 0) {
+        free(st);
+        /* No loop to decide: a plain soft failure, as before faultmon. */
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s (the fault monitor could not decide: %s)", cause,
+                           strerror(rc));
+    }
+    /* Pacemaker keeps 128 bytes: the pid file after the decision. */
+    fm_ocf_short_decision(st, "httpd is not running", reason, sizeof(reason));
+    fm_ocf_fmt(reason + strlen(reason), sizeof(reason) - strlen(reason), " (pid file %s)",
+               rec_or(rec, "pid_file", "?"));
+    rc = st->ocf_rc;
+    if (rc == PCMK_OCF_INSUFFICIENT_PRIV && a->ocf->interval_ms > 0) {
+        char name[FM_RESOURCE_NAME_MAX + 64];
+
+        snprintf(name, sizeof(name), "fail-count-%s#monitor_%" PRIu64, a->ocf->resource, a->ocf->interval_ms);
+        fm_ocf_attrd(a->ocf, name, "INFINITY");
+    }
+    free(st);
+    if (rc == PCMK_OCF_OK) {
+        rc = PCMK_OCF_DEGRADED;
+    }
+    return fm_ocf_fail(rc, "%s", reason);
 }
 
 static int
@@ -1249,6 +1454,13 @@ apache_monitor(struct apache *a, bool status_only)
     if (rc != PCMK_OCF_OK) {
         return rc;
     }
+    /* Pacemaker probes (a monitor with interval 0, run by the cluster: it
+     * names the node) after a cleanup or a refresh, when it has forgotten
+     * this node's fail-count and failures: faultmon forgets its history
+     * and decision here too. */
+    if (!status_only && a->ocf->interval_ms == 0 && getenv("OCF_RESKEY_CRM_meta_on_node") != NULL) {
+        fm_ocf_loop_reset(a->ocf);
+    }
     rc = fm_ocf_record_read(a->ocf->state_dir, &rec);
     if (rc != 0) {
         return monitor_unrecorded(a);
@@ -1257,11 +1469,16 @@ apache_monitor(struct apache *a, bool status_only)
      * restarts keep the parent's PID, so a dead PID means a dead httpd. */
     pid = httpd_pid(rec_or(&rec, "pid_file", ""), rec_or(&rec, "httpd", ""));
     if (pid == 0) {
-        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "httpd is not running (pid file %s)",
-                           rec_or(&rec, "pid_file", "?"));
+        return status_only? PCMK_OCF_NOT_RUNNING : monitor_httpd_dead(a, &rec);
     }
     if (status_only) {
         return PCMK_OCF_OK;
+    }
+    /* As heartbeat's monitor: a configuration removed from this node makes
+     * the service one that cannot be started here again. */
+    if (access(rec_or(&rec, "configfile", "/"), F_OK) != 0) {
+        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "configfile %s was removed from this node: httpd "
+                           "(pid %ld) cannot be restarted here", rec_or(&rec, "configfile", "?"), (long) pid);
     }
     st = calloc(1, sizeof(*st));
     if (st == NULL) {
@@ -1300,20 +1517,44 @@ apache_monitor(struct apache *a, bool status_only)
         char failed[512];
 
         /* heartbeat's monitor fails on any failed fetch of its status page;
-         * a partial failure must not pass for health here. */
+         * a partial failure must not pass for health here.  It is one
+         * complete failure of the loop's history, so that Retry_count
+         * holds; the answer is the decision, never success. */
         fm_ocf_first_failure(st, failed, sizeof(failed));
         if (failed[0] != '\0') {
-            rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "status check failed: %s", failed);
+            char cause[600];
+            char reason[1024];
+            int ev = 0;
+
+            fm_ocf_fmt(cause, sizeof(cause), "status check failed: %s", failed);
+            ev = fm_ocf_loop_event(a->ocf, cause, st);
+            if (ev == EALREADY) {
+                fm_ocf_short_decision(st, cause, reason, sizeof(reason));
+                rc = fm_ocf_fail(PCMK_OCF_DEGRADED, "%s asked, under way: %s", fm_action_name(st->pending),
+                                 reason);
+            } else if (ev != 0) {
+                rc = fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s", cause);
+            } else {
+                fm_ocf_short_decision(st, cause, reason, sizeof(reason));
+                rc = (st->ocf_rc == PCMK_OCF_INSUFFICIENT_PRIV)? PCMK_OCF_INSUFFICIENT_PRIV : PCMK_OCF_UNKNOWN_ERROR;
+                fm_ocf_fail(rc, "%s", reason);
+            }
             goto done;
         }
     }
     if (rc != PCMK_OCF_OK) {
-        char failed[512];
+        char reason[1024];
 
-        /* The decision first: Pacemaker keeps only the start of the reason. */
-        fm_ocf_first_failure(st, failed, sizeof(failed));
-        fm_ocf_fail(rc, "%s%s%s%s", (st->reason[0] != '\0')? st->reason : "the fault monitor reports a failure",
-                    (failed[0] != '\0')? " (" : "", failed, (failed[0] != '\0')? ")" : "");
+        /* Target, cause and decision first: Pacemaker keeps only the start
+         * of the reason. */
+        fm_ocf_short_decision(st, NULL, reason, sizeof(reason));
+        if ((rc == PCMK_OCF_UNKNOWN_ERROR || rc == PCMK_OCF_INSUFFICIENT_PRIV) && fm_ocf_loop_reported(a->ocf)) {
+            /* The loop's fail request already reported it: count it once. */
+            rc = PCMK_OCF_DEGRADED;
+            fm_ocf_fail(rc, "%s asked, under way: %s", fm_action_name(st->pending), reason);
+            goto done;
+        }
+        fm_ocf_fail(rc, "%s", reason);
         goto done;
     }
     if (a->ocf->check_level >= 10) {

@@ -1162,3 +1162,330 @@ fm_ocf_fresh_probe(const struct fm_ocf *ocf, uint64_t probe_timeout_ms)
                                status, out);
     }
 }
+
+/* ---- the loop's protocol with the agent: events, reset, fail-counts ---- */
+
+const char *
+fm_ocf_attrd_updater_path(void)
+{
+    const char *env = getenv("FAULTMON_OCF_ATTRD_UPDATER");
+
+    return (env != NULL && env[0] == '/')? env : FM_OCF_ATTRD_UPDATER;
+}
+
+int
+fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value)
+{
+    char out[512];
+    char *argv[6];
+    size_t n = 0;
+    int status = 0;
+    uint64_t left_ms = fm_ocf_left_ms(ocf);
+
+    argv[n++] = (char *) fm_ocf_attrd_updater_path();
+    argv[n++] = (char *) "-n";
+    argv[n++] = (char *) name;
+    if (value != NULL) {
+        argv[n++] = (char *) "-U";
+        argv[n++] = (char *) value;
+    } else {
+        argv[n++] = (char *) "-D";
+    }
+    argv[n] = NULL;
+    status = fm_ocf_run(argv, out, sizeof(out), NULL, (left_ms > 5000 || left_ms == 0)? 5000 : left_ms);
+    if (status != 0) {
+        out[strcspn(out, "\n")] = '\0';
+        fm_ocf_log(LOG_WARNING, "attrd_updater could not %s %s (status %d): %s",
+                   (value != NULL)? "set" : "delete", name, status, out);
+    }
+    return status;
+}
+
+static void
+write_text(FILE *out, const void *data)
+{
+    fprintf(out, "%s\n", (const char *) data);
+}
+
+int
+fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run_state *st)
+{
+    int64_t pid = fm_state_loop_pid(ocf->state_dir);
+    char text[FM_OCF_PATH_MAX + 600];
+    char path[FM_OCF_PATH_MAX + 16];
+    char err[512];
+    uint64_t left_ms = fm_ocf_left_ms(ocf);
+    uint64_t end_us = 0;
+    int rc = 0;
+
+    if (pid == 0) {
+        return ESRCH;
+    }
+    snprintf(path, sizeof(path), "%s/event.same", ocf->state_dir);
+    unlink(path);
+    snprintf(text, sizeof(text), "complete %s", cause);
+    text[strcspn(text, "\n")] = '\0';
+    rc = fm_state_file_write(ocf->state_dir, "event", write_text, text);
+    if (rc != 0) {
+        return rc;
+    }
+    snprintf(path, sizeof(path), "%s/event", ocf->state_dir);
+    if (kill((pid_t) pid, SIGUSR2) != 0) {
+        rc = errno;
+        unlink(path);
+        return rc;
+    }
+    /* The loop removes the file once the state holds its decision. */
+    end_us = fm_ocf_now_us() + ((left_ms > 0 && left_ms < 3000)? left_ms : 3000) * 1000u;
+    while (access(path, F_OK) == 0) {
+        if (fm_ocf_now_us() >= end_us) {
+            unlink(path);
+            return ETIMEDOUT;
+        }
+        fm_ocf_sleep_ms(5);
+    }
+    rc = fm_state_read(ocf->state_dir, st, err, sizeof(err));
+    snprintf(path, sizeof(path), "%s/event.same", ocf->state_dir);
+    if (rc == 0 && access(path, F_OK) == 0) {
+        unlink(path);
+        return EALREADY;
+    }
+    return rc;
+}
+
+bool
+fm_ocf_loop_reported(const struct fm_ocf *ocf)
+{
+    char path[FM_OCF_PATH_MAX + 16];
+
+    snprintf(path, sizeof(path), "%s/reported", ocf->state_dir);
+    return access(path, F_OK) == 0;
+}
+
+void
+fm_ocf_loop_reset(const struct fm_ocf *ocf)
+{
+    char *argv[4];
+    char out[512];
+    int status = 0;
+
+    if (access(ocf->state_dir, F_OK) != 0) {
+        return;
+    }
+    argv[0] = (char *) fm_ocf_faultmon_path();
+    argv[1] = (char *) "reset";
+    argv[2] = (char *) ocf->resource;
+    argv[3] = NULL;
+    out[0] = '\0';
+    status = fm_ocf_run(argv, out, sizeof(out), NULL, 5000);
+    out[strcspn(out, "\n")] = '\0';
+    if (status != 0) {
+        fm_ocf_log(LOG_WARNING, "faultmon reset %s failed (status %d): %s", ocf->resource, status, out);
+        return;
+    }
+    fm_ocf_log(LOG_INFO, "probe (after a cleanup, or a new node): %s", out);
+    /* The explanation of a decision that is gone goes with it. */
+    {
+        char name[FM_RESOURCE_NAME_MAX + 32];
+
+        snprintf(name, sizeof(name), "faultmon-%s-reason", ocf->resource);
+        fm_ocf_attrd(ocf, name, NULL);
+    }
+}
+
+/* The resource's id without a clone instance suffix (web:0 -> web). */
+static void
+primitive_id(const struct fm_ocf *ocf, char *buf, size_t buf_len)
+{
+    snprintf(buf, buf_len, "%s", (ocf->resource != NULL)? ocf->resource : "");
+    buf[strcspn(buf, ":")] = '\0';
+}
+
+/* 10, 10s, 500ms, 2m, 2min, 1h: Pacemaker's usual spellings. */
+static uint64_t
+parse_pcmk_ms(const char *text)
+{
+    char *end = NULL;
+    unsigned long long v = strtoull(text, &end, 10);
+
+    if (end == text) {
+        return 0;
+    }
+    if (*end == '\0' || *end == '"' || (end[0] == 's' && (end[1] == '"' || end[1] == '\0'))) {
+        return v * 1000u;
+    }
+    if (strncmp(end, "ms", 2) == 0) {
+        return v;
+    }
+    if (strncmp(end, "min", 3) == 0 || (end[0] == 'm' && (end[1] == '"' || end[1] == '\0'))) {
+        return v * 60000u;
+    }
+    if (end[0] == 'h') {
+        return v * 3600000u;
+    }
+    return 0;
+}
+
+static uint64_t
+xml_attr_ms(const char *elem, const char *end, const char *name)
+{
+    char key[32];
+    const char *p = NULL;
+
+    snprintf(key, sizeof(key), " %s=\"", name);
+    p = strstr(elem, key);
+    if (p == NULL || p > end) {
+        return 0;
+    }
+    return parse_pcmk_ms(p + strlen(key));
+}
+
+/* cibadmin --query --xpath XPATH into out; cibadmin lives beside
+ * attrd_updater (pacemaker-cli-utils). */
+static bool
+cib_query(const char *xpath, char *out, size_t out_len)
+{
+    char dir[FM_OCF_PATH_MAX];
+    char cibadmin[FM_OCF_PATH_MAX + 16];
+    char *argv[5];
+    const char *slash = NULL;
+
+    snprintf(dir, sizeof(dir), "%s", fm_ocf_attrd_updater_path());
+    slash = strrchr(dir, '/');
+    snprintf(cibadmin, sizeof(cibadmin), "%.*s/cibadmin", (int) (slash - dir), dir);
+    argv[0] = cibadmin;
+    argv[1] = (char *) "--query";
+    argv[2] = (char *) "--xpath";
+    argv[3] = (char *) xpath;
+    argv[4] = NULL;
+    out[0] = '\0';
+    return access(cibadmin, X_OK) == 0 && fm_ocf_run(argv, out, out_len, NULL, 5000) == 0;
+}
+
+bool
+fm_ocf_meta_attr(const struct fm_ocf *ocf, const char *name, char *buf, size_t buf_len)
+{
+    char id[FM_RESOURCE_NAME_MAX];
+    char xpath[512];
+    char out[4096];
+    const char *p = NULL;
+
+    primitive_id(ocf, id, sizeof(id));
+    snprintf(xpath, sizeof(xpath), "//primitive[@id='%s']/meta_attributes/nvpair[@name='%s']", id, name);
+    if (!cib_query(xpath, out, sizeof(out))) {
+        snprintf(xpath, sizeof(xpath), "//rsc_defaults/meta_attributes/nvpair[@name='%s']", name);
+        if (!cib_query(xpath, out, sizeof(out))) {
+            return false;
+        }
+    }
+    p = strstr(out, " value=\"");
+    if (p == NULL) {
+        return false;
+    }
+    p += 8;
+    snprintf(buf, buf_len, "%.*s", (int) strcspn(p, "\""), p);
+    return true;
+}
+
+bool
+fm_ocf_monitor_op(const struct fm_ocf *ocf, uint64_t *interval_ms, uint64_t *timeout_ms)
+{
+    char xpath[256];
+    char id[FM_RESOURCE_NAME_MAX];
+    char *out = calloc(1, 65536);
+    const char *p = NULL;
+    bool found = false;
+
+    *interval_ms = 0;
+    *timeout_ms = 0;
+    if (out == NULL || ocf->resource == NULL) {
+        free(out);
+        return false;
+    }
+    primitive_id(ocf, id, sizeof(id));
+    snprintf(xpath, sizeof(xpath), "//primitive[@id='%s']/operations/op[@name='monitor']", id);
+    if (!cib_query(xpath, out, 65536)) {
+        free(out);
+        return false;
+    }
+    /* Each <op .../>: the shortest interval, and that op's timeout. */
+    for (p = strstr(out, "<op "); p != NULL; p = strstr(p + 4, "<op ")) {
+        const char *end = strchr(p, '>');
+        uint64_t iv = 0;
+
+        if (end == NULL) {
+            break;
+        }
+        iv = xml_attr_ms(p, end, "interval");
+        if (iv > 0 && (!found || iv < *interval_ms)) {
+            *interval_ms = iv;
+            *timeout_ms = xml_attr_ms(p, end, "timeout");
+            found = true;
+        }
+    }
+    free(out);
+    return found;
+}
+
+unsigned
+fm_ocf_asked_count(const struct fm_ocf *ocf)
+{
+    char path[FM_OCF_PATH_MAX + 16];
+    char line[64];
+    unsigned n = 0;
+    FILE *in = NULL;
+
+    snprintf(path, sizeof(path), "%s/asked", ocf->state_dir);
+    in = fopen(path, "re");
+    if (in == NULL) {
+        return 0;
+    }
+    while (fgets(line, sizeof(line), in) != NULL) {
+        n++;
+    }
+    fclose(in);
+    return n;
+}
+
+void
+fm_ocf_short_decision(const struct fm_run_state *st, const char *cause, char *buf, size_t buf_len)
+{
+    const char *reason = (st->reason[0] != '\0')? st->reason : "the fault monitor reports a failure";
+    const char *over = strstr(reason, ": failing over");
+    const char *restart = strstr(reason, ": restart ");
+    char failed[512];
+
+    if (cause == NULL || cause[0] == '\0') {
+        fm_ocf_first_failure(st, failed, sizeof(failed));
+        cause = failed;
+    }
+    if (cause[0] == '\0' && st->pending != FM_ACTION_NONE && st->resource[0] != '\0') {
+        /* A recovery not decided by a probe (httpd's exit, the monitor's
+         * report): the loop wrote its cause beside the state. */
+        char dir[FM_OCF_PATH_MAX];
+        char path[FM_OCF_PATH_MAX + 16];
+        FILE *in = NULL;
+
+        if (fm_state_dir(st->resource, dir, sizeof(dir)) == 0) {
+            snprintf(path, sizeof(path), "%s/cause", dir);
+            in = fopen(path, "re");
+        }
+        if (in != NULL) {
+            if (fgets(failed, sizeof(failed), in) != NULL) {
+                failed[strcspn(failed, "\n")] = '\0';
+            }
+            fclose(in);
+        }
+    }
+    /* Target and cause, then the decision, then the rest: Pacemaker keeps
+     * about 128 bytes. */
+    if (over != NULL) {
+        fm_ocf_fmt(buf, buf_len, "%s%sfailing over: %.*s%s", cause, (cause[0] != '\0')? ": " : "",
+                   (int) (over - reason), reason, over + 14);
+    } else if (restart != NULL) {
+        fm_ocf_fmt(buf, buf_len, "%s%s%s; %.*s", cause, (cause[0] != '\0')? ": " : "", restart + 2,
+                   (int) (restart - reason), reason);
+    } else {
+        fm_ocf_fmt(buf, buf_len, "%s%s%s", cause, (cause[0] != '\0')? ": " : "", reason);
+    }
+}

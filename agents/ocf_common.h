@@ -231,4 +231,54 @@ void fm_ocf_first_failure(const struct fm_run_state *st, char *buf, size_t buf_l
  */
 int fm_ocf_fresh_probe(const struct fm_ocf *ocf, uint64_t probe_timeout_ms);
 
+/*! \brief Pacemaker's attrd_updater (FAULTMON_OCF_ATTRD_UPDATER in tests). */
+const char *fm_ocf_attrd_updater_path(void);
+
+/*!
+ * \brief Set (\p value) or delete (NULL) node attribute \p name of this
+ *        node with attrd_updater; a failure is logged.
+ * \return the exit status of attrd_updater
+ */
+int fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value);
+
+/*!
+ * \brief Give the loop a complete failure the agent found (\p cause, e.g.
+ *        httpd not running) and wait until its decision is in the state.
+ * \param[out] st  the state holding the decision
+ * \return 0; EALREADY when the loop found it the same outage as a recovery
+ *         the cluster already knows of (\p st holds that decision); ESRCH
+ *         when no loop runs; ETIMEDOUT when it did not answer; another errno
+ */
+int fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run_state *st);
+
+/*! \return whether the cluster already knows of the loop's pending recovery */
+bool fm_ocf_loop_reported(const struct fm_ocf *ocf);
+
+/*! \brief Forget the loop's history and decision (`faultmon reset`). */
+void fm_ocf_loop_reset(const struct fm_ocf *ocf);
+
+/*!
+ * \brief The resource's shortest recurring monitor operation in the CIB.
+ * \return whether one was found (\p timeout_ms is 0 when it sets none)
+ */
+bool fm_ocf_monitor_op(const struct fm_ocf *ocf, uint64_t *interval_ms, uint64_t *timeout_ms);
+
+/*!
+ * \brief A meta attribute of the resource in the CIB (its own, else
+ *        rsc_defaults'), e.g. migration-threshold, which Pacemaker does not
+ *        pass to agents.
+ * \return whether one is set
+ */
+bool fm_ocf_meta_attr(const struct fm_ocf *ocf, const char *name, char *buf, size_t buf_len);
+
+/*! \return how many fail requests the loop made within Retry_interval */
+unsigned fm_ocf_asked_count(const struct fm_ocf *ocf);
+
+/*!
+ * \brief An exit reason for the decision in \p st: the target and cause
+ *        (\p cause, or the first failed target), then the decision, then
+ *        the rest of the engine's reason.
+ */
+void fm_ocf_short_decision(const struct fm_run_state *st, const char *cause, char *buf, size_t buf_len);
+
 #endif

@@ -12,12 +12,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +37,9 @@
 #include <faultmon/state.h>
 
 #define FM_PCMK_TIMEOUT_MS 1000
+#define FM_ASKED_MAX 64
+
+extern char **environ;
 
 struct fm_loop {
     const char *resource;
@@ -48,6 +55,17 @@ struct fm_loop {
     uint64_t max_cycles;            /* 0: forever */
     bool signal_pacemaker;
     bool verify_restart;            /* first cycle after a restart we asked for */
+    bool outage_pending;            /* the pending recovery was decided for an
+                                       outage still being recovered: a later
+                                       report of it (httpd's exit, the monitor's,
+                                       in a cluster a failed probe) is the same
+                                       outage, not a new failure */
+    bool recovery_reported;         /* our fail request reported it to the
+                                       cluster: the monitor must not again */
+    bool reported_file;             /* the `reported` file exists */
+    const char *watch_pid_file;     /* FAULTMON_WATCH_PIDFILE: the service's */
+    int watch_fd;                   /* pidfd of the watched process, or -1 */
+    long watch_pid;
     struct fm_pcmk_resource rsc;
     struct fm_run_state st;
     int lock_fd;                    /* DIR/lock, held for the loop's life */
@@ -56,6 +74,7 @@ struct fm_loop {
 
 static void loop_cycle_start(struct fm_loop *lp);
 static void loop_dispatch(struct fm_loop *lp);
+static void loop_watch(struct fm_loop *lp);
 
 static void
 loop_arm(struct fm_loop *lp, uint64_t delay_ms, void (*fn)(void *data))
@@ -163,6 +182,29 @@ loop_keep_lock(struct fm_loop *lp)
     return false;
 }
 
+/* `reported` tells the agent's monitor that the cluster already knows of the
+ * pending recovery, so that it does not report it again. */
+static void
+loop_sync_reported(struct fm_loop *lp)
+{
+    char path[4200];
+
+    if (lp->recovery_reported == lp->reported_file) {
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/reported", lp->dir);
+    if (lp->recovery_reported) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+        if (fd >= 0) {
+            close(fd);
+        }
+    } else {
+        unlink(path);
+    }
+    lp->reported_file = lp->recovery_reported;
+}
+
 static void
 loop_write_state(struct fm_loop *lp)
 {
@@ -182,6 +224,11 @@ loop_write_state(struct fm_loop *lp)
     if (fm_state_write(lp->dir, &lp->st, err, sizeof(err)) != 0) {
         fm_log_err("%s: %s", lp->resource, err);
     }
+    if (lp->st.pending == FM_ACTION_NONE) {
+        lp->outage_pending = false;
+        lp->recovery_reported = false;
+    }
+    loop_sync_reported(lp);
 }
 
 /* The current decision as the agent's monitor reports it. */
@@ -222,8 +269,133 @@ loop_set_decision(struct fm_loop *lp, const struct fm_decision *dec)
              fm_action_word(next.action, lp->cfg.decide.publish_only), next.reason);
 }
 
+/* The first failed target of the last cycle and why ("" when none). */
 static void
-loop_act(struct fm_loop *lp, const struct fm_decision *dec)
+loop_first_failure(const struct fm_run_state *st, char *buf, size_t buf_len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < st->n_targets; i++) {
+        const struct fm_state_target *t = &st->targets[i];
+
+        if (t->cls == FM_CLASS_OK) {
+            continue;
+        }
+        if (t->http_status != 0) {
+            snprintf(buf, buf_len, "%s: %s, HTTP %d", t->target, fm_reason_name(t->reason), t->http_status);
+        } else {
+            snprintf(buf, buf_len, "%s: %s", t->target, fm_reason_name(t->reason));
+        }
+        return;
+    }
+}
+
+/* Pacemaker's attrd_updater, never through a shell; the loop runs inside
+ * the cluster, so a missing cluster is only a log line. */
+static void
+loop_attrd(const struct fm_loop *lp, const char *name, const char *value)
+{
+    const char *tool = getenv("FAULTMON_ATTRD_UPDATER");
+    char *argv[8];
+    size_t n = 0;
+    pid_t pid = 0;
+    int status = 0;
+
+    if (tool == NULL || tool[0] != '/') {
+        tool = FM_ATTRD_UPDATER;
+    }
+    argv[n++] = (char *) tool;
+    argv[n++] = (char *) "-n";
+    argv[n++] = (char *) name;
+    if (value != NULL) {
+        argv[n++] = (char *) "-U";
+        argv[n++] = (char *) value;
+    } else {
+        argv[n++] = (char *) "-D";
+    }
+    argv[n] = NULL;
+    if (posix_spawn(&pid, tool, NULL, NULL, argv, environ) != 0) {
+        fm_log_warn("%s: cannot run %s: %s", lp->resource, tool, strerror(errno));
+        return;
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        continue;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fm_log_warn("%s: %s -n %s failed (status %d)", lp->resource, tool, name, status);
+    }
+}
+
+static void
+write_lines(FILE *out, const void *data)
+{
+    fputs(data, out);
+}
+
+/* The whole reason of a recovery where the administrator looks: the log and
+ * the node attribute faultmon-RESOURCE-reason (exit reasons are cut at 128
+ * bytes). */
+static void
+loop_publish_reason(const struct fm_loop *lp, const char *cause, const struct fm_decision *dec)
+{
+    char name[FM_RESOURCE_NAME_MAX + 32];
+    char full[FM_DECIDE_REASON_MAX + 600];
+
+    snprintf(full, sizeof(full), "%s%s%s", (cause != NULL)? cause : "", (cause != NULL)? ": " : "",
+             dec->reason);
+    fm_log_warn("%s: %s: %s", lp->resource,
+                (dec->action == FM_ACTION_RESTART)? "asking for a local restart" : "asking for a failover",
+                full);
+    /* The agent's exit reasons (a refused start) lead with it. */
+    if (cause != NULL && fm_state_file_write(lp->dir, "cause", write_lines, cause) != 0) {
+        fm_log_warn("%s: cannot write %s/cause", lp->resource, lp->dir);
+    }
+    if (lp->signal_pacemaker) {
+        snprintf(name, sizeof(name), "faultmon-%s-reason", lp->resource);
+        loop_attrd(lp, name, full);
+    }
+}
+
+/* Remember each fail request in `asked` (wall-clock seconds, one a line,
+ * those within Retry_interval): the agent's next start sets Pacemaker's
+ * fail-count from it, since the controller counts such a request once or
+ * twice. */
+static void
+loop_note_asked(const struct fm_loop *lp)
+{
+    char path[4200];
+    char line[64];
+    char *text = calloc(FM_ASKED_MAX + 1, sizeof(line));
+    int64_t now_s = (int64_t) time(NULL);
+    int64_t window_s = (int64_t) (lp->cfg.decide.retry_interval_ms / 1000u);
+    size_t used = 0;
+    size_t n = 0;
+    FILE *in = NULL;
+
+    if (text == NULL) {
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/asked", lp->dir);
+    in = fopen(path, "re");
+    while (in != NULL && fgets(line, sizeof(line), in) != NULL && n < FM_ASKED_MAX - 1) {
+        long long t = strtoll(line, NULL, 10);
+
+        if (t > 0 && now_s - t <= window_s) {
+            used += (size_t) snprintf(text + used, sizeof(line), "%lld\n", t);
+            n++;
+        }
+    }
+    if (in != NULL) {
+        fclose(in);
+    }
+    snprintf(text + used, sizeof(line), "%lld\n", (long long) now_s);
+    if (fm_state_file_write(lp->dir, "asked", write_lines, text) != 0) {
+        fm_log_warn("%s: cannot write %s", lp->resource, path);
+    }
+    free(text);
+}
+
+static void
+loop_act(struct fm_loop *lp, const char *cause, const struct fm_decision *dec)
 {
     char err[512];
 
@@ -235,16 +407,20 @@ loop_act(struct fm_loop *lp, const struct fm_decision *dec)
                     dec->reason);
         return;
     }
-    fm_log_warn("%s: %s: %s", lp->resource,
-                (dec->action == FM_ACTION_RESTART)? "asking for a local restart" : "asking for a failover",
-                dec->reason);
     if (!lp->signal_pacemaker) {
+        loop_publish_reason(lp, cause, dec);
         return;
     }
-    /* Without the cluster's environment the next monitor reports it. */
+    /* Recovery first; the explanations follow. */
     if (fm_pcmk_request_recovery(&lp->rsc, FM_PCMK_TIMEOUT_MS, err, sizeof(err)) != 0) {
+        /* Without the cluster's environment the next monitor reports it. */
         fm_log_warn("%s: %s; the next monitor will report the failure", lp->resource, err);
+    } else {
+        lp->recovery_reported = true;
+        loop_sync_reported(lp);
+        loop_note_asked(lp);
     }
+    loop_publish_reason(lp, cause, dec);
 }
 
 static void
@@ -301,6 +477,22 @@ loop_cycle_done(struct fm_loop *lp)
     /* Only successful probes say how fast the service is. */
     in.have_latency = (in.cls == FM_CLASS_OK);
 
+    if (lp->signal_pacemaker && lp->outage_pending && lp->st.pending != FM_ACTION_NONE
+        && in.cls != FM_CLASS_OK) {
+        /* The cluster is carrying out the recovery of this outage: the
+         * same failure again, not a new one.  (Without a cluster nobody
+         * does, and failures while down count as usual.) */
+        loop_record(lp, in.cls, in.latency_us, FM_ACTION_NONE);
+        loop_write_state(lp);
+        fm_log_info("%s: cycle %s while the %s asked is under way", lp->resource,
+                    fm_class_name(in.cls), fm_action_name(lp->st.pending));
+        if (lp->max_cycles != 0 && lp->st.cycles >= lp->max_cycles) {
+            qb_loop_stop(lp->loop);
+            return;
+        }
+        loop_arm(lp, lp->st.interval_ms, on_timer_cycle);
+        return;
+    }
     if (lp->verify_restart && in.cls == FM_CLASS_COMPLETE) {
         fm_decide_restart_failed(lp->decide, now_us, &dec);
     } else {
@@ -309,16 +501,25 @@ loop_cycle_done(struct fm_loop *lp)
     lp->verify_restart = false;
     loop_set_decision(lp, &dec);
     loop_record(lp, in.cls, in.latency_us, dec.action);
+    if (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER) {
+        lp->outage_pending = true;
+    }
     loop_write_state(lp);
     if (lp->exit_rc != 0) {
         return;
     }
+    loop_watch(lp);
     if (dec.action != FM_ACTION_NONE || in.cls != FM_CLASS_OK) {
         fm_log_info("%s: cycle %s, state %s, action %s: %s", lp->resource, fm_class_name(in.cls),
                     fm_state_name(dec.state), fm_action_word(dec.action, lp->cfg.decide.publish_only),
                     dec.reason);
     }
-    loop_act(lp, &dec);
+    {
+        char cause[600];
+
+        loop_first_failure(&lp->st, cause, sizeof(cause));
+        loop_act(lp, (cause[0] != '\0')? cause : NULL, &dec);
+    }
 
     if (lp->max_cycles != 0 && lp->st.cycles >= lp->max_cycles) {
         qb_loop_stop(lp->loop);
@@ -367,10 +568,201 @@ loop_check_resume(struct fm_loop *lp)
     }
 }
 
+/*
+ * The watched process (httpd's parent, named by the pid file the agent
+ * passes) exited: a complete failure, found at once rather than at the next
+ * probe, under the same rules and once (see loop_check_event()).  Apache's
+ * graceful and full restarts keep the parent's PID, and the agent stops the
+ * loop before httpd, so an exit seen here is a crash.
+ */
+static int32_t
+on_watch_exit(int32_t fd, int32_t revents, void *data)
+{
+    struct fm_loop *lp = data;
+    struct fm_decide_input ev = { .cls = FM_CLASS_COMPLETE };
+    struct fm_decision dec;
+    char cause[128];
+
+    qb_loop_poll_del(lp->loop, lp->watch_fd);
+    close(lp->watch_fd);
+    lp->watch_fd = -1;
+    snprintf(cause, sizeof(cause), "httpd (pid %ld) exited", lp->watch_pid);
+    if (lp->st.pending != FM_ACTION_NONE && lp->outage_pending) {
+        fm_log_info("%s: %s: the %s asked is under way (same outage)", lp->resource, cause,
+                    fm_action_name(lp->st.pending));
+        return -1;
+    }
+    fm_decide_cycle(lp->decide, fm_now_us(), &ev, &dec);
+    loop_set_decision(lp, &dec);
+    loop_record(lp, FM_CLASS_COMPLETE, 0, dec.action);
+    lp->outage_pending = (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER);
+    loop_write_state(lp);
+    fm_log_info("%s: %s: state %s, action %s: %s", lp->resource, cause, fm_state_name(dec.state),
+                fm_action_name(dec.action), dec.reason);
+    loop_act(lp, cause, &dec);
+    return -1;
+}
+
+/* Watch the process of the pid file, once it names a live one. */
+static void
+loop_watch(struct fm_loop *lp)
+{
+    FILE *in = NULL;
+    long pid = 0;
+    int fd = -1;
+
+    if (lp->watch_pid_file == NULL || lp->watch_fd >= 0) {
+        return;
+    }
+    in = fopen(lp->watch_pid_file, "re");
+    if (in == NULL) {
+        return;
+    }
+    if (fscanf(in, "%ld", &pid) != 1 || pid <= 1) {
+        fclose(in);
+        return;
+    }
+    fclose(in);
+    if (pid == lp->watch_pid) {
+        return;                     /* that one has exited already */
+    }
+    fd = pidfd_open((pid_t) pid, 0);
+    if (fd < 0) {
+        return;
+    }
+    if (qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fd, POLLIN, lp, on_watch_exit) != 0) {
+        close(fd);
+        return;
+    }
+    lp->watch_fd = fd;
+    lp->watch_pid = pid;
+}
+
+/*
+ * `faultmon reset` or a Pacemaker probe (after a cleanup): forget the
+ * failure history and any decision, as Pacemaker forgets the fail-count.
+ */
+static void
+loop_check_reset(struct fm_loop *lp)
+{
+    char path[4200];
+    struct fm_decide *fresh = NULL;
+    struct fm_decision dec;
+
+    snprintf(path, sizeof(path), "%s/reset", lp->dir);
+    if (access(path, F_OK) != 0) {
+        return;
+    }
+    fm_decide_export(lp->decide, &lp->st.decide);
+    if (lp->st.decide.held != 0) {
+        fm_log_notice("%s: held for manual resume; a reset keeps the hold (faultmon resume)", lp->resource);
+        unlink(path);
+        return;
+    }
+    if (fm_decide_new(&lp->cfg.decide, &fresh) != 0) {
+        fm_log_err("%s: cannot reset the history: out of memory", lp->resource);
+        unlink(path);
+        return;
+    }
+    fm_decide_free(lp->decide);
+    lp->decide = fresh;
+    lp->st.pending = FM_ACTION_NONE;
+    lp->outage_pending = false;
+    lp->recovery_reported = false;
+    lp->verify_restart = false;
+    fm_decide_status(lp->decide, fm_now_us(), &dec);
+    snprintf(dec.reason, sizeof(dec.reason), "history and decision reset");
+    loop_set_decision(lp, &dec);
+    loop_write_state(lp);
+    snprintf(path, sizeof(path), "%s/asked", lp->dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/cause", lp->dir);
+    unlink(path);
+    /* Last: whoever asked sees the request gone once the state is new. */
+    snprintf(path, sizeof(path), "%s/reset", lp->dir);
+    unlink(path);
+    fm_log_notice("%s: failure history and decision reset (cleanup or faultmon reset)", lp->resource);
+}
+
 static int32_t
 on_resume_signal(int32_t sig, void *data)
 {
+    loop_check_reset(data);
     loop_check_resume(data);
+    return 0;
+}
+
+/*
+ * A failure that the agent's monitor found (httpd dead), in the file
+ * `event`: "complete CAUSE".  It enters the same history under the same
+ * rules as a failed probe cycle, once: while a recovery the cluster knows of
+ * is pending, it is the same outage.  The monitor answers Pacemaker with the
+ * decision, so the loop does not signal it; the monitor waits for `event` to
+ * disappear, after the state is written.
+ */
+static void
+loop_check_event(struct fm_loop *lp)
+{
+    char path[4200];
+    char line[600] = "";
+    char *cause = NULL;
+    FILE *in = NULL;
+    struct fm_decide_input ev = { .cls = FM_CLASS_COMPLETE };
+    struct fm_decision dec;
+
+    snprintf(path, sizeof(path), "%s/event", lp->dir);
+    in = fopen(path, "re");
+    if (in == NULL) {
+        return;
+    }
+    if (fgets(line, sizeof(line), in) == NULL) {
+        line[0] = '\0';
+    }
+    fclose(in);
+    line[strcspn(line, "\n")] = '\0';
+    if (strncmp(line, "complete ", 9) != 0) {
+        fm_log_warn("%s: ignoring a malformed event '%s'", lp->resource, line);
+        unlink(path);
+        return;
+    }
+    cause = line + 9;
+    if (lp->st.pending != FM_ACTION_NONE && lp->outage_pending) {
+        /* Counted already.  When our fail request reported it, tell the
+         * monitor, which answers "under way" instead of the decision:
+         * Pacemaker has this outage.  Otherwise its answer is the report. */
+        if (lp->recovery_reported) {
+            char same[4200];
+            int fd = -1;
+
+            snprintf(same, sizeof(same), "%s/event.same", lp->dir);
+            fd = open(same, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+            if (fd >= 0) {
+                close(fd);
+            }
+        }
+        fm_log_info("%s: %s: the %s decided is pending (same outage)", lp->resource, cause,
+                    fm_action_name(lp->st.pending));
+        unlink(path);
+        return;
+    }
+    fm_decide_cycle(lp->decide, fm_now_us(), &ev, &dec);
+    loop_set_decision(lp, &dec);
+    loop_record(lp, FM_CLASS_COMPLETE, 0, dec.action);
+    /* The monitor's answer is the report: exactly one failure. */
+    lp->outage_pending = (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER);
+    loop_write_state(lp);
+    unlink(path);
+    fm_log_info("%s: monitor found %s: state %s, action %s: %s", lp->resource, cause,
+                fm_state_name(dec.state), fm_action_name(dec.action), dec.reason);
+    if (dec.action == FM_ACTION_RESTART || dec.action == FM_ACTION_FAILOVER) {
+        loop_publish_reason(lp, cause, &dec);
+    }
+}
+
+static int32_t
+on_event_signal(int32_t sig, void *data)
+{
+    loop_check_event(data);
     return 0;
 }
 
@@ -493,6 +885,7 @@ fm_cmd_run(int argc, char **argv)
 
     memset(&lp, 0, sizeof(lp));
     lp.lock_fd = -1;
+    lp.watch_fd = -1;
     fm_run_config_init(&lp.cfg);
     lp.signal_pacemaker = true;
     fm_cli_fold_long_options(argc, argv, ":p:n:vh", run_options);
@@ -545,6 +938,10 @@ fm_cmd_run(int argc, char **argv)
         goto done;
     }
     lp.resource = argv[optind];
+    lp.watch_pid_file = getenv("FAULTMON_WATCH_PIDFILE");
+    if (lp.watch_pid_file != NULL && lp.watch_pid_file[0] != '/') {
+        lp.watch_pid_file = NULL;
+    }
     if (fm_state_dir(lp.resource, lp.dir, sizeof(lp.dir)) != 0) {
         rc = fm_cli_error("run", "invalid resource name '%s': use letters, digits, '.', '_', '-' and ':'", lp.resource);
         goto done;
@@ -622,6 +1019,13 @@ fm_cmd_run(int argc, char **argv)
     lp.st.pid = (int64_t) getpid();
     lp.st.probe_timeout_ms = lp.cfg.probe.timeout_ms;
     loop_restore(&lp);
+    {
+        char path[4200];
+
+        /* A recovery reported by an earlier loop is not this one's. */
+        snprintf(path, sizeof(path), "%s/reported", lp.dir);
+        unlink(path);
+    }
     rc = write_pid_file(lp.dir);
     if (rc != 0) {
         rc = fm_cli_error("run", "cannot write the pid file in %s: %s", lp.dir, strerror(rc));
@@ -636,16 +1040,21 @@ fm_cmd_run(int argc, char **argv)
     qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGTERM, &lp, on_stop_signal, NULL);
     qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGINT, &lp, on_stop_signal, NULL);
     qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGUSR1, &lp, on_resume_signal, NULL);
+    qb_loop_signal_add(lp.loop, QB_LOOP_HIGH, SIGUSR2, &lp, on_event_signal, NULL);
     qb_loop_poll_add(lp.loop, QB_LOOP_MED, fm_probe_run_fd(lp.probe), POLLIN, &lp, on_probe_ready);
     fm_log_notice("%s: monitoring %zu target(s), Probe_timeout %llu ms", lp.resource,
                   lp.cfg.n_targets, (unsigned long long) lp.cfg.probe.timeout_ms);
     lp.st.pending = FM_ACTION_NONE;
+    loop_check_reset(&lp);
     loop_check_resume(&lp);
     loop_arm(&lp, 0, on_timer_cycle);
     qb_loop_run(lp.loop);
     rc = lp.exit_rc;
 
 done:
+    if (lp.watch_fd >= 0) {
+        close(lp.watch_fd);
+    }
     if (lp.loop != NULL) {
         qb_loop_destroy(lp.loop);
     }

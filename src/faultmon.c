@@ -22,6 +22,7 @@ static const struct fm_command fm_commands[] = {
     { "run", fm_cmd_run, "run the fault-monitor loop of a resource" },
     { "status", fm_cmd_status, "show the state of monitored resources" },
     { "resume", fm_cmd_resume, "put a service held for manual resume back in service" },
+    { "reset", fm_cmd_reset, "forget a resource's failure history and decision on this node" },
     { "simulate", fm_cmd_simulate, "show what a timeline of probe results would cause" },
 };
 

@@ -23,12 +23,14 @@ bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
 	src/cli.c \
 	src/cmd_probe.c \
+	src/cmd_reset.c \
 	src/cmd_run.c \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
 	src/faultmon.c \
 	src/pcmk_signal.c
 src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
+src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
 src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
 
 pkginclude_HEADERS = \

@@ -43,5 +43,14 @@ int fm_cmd_probe(int argc, char **argv);
 int fm_cmd_run(int argc, char **argv);
 int fm_cmd_status(int argc, char **argv);
 int fm_cmd_resume(int argc, char **argv);
+int fm_cmd_reset(int argc, char **argv);
+
+/*!
+ * \brief Forget the failure history and decision in the state file of
+ *        \p dir while no loop runs for \p resource (a hold for manual resume
+ *        stays); prints one line.
+ * \return process exit status
+ */
+int fm_reset_state_file(const char *resource, const char *dir);
 
 #endif

@@ -23,13 +23,16 @@ clean-local: fm-clean-cluster-logs
 fm-clean-cluster-logs:
 	-rm -rf $(FM_CLUSTER_TESTS:.sh=-logs)
 
-# The end-to-end scenarios of faultmon's agents (issue 5): one file per
-# cluster size, each a few minutes; helpers in scenario-lib.sh.  Each appends
+# The end-to-end scenarios of faultmon's agents (issue 5), and of the agent
+# as a drop-in for ocf:heartbeat:apache (issue 9: dropin-*.sh); each a few
+# minutes; helpers in scenario-lib.sh.  Each appends
 # its results table to tests/cluster/scenario-results.txt in the build
 # directory.  They skip unless the agents are installed (make install).
 FM_SCENARIO_TESTS = \
 	tests/cluster/scenarios-1node.sh \
-	tests/cluster/scenarios-3node.sh
+	tests/cluster/scenarios-3node.sh \
+	tests/cluster/dropin-1node.sh \
+	tests/cluster/dropin-3node.sh
 
 TESTS += $(FM_SCENARIO_TESTS)
 EXTRA_DIST += $(FM_SCENARIO_TESTS) tests/cluster/scenario-lib.sh

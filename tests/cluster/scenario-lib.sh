@@ -47,10 +47,15 @@
 #                           of TASK on NODE (empty when none)
 #   sc_failure_reason RSC NODE TASK   its exit reason (unescaped)
 #   sc_has_failure RSC [TASK]       a failure of RSC (of TASK) is recorded
+#   sc_failure_rc_any / sc_failure_reason_any RSC NODE TASK...   the same for
+#                           the latest failure among TASKs (a failure is found
+#                           by the loop or by the agent's monitor, whichever
+#                           is first: asyncmon or monitor, start or monitor)
 #
 # Measuring a fault
 #   sc_measure RSC NODE T0 TIMEOUT [PATH]
-#                           poll until RSC's fail-count on NODE rises
+#                           poll until RSC's fail-count on NODE changes or
+#                           a failure at or after T0 is recorded
 #                           (SC_DETECT = ms since T0) and then until RSC runs
 #                           somewhere and that node serves PATH (/health)
 #                           (SC_RESTORED = ms since T0, SC_ON = the node);
@@ -236,18 +241,42 @@ sc_failure_reason() {
     sc__failure_field "$1" "$2" "$3" 7 |
         sed -e "s/&apos;/'/g" -e 's/&quot;/"/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
 }
+# the latest failure of RSC on NODE among TASKs (asyncmon monitor: a restart
+# the loop asked for, or the monitor's answer; start monitor: a failover)
+sc__failure_any() {     # RSC NODE FIELD TASK...
+    local rsc=$1 node=$2 field=$3; shift 3
+    fm_failures "$rsc" | awk -F'\t' -v n="$node" -v t=" $* " '$2 == n && index(t, " " $3 " ")' | tail -n1 | cut -f"$field"
+}
+sc_failure_rc_any() { local r=$1 n=$2; shift 2; sc__failure_any "$r" "$n" 5 "$@"; }
+sc_failure_reason_any() {
+    local r=$1 n=$2; shift 2
+    sc__failure_any "$r" "$n" 7 "$@" |
+        sed -e "s/&apos;/'/g" -e 's/&quot;/"/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
+}
 sc_has_failure() {
     fm_failures "$1" | awk -F'\t' -v t="${2:-}" 't == "" || $3 == t' | grep -q .
 }
 
 # ------------------------------------------------------------- measuring
 
+# a failure of RSC on NODE recorded at or after T0 (ms; Pacemaker keeps
+# seconds): the agent sets the fail-count back to faultmon's count at the
+# start after a restart, so a rise of it may be missed by a poll
+sc__failed_since() {
+    local t s
+    while IFS= read -r t; do
+        s=$(date -d "$t" +%s 2>/dev/null) || continue
+        [ "$s" -ge $(( $3 / 1000 )) ] && return 0
+    done < <(fm_failures "$1" | awk -F'\t' -v n="$2" '$2 == n {print $8}')
+    return 1
+}
+
 sc_measure() {
     local rsc=$1 node=$2 t0=$3 t=$4 path=${5:-/health}
     SC_DETECT="" SC_RESTORED="" SC_ON=""
     sc__measure_poll() {
         if [ -z "$SC_DETECT" ]; then
-            [ "$(fm_failcount "$rsc" "$node")" != "$SC_FC0" ] || return 1
+            [ "$(fm_failcount "$rsc" "$node")" != "$SC_FC0" ] || sc__failed_since "$rsc" "$node" "$t0" || return 1
             SC_DETECT=$(fm_since_ms "$t0")
             [ -z "${SC_DETECT_HOOK:-}" ] || eval "$SC_DETECT_HOOK"
             return 1

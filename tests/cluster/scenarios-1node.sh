@@ -81,7 +81,7 @@ t0=$(fm_now_ms)
 fm_httpd_kill "$N"
 sc_measure fm1 "$N" "$t0" 30
 fm_wait_resource fm1 "$N" 10 >/dev/null
-pid1=$(sc_httpd_pid "$N") rc=$(sc_failure_rc fm1 "$N" asyncmon) fc=$(fm_failcount fm1 "$N")
+pid1=$(sc_httpd_pid "$N") rc=$(sc_failure_rc_any fm1 "$N" asyncmon monitor) fc=$(fm_failcount fm1 "$N")
 rs=$(sc_fm_field "$N" fm1 restarts_in_window)
 ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$N" ] && [ "$pid1" != "$pid0" ] && [ "$rs" = 1 ]; echo $?)
 fm_result "$ok" "1: httpd killed: restarted on $SC_ON (httpd pid $pid0 -> $pid1), faultmon counts restart $rs, serving after ${SC_RESTORED:-never} ms"
@@ -108,7 +108,7 @@ fm_result "$st" "3: /app answers 500 (graceful restart of httpd with the trigger
 [ "$st" -eq 0 ] || t0=$(fm_now_ms)
 sc_measure fm3 "$N" "$t0" 30 /app
 fm_wait_resource fm3 "$N" 10 >/dev/null
-pid1=$(sc_httpd_pid "$N") rc=$(sc_failure_rc fm3 "$N" asyncmon)
+pid1=$(sc_httpd_pid "$N") rc=$(sc_failure_rc_any fm3 "$N" asyncmon monitor)
 logged=$(( $(grep -c 'Probe of http://127.0.0.1/app failed' "$LOG") - logged0 ))
 ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$N" ] && [ "$rc" = 1 ] && [ "$pid1" != "$pid0" ] \
      && [ "$logged" -ge 1 ] && history_has fm3 complete restart; echo $?)
@@ -130,7 +130,7 @@ fm_httpd_kill "$N"
 fm_poll 30 failcount_inf fm4
 det=$(fm_since_ms "$t0")
 fm_wait_resource fm4 none 10 >/dev/null
-rc=$(sc_failure_rc fm4 "$N" start) reason=$(sc_failure_reason fm4 "$N" start)
+rc=$(sc_failure_rc_any fm4 "$N" start monitor) reason=$(sc_failure_reason_any fm4 "$N" start monitor)
 ok=$([ "$rc" = 4 ] && grep -qiE 'fail(ing)?.?over' <<<"$reason" && grep -q 'Retry_count' <<<"$reason" \
      && [ -z "$(fm_resource_nodes fm4)" ]; echo $?)
 st=$(sc_status "$N" fm4)
@@ -157,7 +157,7 @@ fm_httpd_kill "$N"
 fm_poll 30 failcount_inf fm7
 det=$(fm_since_ms "$t0")
 fm_wait_resource fm7 none 10 >/dev/null
-rc=$(sc_failure_rc fm7 "$N" start) reason=$(sc_failure_reason fm7 "$N" start)
+rc=$(sc_failure_rc_any fm7 "$N" start monitor) reason=$(sc_failure_reason_any fm7 "$N" start monitor)
 ok=$([ "$rc" = 4 ] && [ -z "$(fm_resource_nodes fm7)" ] && [ "$(sc_fm_field "$N" fm7 state)" = held ]; echo $?)
 fm_result "$ok" "7: httpd killed: start refused (rc ${rc:-none}: '$reason'), fm7 stopped, faultmon state $(sc_fm_field "$N" fm7 state), after $det ms"
 
@@ -225,7 +225,7 @@ SC_DETECT_HOOK='at_detect=$(sc_status "$N" fm2)'
 sc_measure fm2 "$N" "$t0" 40
 SC_DETECT_HOOK=""
 fm_wait_resource fm2 "$N" 10 >/dev/null
-pid1=$(sc_httpd_pid "$N") rc=$(sc_failure_rc fm2 "$N" asyncmon)
+pid1=$(sc_httpd_pid "$N") rc=$(sc_failure_rc_any fm2 "$N" asyncmon monitor)
 ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$N" ] && [ "$rc" = 1 ] && [ "$pid1" != "$pid0" ] \
      && history_has fm2 partial restart; echo $?)
 fm_result "$ok" "2: second partial failure within Retry_interval: restart on ${SC_ON:-?} (asyncmon rc ${rc:-none}) after $SC_DETECT ms, serving after ${SC_RESTORED:-never} ms"

@@ -83,14 +83,14 @@ for k in 1 2 3; do
     sc_measure fm4 "$X" "$t0" 40
     if [ "$k" -lt 3 ]; then
         fm_wait_resource fm4 "$X" 10 >/dev/null
-        rs=$(sc_fm_field "$X" fm4 restarts_in_window) rc=$(sc_failure_rc fm4 "$X" asyncmon)
+        rs=$(sc_fm_field "$X" fm4 restarts_in_window) rc=$(sc_failure_rc_any fm4 "$X" asyncmon monitor)
         ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$X" ] && [ "$rc" = 1 ] && [ "$rs" = "$k" ] \
              && ! sc_has_failure fm4 start; echo $?)
         fm_result "$ok" "4: kill $k: restart $rs of Retry_count 2 in place on ${SC_ON:-?} (asyncmon rc ${rc:-none}), serving after ${SC_RESTORED:-never} ms"
         sc_row "4 kill $k of 3 inside Retry_interval" "restart in place" "restart $rs on ${SC_ON:-?} (rc ${rc:-?})" "$SC_DETECT" "$SC_RESTORED" "$ok"
     else
         Y=$SC_ON
-        rc=$(sc_failure_rc fm4 "$X" start) reason=$(sc_failure_reason fm4 "$X" start)
+        rc=$(sc_failure_rc_any fm4 "$X" start monitor) reason=$(sc_failure_reason_any fm4 "$X" start monitor)
         ok=$([ -n "$SC_RESTORED" ] && [ -n "$Y" ] && [ "$Y" != "$X" ] && [ "$rc" = 4 ] \
              && grep -qiE 'fail(ing)?.?over' <<<"$reason" && grep -q Retry_count <<<"$reason"; echo $?)
         fm_result "$ok" "4: kill 3: failover from $X to ${Y:-nowhere}: the start on $X was refused with rc ${rc:-none} and the reason '$reason'; serving after ${SC_RESTORED:-never} ms"
@@ -195,17 +195,23 @@ fm_result "$ok" "9: $X rebooted and rejoined in $rejoin ms; fm9 stays on $Y, its
 delete fm9
 
 # ------------------------------- 10: faultmon vs heartbeat:apache, side by side
+# Both manage the same Apache configuration: created stopped and placed
+# first, and never probed on each other's node (a probe there would take the
+# other's httpd for its own).
 crm_cfg primitive hbweb ocf:heartbeat:apache params configfile="$FM_APACHE_CONF" \
     statusurl="$FM_APACHE_STATUSURL" op monitor interval=${MON}s timeout=20s \
-    op start timeout=40s op stop timeout=60s
+    op start timeout=40s op stop timeout=60s meta target-role=Stopped
 st=$?
 crm_cfg location hbweb-prefers-node2 hbweb 100: node2
 fm_node_exec node1 pcs resource create fmweb "$AG" configfile="$FM_APACHE_CONF" \
     Thorough_probe_interval=$TPI Probe_timeout=1 Retry_count=$((FM_SC_KILLS + 1)) Retry_interval=60 \
-    op monitor interval=${MON}s >/dev/null 2>&1
+    op monitor interval=${MON}s --disabled >/dev/null 2>&1
 st=$((st || $?))
 fm_node_exec node1 pcs constraint location fmweb prefers node3=100 >/dev/null 2>&1
+fm_node_exec node1 pcs constraint location add hbweb-not-node3 hbweb node3 -INFINITY resource-discovery=never >/dev/null 2>&1
+fm_node_exec node1 pcs constraint location add fmweb-not-node2 fmweb node2 -INFINITY resource-discovery=never >/dev/null 2>&1
 crm_cfg colocation fmweb-apart-from-hbweb -inf: fmweb hbweb     # one Apache per node
+fm_node_exec node1 pcs resource enable hbweb fmweb >/dev/null 2>&1
 serving_on hbweb node2 && serving_on fmweb node3
 fm_result $((st || $?)) "10: ocf:heartbeat:apache (crm) on node2 and ocf:faultmon:apache (pcs, Thorough_probe_interval=$TPI, Retry_count=$((FM_SC_KILLS + 1))) on node3, both with monitor interval ${MON}s, serve"
 

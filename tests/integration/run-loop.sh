@@ -1,8 +1,9 @@
 #!/bin/bash
-# run-loop.sh: `faultmon run`, `status` and `resume` against the loopback
+# run-loop.sh: `faultmon run`, `status`, `resume` and `reset` against the loopback
 # fault server: the decisions it records, its state directory (mode, atomic
 # writes, a corrupt or inconsistent file set aside or refused without any
-# recovery), one loop per resource (the lock), and a prompt exit on SIGTERM.
+# recovery), one loop per resource (the lock), a prompt exit on SIGTERM, and
+# failures the agent's monitor or a watched process hands to the loop.
 # Every exit status is checked: a loop that crashes fails the case.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
@@ -14,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 45
+plan 54
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 || bail_out "the fault server did not start"
@@ -245,7 +246,68 @@ out=$("$FAULTMON" resume held 2>&1)
 is "$?" 0 "faultmon resume exits 0"
 is "$(json_field held 'r["state"]')" up "faultmon resume puts it back"
 
-# 45: every state any loop above wrote is one the reader accepts (the loop
+# 45: reset without a loop: the failover decision of 1-4 and its restarts go.
+"$FAULTMON" reset web >/dev/null
+is "$(json_field web 'r["pending"] + "/" + str(r["restarts_in_window"])')" "none/0" \
+    "faultmon reset forgets a failover decision and the restarts (no loop running)"
+
+# 46-47: reset keeps a hold for manual resume, in a state the reader accepts.
+run_loop held2 1 "Port_list=$REFUSED" manual_resume=true
+"$FAULTMON" reset held2 >/dev/null
+is "$(json_field held2 'r["state"] + "/" + str(r["restarts_in_window"])')" "held/0" \
+    "faultmon reset of a held service keeps the hold (faultmon resume releases it)"
+
+# 48-51: a running loop: a failure the agent's monitor found (the file
+# `event` and SIGUSR2) enters its history once; reset clears it.
+"$FAULTMON" run live --no-env --no-pacemaker --param "Port_list=$OK" --param Thorough_probe_interval=60 2>>"$FM_TMP/bg-live.err" &
+pid=$!
+BG_PIDS+=("$pid")
+for _ in $(seq 1 50); do [ -s "$FAULTMON_STATE_DIR/live/state" ] && break; sleep 0.1; done
+event() {   # event: hand one complete failure to the loop, wait until it took it
+    printf 'complete httpd is not running (test)\n' >"$FAULTMON_STATE_DIR/live/event"
+    kill -USR2 "$pid"
+    for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/live/event" ] || break; sleep 0.05; done
+}
+event
+is "$(json_field live 'r["pending"] + "/" + str(r["restarts_in_window"]) + "/" + str(r["ocf_rc"])')" "restart/1/1" \
+    "a failure found by the monitor is a complete failure of the history: restart 1, OCF rc 1"
+event
+is "$(json_field live 'str(r["restarts_in_window"])')" 1 \
+    "the same outage reported again while its restart is pending counts once"
+"$FAULTMON" reset live >/dev/null
+for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/live/reset" ] || break; sleep 0.05; done
+is "$(json_field live 'r["pending"] + "/" + str(r["restarts_in_window"])')" "none/0" \
+    "faultmon reset of a running loop forgets the decision and the restarts"
+event
+is "$(json_field live 'str(r["restarts_in_window"])')" 1 "after a reset, a new failure is restart 1 again"
+kill -TERM "$pid"
+wait "$pid" 2>/dev/null
+
+# 52-53: the watched process (FAULTMON_WATCH_PIDFILE, httpd's pid file as the
+# agent passes it) exits: a complete failure at once, not at the next probe.
+sleep 60 &
+spid=$!
+echo "$spid" >"$FM_TMP/watched.pid"
+FAULTMON_WATCH_PIDFILE=$FM_TMP/watched.pid "$FAULTMON" run watched --no-env --no-pacemaker \
+    --param "Port_list=$OK" --param Thorough_probe_interval=60 2>>"$FM_TMP/bg-watched.err" &
+pid=$!
+BG_PIDS+=("$pid")
+for _ in $(seq 1 50); do [ -s "$FAULTMON_STATE_DIR/watched/state" ] && break; sleep 0.1; done
+is "$(json_field watched 'r["pending"]')" none "the watched process runs: nothing pending"
+start=$(fm_now_ms)
+kill -KILL "$spid"
+wait "$spid" 2>/dev/null
+for _ in $(seq 1 40); do
+    [ "$(json_field watched 'r["pending"]')" = restart ] && break
+    sleep 0.05
+done
+elapsed=$(($(fm_now_ms) - start))
+is "$(json_field watched 'r["pending"] + "/" + str(r["restarts_in_window"])')" "restart/1" \
+    "the watched process exits: restart 1 decided after ${elapsed} ms (the next probe was 60 s away)"
+kill -TERM "$pid"
+wait "$pid" 2>/dev/null
+
+# 54: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).
 cat "$FM_TMP"/bg-*.err >>"$FM_TMP/all-runs.err" 2>/dev/null
 if grep -q "bug: the state" "$FM_TMP/all-runs.err"; then

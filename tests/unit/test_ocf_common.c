@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -106,6 +107,39 @@ test_base64(void **state)
     assert_string_equal(out, "dXNlcjpwYTU1");
 }
 
+/* Exit reasons lead with the target and cause, then the decision, so that
+ * Pacemaker's 128 bytes keep what matters. */
+static void
+test_short_decision(void **state)
+{
+    static struct fm_run_state st;
+    char buf[1024];
+
+    memset(&st, 0, sizeof(st));
+    st.n_targets = 1;
+    snprintf(st.targets[0].target, sizeof(st.targets[0].target), "http://127.0.0.1/server-status");
+    st.targets[0].cls = FM_CLASS_COMPLETE;
+    st.targets[0].reason = FM_REASON_CONNECT_FAILED;
+    snprintf(st.reason, sizeof(st.reason),
+             "complete failure, weight 100 within Retry_interval 300 s: restart 1 of Retry_count 2");
+    fm_ocf_short_decision(&st, NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "http://127.0.0.1/server-status: connect-failed: restart 1 of Retry_count 2; "
+                        "complete failure, weight 100 within Retry_interval 300 s");
+
+    snprintf(st.reason, sizeof(st.reason),
+             "3 restarts within Retry_interval 300 s exceed Retry_count 2: failing over (complete failure)");
+    fm_ocf_short_decision(&st, "httpd is not running (pid file /run/httpd.pid)", buf, sizeof(buf));
+    assert_string_equal(buf, "httpd is not running (pid file /run/httpd.pid): failing over: 3 restarts within "
+                        "Retry_interval 300 s exceed Retry_count 2 (complete failure)");
+    assert_true(strstr(buf, "Retry_count 2") - buf < 128);
+
+    st.targets[0].cls = FM_CLASS_OK;
+    snprintf(st.reason, sizeof(st.reason), "partial failure; weight 50 of 100 within Retry_interval 300 s");
+    fm_ocf_short_decision(&st, NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "partial failure; weight 50 of 100 within Retry_interval 300 s");
+    (void) state;
+}
+
 int
 main(void)
 {
@@ -113,6 +147,7 @@ main(void)
         cmocka_unit_test(test_split_words),
         cmocka_unit_test(test_regex_icase),
         cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_short_decision),
     };
 
     return cmocka_run_group_tests_name("ocf_common", tests, NULL, NULL);

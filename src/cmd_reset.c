@@ -1,0 +1,142 @@
+/*
+ * faultmon reset: forget a resource's failure history and decision on this
+ * node, as `pcs resource cleanup` makes Pacemaker forget its fail-count.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <faultmon/commands.h>
+#include <faultmon/deadline.h>
+#include <faultmon/state.h>
+
+static void
+reset_usage(FILE *out)
+{
+    fprintf(out,
+"Usage: faultmon reset RESOURCE\n"
+"\n"
+"Forget RESOURCE's failure history, restarts counted and pending decision\n"
+"(restart or failover) on this node, as a cleanup does.  Pacemaker's probe\n"
+"after `pcs resource cleanup RESOURCE` does the same.  A service held for\n"
+"manual resume stays held: use faultmon resume.\n");
+}
+
+/*!
+ * \brief Forget the history and decision in the state file of \p dir, which
+ *        no loop is running for (the agent's start reads it), keeping a
+ *        hold for manual resume.
+ * \return process exit status
+ */
+int
+fm_reset_state_file(const char *resource, const char *dir)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    char err[512];
+    char path[4200];
+    int rc = 0;
+
+    if (st == NULL) {
+        return 1;
+    }
+    rc = fm_state_read(dir, st, err, sizeof(err));
+    if (rc == ENOENT) {
+        printf("%s: no history on this node\n", resource);
+        free(st);
+        return 0;
+    }
+    if (rc != 0) {
+        /* A bad file is never believed anyway; keep it for inspection. */
+        fm_state_set_aside(dir);
+        printf("%s: bad state set aside (%s)\n", resource, err);
+        free(st);
+        return 0;
+    }
+    /* Consistent as the reader checks it: no failures, no restarts, no
+     * action of a last cycle; a hold keeps its pending failover. */
+    st->decide.n_failures = 0;
+    st->decide.n_restarts = 0;
+    st->decide.fail_streak = 0;
+    st->decide.miss_streak = 0;
+    st->action = FM_ACTION_NONE;
+    st->weight = 0;
+    st->restarts_in_window = 0;
+    st->next_failure[0] = '\0';    /* the next loop works it out */
+    if (st->decide.held == 0) {
+        st->decide.down = 0;
+        st->decide.last_action = 0;
+        st->decide.last_action_us = 0;
+        st->pending = FM_ACTION_NONE;
+        st->state = FM_STATE_UP;
+        snprintf(st->reason, sizeof(st->reason), "history and decision reset");
+    }
+    st->ocf_rc = fm_state_ocf_rc(st);
+    if (fm_state_validate(st, resource, fm_now_us(), err, sizeof(err)) != 0) {
+        /* Never leave a state the agents would refuse: it would hide a hold. */
+        fprintf(stderr, "faultmon reset: %s: cannot make a consistent state (%s); kept as it was\n",
+                resource, err);
+        free(st);
+        return 1;
+    }
+    rc = fm_state_write(dir, st, err, sizeof(err));
+    if (rc != 0) {
+        fprintf(stderr, "faultmon reset: %s\n", err);
+        free(st);
+        return 1;
+    }
+    snprintf(path, sizeof(path), "%s/asked", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/cause", dir);
+    unlink(path);
+    printf("%s: history and decision forgotten%s\n", resource,
+           (st->decide.held != 0)? "; still held for manual resume (faultmon resume)" : "");
+    free(st);
+    return 0;
+}
+
+int
+fm_cmd_reset(int argc, char **argv)
+{
+    char dir[4096];
+    char path[4200];
+    int64_t pid = 0;
+    int fd = -1;
+
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        reset_usage(stdout);
+        return 0;
+    }
+    if (argc != 2 || argv[1][0] == '-') {
+        return fm_cli_error("reset", "expected one RESOURCE name (see faultmon reset --help)");
+    }
+    if (fm_state_dir(argv[1], dir, sizeof(dir)) != 0) {
+        return fm_cli_error("reset", "invalid resource name '%s': use letters, digits, '.', '_', '-' and ':'",
+                            argv[1]);
+    }
+    if (access(dir, F_OK) != 0) {
+        printf("%s: no history on this node\n", argv[1]);
+        return 0;
+    }
+    snprintf(path, sizeof(path), "%s/reset", dir);
+    fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "faultmon reset: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    close(fd);
+    pid = fm_state_loop_pid(dir);
+    if (pid != 0) {
+        /* The loop owns the state: it resets itself and writes it. */
+        kill((pid_t) pid, SIGUSR1);
+        printf("%s: reset requested from the running loop (pid %lld)\n", argv[1], (long long) pid);
+        return 0;
+    }
+    unlink(path);
+    return fm_reset_state_file(argv[1], dir);
+}
