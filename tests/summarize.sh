@@ -36,8 +36,8 @@ declare -A min=(
     [unit]=${FM_MIN_UNIT:-85}
     [integration]=${FM_MIN_INTEGRATION:-130}
     [agents]=${FM_MIN_AGENTS:-165}
-    [cluster]=${FM_MIN_CLUSTER:-60}
-    [asan]=${FM_MIN_ASAN:-400}
+    [cluster]=${FM_MIN_CLUSTER:-65}
+    [asan]=${FM_MIN_ASAN:-370}
 )
 declare -A ran=() tier_passed=() tier_failed=() tier_skipped=()
 for t in $tiers; do
