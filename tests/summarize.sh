@@ -2,7 +2,7 @@
 # Count the TAP results that automake's test harness left in .trs files and
 # print the closing line CI reads: "N passed, N failed, N skipped".
 #
-#   tests/summarize.sh BUILD_DIR [--asan ASAN_DIR]
+#   tests/summarize.sh BUILD_DIR... [--asan ASAN_DIR]
 #
 # A count that looks green must mean the suite ran, so beyond the failed
 # cases this also counts as failures:
@@ -11,26 +11,27 @@
 #  - every tier that ran fewer cases (passed or failed, not skipped) than its
 #    minimum: a tier that vanished (a failed compile, a stale results
 #    directory, tests that all skip) must not read "0 failed".
-# Tiers: the results under BUILD_DIR/tests/unit are "unit",
+# Tiers: the results under a BUILD_DIR's tests/unit are "unit",
 # tests/integration "integration", tests/agents and metadata "agents",
-# tests/cluster "cluster"; everything under ASAN_DIR is "asan".
-# FM_MIN_UNIT, FM_MIN_INTEGRATION, FM_MIN_AGENTS, FM_MIN_CLUSTER and
-# FM_MIN_ASAN override the minimums (raise them when a tier grows).
+# tests/cluster "cluster", tests/fuzz "fuzz"; everything under ASAN_DIR is
+# "asan".  FM_MIN_UNIT, FM_MIN_INTEGRATION, FM_MIN_AGENTS, FM_MIN_CLUSTER,
+# FM_MIN_ASAN and FM_MIN_FUZZ override the minimums (raise them when a tier
+# grows; fuzz has none, as it needs clang).
 set -uo pipefail
 
-build_dir="" asan_dir=""
+build_dirs=() asan_dir=""
 while [ $# -gt 0 ]; do
     case $1 in
         --asan) asan_dir=${2:?--asan needs a directory}; shift 2 ;;
-        *) build_dir=$1; shift ;;
+        *) build_dirs+=("$1"); shift ;;
     esac
 done
-if [ -z "$build_dir" ]; then
-    echo "usage: $0 BUILD_DIR [--asan ASAN_DIR]" >&2
+if [ "${#build_dirs[@]}" -eq 0 ]; then
+    echo "usage: $0 BUILD_DIR... [--asan ASAN_DIR]" >&2
     exit 2
 fi
 
-tiers="unit integration agents cluster asan"
+tiers="unit integration agents cluster asan fuzz"
 # About 90 % of what each tier ran when the minimum was last set.
 declare -A min=(
     [unit]=${FM_MIN_UNIT:-85}
@@ -38,6 +39,7 @@ declare -A min=(
     [agents]=${FM_MIN_AGENTS:-165}
     [cluster]=${FM_MIN_CLUSTER:-65}
     [asan]=${FM_MIN_ASAN:-370}
+    [fuzz]=${FM_MIN_FUZZ:-0}
 )
 declare -A ran=() tier_passed=() tier_failed=() tier_skipped=()
 for t in $tiers; do
@@ -52,6 +54,7 @@ tier_of() {
         tests/integration/*) echo integration ;;
         tests/agents/* | metadata/*) echo agents ;;
         tests/cluster/*) echo cluster ;;
+        tests/fuzz/*) echo fuzz ;;
         *) echo other ;;
     esac
 }
@@ -95,17 +98,22 @@ sanitizer_logs() {
     done < <(find "$dir/sanitizer-logs" -type f 2>/dev/null | sort)
 }
 
-count "$build_dir" ""
+for dir in "${build_dirs[@]}"; do
+    count "$dir" ""
+done
 if [ -n "$asan_dir" ]; then
     count "$asan_dir" asan
 fi
-sanitizer_logs "$build_dir"
+for dir in "${build_dirs[@]}"; do
+    sanitizer_logs "$dir"
+done
 if [ -n "$asan_dir" ]; then
     sanitizer_logs "$asan_dir"
 fi
 
 for t in $tiers; do
-    if [ "$t" = asan ] && [ -z "$asan_dir" ]; then
+    if { [ "$t" = asan ] && [ -z "$asan_dir" ]; } ||
+        { [ "${min[$t]}" -eq 0 ] && [ $((ran[$t] + tier_skipped[$t])) -eq 0 ]; }; then
         continue
     fi
     note=""
