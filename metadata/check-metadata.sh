@@ -35,6 +35,18 @@ param_names() {
         sed -n 's/^name="\(.*\)"$/\1/p'
 }
 
+# param_list_short XML: a note when param_names found no names, or fewer or
+# more than the document has <parameter> elements (a loop over an empty list
+# would check nothing and pass); "" otherwise.
+param_list_short() {
+    local n_names n_xml
+    n_names=$(param_names "$1" | wc -l)
+    n_xml=$(fm_xml_param_count "$1")
+    if [ "$n_xml" -eq 0 ] || [ "$n_names" -ne "$n_xml" ]; then
+        echo " (parsed $n_names of $n_xml parameter names in ${1##*/})"
+    fi
+}
+
 # The default of one parameter ("" when none).
 param_default() {
     xmllint --xpath "string(//parameter[@name='$2']/content/@default)" "$1" 2>/dev/null
@@ -73,7 +85,7 @@ done
 
 for agent in $agents; do
     man=$top_builddir/metadata/ocf_faultmon_$agent.7
-    missing=""
+    missing=$(param_list_short "$top_srcdir/metadata/$agent.xml")
     if [ -f "$man" ]; then
         for p in $(param_names "$top_srcdir/metadata/$agent.xml"); do
             grep -q "^\\\\fB$p\\\\fR" "$man" || missing="$missing $p"
@@ -101,8 +113,8 @@ done
 # which apache.xml says instead).
 if [ -x "$heartbeat_apache" ]; then
     OCF_ROOT=/usr/lib/ocf "$heartbeat_apache" meta-data >"$tmp/heartbeat.xml" 2>/dev/null
-    missing=""
-    differ=""
+    missing=$(param_list_short "$tmp/heartbeat.xml")
+    differ=$missing
     for p in $(param_names "$tmp/heartbeat.xml"); do
         if ! param_names "$top_srcdir/metadata/apache.xml" | grep -qx "$p"; then
             missing="$missing $p"
@@ -142,6 +154,9 @@ is "$missing" "" "apache.xml has every parameter of the probe core and the decis
 # httpmon: the same, but Retry_count (it never restarts anything) and
 # report_degraded (its monitor answers 0; the attribute carries the verdict).
 missing=""
+if [ -z "$core_names" ]; then
+    missing="(no names found in src/runconf.c and src/decide.c)"
+fi
 for p in $core_names; do
     case $p in Retry_count | report_degraded) continue ;; esac
     param_names "$top_srcdir/metadata/httpmon.xml" | grep -qx "$p" || missing="$missing $p"

@@ -31,9 +31,16 @@ for agent in apache httpmon; do
     fi
     names=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/$agent.xml" |
         tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
+    # An empty or cut-short list would find nothing missing.
+    n_names=$(echo "$names" | wc -w)
+    n_xml=$(fm_xml_param_count "$top_srcdir/metadata/$agent.xml")
+    short=""
+    if [ "$n_xml" -eq 0 ] || [ "$n_names" -ne "$n_xml" ]; then
+        short=" (parsed $n_names of $n_xml parameter names)"
+    fi
     if command -v pcs >/dev/null 2>&1; then
         out=$(cd / && fm_timeout 90 pcs resource describe "ocf:faultmon:$agent" 2>&1)
-        missing=""
+        missing=$short
         for p in $names; do
             printf '%s\n' "$out" | grep -Eq "^  $p( \\(.*\\))?:" || missing="$missing $p"
         done
@@ -57,7 +64,7 @@ for agent in apache httpmon; do
     fi
     if command -v crm >/dev/null 2>&1; then
         out=$(cd / && fm_timeout 90 crm ra info "ocf:faultmon:$agent" 2>&1)
-        missing=""
+        missing=$short
         for p in $names; do
             printf '%s\n' "$out" | grep -Eq "^$p\\*? \\(" || missing="$missing $p"
         done

@@ -35,7 +35,7 @@ httpmon_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/httpm
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 n_apache=$(echo "$apache_params" | wc -w)
 n_httpmon=$(echo "$httpmon_params" | wc -w)
-plan $((n_apache + n_httpmon + 2 + 9))
+plan $((n_apache + n_httpmon + 2 + 2 + 9))
 
 marker_dir=$FA_TMP/markers
 mkdir -p "$marker_dir"
@@ -63,7 +63,9 @@ for agent in apache httpmon; do
     else
         names=$httpmon_params
     fi
+    tried=0
     for p in $names; do
+        tried=$((tried + 1))
         if [ "$agent" = apache ]; then
             fa_params fminject
         else
@@ -78,6 +80,8 @@ for agent in apache httpmon; do
         found=$(ls "$marker_dir" 2>/dev/null)
         is "$found" "" "$agent: shell syntax in $p runs nothing"
     done
+    is_count "$tried" "$(fm_xml_param_count "$top_srcdir/metadata/$agent.xml")" \
+        "$agent: every parameter of its meta-data was tried ($tried)"
 done
 unset FAULTMON_OCF_ATTRD_UPDATER
 fa_apache_kill
@@ -92,14 +96,20 @@ is "$(ls "$marker_dir" 2>/dev/null)" "" "apache: shell syntax in every parameter
 fa_clear_params
 is "$(ls /tmp/x\;* 2>/dev/null)" "" "no file named after a payload was created"
 
-# Secrets.
+# Secrets.  Every check for the password's absence has a positive control:
+# the place looked at holds what it should (the redacted URI, the loop's own
+# lines, a canary), so that a command that failed or a log that nothing
+# writes cannot pass for "no password there".
 secret="S3cret$RANDOM$RANDOM"
-pcmk_log=/var/log/pacemaker/pacemaker.log
-log_lines_before=0
-[ -f "$pcmk_log" ] && log_lines_before=$(wc -l <"$pcmk_log")
+redacted="\\*\\*\\*@127\\.0\\.0\\.1:$FA_PORT/health"
 outputs=""
 
 fa_params fmsecret
+# The loop logs to a file of the test's own (Pacemaker's log file on a
+# cluster node), through the same code.
+loop_log=$FA_TMP/loop.log
+: >"$loop_log"
+export PCMK_logfile=$loop_log
 export OCF_RESKEY_Monitor_Uri_List="http://fmuser:$secret@127.0.0.1:$FA_PORT/health"
 printf 'test t\nurl /health\nmatch %s\nuser fmuser\npassword %s\nend\n' "$WS_HEALTH_MARKER" "$secret" \
     >"$FA_DIR/secret-test.conf"
@@ -109,26 +119,44 @@ fa_agent apache start
 fa_check_rc "start with a password in Monitor_Uri_List and in testconffile: 0" 0
 outputs="$outputs$FA_OUT"
 ps_all=$(ps -eww -o args)
+loop_pid=$(cat "$FAULTMON_STATE_DIR/fmsecret/pid" 2>/dev/null)
+loop_args=$(ps -ww -o args= -p "${loop_pid:-0}" 2>/dev/null)
 if printf '%s' "$ps_all" | grep -q "$secret"; then
-    not_ok "the password is not in ps output"
+    not_ok "the password is not in ps output (the loop is: '$loop_args')"
     printf '%s\n' "$ps_all" | grep "$secret" | sed 's/^/# /'
+elif ! printf '%s' "$loop_args" | grep -q "fmsecret"; then
+    not_ok "the password is not in ps output (the loop is: '$loop_args')"
+    diag "the loop for fmsecret (pid '${loop_pid}') is not in ps: nothing was checked"
 else
-    ok "the password is not in ps output"
+    ok "the password is not in ps output (the loop is: '$loop_args')"
 fi
 OCF_CHECK_LEVEL=10 fa_agent apache monitor
 fa_check_rc "OCF_CHECK_LEVEL=10 with the password (URI and testconffile): 0" 0
 outputs="$outputs$FA_OUT"
-status_out=$("$FAULTMON" status fmsecret 2>&1; "$FAULTMON" status fmsecret --json 2>&1)
+status_text=$("$FAULTMON" status fmsecret 2>&1)
+status_text_rc=$?
+status_json=$("$FAULTMON" status fmsecret --json 2>&1)
+status_json_rc=$?
+status_out="$status_text$status_json"
 if printf '%s' "$status_out" | grep -q "$secret"; then
-    not_ok "the password is not in faultmon status (text and JSON)"
+    not_ok "faultmon status (text and JSON) answers 0 and shows the URI redacted, never the password"
+    printf '%s\n' "$status_out" | grep "$secret" | sed 's/^/# /'
+elif [ "$status_text_rc/$status_json_rc" != 0/0 ] || ! printf '%s' "$status_text" | grep -q "$redacted" ||
+    ! printf '%s' "$status_json" | grep -q "$redacted"; then
+    not_ok "faultmon status (text and JSON) answers 0 and shows the URI redacted, never the password"
+    diag "exit codes $status_text_rc/$status_json_rc (expected 0/0), expected /$redacted/ in both:" \
+        "$status_text" "$status_json"
 else
-    ok "the password is not in faultmon status (text and JSON)"
+    ok "faultmon status (text and JSON) answers 0 and shows the URI redacted, never the password"
 fi
 if grep -rq "$secret" "$FAULTMON_STATE_DIR" 2>/dev/null; then
-    not_ok "the password is not in the state directory"
+    not_ok "the password is not in the state directory, which holds the loop's state"
     grep -rl "$secret" "$FAULTMON_STATE_DIR" | sed 's/^/# /'
+elif [ ! -s "$FAULTMON_STATE_DIR/fmsecret/state" ]; then
+    not_ok "the password is not in the state directory, which holds the loop's state"
+    diag "no state file $FAULTMON_STATE_DIR/fmsecret/state: nothing was checked"
 else
-    ok "the password is not in the state directory"
+    ok "the password is not in the state directory, which holds the loop's state"
 fi
 fa_agent apache stop
 outputs="$outputs$FA_OUT"
@@ -145,29 +173,52 @@ outputs="$outputs$FA_OUT"
 export OCF_RESKEY_Monitor_Uri_List="http://fmuser:$secret@127.0.0.1:99999/health"
 fa_agent apache validate-all
 outputs="$outputs$FA_OUT"
+unset PCMK_logfile
 if printf '%s' "$outputs" | grep -q "$secret"; then
-    not_ok "the password is in no output or exit reason of the agent"
+    not_ok "the password is in no output or exit reason of the agent (which show it redacted)"
     printf '%s\n' "$outputs" | grep "$secret" | sed 's/^/# /'
+elif ! printf '%s' "$outputs" | grep -q '\*\*\*@127\.0\.0\.1:1/'; then
+    not_ok "the password is in no output or exit reason of the agent (which show it redacted)"
+    diag "the redacted URI is not in the agent's output: nothing was checked" "$outputs"
 else
-    ok "the password is in no output or exit reason of the agent"
+    ok "the password is in no output or exit reason of the agent (which show it redacted)"
 fi
-if [ -f "$pcmk_log" ]; then
-    if tail -n +"$((log_lines_before + 1))" "$pcmk_log" | grep -q "$secret"; then
-        not_ok "the password is not in $pcmk_log"
-    else
-        ok "the password is not in $pcmk_log"
-    fi
+if grep -q "$secret" "$loop_log"; then
+    not_ok "the password is not in the loop's log file (PCMK_logfile), which has its lines"
+    grep "$secret" "$loop_log" | sed 's/^/# /'
+elif ! grep -q "fmsecret" "$loop_log"; then
+    not_ok "the password is not in the loop's log file (PCMK_logfile), which has its lines"
+    diag "the loop wrote no line for fmsecret to $loop_log: nothing was checked"
 else
-    skip "the password is not in $pcmk_log" "no such file"
+    ok "the password is not in the loop's log file (PCMK_logfile), which has its lines"
 fi
-if command -v journalctl >/dev/null 2>&1 && journalctl -q -n 1 >/dev/null 2>&1; then
-    if journalctl -q --since "-10min" 2>/dev/null | grep -q "$secret"; then
-        not_ok "the password is not in the journal"
-    else
-        ok "the password is not in the journal"
+
+# Syslog: only where something collects it, as a canary shows.
+syslog_text() {
+    {
+        if command -v journalctl >/dev/null 2>&1; then
+            journalctl -q --since "-10min" 2>/dev/null
+        fi
+        cat /var/log/syslog /var/log/messages 2>/dev/null
+    }
+}
+canary="faultmon-test-canary-$RANDOM$RANDOM"
+logger -p daemon.info -t faultmon-test "$canary" 2>/dev/null
+canary_seen=1
+for _ in $(seq 1 30); do
+    if syslog_text | grep -q "$canary"; then
+        canary_seen=0
+        break
     fi
+    sleep 0.1
+done
+if [ "$canary_seen" -ne 0 ]; then
+    skip "the password is not in syslog" "nothing collects syslog here (a logger canary never arrived)"
+elif syslog_text | grep -q "$secret"; then
+    not_ok "the password is not in syslog (a canary arrived)"
+    syslog_text | grep "$secret" | sed 's/^/# /'
 else
-    skip "the password is not in the journal" "no journal here"
+    ok "the password is not in syslog (a canary arrived)"
 fi
 fa_clear_params
 

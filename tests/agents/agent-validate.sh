@@ -182,14 +182,16 @@ fa_agent apache validate-all
 fa_check_rc_reason "configuration httpd -t rejects: 6, with httpd's reason naming the file" 6 "apache2 -t: .*conf.d/broken.conf.*NoSuchDirective"
 rm -f "$FA_DIR/conf.d/broken.conf"
 
-# A password in a malformed URI never reaches the exit reason.
+# A password in a malformed URI never reaches the exit reason, which names
+# the URI redacted (so that a reason without the URI cannot pass).
 fa_params
 export OCF_RESKEY_Monitor_Uri_List="http://fmuser:S3cretPW@127.0.0.1:99999/"
 fa_agent apache validate-all
-if [ "$FA_RC" = 6 ] && ! printf '%s' "$FA_OUT" | grep -q S3cretPW; then
-    ok "malformed URI with a password: 6, and the password is not in the output"
+if [ "$FA_RC" = 6 ] && ! printf '%s' "$FA_OUT" | grep -q S3cretPW &&
+    printf '%s' "$FA_REASON" | grep -q '\*\*\*@127\.0\.0\.1:99999'; then
+    ok "malformed URI with a password: 6, the reason shows it redacted, the password is not in the output"
 else
-    not_ok "malformed URI with a password: 6, and the password is not in the output"
+    not_ok "malformed URI with a password: 6, the reason shows it redacted, the password is not in the output"
     diag "rc $FA_RC" "$FA_OUT"
 fi
 

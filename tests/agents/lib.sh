@@ -16,7 +16,7 @@
 
 FA_TOP_BUILDDIR=${FM_TOP_BUILDDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 FA_PROGRAM=$FA_TOP_BUILDDIR/agents/faultmon-ocf
-FA_INSTALLED_DIR=/usr/lib/ocf/resource.d/faultmon
+FA_INSTALLED_DIR=${FM_INSTALLED_OCF_DIR:-/usr/lib/ocf/resource.d/faultmon}
 FA_DTD=${FA_DTD:-/usr/share/resource-agents/ra-api-1.dtd}
 
 fa_require_root() {
@@ -33,10 +33,23 @@ fa_require_apache() {
     fi
 }
 
+# Skip when the agents are not installed; when they are, they must be this
+# build's programs (tests/lib/installed.sh), else every case would test an
+# earlier install: bail out.
 fa_require_installed() {
+    local why
     if [ ! -e "$FA_INSTALLED_DIR/apache" ] || [ ! -e "$FA_INSTALLED_DIR/httpmon" ]; then
         echo "1..0 # SKIP the agents are not installed in $FA_INSTALLED_DIR (run make install first)"
         exit 0
+    fi
+    # shellcheck source=tests/lib/installed.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/../lib/installed.sh"
+    if [ -z "${FM_TOP_BUILDDIR:-}" ] && [ ! -x "$FA_PROGRAM" ]; then
+        echo "# no build at $FA_TOP_BUILDDIR to compare the installed agents with"
+    elif ! why=$(fm_installed_stale "$FA_TOP_BUILDDIR"); then
+        printf '%s\n' "$why" | sed 's/^/# /'
+        echo "Bail out! the installed agents are not this build's (make install before make check)"
+        exit 1
     fi
 }
 

@@ -103,6 +103,18 @@ sc_skip_unless_agents() {
         echo "1..0 # SKIP the installed faultmon program was not found (set SC_FAULTMON_BIN)"
         exit 0
     fi
+    # Under make check: the installed programs must be this build's, else
+    # every scenario tests an earlier install (tests/lib/installed.sh).
+    if [ -n "${FM_TOP_BUILDDIR:-}" ]; then
+        # shellcheck source=tests/lib/installed.sh
+        . "$(dirname "${BASH_SOURCE[0]}")/../lib/installed.sh"
+        if ! p=$(FM_INSTALLED_FAULTMON=${FM_INSTALLED_FAULTMON:-$SC_FAULTMON} \
+            fm_installed_stale "$FM_TOP_BUILDDIR"); then
+            printf '%s\n' "$p" | sed 's/^/# /'
+            echo "Bail out! the installed agents are not this build's (make install before make check)"
+            exit 1
+        fi
+    fi
 }
 
 sc_apache_extras() {

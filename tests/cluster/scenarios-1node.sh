@@ -211,7 +211,26 @@ ok=$([ "$verdict" = read-timeout ] && mon190 fm2 && grep -qE 'partial|weight 50'
      && [ "$(sc_httpd_pid "$N")" = "$pid0" ] && [ "$(fm_resource_nodes fm2)" = "$N" ]; echo $?)
 fm_result "$ok" "2: first partial failure ($verdict after $d1 ms): monitor rc 190 shown after $d190 ms ('$reason'), fail-count 0, httpd not restarted"
 sc_row "2a SIGSTOP: 1st partial failure" "degraded (190), no recovery" "monitor rc $(sc_failure_rc fm2 "$N" monitor), fail-count $(fm_failcount fm2 "$N")" "$d190" "-" "$ok"
-fm_result "$ok" "mapping: degraded -> rc 190: faultmon's state answers 190, crm_mon lists it with faultmon's reason, Pacemaker recovers nothing"
+# The mapping case's own evidence, read afresh: faultmon's state answers 190
+# with no recovery pending, crm_mon's failed monitor has rc 190 and the
+# state's reason (Pacemaker may keep only its start; it follows the state
+# within a monitor interval), and nothing was recovered.
+map_190() {
+    local st
+    st=$(sc_status "$N" fm2)
+    m_rc=$(sc_jget ocf_rc <<<"$st") m_pending=$(sc_jget pending <<<"$st") m_reason=$(sc_jget reason <<<"$st")
+    m_mon_rc=$(sc_failure_rc fm2 "$N" monitor) m_mon_reason=$(sc_failure_reason fm2 "$N" monitor)
+    [ "$m_rc" = 190 ] && [ "$m_mon_rc" = 190 ] && [ "$m_pending" != restart ] && [ "$m_pending" != failover ] \
+        && [ -n "$m_reason" ] && { [[ $m_mon_reason == "$m_reason"* ]] \
+            || { [ "${#m_mon_reason}" -ge 16 ] && [[ $m_reason == "$m_mon_reason"* ]]; }; }
+}
+m_rc="" m_pending="" m_reason="" m_mon_rc="" m_mon_reason=""
+fm_poll 10 map_190
+st=$?
+ok=$([ "$st" -eq 0 ] && [ "$(fm_failcount fm2 "$N")" = 0 ] && ! sc_has_failure fm2 asyncmon \
+     && ! sc_has_failure fm2 start && [ "$(sc_httpd_pid "$N")" = "$pid0" ] \
+     && [ "$(fm_resource_nodes fm2)" = "$N" ]; echo $?)
+fm_result "$ok" "mapping: degraded -> rc 190: faultmon's state answers ${m_rc:-none} (pending '${m_pending}', reason '${m_reason}'), crm_mon lists the monitor with rc ${m_mon_rc:-none} and reason '${m_mon_reason}', Pacemaker recovers nothing"
 
 # stall 2, inside Retry_interval: the second partial failure restarts
 SC_FC0=$(fm_failcount fm2 "$N")

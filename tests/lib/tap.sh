@@ -91,6 +91,25 @@ like() {
     fi
 }
 
+# is_count GOT EXPECTED NAME: ok when a loop went over exactly EXPECTED
+# items and EXPECTED is more than 0: a loop over an empty or cut-short list
+# would otherwise check nothing and pass.
+is_count() {
+    if [ "$2" -gt 0 ] 2>/dev/null && [ "$1" = "$2" ]; then
+        ok "$3"
+    else
+        not_ok "$3"
+        diag "counted:  '$1'" "expected: '$2' (more than 0)"
+    fi
+}
+
+# fm_xml_param_count FILE: the number of <parameter> elements of an OCF
+# meta-data document (stdin when FILE is -), counted without xmllint, so
+# that it checks a list parsed with xmllint.
+fm_xml_param_count() {
+    grep -c '<parameter[[:space:]]' "$1"
+}
+
 skip() {
     TAP_COUNT=$((TAP_COUNT + 1))
     echo "ok $TAP_COUNT - $1 # SKIP ${2:-}"
