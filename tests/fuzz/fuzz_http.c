@@ -1,0 +1,290 @@
+/*
+ * faultmon fuzzing: HTTP replies, judged by the probe engine's own code.
+ *
+ * The engine's reading and judging (conn_read() and what it calls, static in
+ * src/probe_engine.c) are compiled into this harness, and recv() is wrapped
+ * (-Wl,--wrap=recv) to hand out the fuzzer's bytes, so each input is judged
+ * exactly as a server's reply would be, without a socket.
+ *
+ * Input: three option bytes (probe kind, expected statuses, receive regex and
+ * reverse mode, read cap and receive window, how the reply is cut into
+ * reads), then the reply.
+ *
+ * Properties:
+ *  - the parser and the engine neither crash nor read out of bounds;
+ *  - the verdict does not depend on how the reply is cut into reads;
+ *  - every prefix of a complete reply, followed by the server closing, never
+ *    classifies better than the whole: a prefix is ok only if the whole is
+ *    (a truncated failure must never pass for health); a reply is complete
+ *    once the engine judges it without waiting for the close, or, when it
+ *    waits for the close, up to the end of its headers;
+ *  - the detail text is one printable line.
+ */
+#include "../../src/probe_engine.c"
+
+#include <faultmon/log.h>
+
+#include "fuzz_common.h"
+
+#define FUZZ_REPLY_MAX 8192
+/* Beyond this length, every prefix costs too much: test a spread of them. */
+#define FUZZ_ALL_PREFIXES_MAX 1024
+#define FUZZ_SAMPLED_PREFIXES 512
+
+/* What the wrapped recv() hands out: the reply, cut into reads. */
+static struct {
+    const char *data;
+    size_t len;         /* bytes the "server" sends in this run */
+    size_t pos;
+    size_t chunk;       /* bytes per read; 0: as many as asked */
+    size_t chunk_left;
+    bool eof;           /* the server closes after the last byte */
+} fuzz_peer;
+
+ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags);
+
+ssize_t
+__wrap_recv(int fd, void *buf, size_t len, int flags)
+{
+    size_t n = fuzz_peer.len - fuzz_peer.pos;
+
+    (void) fd;
+    (void) flags;
+    if (n == 0) {
+        if (fuzz_peer.eof) {
+            return 0;
+        }
+        errno = EAGAIN;
+        return -1;
+    }
+    if (fuzz_peer.chunk != 0) {
+        if (fuzz_peer.chunk_left == 0) {
+            /* One read per chunk: the next one would block. */
+            fuzz_peer.chunk_left = fuzz_peer.chunk;
+            errno = EAGAIN;
+            return -1;
+        }
+        if (n > fuzz_peer.chunk_left) {
+            n = fuzz_peer.chunk_left;
+        }
+    }
+    if (n > len) {
+        n = len;
+    }
+    memcpy(buf, fuzz_peer.data + fuzz_peer.pos, n);
+    fuzz_peer.pos += n;
+    if (fuzz_peer.chunk != 0) {
+        fuzz_peer.chunk_left -= n;
+    }
+    return (ssize_t) n;
+}
+
+static const char *const fuzz_expect[] = { "100-499", "200-399", "200", "100-999" };
+static const char *const fuzz_regex[] = {
+    "OK", "^HTTP", "status: *up", "</ *html *>", "error|fail", "x*", "[0-9]+", "up$",
+};
+static const size_t fuzz_max_reply[] = { 64, 300, 1024, FM_DEFAULT_MAX_REPLY_BYTES };
+static const size_t fuzz_window[] = { 1, 16, 100, FM_DEFAULT_RECEIVE_WINDOW_BYTES };
+
+struct fuzz_verdict {
+    bool done;              /* judged before the close */
+    size_t judged_at;       /* bytes read when judged */
+    enum fm_reason reason;
+    int http_status;
+};
+
+/*
+ * One probe of the reply data[0..len): read it \p chunk bytes at a time
+ * (0: as the engine asks), then, if not judged yet, let the server close
+ * (eof) or the deadline pass.
+ */
+static void
+judge(struct fm_probe_opts *opts, struct fm_target *target, const char *data, size_t len,
+      size_t chunk, bool eof, struct fuzz_verdict *v)
+{
+    struct fm_probe_run run;
+    struct fm_conn conn;
+    struct fm_result result;
+
+    memset(&run, 0, sizeof(run));
+    memset(&conn, 0, sizeof(conn));
+    memset(&result, 0, sizeof(result));
+    run.opts = opts;
+    run.conns = &conn;
+    run.results = &result;
+    run.n = 1;
+    run.pending = 1;
+    run.epfd = -1;              /* conn_watch() fails harmlessly */
+    run.gai_pipe[0] = run.gai_pipe[1] = -1;
+    fm_deadline_init(&run.deadline, fm_now_us(), opts->timeout_ms);
+    conn.run = &run;
+    conn.target = target;
+    conn.result = &result;
+    result.target = target;
+    conn.fd = -1;               /* no socket: recv() is ours, close() skipped */
+    conn.step = FM_STEP_READ;
+
+    fuzz_peer.data = data;
+    fuzz_peer.len = len;
+    fuzz_peer.pos = 0;
+    fuzz_peer.chunk = chunk;
+    fuzz_peer.chunk_left = chunk;
+    fuzz_peer.eof = false;
+
+    while (conn.step != FM_STEP_DONE && fuzz_peer.pos < fuzz_peer.len) {
+        size_t before = fuzz_peer.pos;
+
+        conn_read(&conn);
+        FM_FUZZ_CHECK(conn.step == FM_STEP_DONE || fuzz_peer.pos > before,
+                      "the engine stopped reading a pending reply at %zu", before);
+    }
+    v->done = (conn.step == FM_STEP_DONE);
+    v->judged_at = fuzz_peer.pos;
+    if (!v->done) {
+        if (eof) {
+            fuzz_peer.eof = true;
+            conn_read(&conn);
+        } else {
+            run_expire(&run, UINT64_MAX);
+        }
+    }
+    FM_FUZZ_CHECK(conn.step == FM_STEP_DONE, "no verdict after the %s",
+                  eof? "close" : "deadline");
+    FM_FUZZ_CHECK(run.pending == 0, "pending count %zu after the verdict", run.pending);
+    FM_FUZZ_CHECK(conn.rx == NULL, "reply buffer kept after the verdict");
+    FM_FUZZ_CHECK((unsigned) result.reason < FM_REASON__COUNT, "reason %d", (int) result.reason);
+    fm_fuzz_check_message(result.detail, sizeof(result.detail));
+    for (const char *p = result.detail; *p != '\0'; p++) {
+        FM_FUZZ_CHECK((unsigned char) *p >= 0x20 && (unsigned char) *p < 0x7f,
+                      "raw byte 0x%02x in the detail", (unsigned char) *p);
+    }
+    if (result.reason == FM_REASON_OK) {
+        FM_FUZZ_CHECK(fm_status_set_has(&opts->expect, result.http_status),
+                      "ok with status %d outside the expected set", result.http_status);
+    }
+    v->reason = result.reason;
+    v->http_status = result.http_status;
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void) argc;
+    (void) argv;
+    /* The engine logs each failure: keep it off syslog and files. */
+    setenv("PCMK_logfacility", "none", 1);
+    setenv("PCMK_logfile", "none", 1);
+    fm_log_init("fuzz_http", false, 0);
+    return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct fm_fuzz_input in;
+    struct fm_probe_opts opts;
+    struct fm_target target;
+    struct fuzz_verdict whole;
+    struct fuzz_verdict whole_eof;
+    struct fuzz_verdict one_read;
+    uint8_t kind_opts = 0;
+    uint8_t size_opts = 0;
+    size_t chunk = 0;
+    const char *reply = NULL;
+    size_t len = 0;
+    size_t complete = 0;
+    char err[256];
+
+    if (size > FUZZ_REPLY_MAX + 3) {
+        return -1;
+    }
+    fm_fuzz_input_init(&in, data, size);
+    kind_opts = fm_fuzz_byte(&in);
+    size_opts = fm_fuzz_byte(&in);
+    chunk = fm_fuzz_byte(&in);
+    reply = (const char *) data + in.pos;
+    len = fm_fuzz_left(&in);
+
+    fm_probe_opts_init(&opts);
+    memset(&target, 0, sizeof(target));
+    target.text = (char *) "http://fuzz.invalid/";
+    target.host = (char *) "fuzz.invalid";
+    target.port = 80;
+    target.path = (char *) "/";
+    target.scheme = FM_SCHEME_HTTP;
+    target.kind = (kind_opts & 1)? FM_PROBE_GET : FM_PROBE_HEAD;
+    target.send_request = true;
+    if (fm_status_set_parse(&opts.expect, fuzz_expect[(kind_opts >> 1) & 3], err, sizeof(err)) != 0) {
+        abort();
+    }
+    if (kind_opts & 8) {
+        if (fm_probe_opts_set_receive(&opts, fuzz_regex[(kind_opts >> 4) & 7], err, sizeof(err)) != 0) {
+            abort();
+        }
+        opts.reverse = (kind_opts & 0x80) != 0;
+    }
+    opts.max_reply_bytes = fuzz_max_reply[size_opts & 3];
+    opts.receive_window_bytes = fuzz_window[(size_opts >> 2) & 3];
+    if (opts.receive_window_bytes > opts.max_reply_bytes) {
+        opts.receive_window_bytes = opts.max_reply_bytes;
+    }
+    if (size_opts & 0x10) {
+        opts.method = strdup((kind_opts & 1)? "HEAD" : "GET");
+    }
+
+    /* The whole reply, read as the fuzzer cuts it, then as one read, then
+     * byte by byte; closed by the server or cut off by the deadline. */
+    judge(&opts, &target, reply, len, chunk, true, &whole_eof);
+    judge(&opts, &target, reply, len, chunk, false, &whole);
+    FM_FUZZ_CHECK(whole.done == whole_eof.done, "judged before the end or not");
+    if (whole.done) {
+        FM_FUZZ_CHECK(whole.reason == whole_eof.reason, "verdict depends on the close");
+    } else {
+        FM_FUZZ_CHECK(whole.reason == FM_REASON_READ_TIMEOUT,
+                      "an unjudged reply at the deadline is %s", fm_reason_name(whole.reason));
+    }
+    judge(&opts, &target, reply, len, 0, true, &one_read);
+    FM_FUZZ_CHECK(one_read.reason == whole_eof.reason && one_read.done == whole_eof.done,
+                  "verdict %s when read at once, %s in reads of %zu bytes",
+                  fm_reason_name(one_read.reason), fm_reason_name(whole_eof.reason), chunk);
+    if (len <= 64) {
+        struct fuzz_verdict bytewise;
+
+        judge(&opts, &target, reply, len, 1, true, &bytewise);
+        FM_FUZZ_CHECK(bytewise.reason == whole_eof.reason,
+                      "verdict %s when read byte by byte, %s at once",
+                      fm_reason_name(bytewise.reason), fm_reason_name(whole_eof.reason));
+    }
+
+    /* Prefixes of a complete reply, each followed by the close. */
+    if (fm_reason_class(whole_eof.reason) != FM_CLASS_OK) {
+        struct fm_http_reply parsed;
+
+        complete = whole_eof.done? whole_eof.judged_at : len;
+        /* A body without a length ends at the close: each of its prefixes
+         * is a complete reply of its own. */
+        if (fm_http_parse_reply(reply, len, &parsed) == FM_HTTP_HEADERS_DONE
+            && !parsed.have_length && parsed.header_len < complete) {
+            complete = parsed.header_len;
+        }
+        for (size_t i = 0; i < complete; i++) {
+            size_t p = i;
+            struct fuzz_verdict part;
+
+            if (complete > FUZZ_ALL_PREFIXES_MAX) {
+                if (i >= FUZZ_SAMPLED_PREFIXES) {
+                    break;
+                }
+                p = (size_t) (((uint64_t) i * complete) / FUZZ_SAMPLED_PREFIXES);
+            }
+            judge(&opts, &target, reply, p, chunk, true, &part);
+            FM_FUZZ_CHECK(fm_reason_class(part.reason) != FM_CLASS_OK,
+                          "the first %zu bytes pass (%s, status %d) where the whole %zu-byte "
+                          "reply fails (%s, status %d)", p, fm_reason_name(part.reason),
+                          part.http_status, len, fm_reason_name(whole_eof.reason),
+                          whole_eof.http_status);
+        }
+    }
+    fm_probe_opts_clear(&opts);
+    return 0;
+}
