@@ -134,8 +134,10 @@ fm_fuzz_dir_cleanup(void)
 }
 
 /*!
- * \brief A private directory for this process (on /dev/shm when it exists,
- *        so that the fsync of an atomic write costs nothing), removed at exit.
+ * \brief A private directory for this process, removed at exit: under
+ *        $FM_FUZZ_TMPDIR (which `make fuzz-smoke` sets and removes, as a
+ *        crash skips the removal), else on /dev/shm when it exists, so that
+ *        the fsync of an atomic write costs nothing.
  */
 static inline const char *
 fm_fuzz_dir(void)
@@ -145,7 +147,10 @@ fm_fuzz_dir(void)
     if (fm_fuzz_dir_path[0] != '\0') {
         return fm_fuzz_dir_path;
     }
-    base = (access("/dev/shm", W_OK) == 0)? "/dev/shm" : getenv("TMPDIR");
+    base = getenv("FM_FUZZ_TMPDIR");
+    if (base == NULL || base[0] == '\0') {
+        base = (access("/dev/shm", W_OK) == 0)? "/dev/shm" : getenv("TMPDIR");
+    }
     if (base == NULL || base[0] == '\0') {
         base = "/tmp";
     }

@@ -8,7 +8,22 @@
 # broken property; tests/fuzz/README.md says how to run them longer.
 
 FM_FUZZ_HARNESSES = \
-	tests/fuzz/fuzz_http
+	tests/fuzz/fuzz_http \
+	tests/fuzz/fuzz_target \
+	tests/fuzz/fuzz_values \
+	tests/fuzz/fuzz_state \
+	tests/fuzz/fuzz_runconf \
+	tests/fuzz/fuzz_record \
+	tests/fuzz/fuzz_apache_conf \
+	tests/fuzz/fuzz_decide
+
+# Dictionaries of the tokens a harness's input is made of.
+FM_FUZZ_DICTS = \
+	tests/fuzz/fuzz_apache_conf.dict \
+	tests/fuzz/fuzz_decide.dict \
+	tests/fuzz/fuzz_http.dict \
+	tests/fuzz/fuzz_runconf.dict \
+	tests/fuzz/fuzz_state.dict
 
 FM_FUZZ_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
 FM_FUZZ_LIBS = src/libfaultmon.la $(PACEMAKER_LIBS)
@@ -28,11 +43,74 @@ tests_fuzz_fuzz_http_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_http_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) -Wl,--wrap=recv
 tests_fuzz_fuzz_http_LDADD = $(LIBQB_LIBS) $(OPENSSL_LIBS)
 
-FM_FUZZ_SMOKE_SECONDS = 15
+# Harnesses of the probe core link its library; those that reach into the
+# agents' code are built from the agent program's sources and flags (it
+# links only libc).
+FM_FUZZ_OCF_SOURCES = \
+	agents/ocf_apache_conf.c \
+	agents/ocf_common.c \
+	src/decide.c \
+	src/result.c \
+	src/runconf.c \
+	src/state.c \
+	src/target.c
+FM_FUZZ_OCF_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
+	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
+	-DFM_OCF_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
 
+tests_fuzz_fuzz_target_SOURCES = tests/fuzz/fuzz_target.c tests/fuzz/fuzz_common.h $(FM_FUZZ_OCF_SOURCES)
+tests_fuzz_fuzz_target_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
+tests_fuzz_fuzz_target_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_target_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+
+tests_fuzz_fuzz_values_SOURCES = tests/fuzz/fuzz_values.c tests/fuzz/fuzz_common.h $(FM_FUZZ_OCF_SOURCES)
+tests_fuzz_fuzz_values_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
+tests_fuzz_fuzz_values_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_values_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+
+tests_fuzz_fuzz_state_SOURCES = tests/fuzz/fuzz_state.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_state_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_state_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_state_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_runconf_SOURCES = tests/fuzz/fuzz_runconf.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_runconf_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_runconf_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_runconf_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_record_SOURCES = tests/fuzz/fuzz_record.c tests/fuzz/fuzz_common.h $(FM_FUZZ_OCF_SOURCES)
+tests_fuzz_fuzz_record_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
+tests_fuzz_fuzz_record_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_record_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+
+# The reader opens, lists and globs only inside the harness's tree.
+tests_fuzz_fuzz_apache_conf_SOURCES = tests/fuzz/fuzz_apache_conf.c tests/fuzz/fuzz_common.h \
+	$(FM_FUZZ_OCF_SOURCES)
+tests_fuzz_fuzz_apache_conf_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
+tests_fuzz_fuzz_apache_conf_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_apache_conf_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) \
+	-Wl,--wrap=fopen,--wrap=stat,--wrap=scandir,--wrap=glob
+
+tests_fuzz_fuzz_decide_SOURCES = tests/fuzz/fuzz_decide.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_decide_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_decide_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_decide_LDADD = $(FM_FUZZ_LIBS)
+
+# Seconds per harness: 8 harnesses in well under 3 minutes.
+FM_FUZZ_SMOKE_SECONDS = 12
+
+# The smoke run goes through the test harness, so that its TAP cases land in
+# tests/fuzz/fuzz-smoke.sh.trs and test-suite.log like every other test's.
+if FM_FUZZING
 fuzz-smoke: $(FM_FUZZ_HARNESSES)
-	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/fuzz/fuzz-smoke.sh' \
-		FM_FUZZ_SMOKE_SECONDS='$(FM_FUZZ_SMOKE_SECONDS)' FM_FUZZ_HARNESSES='$(FM_FUZZ_HARNESSES)'
+	$(AM_V_at)FM_FUZZ_SMOKE_SECONDS='$(FM_FUZZ_SMOKE_SECONDS)' \
+	FM_FUZZ_HARNESSES='$(FM_FUZZ_HARNESSES)' \
+		$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/fuzz/fuzz-smoke.sh'
+else
+fuzz-smoke:
+	@echo "fuzz-smoke: configure with CC=clang --enable-fuzzing first" >&2; exit 1
+endif
 
-EXTRA_DIST += tests/fuzz/fuzz-smoke.sh tests/fuzz/README.md tests/fuzz/corpus
+EXTRA_DIST += tests/fuzz/fuzz-smoke.sh tests/fuzz/README.md tests/fuzz/corpus $(FM_FUZZ_DICTS)
+CLEANFILES += tests/fuzz/fuzz-smoke.sh.log tests/fuzz/fuzz-smoke.sh.trs
 .PHONY: fuzz-smoke
