@@ -13,6 +13,8 @@ packages=(
     pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)
     dpkg-dev debhelper lintian rpm fakeroot
+    # fuzzing (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
+    clang libclang-rt-dev
     # benchmarks
     haproxy valgrind
 )
