@@ -23,13 +23,15 @@
 #include "../../src/probe_engine.c"
 
 #include <faultmon/log.h>
+#include <faultmon/runconf.h>
 
 #include "fuzz_common.h"
 
 #define FUZZ_REPLY_MAX 8192
-/* Beyond this length, every prefix costs too much: test a spread of them. */
-#define FUZZ_ALL_PREFIXES_MAX 1024
-#define FUZZ_SAMPLED_PREFIXES 512
+/* Beyond this length, every prefix costs too much: test every one of the
+ * first and last FUZZ_EDGE_PREFIXES and a spread of the others. */
+#define FUZZ_EDGE_PREFIXES 192
+#define FUZZ_SPREAD_PREFIXES 128
 
 /* What the wrapped recv() hands out: the reply, cut into reads. */
 static struct {
@@ -99,8 +101,9 @@ struct fuzz_verdict {
  * (eof) or the deadline pass.
  */
 static void
-judge(struct fm_probe_opts *opts, struct fm_target *target, const char *data, size_t len,
-      size_t chunk, bool eof, struct fuzz_verdict *v)
+judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
+      struct fm_target *target, const char *data, size_t len, size_t chunk, bool eof,
+      struct fuzz_verdict *v)
 {
     struct fm_probe_run run;
     struct fm_conn conn;
@@ -159,11 +162,39 @@ judge(struct fm_probe_opts *opts, struct fm_target *target, const char *data, si
                       "raw byte 0x%02x in the detail", (unsigned char) *p);
     }
     if (result.reason == FM_REASON_OK) {
-        FM_FUZZ_CHECK(fm_status_set_has(&opts->expect, result.http_status),
+        FM_FUZZ_CHECK(fm_status_set_has(expect, result.http_status),
                       "ok with status %d outside the expected set", result.http_status);
     }
     v->reason = result.reason;
     v->http_status = result.http_status;
+}
+
+/*
+ * Where the headers of the final response end, when its body has no
+ * Content-Length; 0 otherwise.  Interim responses are whatever the parser
+ * reports as complete but neither final headers nor an error (a parser that
+ * skips 1xx replies says so with a result of its own).
+ */
+static size_t
+final_headers_end(const char *reply, size_t len)
+{
+    size_t start = 0;
+
+    for (;;) {
+        struct fm_http_reply parsed;
+        enum fm_http_parse parse = fm_http_parse_reply(reply + start, len - start, &parsed);
+
+        if (parse == FM_HTTP_NEED_MORE || parse == FM_HTTP_MALFORMED) {
+            return 0;
+        }
+        if (parse == FM_HTTP_HEADERS_DONE) {
+            return parsed.have_length? 0 : start + parsed.header_len;
+        }
+        if (parsed.header_len == 0) {
+            return 0;
+        }
+        start += parsed.header_len;
+    }
 }
 
 int
@@ -182,7 +213,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fm_fuzz_input in;
-    struct fm_probe_opts opts;
+    struct fm_run_config cfg;
+    struct fm_status_set expect;
     struct fm_target target;
     struct fuzz_verdict whole;
     struct fuzz_verdict whole_eof;
@@ -205,7 +237,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     reply = (const char *) data + in.pos;
     len = fm_fuzz_left(&in);
 
-    fm_probe_opts_init(&opts);
+    /* The options as the run configuration sets them. */
+    fm_run_config_init(&cfg);
     memset(&target, 0, sizeof(target));
     target.text = (char *) "http://fuzz.invalid/";
     target.host = (char *) "fuzz.invalid";
@@ -214,28 +247,34 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     target.scheme = FM_SCHEME_HTTP;
     target.kind = (kind_opts & 1)? FM_PROBE_GET : FM_PROBE_HEAD;
     target.send_request = true;
-    if (fm_status_set_parse(&opts.expect, fuzz_expect[(kind_opts >> 1) & 3], err, sizeof(err)) != 0) {
+    if (fm_run_config_set(&cfg, "expect_status", fuzz_expect[(kind_opts >> 1) & 3],
+                          err, sizeof(err)) != 0
+        || fm_status_set_parse(&expect, fuzz_expect[(kind_opts >> 1) & 3], err, sizeof(err)) != 0) {
         abort();
     }
     if (kind_opts & 8) {
-        if (fm_probe_opts_set_receive(&opts, fuzz_regex[(kind_opts >> 4) & 7], err, sizeof(err)) != 0) {
+        if (fm_run_config_set(&cfg, "receive_regex", fuzz_regex[(kind_opts >> 4) & 7],
+                              err, sizeof(err)) != 0) {
             abort();
         }
-        opts.reverse = (kind_opts & 0x80) != 0;
+        cfg.probe.reverse = (kind_opts & 0x80) != 0;
     }
-    opts.max_reply_bytes = fuzz_max_reply[size_opts & 3];
-    opts.receive_window_bytes = fuzz_window[(size_opts >> 2) & 3];
-    if (opts.receive_window_bytes > opts.max_reply_bytes) {
-        opts.receive_window_bytes = opts.max_reply_bytes;
+    cfg.probe.max_reply_bytes = fuzz_max_reply[size_opts & 3];
+    cfg.probe.receive_window_bytes = fuzz_window[(size_opts >> 2) & 3];
+    if (cfg.probe.receive_window_bytes > cfg.probe.max_reply_bytes) {
+        cfg.probe.receive_window_bytes = cfg.probe.max_reply_bytes;
     }
     if (size_opts & 0x10) {
-        opts.method = strdup((kind_opts & 1)? "HEAD" : "GET");
+        if (fm_run_config_set(&cfg, "http_method", (kind_opts & 1)? "HEAD" : "GET",
+                              err, sizeof(err)) != 0) {
+            abort();
+        }
     }
 
     /* The whole reply, read as the fuzzer cuts it, then as one read, then
      * byte by byte; closed by the server or cut off by the deadline. */
-    judge(&opts, &target, reply, len, chunk, true, &whole_eof);
-    judge(&opts, &target, reply, len, chunk, false, &whole);
+    judge(&cfg.probe, &expect, &target, reply, len, chunk, true, &whole_eof);
+    judge(&cfg.probe, &expect, &target, reply, len, chunk, false, &whole);
     FM_FUZZ_CHECK(whole.done == whole_eof.done, "judged before the end or not");
     if (whole.done) {
         FM_FUZZ_CHECK(whole.reason == whole_eof.reason, "verdict depends on the close");
@@ -243,14 +282,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FM_FUZZ_CHECK(whole.reason == FM_REASON_READ_TIMEOUT,
                       "an unjudged reply at the deadline is %s", fm_reason_name(whole.reason));
     }
-    judge(&opts, &target, reply, len, 0, true, &one_read);
+    judge(&cfg.probe, &expect, &target, reply, len, 0, true, &one_read);
     FM_FUZZ_CHECK(one_read.reason == whole_eof.reason && one_read.done == whole_eof.done,
                   "verdict %s when read at once, %s in reads of %zu bytes",
                   fm_reason_name(one_read.reason), fm_reason_name(whole_eof.reason), chunk);
     if (len <= 64) {
         struct fuzz_verdict bytewise;
 
-        judge(&opts, &target, reply, len, 1, true, &bytewise);
+        judge(&cfg.probe, &expect, &target, reply, len, 1, true, &bytewise);
         FM_FUZZ_CHECK(bytewise.reason == whole_eof.reason,
                       "verdict %s when read byte by byte, %s at once",
                       fm_reason_name(bytewise.reason), fm_reason_name(whole_eof.reason));
@@ -258,26 +297,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* Prefixes of a complete reply, each followed by the close. */
     if (fm_reason_class(whole_eof.reason) != FM_CLASS_OK) {
-        struct fm_http_reply parsed;
-
         complete = whole_eof.done? whole_eof.judged_at : len;
-        /* A body without a length ends at the close: each of its prefixes
-         * is a complete reply of its own. */
-        if (fm_http_parse_reply(reply, len, &parsed) == FM_HTTP_HEADERS_DONE
-            && !parsed.have_length && parsed.header_len < complete) {
-            complete = parsed.header_len;
+        if (target.kind == FM_PROBE_GET) {
+            size_t end = final_headers_end(reply, len);
+
+            /* A body without a Content-Length (or, to be safe, a chunked
+             * one) may end at the close: each of its prefixes may be a
+             * complete reply of its own, so only the status line and the
+             * headers of the final response must be whole. */
+            if (end != 0 && end < complete) {
+                complete = end;
+            }
         }
-        for (size_t i = 0; i < complete; i++) {
-            size_t p = i;
+        for (size_t p = 0; p < complete; p++) {
             struct fuzz_verdict part;
 
-            if (complete > FUZZ_ALL_PREFIXES_MAX) {
-                if (i >= FUZZ_SAMPLED_PREFIXES) {
-                    break;
-                }
-                p = (size_t) (((uint64_t) i * complete) / FUZZ_SAMPLED_PREFIXES);
+            if (p >= FUZZ_EDGE_PREFIXES && p + FUZZ_EDGE_PREFIXES < complete
+                && (p * FUZZ_SPREAD_PREFIXES) / complete
+                   == ((p - 1) * FUZZ_SPREAD_PREFIXES) / complete) {
+                continue;
             }
-            judge(&opts, &target, reply, p, chunk, true, &part);
+            judge(&cfg.probe, &expect, &target, reply, p, chunk, true, &part);
             FM_FUZZ_CHECK(fm_reason_class(part.reason) != FM_CLASS_OK,
                           "the first %zu bytes pass (%s, status %d) where the whole %zu-byte "
                           "reply fails (%s, status %d)", p, fm_reason_name(part.reason),
@@ -285,6 +325,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                           whole_eof.http_status);
         }
     }
-    fm_probe_opts_clear(&opts);
+    fm_run_config_clear(&cfg);
     return 0;
 }

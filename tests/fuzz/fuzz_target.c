@@ -16,8 +16,8 @@
  *  - the request is one request line and headers, CRLF-terminated, ending
  *    at the only blank line: no URI can inject a header or a second request;
  *  - redaction: whatever lies between a scheme-like prefix and the last '@'
- *    before the host is a secret (issue 8, item 5); no message, target text
- *    or agent exit reason ever shows any part of it.
+ *    before the host is a secret (issue 8, item 5); no message, target text,
+ *    exit reason or log line ever shows any part of it, whole or cut short.
  */
 #include <config.h>
 
@@ -29,7 +29,6 @@
 #include <faultmon/runconf.h>
 #include <faultmon/target.h>
 
-#include "ocf_common.h"
 #include "fuzz_common.h"
 
 #define FUZZ_URI_MAX 2048
@@ -95,6 +94,37 @@ parse_plain(const char *text, bool is_uri)
     fm_target_clear(&t);
 }
 
+/* A message is one line with no control character. */
+static void
+check_one_line(const char *msg)
+{
+    for (const unsigned char *p = (const unsigned char *) msg; *p != '\0'; p++) {
+        FM_FUZZ_CHECK(*p >= 0x20 && *p != 0x7f, "control byte 0x%02x in '%s'", *p, msg);
+    }
+}
+
+/*
+ * How the agents clean a message: the text module's fm_text_clean() where
+ * there is one (src/text.c), else the agents' own fm_ocf_redact().  Both are
+ * weak references, so that the harness builds with either.
+ */
+void fm_text_clean(char *buf, size_t buf_len) __attribute__((weak));
+void fm_text_format(char *buf, size_t buf_len, const char *fmt, ...)
+    __attribute__((weak, format(printf, 3, 4)));
+void fm_ocf_redact(char *msg, size_t len) __attribute__((weak));
+
+static void
+clean_message(char *msg, size_t len)
+{
+    if (fm_text_clean != NULL) {
+        fm_text_clean(msg, len);
+    } else if (fm_ocf_redact != NULL) {
+        fm_ocf_redact(msg, len);
+    } else {
+        FM_FUZZ_CHECK(false, "no redaction function");
+    }
+}
+
 static void
 check_secret(const char *where, const char *shown, const char *uri)
 {
@@ -102,13 +132,16 @@ check_secret(const char *where, const char *shown, const char *uri)
                   where, uri, shown);
 }
 
-/* Characters that end a URI in a message: they stay out of the pieces, so
- * that where the URI ends is never in doubt. */
+/* Characters that set words apart in messages (blanks, quotes, ",", "(",
+ * "<", "[", "{") may end a URI there, so a secret holding them followed by
+ * another "scheme:" is ambiguous; they stay out of the user and the
+ * password, so that where the URI ends is never in doubt.  (RFC 3986 has
+ * them percent-encoded in a userinfo, but for "," and "(".) */
 static char
 uri_char(uint8_t b)
 {
-    if (b <= 0x20 || b >= 0x7f || b == '\'' || b == '"' || b == '\\') {
-        return "abc@/?#:%[]!"[b % 12];
+    if (b <= 0x20 || b >= 0x7f || strchr("'\"`\\,(<[{", b) != NULL) {
+        return "abc@/?#:%]!)"[b % 12];
     }
     return (char) b;
 }
@@ -132,10 +165,14 @@ redaction(struct fm_fuzz_input *in, uint8_t form)
     for (size_t i = 0; i < sizeof(user) - 1 && fm_fuzz_left(in) > 0; i++) {
         uint8_t b = fm_fuzz_byte(in);
 
+        char c = uri_char(b);
+
         if (b == ',') {
             break;
         }
-        user[n++] = uri_char(b);
+        /* A user name ends at the first ':' and may show: keep the canary
+         * out of it. */
+        user[n++] = (c == ':')? 'u' : (c == 'Z')? 'z' : c;
     }
     user[n] = '\0';
     n = 0;
@@ -149,11 +186,12 @@ redaction(struct fm_fuzz_input *in, uint8_t form)
     }
     middle[n] = '\0';
     n = 0;
-    /* The host: anything but '@', which would move the secret's end. */
+    /* The host: anything but '@', which would move the secret's end (and
+     * no canary: a host may show). */
     for (size_t i = 0; i < sizeof(host) - 1 && fm_fuzz_left(in) > 0; i++) {
         char c = uri_char(fm_fuzz_byte(in));
 
-        host[n++] = (c == '@')? 'h' : c;
+        host[n++] = (c == '@')? 'h' : (c == 'Z')? 'z' : c;
     }
     host[n] = '\0';
     snprintf(uri, sizeof(uri), "%s%s%s:" CANARY "%s" CANARY "@%s",
@@ -183,14 +221,22 @@ redaction(struct fm_fuzz_input *in, uint8_t form)
     }
     fm_run_config_clear(&cfg);
 
-    /* What the agents print: an exit reason quoting the value. */
-    snprintf(msg, sizeof(msg), "statusurl '%s' is not an http:// or https:// URL (see %s)", uri, uri);
-    fm_ocf_redact(msg, sizeof(msg));
-    check_secret("the agent's exit reason", msg, uri);
-    /* ... and one cut short by its buffer. */
-    snprintf(msg, sizeof(msg), "bad URI %s", uri);
-    fm_ocf_redact(msg, 16 + (size_t) (form % 64));
-    check_secret("a truncated exit reason", msg, uri);
+    /* What the agents and the logs print: an exit reason quoting the value,
+     * whole or cut short by its buffer. */
+    if (fm_text_format != NULL) {
+        fm_text_format(msg, sizeof(msg), "statusurl '%s' is not an http:// or https:// URL (see %s)",
+                       uri, uri);
+        check_secret("an exit reason", msg, uri);
+        check_one_line(msg);
+        fm_text_format(msg, 16 + (size_t) (form % 64), "bad URI %s", uri);
+        check_secret("a truncated exit reason", msg, uri);
+    }
+    snprintf(msg, sizeof(msg), "cannot probe \"%s\", %s", uri, uri);
+    clean_message(msg, sizeof(msg));
+    check_secret("a cleaned message", msg, uri);
+    snprintf(msg, 16 + (size_t) (form % 64), "bad URI %s", uri);
+    clean_message(msg, 16 + (size_t) (form % 64));
+    check_secret("a cleaned truncated message", msg, uri);
 }
 
 int

@@ -33,27 +33,23 @@ noinst_PROGRAMS += $(FM_FUZZ_HARNESSES)
 endif
 EXTRA_PROGRAMS = $(FM_FUZZ_HARNESSES)
 
-# The probe engine's reading and judging, compiled in (not linked from
-# libfaultmon) so that its static functions can be driven; recv() is the
-# harness's.
-tests_fuzz_fuzz_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/fuzz_common.h \
-	src/deadline.c src/http.c src/log.c src/probe_tls.c src/result.c src/target.c
+# The probe engine's reading and judging are compiled into the harness
+# (fuzz_http.c includes src/probe_engine.c) so that its static functions can
+# be driven; the linker then takes nothing from the library's copy, and
+# recv() is the harness's.
+tests_fuzz_fuzz_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_http_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_fuzz_fuzz_http_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_http_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) -Wl,--wrap=recv
-tests_fuzz_fuzz_http_LDADD = $(LIBQB_LIBS) $(OPENSSL_LIBS)
+tests_fuzz_fuzz_http_LDADD = $(FM_FUZZ_LIBS)
 
 # Harnesses of the probe core link its library; those that reach into the
-# agents' code are built from the agent program's sources and flags (it
-# links only libc).
+# agents' code compile the agents' files with the agent program's flags and
+# take the rest (the libc-only modules the agent program also compiles in)
+# from the library.
 FM_FUZZ_OCF_SOURCES = \
 	agents/ocf_apache_conf.c \
-	agents/ocf_common.c \
-	src/decide.c \
-	src/result.c \
-	src/runconf.c \
-	src/state.c \
-	src/target.c
+	agents/ocf_common.c
 FM_FUZZ_OCF_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
 	-DFM_OCF_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
@@ -62,11 +58,13 @@ tests_fuzz_fuzz_target_SOURCES = tests/fuzz/fuzz_target.c tests/fuzz/fuzz_common
 tests_fuzz_fuzz_target_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_target_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_target_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_target_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_values_SOURCES = tests/fuzz/fuzz_values.c tests/fuzz/fuzz_common.h $(FM_FUZZ_OCF_SOURCES)
 tests_fuzz_fuzz_values_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_values_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_values_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_values_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_state_SOURCES = tests/fuzz/fuzz_state.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_state_CFLAGS = $(FM_FUZZ_CFLAGS)
@@ -82,6 +80,7 @@ tests_fuzz_fuzz_record_SOURCES = tests/fuzz/fuzz_record.c tests/fuzz/fuzz_common
 tests_fuzz_fuzz_record_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_record_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_record_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_record_LDADD = $(FM_FUZZ_LIBS)
 
 # The reader opens, lists and globs only inside the harness's tree.
 tests_fuzz_fuzz_apache_conf_SOURCES = tests/fuzz/fuzz_apache_conf.c tests/fuzz/fuzz_common.h \
@@ -90,6 +89,7 @@ tests_fuzz_fuzz_apache_conf_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_apache_conf_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_apache_conf_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) \
 	-Wl,--wrap=fopen,--wrap=stat,--wrap=scandir,--wrap=glob
+tests_fuzz_fuzz_apache_conf_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_decide_SOURCES = tests/fuzz/fuzz_decide.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_decide_CFLAGS = $(FM_FUZZ_CFLAGS)
