@@ -12,12 +12,14 @@
  *
  * Properties:
  *  - the parser and the engine neither crash nor read out of bounds;
- *  - the verdict does not depend on how the reply is cut into reads;
+ *  - the verdict does not depend on how the reply is cut into reads (but for
+ *    bytes after a reply without a body, malformed only when they arrive
+ *    with its headers, as the README says);
  *  - every prefix of a complete reply, followed by the server closing, never
  *    classifies better than the whole: a prefix is ok only if the whole is
  *    (a truncated failure must never pass for health); a reply is complete
- *    once the engine judges it without waiting for the close, or, when it
- *    waits for the close, up to the end of its headers;
+ *    once the engine judges it without waiting for the close, or up to the
+ *    end of its final headers when its body ends at the close;
  *  - the detail text is one printable line.
  */
 /* The engine logs every failure; formatting thousands of log lines per
@@ -192,13 +194,13 @@ judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
 }
 
 /*
- * Where the headers of the final response end, when its body has no
- * Content-Length; 0 otherwise.  Interim responses are whatever the parser
- * reports as complete but neither final headers nor an error (a parser that
- * skips 1xx replies says so with a result of its own).
+ * The final response (after any interim 1xx ones): where its headers end,
+ * and how its body is framed.  Returns false when the reply has no complete
+ * final headers.
  */
-static size_t
-final_headers_end(const char *reply, size_t len)
+static bool
+final_response(const char *reply, size_t len, bool head_request, size_t *headers_end,
+               enum fm_http_framing *framing)
 {
     size_t start = 0;
 
@@ -206,16 +208,16 @@ final_headers_end(const char *reply, size_t len)
         struct fm_http_reply parsed;
         enum fm_http_parse parse = fm_http_parse_reply(reply + start, len - start, &parsed);
 
-        if (parse == FM_HTTP_NEED_MORE || parse == FM_HTTP_MALFORMED) {
-            return 0;
+        if (parse == FM_HTTP_INTERIM) {
+            start += parsed.header_len;
+            continue;
         }
-        if (parse == FM_HTTP_HEADERS_DONE) {
-            return parsed.have_length? 0 : start + parsed.header_len;
+        if (parse != FM_HTTP_HEADERS_DONE) {
+            return false;
         }
-        if (parsed.header_len == 0) {
-            return 0;
-        }
-        start += parsed.header_len;
+        *headers_end = start + parsed.header_len;
+        *framing = fm_http_reply_framing(&parsed, head_request);
+        return true;
     }
 }
 
@@ -235,6 +237,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *reply = NULL;
     size_t len = 0;
     size_t complete = 0;
+    bool head_request = false;
+    bool have_final = false;
+    size_t headers_end = 0;
+    enum fm_http_framing framing = FM_HTTP_BODY_NONE;
+    bool extra_after_bodiless = false;
     char err[256];
 
     if (size > FUZZ_REPLY_MAX + 3) {
@@ -292,15 +299,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FM_FUZZ_CHECK(whole.reason == FM_REASON_READ_TIMEOUT,
                       "an unjudged reply at the deadline is %s", fm_reason_name(whole.reason));
     }
+    head_request = (cfg.probe.method != NULL)? strcmp(cfg.probe.method, "HEAD") == 0
+                                              : target.kind == FM_PROBE_HEAD;
+    have_final = final_response(reply, len, head_request, &headers_end, &framing);
+    /* Bytes after a reply that may have no body are malformed when they
+     * arrive with its headers (the documented rule), so that verdict alone
+     * may depend on how the reply is cut into reads. */
+    extra_after_bodiless = have_final && framing == FM_HTTP_BODY_NONE && len > headers_end;
+
     judge(&cfg.probe, &expect, &target, reply, len, 0, true, &one_read);
-    FM_FUZZ_CHECK(one_read.reason == whole_eof.reason && one_read.done == whole_eof.done,
+    FM_FUZZ_CHECK((one_read.reason == whole_eof.reason && one_read.done == whole_eof.done)
+                  || (extra_after_bodiless && (one_read.reason == FM_REASON_READ_MALFORMED
+                                               || whole_eof.reason == FM_REASON_READ_MALFORMED)),
                   "verdict %s when read at once, %s in reads of %zu bytes",
                   fm_reason_name(one_read.reason), fm_reason_name(whole_eof.reason), chunk);
     if (len <= 64) {
         struct fuzz_verdict bytewise;
 
         judge(&cfg.probe, &expect, &target, reply, len, 1, true, &bytewise);
-        FM_FUZZ_CHECK(bytewise.reason == whole_eof.reason,
+        FM_FUZZ_CHECK(bytewise.reason == whole_eof.reason
+                      || (extra_after_bodiless && (bytewise.reason == FM_REASON_READ_MALFORMED
+                                                   || whole_eof.reason == FM_REASON_READ_MALFORMED)),
                       "verdict %s when read byte by byte, %s at once",
                       fm_reason_name(bytewise.reason), fm_reason_name(whole_eof.reason));
     }
@@ -308,16 +327,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Prefixes of a complete reply, each followed by the close. */
     if (fm_reason_class(whole_eof.reason) != FM_CLASS_OK) {
         complete = whole_eof.done? whole_eof.judged_at : len;
-        if (target.kind == FM_PROBE_GET) {
-            size_t end = final_headers_end(reply, len);
-
-            /* A body without a Content-Length (or, to be safe, a chunked
-             * one) may end at the close: each of its prefixes may be a
-             * complete reply of its own, so only the status line and the
-             * headers of the final response must be whole. */
-            if (end != 0 && end < complete) {
-                complete = end;
-            }
+        /* A body that ends at the close: each of its prefixes is a complete
+         * reply of its own, so only the status line and the headers of the
+         * final response must be whole.  The same for bytes after a reply
+         * without a body, which its headers complete. */
+        if (have_final && (framing == FM_HTTP_BODY_CLOSE || extra_after_bodiless)
+            && headers_end < complete) {
+            complete = headers_end;
         }
         for (size_t p = 0; p < complete; p++) {
             struct fuzz_verdict part;

@@ -136,6 +136,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == 0) {
         FM_FUZZ_CHECK(again.n_targets == cfg.n_targets
                       && memcmp(&again.decide, &cfg.decide, sizeof(cfg.decide)) == 0
+                      && memcmp(&again.probe.expect_get, &cfg.probe.expect_get,
+                                sizeof(cfg.probe.expect_get)) == 0
+                      && memcmp(&again.probe.expect_head, &cfg.probe.expect_head,
+                                sizeof(cfg.probe.expect_head)) == 0
                       && again.probe.timeout_ms == cfg.probe.timeout_ms,
                       "the same environment read twice differs");
         for (size_t i = 0; i < cfg.n_targets; i++) {
