@@ -15,13 +15,15 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_runconf \
 	tests/fuzz/fuzz_record \
 	tests/fuzz/fuzz_apache_conf \
-	tests/fuzz/fuzz_decide
+	tests/fuzz/fuzz_decide \
+	tests/fuzz/fuzz_regex
 
 # Dictionaries of the tokens a harness's input is made of.
 FM_FUZZ_DICTS = \
 	tests/fuzz/fuzz_apache_conf.dict \
 	tests/fuzz/fuzz_decide.dict \
 	tests/fuzz/fuzz_http.dict \
+	tests/fuzz/fuzz_regex.dict \
 	tests/fuzz/fuzz_runconf.dict \
 	tests/fuzz/fuzz_state.dict
 
@@ -96,8 +98,14 @@ tests_fuzz_fuzz_decide_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_decide_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_decide_LDADD = $(FM_FUZZ_LIBS)
 
-# Seconds per harness: 8 harnesses in well under 3 minutes.
-FM_FUZZ_SMOKE_SECONDS = 12
+tests_fuzz_fuzz_regex_SOURCES = tests/fuzz/fuzz_regex.c tests/fuzz/fuzz_common.h $(FM_FUZZ_OCF_SOURCES)
+tests_fuzz_fuzz_regex_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
+tests_fuzz_fuzz_regex_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_regex_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_regex_LDADD = $(FM_FUZZ_LIBS)
+
+# Seconds per harness: 9 harnesses in under 2 minutes.
+FM_FUZZ_SMOKE_SECONDS = 11
 
 # The smoke run goes through the test harness, so that its TAP cases land in
 # tests/fuzz/fuzz-smoke.sh.trs and test-suite.log like every other test's.
