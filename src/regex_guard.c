@@ -4,6 +4,12 @@
  * A small recursive-descent reading of POSIX ERE that estimates how many
  * nodes glibc builds: an atom is one node; "x*" and "x?" add one; "x+" is
  * compiled as "xx*", so it doubles its operand; "x{m,n}" makes n copies.
+ * Nodes that may be skipped (under "?", "*", the copies beyond m of
+ * "{m,n}") are counted apart as well: glibc keeps for
+ * each the set of nodes it can reach without input, which grows with their
+ * square ("a{0,16000}" takes 2 GB and seconds with its 16000 nodes).  And
+ * so are loops over what can match nothing ("()*", "(a*)+"): with an anchor
+ * their cost doubles with each copy ("^$()*{20}" takes 12 s).
  * Estimates saturate just above the limit, so no arithmetic overflows.
  */
 #include <config.h>
@@ -26,6 +32,9 @@ struct guard {
 /* Size and how deeply repetitions nest within one sub-expression. */
 struct cost {
     size_t nodes;
+    size_t optional;        /* of them, the nodes that may be skipped */
+    size_t empty_loops;     /* "*", "+" or "{m,}" on what can match nothing */
+    bool nullable;          /* can match the empty string */
     unsigned repeat_depth;
 };
 
@@ -88,8 +97,22 @@ skip_bracket(struct guard *g)
 
 /* "{m}", "{m,}", "{m,n}" or "{,n}": the number of copies it makes, or false
  * when it is no bound (then regcomp() decides). */
+/* A digit of a bound, which glibc also takes escaped ("{1\\000}" is
+ * "{1000}" to it); -1 when there is none. */
+static int
+bound_digit(const char **p)
+{
+    const char *q = (**p == '\\')? *p + 1 : *p;
+
+    if (!isdigit((unsigned char) *q)) {
+        return -1;
+    }
+    *p = q + 1;
+    return *q - '0';
+}
+
 static bool
-read_bound(struct guard *g, size_t *copies, bool *open_ended)
+read_bound(struct guard *g, size_t *copies, size_t *optional_copies, bool *open_ended)
 {
     const char *p = g->p + 1;
     size_t min = 0;
@@ -97,18 +120,16 @@ read_bound(struct guard *g, size_t *copies, bool *open_ended)
     bool have_min = false;
     bool have_max = false;
 
-    while (isdigit((unsigned char) *p)) {
-        min = (min > 100000)? min : min * 10 + (size_t) (*p - '0');
+    for (int digit = bound_digit(&p); digit >= 0; digit = bound_digit(&p)) {
+        min = (min > 100000)? min : min * 10 + (size_t) digit;
         have_min = true;
-        p++;
     }
     *open_ended = false;
-    if (*p == ',') {
-        p++;
-        while (isdigit((unsigned char) *p)) {
-            max = (max > 100000)? max : max * 10 + (size_t) (*p - '0');
+    if (*p == ',' || (p[0] == '\\' && p[1] == ',')) {
+        p += (*p == ',')? 1 : 2;
+        for (int digit = bound_digit(&p); digit >= 0; digit = bound_digit(&p)) {
+            max = (max > 100000)? max : max * 10 + (size_t) digit;
             have_max = true;
-            p++;
         }
         *open_ended = !have_max;
     } else {
@@ -120,6 +141,7 @@ read_bound(struct guard *g, size_t *copies, bool *open_ended)
     }
     g->p = p + 1;
     *copies = *open_ended? min + 1 : max;
+    *optional_copies = *open_ended? 1 : (max > min)? max - min : 0;
     if (*copies == 0) {
         *copies = 1;
     }
@@ -129,9 +151,26 @@ read_bound(struct guard *g, size_t *copies, bool *open_ended)
 static bool parse_alt(struct guard *g, unsigned depth, struct cost *out);
 
 static bool
+check_cost(struct guard *g, const struct cost *c)
+{
+    if (c->optional > FM_REGEX_MAX_OPTIONAL_NODES) {
+        return refuse(g, "too large once expanded", "its repetitions expand to more than %d "
+                      "optional nodes", FM_REGEX_MAX_OPTIONAL_NODES);
+    }
+    if (c->empty_loops > FM_REGEX_MAX_EMPTY_LOOPS) {
+        return refuse(g, "too many loops over nothing", "more than %d repetitions of what can "
+                      "match the empty string", FM_REGEX_MAX_EMPTY_LOOPS);
+    }
+    return true;
+}
+
+static bool
 parse_atom(struct guard *g, unsigned depth, struct cost *out)
 {
     out->nodes = 1;
+    out->optional = 0;
+    out->empty_loops = 0;
+    out->nullable = false;
     out->repeat_depth = 0;
     switch (*g->p) {
         case '(':
@@ -151,7 +190,13 @@ parse_atom(struct guard *g, unsigned depth, struct cost *out)
         case '[':
             skip_bracket(g);
             return true;
+        case '^':
+        case '$':
+            out->nullable = true;
+            g->p++;
+            return true;
         case '\\':
+            out->nullable = (g->p[1] != '\0' && strchr("bB<>`'", g->p[1]) != NULL);
             if (g->p[1] >= '1' && g->p[1] <= '9') {
                 return refuse(g, "back-reference", "\\%c is a back-reference, which is not POSIX "
                               "extended syntax and can take exponential time to match", g->p[1]);
@@ -175,17 +220,26 @@ parse_piece(struct guard *g, unsigned depth, struct cost *out)
     }
     for (;;) {
         size_t copies = 0;
+        size_t optional_copies = 0;
         bool open_ended = false;
         char op = *g->p;
 
         if (op == '*' || op == '?') {
             g->p++;
             out->nodes = sat_add(out->nodes, 1);
+            out->optional = out->nodes;
+            out->empty_loops = sat_add(out->empty_loops, (op == '*' && out->nullable)? 1 : 0);
+            out->nullable = true;
         } else if (op == '+') {
             g->p++;
             out->nodes = sat_add(sat_mul(out->nodes, 2), 1);
-        } else if (op == '{' && read_bound(g, &copies, &open_ended)) {
+            out->empty_loops = sat_add(sat_mul(out->empty_loops, 2), out->nullable? 1 : 0);
+        } else if (op == '{' && read_bound(g, &copies, &optional_copies, &open_ended)) {
+            out->optional = sat_add(sat_mul(out->optional, copies), sat_mul(out->nodes, optional_copies));
             out->nodes = sat_add(sat_mul(out->nodes, copies), open_ended? 1 : 0);
+            out->empty_loops = sat_add(sat_mul(out->empty_loops, copies),
+                                       (open_ended && out->nullable)? 1 : 0);
+            out->nullable = out->nullable || copies == optional_copies;     /* {0,n} */
         } else {
             break;
         }
@@ -205,13 +259,18 @@ parse_piece(struct guard *g, unsigned depth, struct cost *out)
         return refuse(g, "too large once expanded", "its repetitions expand to more than %d nodes",
                       FM_REGEX_MAX_NODES);
     }
-    return true;
+    return check_cost(g, out);
 }
 
 static bool
 parse_alt(struct guard *g, unsigned depth, struct cost *out)
 {
+    bool branch_nullable = true;
+
     out->nodes = 0;
+    out->optional = 0;
+    out->empty_loops = 0;
+    out->nullable = false;
     out->repeat_depth = 0;
     while (*g->p != '\0' && !(*g->p == ')' && depth > 0)) {
         struct cost piece;
@@ -219,17 +278,19 @@ parse_alt(struct guard *g, unsigned depth, struct cost *out)
         if (*g->p == '|') {
             g->p++;
             out->nodes = sat_add(out->nodes, 1);
+            out->nullable = out->nullable || branch_nullable;
+            branch_nullable = true;
             continue;
         }
-        if (*g->p == ')') {
-            /* An unmatched ")" at the top level: regcomp() decides. */
-            g->p++;
-            continue;
-        }
+        /* An unmatched ")" at the top level is an atom to glibc, which
+         * repeats it like any other: ")" then "{0,16665}" takes 2 GB. */
         if (!parse_piece(g, depth, &piece)) {
             return false;
         }
         out->nodes = sat_add(out->nodes, piece.nodes);
+        out->optional = sat_add(out->optional, piece.optional);
+        out->empty_loops = sat_add(out->empty_loops, piece.empty_loops);
+        branch_nullable = branch_nullable && piece.nullable;
         if (piece.repeat_depth > out->repeat_depth) {
             out->repeat_depth = piece.repeat_depth;
         }
@@ -237,7 +298,11 @@ parse_alt(struct guard *g, unsigned depth, struct cost *out)
             return refuse(g, "too large once expanded", "its repetitions expand to more than %d nodes",
                           FM_REGEX_MAX_NODES);
         }
+        if (!check_cost(g, out)) {
+            return false;
+        }
     }
+    out->nullable = out->nullable || branch_nullable;
     return true;
 }
 

@@ -31,6 +31,17 @@
  * about 8 MB and a few milliseconds. */
 #define FM_REGEX_MAX_NODES 32768
 
+/* Most of those nodes that may be skipped ("x?", "x*", "x{0,n}"): regcomp()
+ * keeps for each the nodes it reaches without input, so their cost grows
+ * with their square (and copies of a starred group that can match nothing,
+ * "(()*){500}", take most of a second with few nodes); 256 cost a few ms. */
+#define FM_REGEX_MAX_OPTIONAL_NODES 256
+
+/* Most loops ("*", "+", "{m,}") over what can match the empty string, once
+ * expanded: next to an anchor, regcomp()'s work doubles with each ("^$()*{20}"
+ * takes 12 s, "(()*()*){10}" 7 s); 8 cost a millisecond. */
+#define FM_REGEX_MAX_EMPTY_LOOPS 8
+
 /*!
  * \brief Whether a POSIX extended regex is small enough to compile.
  *
@@ -38,7 +49,9 @@
  * than FM_REGEX_MAX_GROUP_DEPTH, more than FM_REGEX_MAX_STACKED_OPS
  * repetition operators on one atom, repeated groups nested deeper than
  * FM_REGEX_MAX_REPEAT_DEPTH, an estimated expansion above
- * FM_REGEX_MAX_NODES, and back-references (not POSIX ERE, and exponential
+ * FM_REGEX_MAX_NODES (or FM_REGEX_MAX_OPTIONAL_NODES that may be skipped,
+ * or FM_REGEX_MAX_EMPTY_LOOPS loops over what can match nothing), and
+ * back-references (not POSIX ERE, and exponential
  * to match).  Syntax errors are left to regcomp().
  *
  * \param[in]  regex    the pattern

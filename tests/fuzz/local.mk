@@ -120,5 +120,12 @@ fuzz-smoke:
 endif
 
 EXTRA_DIST += tests/fuzz/fuzz-smoke.sh tests/fuzz/README.md tests/fuzz/corpus $(FM_FUZZ_DICTS)
-CLEANFILES += tests/fuzz/fuzz-smoke.sh.log tests/fuzz/fuzz-smoke.sh.trs
+# The smoke run's results (its TESTS are given on the command line, so the
+# harness's own clean rules do not know them) and what libFuzzer found.
+CLEANFILES += tests/fuzz/fuzz-smoke.log tests/fuzz/fuzz-smoke.trs
+
+clean-local: fm-fuzz-clean
+fm-fuzz-clean:
+	-rm -rf tests/fuzz/artifacts
+.PHONY: fm-fuzz-clean
 .PHONY: fuzz-smoke

@@ -149,6 +149,23 @@ test_expansion(void **state)
     refused("(a|b|c|d|e|f|g|h){8000}", "expand");
     accepted_and_fast("a{100}{100}");
     accepted_and_fast("(a{100}){300}");
+    /* Optional copies cost regcomp() the square of their number (found by
+     * tests/fuzz/fuzz_regex: "a{0,16000}" took 2 GB and 2.6 s). */
+    refused("a{0,16000}", "optional");
+    refused("a?{3000}", "optional");
+    refused("a*{16000}", "optional");
+    refused("(a{0,30}){0,1000}", "optional");
+    refused("((a*)*{500})", "optional");
+    refused("(a*()*{500})", "optional");
+    refused("){0,16665}", "optional");
+    refused("a{1000}{1\\000}", "expand");
+    accepted_and_fast("a{0,250}");
+    accepted_and_fast("((a*)*{8})");
+    /* Loops over what matches nothing, next to an anchor (fuzz_regex too). */
+    refused("^$()*{20}", "loops");
+    refused("$(()*()*){10}", "loops");
+    refused("$(a*)+{16}", "loops");
+    accepted_and_fast("^$()*{8}");
 }
 
 static void
