@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -520,11 +521,12 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
     size_t cap = 0;
     size_t joined_len = 0;
     int rc = 0;
-
+    int fd = -1;
     struct stat st;
 
-    in = fopen(path, "re");
-    if (in == NULL) {
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
         if (depth == 0) {
             return conf_err(ps, ENOENT, "cannot read %s: %s", path, strerror(errno));
         }
@@ -532,9 +534,19 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
         (void) optional;
         return 0;
     }
-    if (fstat(fileno(in), &st) != 0) {
-        fclose(in);
+    if (fstat(fd, &st) != 0) {
+        close(fd);
         return conf_err(ps, EIO, "cannot read %s: %s", path, strerror(errno));
+    }
+    /* As httpd: a FIFO would block the reader and /dev/zero never ends. */
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return conf_err(ps, EINVAL, "%s: not a regular file", path);
+    }
+    in = fdopen(fd, "r");
+    if (in == NULL) {
+        close(fd);
+        return conf_err(ps, ENOMEM, "cannot read %s: %s", path, strerror(errno));
     }
     rc = enter(ps, path, &st, depth);
     if (rc != 0) {

@@ -344,6 +344,52 @@ test_depth_and_breadth(void **state)
     remove_tree("fan");
 }
 
+/* Read apache2.conf: it must fail with \p rc within 1 s, saying what. */
+static void
+read_fails(int rc, const char *err_part)
+{
+    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    char err[512] = "";
+    char path[PATH_MAX + 64];
+    double start = now_s();
+
+    assert_non_null(conf);
+    snprintf(path, sizeof(path), "%s/apache2.conf", dir);
+    alarm(10);
+    assert_int_equal(fm_apache_conf_read(path, NULL, 0, conf, err, sizeof(err)), rc);
+    alarm(0);
+    assert_true(now_s() - start < 1.0);
+    if (strstr(err, err_part) == NULL) {
+        fail_msg("error '%s' does not say '%s'", err, err_part);
+    }
+    free(conf);
+}
+
+/* httpd reads regular files only ("not a regular file"): an Include of a
+ * FIFO blocked the reader for ever in open(), and one of /dev/zero (a line
+ * that never ends) grew it until memory ran out. */
+static void
+test_special_files(void **state)
+{
+    char path[PATH_MAX + 64];
+
+    (void) state;
+    snprintf(path, sizeof(path), "%s/fifo.conf", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    write_file("apache2.conf", "Include fifo.conf\n");
+    read_fails(EINVAL, "fifo.conf: not a regular file");
+    write_file("apache2.conf", "IncludeOptional fifo*.conf\n");
+    read_fails(EINVAL, "fifo.conf: not a regular file");
+    unlink(path);
+    write_file("apache2.conf", "Include /dev/zero\n");
+    read_fails(EINVAL, "/dev/zero: not a regular file");
+    snprintf(path, sizeof(path), "%s/apache2.conf", dir);
+    unlink(path);
+    make_link("/dev/zero", "apache2.conf");
+    read_fails(EINVAL, "not a regular file");
+    unlink(path);
+}
+
 int
 main(void)
 {
@@ -354,6 +400,7 @@ main(void)
         cmocka_unit_test(test_directory_symlink_loop),
         cmocka_unit_test(test_file_loop),
         cmocka_unit_test(test_depth_and_breadth),
+        cmocka_unit_test(test_special_files),
     };
 
     return cmocka_run_group_tests_name("ocf_apache_conf", tests, setup, teardown);
