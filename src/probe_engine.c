@@ -15,8 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -318,6 +321,71 @@ conn_body_ready(struct fm_conn *conn, const struct fm_http_reply *reply, bool eo
     return true;
 }
 
+/* The least time a match gets when the reply came just before the deadline,
+ * so that a reply read in time is not lost to the cost of a fork. */
+#define FM_MATCH_GRACE_MS 10
+
+/*
+ * regexec() within the run's deadline.  glibc's search is quadratic in the
+ * subject for patterns as plain as "a.*b.*x" (9 s on 64 KiB of 'a') and a
+ * call cannot be interrupted, so the match runs in a child process, killed
+ * at the deadline; a pattern the guard accepts can still be slow, and the
+ * server chooses the subject.  Returns 1 on a match, 0 on none, -1 when the
+ * deadline came first.  When no child can be made, the match runs here, as
+ * before: a shortage of processes must not pass for a failed service.
+ */
+static int
+conn_regexec(struct fm_conn *conn, const char *data, size_t data_len)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+    regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) data_len };
+    int fds[2] = { -1, -1 };
+    pid_t pid = -1;
+    char answer = 0;
+    int rc = -1;
+
+    if (pipe2(fds, O_CLOEXEC) == 0) {
+        pid = fork();
+    }
+    if (pid < 0) {
+        if (fds[0] >= 0) {
+            close(fds[0]);
+            close(fds[1]);
+        }
+        /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
+        return (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
+    }
+    if (pid == 0) {
+        answer = (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
+        if (write(fds[1], &answer, 1) != 1) {
+            _exit(1);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    for (;;) {
+        struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+        int wait_ms = fm_deadline_wait_ms(&conn->run->deadline, fm_now_us());
+        int n = poll(&pfd, 1, (wait_ms < FM_MATCH_GRACE_MS)? FM_MATCH_GRACE_MS : wait_ms);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n > 0 && read(fds[0], &answer, 1) == 1) {
+            rc = (answer == 'y')? 1 : 0;
+        }
+        break;
+    }
+    close(fds[0]);
+    if (rc < 0) {
+        kill(pid, SIGKILL);
+    }
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+        continue;
+    }
+    return rc;
+}
+
 /* Judge what has been read; returns true once the probe has its verdict. */
 static bool
 conn_judge_reply(struct fm_conn *conn, bool eof)
@@ -385,15 +453,20 @@ conn_judge_reply(struct fm_conn *conn, bool eof)
         data_len = reply.header_len;
     }
     if (opts->have_receive) {
-        regmatch_t match = { .rm_so = 0, .rm_eo = 0 };
         bool matched = false;
+        int rc = 0;
 
         if (data_len > opts->receive_window_bytes) {
             data_len = opts->receive_window_bytes;
         }
-        match.rm_eo = (regoff_t) data_len;
-        /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
-        matched = (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0);
+        rc = conn_regexec(conn, data, data_len);
+        if (rc < 0) {
+            snprintf(detail, sizeof(detail), "matching '%s' against the reply did not end by the deadline",
+                     opts->receive_text);
+            conn_finish(conn, FM_REASON_READ_TIMEOUT, 0, detail);
+            return true;
+        }
+        matched = (rc == 1);
         if (matched && opts->reverse) {
             snprintf(detail, sizeof(detail), "reply matches '%s' (reverse mode)", opts->receive_text);
             conn_finish(conn, FM_REASON_CONTENT_REVERSE, 0, detail);

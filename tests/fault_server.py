@@ -252,6 +252,9 @@ RAW_REPLIES = {
     "two-digit-status": (
         _reply("HTTP/1.1 20 OK", [_CL_MARKER], _MARKER_BODY),
         "a two-digit status"),
+    "quadratic-body": (
+        _reply("HTTP/1.1 200 OK", ["Content-Length: 64000"], b"a" * 64000),
+        "200 with 64000 bytes of 'a', on which glibc's search for 'a.*b.*x' takes seconds"),
 }
 
 

@@ -30,7 +30,7 @@ status-404 status-403 status-204 tls-stall tls-alert endless-100 slow-100
 interim-then-503 continue-then-503 interim-then-200 interim-close
 switching-101 nul-in-reason ctl-in-header bare-cr obs-fold no-colon
 cl-conflict cl-negative te-and-cl chunked-short chunked-ok truncated-body
-http09 head-body bad-version four-digit-status two-digit-status"
+http09 head-body bad-version four-digit-status two-digit-status quadratic-body"
 # shellcheck disable=SC2086
 fm_fault_server_start $MODES || bail_out "the fault server did not start"
 
@@ -79,7 +79,7 @@ fault_case() {
     check_verdict_time "$name" "$timing"
 }
 
-plan 105
+plan 107
 
 # Step 2 of the seed: HTTP/1.0 HEAD to each address and port.
 fault_case "refused connect" 2 complete connect connect-failed fast -- "$(url http refuse)"
@@ -134,6 +134,11 @@ fault_case "HTTP/0.9 reply (no status line)" 1 partial read read-malformed fast 
 fault_case "HTTP/1.2 status line" 1 partial read read-malformed fast -- "$(url http bad-version)"
 fault_case "four-digit status" 1 partial read read-malformed fast -- "$(url http four-digit-status)"
 fault_case "two-digit status" 1 partial read read-malformed fast -- "$(url http two-digit-status)"
+# glibc's regexec() searches "a.*b.*x" in time quadratic in the body (9 s on
+# these 64000 bytes) and cannot be interrupted: the match must not outlive
+# the deadline, and a reply not judged in time is a read timeout.
+fault_case "a receive regex still matching at the deadline" 1 partial read read-timeout deadline -- \
+    --receive 'a.*b.*x' --receive-bytes 64k --uri "$(url http quadratic-body /m)"
 # ... and what must still pass: the final reply after interim ones, and a
 # chunked body decoded before the regex sees it (the marker spans two chunks).
 fault_case "103 and 100, then 200 with the marker" 0 ok none ok fast -- \
