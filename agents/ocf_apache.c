@@ -471,16 +471,28 @@ static int
 read_testconf(const char *file, const char *name, char *url, size_t url_len, char *regex,
               size_t regex_len, char *user, size_t user_len, char *password, size_t password_len)
 {
-    FILE *in = fopen(file, "re");
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    FILE *in = NULL;
+    struct stat st;
     char line[4096];
     bool in_test = false;
     bool found = false;
     int line_no = 0;
 
     url[0] = regex[0] = user[0] = password[0] = '\0';
-    if (in == NULL) {
+    if (fd < 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "testconffile '%s' cannot be read on this node: %s",
                            file, strerror(errno));
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s' is not a regular file", file);
+    }
+    in = fdopen(fd, "r");
+    if (in == NULL) {
+        close(fd);
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "testconffile '%s': %s", file, strerror(errno));
     }
     while (fgets(line, sizeof(line), in) != NULL) {
         char *value = NULL;

@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 37
+plan 38
 
 fa_params
 fa_agent apache validate-all
@@ -51,6 +51,14 @@ fa_params
 export OCF_RESKEY_testconffile=$FA_DIR/no-such-test.conf
 fa_agent apache validate-all
 fa_check_rc_reason "missing testconffile: 5, names it" 5 "testconffile '$FA_DIR/no-such-test.conf'"
+
+# A FIFO blocked the reader in open() for ever (and /dev/zero would never end).
+fa_params
+mkfifo "$FA_DIR/fifo-test.conf"
+export OCF_RESKEY_testconffile=$FA_DIR/fifo-test.conf
+FA_TIMEOUT=10 fa_agent apache validate-all
+fa_check_rc_reason "testconffile a FIFO: 6 at once, names it" 6 "testconffile '$FA_DIR/fifo-test.conf' is not a regular file"
+rm -f "$FA_DIR/fifo-test.conf"
 
 fa_params
 export OCF_RESKEY_tls_ca_file=$FA_DIR/no-such-ca.pem

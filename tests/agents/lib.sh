@@ -108,7 +108,7 @@ fa_agent() {
         httpmon) path=$FA_HTTPMON ;;
         *) path=$agent ;;
     esac
-    FA_OUT=$(fm_timeout 90 "$path" "$action" 2>&1)
+    FA_OUT=$(fm_timeout "${FA_TIMEOUT:-90}" "$path" "$action" 2>&1)
     FA_RC=$?
     FA_REASON=$(printf '%s\n' "$FA_OUT" | sed -n 's/^ocf-exit-reason://p' | tail -n 1)
 }
