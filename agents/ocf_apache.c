@@ -329,6 +329,9 @@ absolute_url(const char *base, const char *url, char *out, size_t out_len)
     }
 }
 
+/* The longest statusurl, testurl or testregex10 (with its NUL). */
+#define FM_APACHE_URL_MAX 2048
+
 /*
  * statusurl is fetched as given, as ocf:heartbeat:apache's wget fetches it:
  * a value that is not an absolute http:// or https:// URL is refused, never
@@ -344,6 +347,10 @@ check_statusurl(void)
 
     if (!param_set("statusurl")) {
         return PCMK_OCF_OK;
+    }
+    /* It is copied into buffers of this size: cut, it would name another page. */
+    if (strlen(url) >= FM_APACHE_URL_MAX) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "statusurl is longer than %d bytes", FM_APACHE_URL_MAX - 1);
     }
     if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
@@ -384,7 +391,7 @@ translate_params(const char *port_list, const char *status_url, const char *base
     const char *statusurl = fm_ocf_param("statusurl");
     const char *testregex = fm_ocf_param("testregex");
     bool heartbeat = heartbeat_mode();
-    char url[2048];
+    char url[FM_APACHE_URL_MAX];
     char why[256];
     int rc = check_statusurl();
 
@@ -555,11 +562,11 @@ static int
 prepare_level10_test(const char *base_url, bool check_only)
 {
     const char *conffile = fm_ocf_param("testconffile");
-    char url[2048] = "";
-    char regex[2048] = "";
+    char url[FM_APACHE_URL_MAX] = "";
+    char regex[FM_APACHE_URL_MAX] = "";
     char user[512] = "";
     char password[512] = "";
-    char full[2048];
+    char full[2 * FM_APACHE_URL_MAX];     /* base URL and testurl */
     char folded[4096];
     struct fm_target target;
     char err[512];
@@ -572,6 +579,13 @@ prepare_level10_test(const char *base_url, bool check_only)
             goto done;
         }
     } else if (fm_ocf_param("testurl") != NULL) {
+        /* Cut, a URL would name another page and a regex match more. */
+        if (strlen(fm_ocf_param("testurl")) >= sizeof(url)
+            || (param_set("testregex10") && strlen(fm_ocf_param("testregex10")) >= sizeof(regex))) {
+            rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testurl or testregex10 is longer than %zu bytes",
+                             sizeof(url) - 1);
+            goto done;
+        }
         snprintf(url, sizeof(url), "%s", fm_ocf_param("testurl"));
         trim(url);
         if (url[0] == '\0') {

@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 38
+plan 40
 
 fa_params
 fa_agent apache validate-all
@@ -114,6 +114,21 @@ fa_params
 export OCF_RESKEY_receive_regex="(unbalanced"
 fa_agent apache validate-all
 fa_check_rc_reason "bad receive_regex: 6, names it" 6 "receive_regex"
+
+# Values longer than the agent's buffers were cut silently: a statusurl or
+# testurl would then name another page, a testregex10 match more pages.
+long_path=$(head -c 2100 /dev/zero | tr '\0' a)
+fa_params
+export OCF_RESKEY_statusurl="http://127.0.0.1:$FA_PORT/$long_path"
+fa_agent apache validate-all
+fa_check_rc_reason "statusurl longer than 2047 bytes: 6, says so" 6 "statusurl is longer than 2047 bytes"
+fa_params
+export OCF_RESKEY_testurl="http://127.0.0.1:$FA_PORT/server-status"
+# Digits: case folding (4 bytes a letter, within 4096) does not refuse them.
+OCF_RESKEY_testregex10=$(head -c 2100 /dev/zero | tr '\0' 1)
+export OCF_RESKEY_testregex10
+fa_agent apache validate-all
+fa_check_rc_reason "testregex10 longer than 2047 bytes: 6, says so" 6 "testregex10 is longer than 2047 bytes"
 
 # statusurl is a URL, never a path on the local server.
 for url in yoyoyoyo /server-status "ftp://127.0.0.1/server-status"; do
