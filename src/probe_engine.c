@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -341,6 +342,7 @@ conn_regexec(struct fm_conn *conn, const char *data, size_t data_len)
     regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) data_len };
     int fds[2] = { -1, -1 };
     pid_t pid = -1;
+    pid_t parent = getpid();
     char answer = 0;
     int rc = -1;
 
@@ -356,6 +358,13 @@ conn_regexec(struct fm_conn *conn, const char *data, size_t data_len)
         return (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
     }
     if (pid == 0) {
+        /* The child shares the parent's descriptors, the loop's lock among
+         * them: it must not outlive the parent (whose death would leave it
+         * holding the lock) nor the deadline by much. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+            _exit(1);
+        }
+        alarm(fm_deadline_wait_ms(&conn->run->deadline, fm_now_us()) / 1000 + 2);
         answer = (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
         if (write(fds[1], &answer, 1) != 1) {
             _exit(1);

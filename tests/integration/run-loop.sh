@@ -15,10 +15,10 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 54
+plan 56
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
-fm_fault_server_start ok refuse silent status-500 || bail_out "the fault server did not start"
+fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
 OK=http://127.0.0.1:${FS_PORT[ok]}/
 REFUSED=127.0.0.1:${FS_PORT[refuse]}
 SILENT=http://127.0.0.1:${FS_PORT[silent]}/
@@ -307,7 +307,33 @@ is "$(json_field watched 'r["pending"] + "/" + str(r["restarts_in_window"])')" "
 kill -TERM "$pid"
 wait "$pid" 2>/dev/null
 
-# 54: every state any loop above wrote is one the reader accepts (the loop
+# 54-55: the receive regex runs in a child of the loop, which shares the
+# loop's descriptors and so its lock: killed with the loop, it must not keep
+# the lock and make the next loop exit 75 while it matches on.
+"$FAULTMON" run slowmatch --no-env --no-pacemaker --param Probe_timeout=20 --param receive_bytes=64k \
+    --param receive_regex='a.*b.*x' \
+    --param Monitor_Uri_List="http://127.0.0.1:${FS_PORT[quadratic-body]}/m" 2>>"$FM_TMP/bg-slowmatch.err" &
+slow=$!
+BG_PIDS+=("$slow")
+child=
+for _ in $(seq 1 200); do
+    child=$(pgrep -P "$slow" | head -n 1)
+    [ -n "$child" ] && break
+    sleep 0.05
+done
+kill -KILL "$slow" 2>/dev/null
+wait "$slow" 2>/dev/null
+if [ -n "$child" ]; then
+    ok "the loop matches in a child process (pid $child)"
+else
+    not_ok "the loop matches in a child process"
+fi
+fm_timeout 30 "$FAULTMON" run slowmatch --no-env --no-pacemaker --cycles 1 --param "Port_list=$OK" 2>"$FM_TMP/run.err"
+rc=$?
+is "$rc" 0 "after the loop was killed mid-match, the next loop runs (no child holds the lock)"
+[ "$rc" = 0 ] || diag_file "$FM_TMP/run.err"
+
+# 56: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).
 cat "$FM_TMP"/bg-*.err >>"$FM_TMP/all-runs.err" 2>/dev/null
 if grep -q "bug: the state" "$FM_TMP/all-runs.err"; then
