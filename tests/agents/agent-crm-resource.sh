@@ -53,8 +53,8 @@ crm --validate
 check_out "--validate: returned 0" "Operation validate \\(ocf:faultmon:apache\\) returned 0"
 CR_OUT=$(cd / && fm_timeout 60 crm_resource --validate --class ocf --provider faultmon --agent apache \
     --option configfile=/nonexistent/httpd.conf --option envfiles=/dev/null 2>&1 | grep -v -i dbus)
-check_out "--validate with a missing configfile: returned 2 with the exit reason" \
-    "returned 2 .*configfile '/nonexistent/httpd.conf' does not exist"
+check_out "--validate with a missing configfile: returned 5 (OCF_ERR_INSTALLED) with the exit reason" \
+    "returned 5 .*configfile '/nonexistent/httpd.conf' does not exist"
 crm --force-check
 check_out "--force-check of the stopped resource: returned 7" "returned 7"
 crm --force-start
