@@ -42,7 +42,7 @@ sc_skip_unless_agents
 SURL=$FM_APACHE_STATUSURL
 HB=node2 FM=node3
 
-fm_plan 16
+fm_plan 14
 
 fm_cluster_start 3 || fm_bail "3-node cluster did not form"
 fm_result 0 "3-node cluster formed in ${FM_LAST_MS} ms; agents: $(readlink -f "$FM_OCF_DIR/faultmon/apache")"
