@@ -1503,7 +1503,7 @@ apache_monitor(struct apache *a, bool status_only)
     /* As heartbeat's monitor: a configuration removed from this node makes
      * the service one that cannot be started here again. */
     if (access(rec_or(&rec, "configfile", "/"), F_OK) != 0) {
-        return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "configfile %s was removed from this node: httpd "
+        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile %s was removed from this node: httpd "
                            "(pid %ld) cannot be restarted here", rec_or(&rec, "configfile", "?"), (long) pid);
     }
     st = calloc(1, sizeof(*st));

@@ -24,7 +24,7 @@ tap_watchdog 240
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 32
+plan 33
 
 # The PID of a live httpd (the pid file may be stale after a kill).
 httpd_pid() {
@@ -120,6 +120,12 @@ unset OCF_CHECK_LEVEL OCF_RESKEY_testconffile OCF_RESKEY_testname
 
 # 15-18: httpd dies (its whole process group, or a child would go on
 # serving): monitor says so; the loop records a restart decision.
+# A configuration removed while httpd runs: httpd cannot be started here
+# again, a file missing on this node: OCF_ERR_INSTALLED (5), as heartbeat.
+mv "$FA_CONF" "$FA_CONF.aside"
+fa_agent apache monitor
+fa_check_rc_reason "monitor with the configfile removed from this node: 5, says so" 5 "removed from this node"
+mv "$FA_CONF.aside" "$FA_CONF"
 killed=$(httpd_pid)
 kill -KILL -- "-$killed"
 # monitor must not race the kernel: wait until the process is gone.
