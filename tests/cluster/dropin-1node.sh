@@ -85,6 +85,10 @@ t0=$(fm_now_ms)
 fm_httpd_kill "$N"
 fm_wait_resource d1 none 30 >/dev/null
 det=$(fm_since_ms "$t0")
+# The refused start's INFINITY is written a moment after the resource shows
+# stopped: wait for it rather than read the fail-count of the restarts.
+failcount_infinity() { [ "$(fm_failcount d1 "$N")" = INFINITY ]; }
+fm_poll 10 failcount_infinity
 fc=$(fm_failcount d1 "$N")
 rc=$(fm_failures d1 | awk -F'\t' '$5 == 4' | tail -n1 | cut -f5)
 reason=$(fm_failures d1 | awk -F'\t' '$5 == 4' | tail -n1 | cut -f7 | sed -e "s/&apos;/'/g" -e 's/&quot;/"/g' -e 's/&amp;/\&/g')
