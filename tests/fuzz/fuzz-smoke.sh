@@ -49,12 +49,16 @@ for h in "${harnesses[@]}"; do
     if [ -f "$srcdir/tests/fuzz/$name.dict" ]; then
         dict=("-dict=$srcdir/tests/fuzz/$name.dict")
     fi
+    # A fixed seed (FM_FUZZ_SEED) makes the smoke run reproducible: CI
+    # must not go red on a new finding of a random walk; long runs with
+    # random seeds are for finding (tests/fuzz/README.md).
     # Sanitizer reports end the run with their own exit status; a leak is
     # a failure like a crash.
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:exitcode=86 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87 \
     FM_FUZZ_TMPDIR="$dir/tmp" \
         fm_timeout $((secs + 25)) "$prog" "${dict[@]}" -max_total_time="$secs" -runs="$runs" \
+            -seed="${FM_FUZZ_SEED:-1}" \
             -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
             -artifact_prefix="$artifacts/$name-" "$dir/corpus" > "$dir/log" 2>&1
     status=$?
