@@ -5,7 +5,7 @@
 # names into $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it
 # is called by.  It links nothing but libc, so that a monitor costs a process
 # start and a few file reads: only the libc-only parts of the probe core are
-# compiled into it.  Probing in the agent's own process (OCF_CHECK_LEVEL=10)
+# linked into it (src/util, src/core, src/decide).  Probing in the agent's own process (OCF_CHECK_LEVEL=10)
 # needs OpenSSL, so it is the helper faultmon-ocf-probe, which links the
 # whole probe core.
 
@@ -26,20 +26,13 @@ agents_faultmon_ocf_SOURCES = \
 	agents/ocf_common.h \
 	agents/ocf_httpmon.c \
 	agents/ocf_httpmon.h \
-	agents/ocf_metadata.h \
-	src/decide.c \
-	src/regex_guard.c \
-	src/result.c \
-	src/runconf.c \
-	src/state.c \
-	src/target.c \
-	src/text.c
+	agents/ocf_metadata.h
 nodist_agents_faultmon_ocf_SOURCES = agents/ocf_metadata.c
 agents_faultmon_ocf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
 	-DFM_OCF_ATTRD_UPDATER='"$(FM_ATTRD_UPDATER)"'
 agents_faultmon_ocf_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
-agents_faultmon_ocf_LDADD =
+agents_faultmon_ocf_LDADD = $(FM_LIBS_LIBC)
 
 agents_faultmon_ocf_probe_SOURCES = agents/ocf_probe.c
 agents_faultmon_ocf_probe_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
@@ -100,23 +93,16 @@ EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh
 if HAVE_CMOCKA
 FM_OCF_UNIT_SOURCES = \
 	agents/ocf_apache_conf.c \
-	agents/ocf_common.c \
-	src/decide.c \
-	src/regex_guard.c \
-	src/result.c \
-	src/runconf.c \
-	src/state.c \
-	src/target.c \
-	src/text.c
+	agents/ocf_common.c
 FM_OCF_UNIT_TESTS = tests/unit/test_ocf_common tests/unit/test_ocf_apache_conf
 check_PROGRAMS += $(FM_OCF_UNIT_TESTS)
 TESTS += $(FM_OCF_UNIT_TESTS)
 tests_unit_test_ocf_common_SOURCES = tests/unit/test_ocf_common.c $(FM_OCF_UNIT_SOURCES)
 tests_unit_test_ocf_common_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
-tests_unit_test_ocf_common_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_ocf_common_LDADD = $(FM_LIBS_LIBC) $(CMOCKA_LIBS)
 tests_unit_test_ocf_apache_conf_SOURCES = tests/unit/test_ocf_apache_conf.c $(FM_OCF_UNIT_SOURCES)
 tests_unit_test_ocf_apache_conf_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_apache_conf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
-tests_unit_test_ocf_apache_conf_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_ocf_apache_conf_LDADD = $(FM_LIBS_LIBC) $(CMOCKA_LIBS)
 endif

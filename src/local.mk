@@ -1,23 +1,63 @@
-# The probe core is a convenience library, so that the faultmon program and
-# the unit tests link the same objects.
+# rules for src (see Makefile.am)
+#
+# The code is grouped into convenience libraries by concern; every source is
+# compiled once, into exactly one of them:
+#
+#   src/util    libfmutil    libc only: clock and deadlines, text (escape,
+#                            redact, base64), value parsing, the regex guard
+#   src/core    libfmcore    libc only: results, target URIs, the run
+#                            configuration, the state store
+#   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)
+#   src/probe   libfmprobe   OpenSSL: the probe engine (epoll, one deadline)
+#                            and one file per protocol
+#   src/pcmk    libfmpcmk    libqb + libcrmcommon: logging, the controller
+#                            request, OCF exit codes
+#
+# The OCF agent program links only the libc-only ones (util, core, decide);
+# the faultmon command and the tests link them all through libfaultmon.
+
+noinst_LTLIBRARIES += src/util/libfmutil.la
+src_util_libfmutil_la_SOURCES = \
+	src/util/clock.c \
+	src/util/json.c \
+	src/util/regex_guard.c \
+	src/util/text.c
+
+noinst_LTLIBRARIES += src/core/libfmcore.la
+src_core_libfmcore_la_SOURCES = \
+	src/core/result.c \
+	src/core/runconf.c \
+	src/core/state.c \
+	src/core/target.c
+src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
+
+noinst_LTLIBRARIES += src/decide/libfmdecide.la
+src_decide_libfmdecide_la_SOURCES = \
+	src/decide/decide.c
+src_decide_libfmdecide_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
+
+noinst_LTLIBRARIES += src/probe/libfmprobe.la
+src_probe_libfmprobe_la_SOURCES = \
+	src/probe/engine.c \
+	src/probe/http.c \
+	src/probe/probe_int.h \
+	src/probe/tls.c
+src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS)
+src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS)
+
+noinst_LTLIBRARIES += src/pcmk/libfmpcmk.la
+src_pcmk_libfmpcmk_la_SOURCES = \
+	src/pcmk/log.c \
+	src/pcmk/signal.c
+src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
+src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS) $(PACEMAKER_LIBS)
+
+# Everything the faultmon command links, for the command, the unit tests and
+# the fuzz harnesses.
+FM_LIBS_LIBC = src/decide/libfmdecide.la src/core/libfmcore.la src/util/libfmutil.la
 noinst_LTLIBRARIES += src/libfaultmon.la
-src_libfaultmon_la_SOURCES = \
-	src/deadline.c \
-	src/decide.c \
-	src/http.c \
-	src/json.c \
-	src/log.c \
-	src/probe_engine.c \
-	src/probe_int.h \
-	src/probe_tls.c \
-	src/regex_guard.c \
-	src/result.c \
-	src/runconf.c \
-	src/state.c \
-	src/target.c \
-	src/text.c
-src_libfaultmon_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
-src_libfaultmon_la_LIBADD = $(LIBQB_LIBS) $(OPENSSL_LIBS)
+src_libfaultmon_la_SOURCES =
+src_libfaultmon_la_LIBADD = src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
 
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
@@ -27,13 +67,14 @@ src_faultmon_SOURCES = \
 	src/cmd_run.c \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
-	src/faultmon.c \
-	src/pcmk_signal.c
+	src/faultmon.c
 src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
 src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
 src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
 
-pkginclude_HEADERS = \
+# The headers are the project's own: nothing installs them, since no library
+# is installed.
+noinst_HEADERS = \
 	include/faultmon/commands.h \
 	include/faultmon/deadline.h \
 	include/faultmon/decide.h \

@@ -4,7 +4,7 @@
  * A result has two axes: the reason (which layer failed and how) and the
  * class (ok / partial / complete) that the Sun Cluster fault monitor assigns
  * to it.  The class is never stored on its own: it is derived from the reason
- * through one table (fm_reason_table in src/result.c), so the rules live in
+ * through one table (fm_reason_table in src/core/result.c), so the rules live in
  * exactly one place.
  */
 #ifndef FAULTMON_RESULT_H

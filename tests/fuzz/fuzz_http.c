@@ -2,7 +2,7 @@
  * faultmon fuzzing: HTTP replies, judged by the probe engine's own code.
  *
  * The engine's reading and judging (conn_read() and what it calls, static in
- * src/probe_engine.c) are compiled into this harness, and recv() is wrapped
+ * src/probe/engine.c) are compiled into this harness, and recv() is wrapped
  * (-Wl,--wrap=recv) to hand out the fuzzer's bytes, so each input is judged
  * exactly as a server's reply would be, without a socket.
  *
@@ -47,7 +47,7 @@ fuzz_no_log(const char *fmt, ...)
 #define fm_log_info(fmt, ...)   fuzz_no_log(fmt, ##__VA_ARGS__)
 #define fm_log_debug(fmt, ...)  fuzz_no_log(fmt, ##__VA_ARGS__)
 
-#include "../../src/probe_engine.c"
+#include "../../src/probe/engine.c"
 #include <faultmon/runconf.h>
 
 #include "fuzz_common.h"

@@ -105,7 +105,7 @@ check_one_line(const char *msg)
 
 /*
  * How the agents clean a message: the text module's fm_text_clean() where
- * there is one (src/text.c), else the agents' own fm_ocf_redact().  Both are
+ * there is one (src/util/text.c), else the agents' own fm_ocf_redact().  Both are
  * weak references, so that the harness builds with either.
  */
 void fm_text_clean(char *buf, size_t buf_len) __attribute__((weak));

@@ -36,11 +36,11 @@ endif
 EXTRA_PROGRAMS = $(FM_FUZZ_HARNESSES)
 
 # The probe engine's reading and judging are compiled into the harness
-# (fuzz_http.c includes src/probe_engine.c) so that its static functions can
+# (fuzz_http.c includes src/probe/engine.c) so that its static functions can
 # be driven; the linker then takes nothing from the library's copy, and
 # recv() is the harness's.
 tests_fuzz_fuzz_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/fuzz_common.h
-tests_fuzz_fuzz_http_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_fuzz_fuzz_http_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_fuzz_fuzz_http_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_http_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) -Wl,--wrap=recv
 tests_fuzz_fuzz_http_LDADD = $(FM_FUZZ_LIBS)

@@ -36,7 +36,7 @@ tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 endif
 
-# The decision engine (src/decide.c, in libfaultmon) and `faultmon simulate`.
+# The decision engine (src/decide/decide.c, in libfaultmon) and `faultmon simulate`.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_decide
 TESTS += tests/unit/test_decide

@@ -1,5 +1,5 @@
 /*
- * Unit tests: the guard in front of regcomp() (src/regex_guard.c).
+ * Unit tests: the guard in front of regcomp() (src/util/regex_guard.c).
  *
  * Pathological patterns must be refused from their text, at once; ordinary
  * ones accepted; and whatever the guard accepts must compile quickly.

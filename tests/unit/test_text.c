@@ -1,6 +1,6 @@
 /*
  * Unit tests: the redaction of URI secrets and the escaping of messages
- * (src/text.c), and that the target parser's messages and texts go through
+ * (src/util/text.c), and that the target parser's messages and texts go through
  * them.
  */
 #include <config.h>
