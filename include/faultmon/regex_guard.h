@@ -42,6 +42,12 @@
  * takes 12 s, "(()*()*){10}" 7 s); 8 cost a millisecond. */
 #define FM_REGEX_MAX_EMPTY_LOOPS 8
 
+/* Most choices, once expanded, between alternatives that can all match the
+ * empty string ("()?", "(a*|)", "(^|$)", "(){0,n}"): after an anchor
+ * regcomp()'s memory grows with about the cube of their number ("^()?{80}"
+ * takes 50 MB, "^(^|$){80}" 200 MB); 24 cost at most a few MB. */
+#define FM_REGEX_MAX_EMPTY_CHOICES 24
+
 /*!
  * \brief Whether a POSIX extended regex is small enough to compile.
  *
@@ -50,7 +56,8 @@
  * repetition operators on one atom, repeated groups nested deeper than
  * FM_REGEX_MAX_REPEAT_DEPTH, an estimated expansion above
  * FM_REGEX_MAX_NODES (or FM_REGEX_MAX_OPTIONAL_NODES that may be skipped,
- * or FM_REGEX_MAX_EMPTY_LOOPS loops over what can match nothing), and
+ * or FM_REGEX_MAX_EMPTY_LOOPS loops over what can match nothing, or
+ * FM_REGEX_MAX_EMPTY_CHOICES choices between ways of matching nothing), and
  * back-references (not POSIX ERE, and exponential
  * to match).  Syntax errors are left to regcomp().
  *

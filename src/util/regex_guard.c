@@ -9,7 +9,11 @@
  * each the set of nodes it can reach without input, which grows with their
  * square ("a{0,16000}" takes 2 GB and seconds with its 16000 nodes).  And
  * so are loops over what can match nothing ("()*", "(a*)+"): with an anchor
- * their cost doubles with each copy ("^$()*{20}" takes 12 s).
+ * their cost doubles with each copy ("^$()*{20}" takes 12 s).  And so are
+ * choices between two ways of matching nothing ("()?", "(a*|)", "(^|$)",
+ * "(){0,n}"): after an anchor, glibc copies the nodes behind each such
+ * choice once per way through it, so their cost grows with about the cube
+ * of their number ("^()?{80}" takes 50 MB, "^(()|()){80}" 200 MB).
  * Estimates saturate just above the limit, so no arithmetic overflows.
  */
 #include <config.h>
@@ -34,6 +38,7 @@ struct cost {
     size_t nodes;
     size_t optional;        /* of them, the nodes that may be skipped */
     size_t empty_loops;     /* "*", "+" or "{m,}" on what can match nothing */
+    size_t empty_choices;   /* choices between two ways of matching nothing */
     bool nullable;          /* can match the empty string */
     unsigned repeat_depth;
 };
@@ -161,6 +166,10 @@ check_cost(struct guard *g, const struct cost *c)
         return refuse(g, "too many loops over nothing", "more than %d repetitions of what can "
                       "match the empty string", FM_REGEX_MAX_EMPTY_LOOPS);
     }
+    if (c->empty_choices > FM_REGEX_MAX_EMPTY_CHOICES) {
+        return refuse(g, "too many ways to match nothing", "more than %d choices between "
+                      "alternatives that can all match the empty string", FM_REGEX_MAX_EMPTY_CHOICES);
+    }
     return true;
 }
 
@@ -170,6 +179,7 @@ parse_atom(struct guard *g, unsigned depth, struct cost *out)
     out->nodes = 1;
     out->optional = 0;
     out->empty_loops = 0;
+    out->empty_choices = 0;
     out->nullable = false;
     out->repeat_depth = 0;
     switch (*g->p) {
@@ -229,16 +239,21 @@ parse_piece(struct guard *g, unsigned depth, struct cost *out)
             out->nodes = sat_add(out->nodes, 1);
             out->optional = out->nodes;
             out->empty_loops = sat_add(out->empty_loops, (op == '*' && out->nullable)? 1 : 0);
+            /* "x?" over what can match nothing: skip x, or match it empty */
+            out->empty_choices = sat_add(out->empty_choices, (op == '?' && out->nullable)? 1 : 0);
             out->nullable = true;
         } else if (op == '+') {
             g->p++;
             out->nodes = sat_add(sat_mul(out->nodes, 2), 1);
             out->empty_loops = sat_add(sat_mul(out->empty_loops, 2), out->nullable? 1 : 0);
+            out->empty_choices = sat_mul(out->empty_choices, 2);
         } else if (op == '{' && read_bound(g, &copies, &optional_copies, &open_ended)) {
             out->optional = sat_add(sat_mul(out->optional, copies), sat_mul(out->nodes, optional_copies));
             out->nodes = sat_add(sat_mul(out->nodes, copies), open_ended? 1 : 0);
             out->empty_loops = sat_add(sat_mul(out->empty_loops, copies),
                                        (open_ended && out->nullable)? 1 : 0);
+            out->empty_choices = sat_add(sat_mul(out->empty_choices, copies),
+                                         out->nullable? optional_copies : 0);
             out->nullable = out->nullable || copies == optional_copies;     /* {0,n} */
         } else {
             break;
@@ -266,10 +281,12 @@ static bool
 parse_alt(struct guard *g, unsigned depth, struct cost *out)
 {
     bool branch_nullable = true;
+    size_t nullable_branches = 0;
 
     out->nodes = 0;
     out->optional = 0;
     out->empty_loops = 0;
+    out->empty_choices = 0;
     out->nullable = false;
     out->repeat_depth = 0;
     while (*g->p != '\0' && !(*g->p == ')' && depth > 0)) {
@@ -279,6 +296,7 @@ parse_alt(struct guard *g, unsigned depth, struct cost *out)
             g->p++;
             out->nodes = sat_add(out->nodes, 1);
             out->nullable = out->nullable || branch_nullable;
+            nullable_branches += branch_nullable? 1 : 0;
             branch_nullable = true;
             continue;
         }
@@ -290,6 +308,7 @@ parse_alt(struct guard *g, unsigned depth, struct cost *out)
         out->nodes = sat_add(out->nodes, piece.nodes);
         out->optional = sat_add(out->optional, piece.optional);
         out->empty_loops = sat_add(out->empty_loops, piece.empty_loops);
+        out->empty_choices = sat_add(out->empty_choices, piece.empty_choices);
         branch_nullable = branch_nullable && piece.nullable;
         if (piece.repeat_depth > out->repeat_depth) {
             out->repeat_depth = piece.repeat_depth;
@@ -303,7 +322,13 @@ parse_alt(struct guard *g, unsigned depth, struct cost *out)
         }
     }
     out->nullable = out->nullable || branch_nullable;
-    return true;
+    nullable_branches += branch_nullable? 1 : 0;
+    /* "(()|a*|)": every nullable branch beyond the first is one more way to
+     * match nothing */
+    if (nullable_branches > 1) {
+        out->empty_choices = sat_add(out->empty_choices, nullable_branches - 1);
+    }
+    return check_cost(g, out);
 }
 
 int
