@@ -20,6 +20,7 @@ noinst_LTLIBRARIES += src/util/libfmutil.la
 src_util_libfmutil_la_SOURCES = \
 	src/util/clock.c \
 	src/util/json.c \
+	src/util/parse.c \
 	src/util/regex_guard.c \
 	src/util/text.c
 
@@ -75,12 +76,14 @@ src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
 # The headers are the project's own: nothing installs them, since no library
 # is installed.
 noinst_HEADERS = \
+	include/faultmon/clock.h \
 	include/faultmon/commands.h \
 	include/faultmon/deadline.h \
 	include/faultmon/decide.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
 	include/faultmon/log.h \
+	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \
 	include/faultmon/probe.h \
 	include/faultmon/regex_guard.h \

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <faultmon/parse.h>   /* durations and sizes, for the callers of old */
 #include <faultmon/result.h>
 #include <faultmon/text.h>
 
@@ -107,11 +108,6 @@ void fm_target_clear(struct fm_target *target);
 int fm_status_set_parse(struct fm_status_set *set, const char *text,
                         char *err, size_t err_len);
 bool fm_status_set_has(const struct fm_status_set *set, int status);
-
-/*! \brief Parse a non-negative duration: "500ms", "5s", "2m", "5" (seconds). */
-int fm_parse_duration_ms(const char *text, uint64_t *out_ms);
-/*! \brief Parse a size: "65536", "64k", "1M". */
-int fm_parse_size_bytes(const char *text, size_t *out_bytes);
 
 /*!
  * \brief Redact and escape a message in place: fm_text_clean() under the name

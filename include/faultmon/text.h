@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*!
  * \brief Copy \p in with every URI secret replaced by "***".
@@ -75,5 +76,40 @@ void fm_text_vformat(char *buf, size_t buf_len, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 void fm_text_format(char *buf, size_t buf_len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/*!
+ * \brief Write an error message the way fm_text_format() does, and return
+ *        the error code, so that "return fm_errf(err, err_len, EINVAL, ...);"
+ *        is the whole of an error path.
+ *
+ * The message is redacted and escaped as a whole, then cut to \p err_len.
+ *
+ * \param[out] err      the message (NULL when the caller wants none)
+ * \param[in]  err_len  size of \p err (0 when the caller wants none)
+ * \param[in]  rc       what to return
+ * \param[in]  fmt      printf() format
+ * \return \p rc
+ */
+int fm_errf(char *err, size_t err_len, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/*! \brief Bytes the base64 text of \p in_len bytes takes, its NUL included. */
+#define FM_BASE64_SIZE(in_len) (4 * (((size_t) (in_len) + 2) / 3) + 1)
+
+/*!
+ * \brief Encode \p in as RFC 4648 base64 (the standard alphabet, "=" padding,
+ *        no line breaks), as HTTP Basic credentials need it.
+ *
+ * The output is all or nothing: when \p out is too small it holds "" (if
+ * \p out_len > 0), never a prefix that would pass for other credentials.
+ * The caller wipes \p out when it held a secret.
+ *
+ * \param[in]  in       the bytes (may be NULL when \p in_len is 0)
+ * \param[in]  in_len   their number
+ * \param[out] out      the text, NUL-terminated
+ * \param[in]  out_len  size of \p out: at least FM_BASE64_SIZE(\p in_len)
+ * \return 0, or ENOSPC when \p out is too small
+ */
+int fm_base64_encode(const void *in, size_t in_len, char *out, size_t out_len);
 
 #endif

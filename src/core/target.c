@@ -320,29 +320,6 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     return 0;
 }
 
-/* RFC 4648 base64, for the Basic credentials of a URI.  libcrypto's
- * EVP_EncodeBlock() would do, but this file is also linked into the OCF
- * agent, whose monitor must not pay for loading libcrypto. */
-static void
-base64_encode(char *out, const unsigned char *in, size_t len)
-{
-    static const char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t j = 0;
-
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t chunk = (uint32_t) in[i] << 16;
-
-        chunk |= (i + 1 < len)? (uint32_t) in[i + 1] << 8 : 0;
-        chunk |= (i + 2 < len)? (uint32_t) in[i + 2] : 0;
-        out[j++] = alphabet[(chunk >> 18) & 63];
-        out[j++] = alphabet[(chunk >> 12) & 63];
-        out[j++] = (i + 1 < len)? alphabet[(chunk >> 6) & 63] : '=';
-        out[j++] = (i + 2 < len)? alphabet[chunk & 63] : '=';
-    }
-    out[j] = '\0';
-}
-
 static bool
 has_header(const struct fm_probe_opts *opts, const char *name)
 {
@@ -403,16 +380,17 @@ fm_target_build_request(struct fm_target *target, const struct fm_probe_opts *op
     }
     if (target->userinfo != NULL && !has_header(opts, "Authorization")) {
         size_t raw_len = strlen(target->userinfo);
-        unsigned char *b64 = calloc(4 * ((raw_len + 2) / 3) + 1, 1);
+        size_t b64_size = FM_BASE64_SIZE(raw_len);
+        char *b64 = calloc(b64_size, 1);
 
         if (b64 == NULL) {
             fclose(out);
             free(buf);
             return ENOMEM;
         }
-        base64_encode((char *) b64, (const unsigned char *) target->userinfo, raw_len);
-        fprintf(out, "Authorization: Basic %s\r\n", (char *) b64);
-        explicit_bzero(b64, strlen((char *) b64));
+        (void) fm_base64_encode(target->userinfo, raw_len, b64, b64_size);
+        fprintf(out, "Authorization: Basic %s\r\n", b64);
+        explicit_bzero(b64, b64_size);
         free(b64);
     }
     if (is_get && !has_header(opts, "Accept")) {
@@ -530,85 +508,6 @@ bad:
     return set_err(err, err_len,
                    "invalid status list '%s': expected codes 100-999, ranges (200-399) or classes (2xx), comma-separated",
                    text);
-}
-
-/* Digits, then an optional suffix; rejects signs, blanks and overflow. */
-static int
-parse_scaled(const char *text, uint64_t *value, const char **suffix)
-{
-    uint64_t v = 0;
-    const char *p = text;
-
-    if (text == NULL || !isdigit((unsigned char) *p)) {
-        return EINVAL;
-    }
-    for (; isdigit((unsigned char) *p); p++) {
-        if (v > (UINT64_MAX - 9) / 10) {
-            return ERANGE;
-        }
-        v = v * 10 + (uint64_t) (*p - '0');
-    }
-    *value = v;
-    *suffix = p;
-    return 0;
-}
-
-int
-fm_parse_duration_ms(const char *text, uint64_t *out_ms)
-{
-    uint64_t v = 0;
-    uint64_t scale = 0;
-    const char *suffix = NULL;
-    int rc = parse_scaled(text, &v, &suffix);
-
-    if (rc != 0) {
-        return rc;
-    }
-    if (*suffix == '\0' || strcmp(suffix, "s") == 0) {
-        scale = 1000;
-    } else if (strcmp(suffix, "ms") == 0) {
-        scale = 1;
-    } else if (strcmp(suffix, "m") == 0 || strcmp(suffix, "min") == 0) {
-        scale = 60000;
-    } else if (strcmp(suffix, "h") == 0) {
-        scale = 3600000;
-    } else {
-        return EINVAL;
-    }
-    /* A year is far beyond any sensible interval; it also keeps every
-     * later microsecond multiplication clear of overflow. */
-    if (v > (UINT64_C(365) * 24 * 3600000) / scale) {
-        return ERANGE;
-    }
-    *out_ms = v * scale;
-    return 0;
-}
-
-int
-fm_parse_size_bytes(const char *text, size_t *out_bytes)
-{
-    uint64_t v = 0;
-    uint64_t scale = 0;
-    const char *suffix = NULL;
-    int rc = parse_scaled(text, &v, &suffix);
-
-    if (rc != 0) {
-        return rc;
-    }
-    if (*suffix == '\0') {
-        scale = 1;
-    } else if (strcasecmp(suffix, "k") == 0 || strcasecmp(suffix, "kib") == 0) {
-        scale = 1024;
-    } else if (strcasecmp(suffix, "m") == 0 || strcasecmp(suffix, "mib") == 0) {
-        scale = 1024 * 1024;
-    } else {
-        return EINVAL;
-    }
-    if (v > (UINT64_C(1) << 30) / scale) {
-        return ERANGE;
-    }
-    *out_bytes = (size_t) (v * scale);
-    return 0;
 }
 
 void

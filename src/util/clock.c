@@ -1,12 +1,13 @@
 /*
- * faultmon: deadline arithmetic.  Pure functions of `now`, except fm_now_us().
+ * faultmon: the monotonic clock and deadline arithmetic.  Pure functions of
+ * `now`, except fm_now_us(), so that the tests can pass pretend times.
  */
 #include <config.h>
 
 #include <limits.h>
 #include <time.h>
 
-#include <faultmon/deadline.h>
+#include <faultmon/clock.h>
 
 uint64_t
 fm_now_us(void)

@@ -1,6 +1,7 @@
 /*
  * faultmon: what every message goes through before a user or Pacemaker
- * reads it: URI secrets hidden, then one line of valid UTF-8.
+ * reads it: URI secrets hidden, then one line of valid UTF-8; and base64,
+ * the one encoding of the text that a request carries.
  *
  * libc only (see include/faultmon/text.h).  The checks below are ASCII on
  * purpose: the agent never calls setlocale(), but a caller might, and a
@@ -8,6 +9,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,4 +349,47 @@ fm_text_format(char *buf, size_t buf_len, const char *fmt, ...)
     va_start(ap, fmt);
     fm_text_vformat(buf, buf_len, fmt, ap);
     va_end(ap);
+}
+
+int
+fm_errf(char *err, size_t err_len, int rc, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err != NULL && err_len > 0) {
+        va_start(ap, fmt);
+        fm_text_vformat(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+/* libcrypto's EVP_EncodeBlock() would do, but the OCF agent links libc
+ * only: its monitor must not pay for loading libcrypto. */
+int
+fm_base64_encode(const void *in, size_t in_len, char *out, size_t out_len)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *bytes = in;
+    size_t j = 0;
+
+    if (in_len > (SIZE_MAX - 1) / 4 * 3 - 2 || out_len < FM_BASE64_SIZE(in_len)) {
+        if (out != NULL && out_len > 0) {
+            out[0] = '\0';
+        }
+        return ENOSPC;
+    }
+    for (size_t i = 0; i < in_len; i += 3) {
+        uint32_t chunk = (uint32_t) bytes[i] << 16;
+
+        chunk |= (i + 1 < in_len)? (uint32_t) bytes[i + 1] << 8 : 0;
+        chunk |= (i + 2 < in_len)? (uint32_t) bytes[i + 2] : 0;
+        out[j++] = alphabet[(chunk >> 18) & 63];
+        out[j++] = alphabet[(chunk >> 12) & 63];
+        out[j++] = (i + 1 < in_len)? alphabet[(chunk >> 6) & 63] : '=';
+        out[j++] = (i + 2 < in_len)? alphabet[chunk & 63] : '=';
+    }
+    out[j] = '\0';
+    return 0;
 }

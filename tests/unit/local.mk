@@ -2,8 +2,9 @@
 # convenience library as the faultmon program.
 if HAVE_CMOCKA
 FM_UNIT_TESTS = \
-	tests/unit/test_deadline \
+	tests/unit/test_clock \
 	tests/unit/test_http \
+	tests/unit/test_parse \
 	tests/unit/test_regex_guard \
 	tests/unit/test_result \
 	tests/unit/test_state \
@@ -13,12 +14,15 @@ check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
 FM_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
 FM_UNIT_LDADD = src/libfaultmon.la $(CMOCKA_LIBS)
-tests_unit_test_deadline_SOURCES = tests/unit/test_deadline.c
-tests_unit_test_deadline_CFLAGS = $(FM_UNIT_CFLAGS)
-tests_unit_test_deadline_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
+tests_unit_test_clock_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_http_SOURCES = tests/unit/test_http.c
 tests_unit_test_http_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_parse_SOURCES = tests/unit/test_parse.c
+tests_unit_test_parse_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_parse_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_regex_guard_SOURCES = tests/unit/test_regex_guard.c
 tests_unit_test_regex_guard_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_regex_guard_LDADD = $(FM_UNIT_LDADD)

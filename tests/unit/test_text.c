@@ -1,6 +1,6 @@
 /*
  * Unit tests: the redaction of URI secrets and the escaping of messages
- * (src/util/text.c), and that the target parser's messages and texts go through
+ * (src/util/text.c), base64 and the error-message helper, and that the target parser's messages and texts go through
  * them.
  */
 #include <config.h>
@@ -230,6 +230,71 @@ test_format(void **state)
     assert_string_equal(big, "res r\\x0a1: 'http://***@h/'");
 }
 
+/* RFC 4648 section 10's test vectors, and bytes above 0x7f. */
+struct base64_case {
+    const char *in;
+    size_t in_len;
+    const char *out;
+};
+
+static const struct base64_case base64_cases[] = {
+    { "", 0, "" },
+    { "f", 1, "Zg==" },
+    { "fo", 2, "Zm8=" },
+    { "foo", 3, "Zm9v" },
+    { "foob", 4, "Zm9vYg==" },
+    { "fooba", 5, "Zm9vYmE=" },
+    { "foobar", 6, "Zm9vYmFy" },
+    { "user:p@ss", 9, "dXNlcjpwQHNz" },
+    { "\xff\xfe\x00", 3, "//4A" },
+};
+
+static void
+test_base64(void **state)
+{
+    char out[64];
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(base64_cases) / sizeof(base64_cases[0]); i++) {
+        const struct base64_case *c = &base64_cases[i];
+
+        assert_int_equal(strlen(c->out) + 1, FM_BASE64_SIZE(c->in_len));
+        assert_int_equal(fm_base64_encode(c->in, c->in_len, out, sizeof(out)), 0);
+        assert_string_equal(out, c->out);
+        /* Exactly big enough is enough. */
+        memset(out, 'x', sizeof(out));
+        assert_int_equal(fm_base64_encode(c->in, c->in_len, out, FM_BASE64_SIZE(c->in_len)), 0);
+        assert_string_equal(out, c->out);
+    }
+    /* One byte short: nothing, never a prefix. */
+    memset(out, 'x', sizeof(out));
+    assert_int_equal(fm_base64_encode("foobar", 6, out, 8), ENOSPC);
+    assert_string_equal(out, "");
+    assert_int_equal(fm_base64_encode("f", 1, out, 0), ENOSPC);
+    assert_int_equal(out[0], '\0');
+    assert_int_equal(fm_base64_encode(NULL, 0, NULL, 0), ENOSPC);
+    assert_int_equal(fm_base64_encode(NULL, 0, out, 1), 0);
+    assert_string_equal(out, "");
+}
+
+static void
+test_errf(void **state)
+{
+    char err[32];
+
+    (void) state;
+    assert_int_equal(fm_errf(err, sizeof(err), EINVAL, "bad '%s'", "x"), EINVAL);
+    assert_string_equal(err, "bad 'x'");
+    /* Redacted and escaped as fm_text_format() does, then cut. */
+    assert_int_equal(fm_errf(err, sizeof(err), ERANGE, "'http://u:%s@h/'\n", "pw"), ERANGE);
+    assert_string_equal(err, "'http://***@h/'\\x0a");
+    assert_int_equal(fm_errf(err, 8, 0, "%s", "0123456789"), 0);
+    assert_string_equal(err, "0123456");
+    /* No buffer: only the code. */
+    assert_int_equal(fm_errf(NULL, 0, ENOMEM, "%s", "x"), ENOMEM);
+    assert_int_equal(fm_errf(err, 0, EIO, "%s", "x"), EIO);
+}
+
 /* What the target parser says about the malformed URIs: the redacted form
  * (positive control) and never the secret. */
 struct target_case {
@@ -318,6 +383,8 @@ main(void)
         cmocka_unit_test(test_escape_bounds),
         cmocka_unit_test(test_clean_in_place),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_errf),
         cmocka_unit_test(test_target_messages),
         cmocka_unit_test(test_target_texts),
     };

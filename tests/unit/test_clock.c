@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <faultmon/deadline.h>
+#include <faultmon/clock.h>
 
 struct deadline_case {
     uint64_t start_us;
@@ -85,6 +85,22 @@ test_wait_is_bounded(void **state)
     assert_int_equal(fm_deadline_wait_ms(&dl, 0), INT_MAX);
 }
 
+/* The one function that reads the clock: it never goes back. */
+static void
+test_now_is_monotonic(void **state)
+{
+    uint64_t before_us = fm_now_us();
+    uint64_t after_us = 0;
+
+    (void) state;
+    for (int i = 0; i < 1000; i++) {
+        after_us = fm_now_us();
+        assert_true(after_us >= before_us);
+        before_us = after_us;
+    }
+    assert_true(after_us > 0);
+}
+
 int
 main(void)
 {
@@ -92,7 +108,8 @@ main(void)
         cmocka_unit_test(test_deadline_table),
         cmocka_unit_test(test_trickle_never_rearms),
         cmocka_unit_test(test_wait_is_bounded),
+        cmocka_unit_test(test_now_is_monotonic),
     };
 
-    return cmocka_run_group_tests_name("deadline", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("clock", tests, NULL, NULL);
 }
