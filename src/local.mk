@@ -20,6 +20,7 @@ noinst_LTLIBRARIES += src/util/libfmutil.la
 src_util_libfmutil_la_SOURCES = \
 	src/util/clock.c \
 	src/util/json.c \
+	src/util/kvfile.c \
 	src/util/parse.c \
 	src/util/regex_guard.c \
 	src/util/text.c
@@ -82,6 +83,7 @@ noinst_HEADERS = \
 	include/faultmon/decide.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
+	include/faultmon/kvfile.h \
 	include/faultmon/log.h \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \

@@ -5,31 +5,20 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include <faultmon/parse.h>
 #include <faultmon/runconf.h>
+#include <faultmon/text.h>
 
 const char *const fm_run_config_probe_names[] = {
     "Port_list", "Monitor_Uri_List", "Probe_timeout", "expect_status", "receive_regex",
     "reverse", "http_method", "http_headers", "tls_request", "tls_verify", "tls_ca_file",
     "tls_sni", "max_reply_bytes", "receive_bytes", NULL,
 };
-
-static int
-conf_err(char *err, size_t err_len, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(err, err_len, fmt, ap);
-    va_end(ap);
-    fm_escape_controls(err, err_len);
-    return EINVAL;
-}
 
 void
 fm_run_config_init(struct fm_run_config *cfg)
@@ -67,25 +56,6 @@ name_is(const char *name, const char *want)
 }
 
 static int
-parse_bool(const char *value, bool *out)
-{
-    static const char *const yes[] = { "1", "true", "yes", "on", "y" };
-    static const char *const no[] = { "0", "false", "no", "off", "n" };
-
-    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-        if (strcasecmp(value, yes[i]) == 0) {
-            *out = true;
-            return 0;
-        }
-        if (strcasecmp(value, no[i]) == 0) {
-            *out = false;
-            return 0;
-        }
-    }
-    return EINVAL;
-}
-
-static int
 add_target(struct fm_run_config *cfg, const char *uri, bool is_uri, const char *param,
            char *err, size_t err_len)
 {
@@ -93,7 +63,7 @@ add_target(struct fm_run_config *cfg, const char *uri, bool is_uri, const char *
     char why[512];
 
     if (cfg->n_targets >= 1024) {
-        return conf_err(err, err_len, "%s has more than 1024 targets", param);
+        return fm_errf(err, err_len, EINVAL, "%s has more than 1024 targets", param);
     }
     grown = realloc(cfg->targets, (cfg->n_targets + 1) * sizeof(*grown));
     if (grown == NULL) {
@@ -101,7 +71,7 @@ add_target(struct fm_run_config *cfg, const char *uri, bool is_uri, const char *
     }
     cfg->targets = grown;
     if (fm_target_parse(uri, is_uri, &cfg->targets[cfg->n_targets], why, sizeof(why)) != 0) {
-        return conf_err(err, err_len, "%s: %s", param, why);
+        return fm_errf(err, err_len, EINVAL, "%s: %s", param, why);
     }
     cfg->n_targets++;
     return 0;
@@ -164,7 +134,7 @@ set_list(struct fm_run_config *cfg, const char *param, const char *value, bool i
         if (is_uri) {
             rc = add_target(cfg, item, true, param, err, err_len);
         } else if (port_item_to_uri(item, uri, sizeof(uri)) != 0) {
-            rc = conf_err(err, err_len,
+            rc = fm_errf(err, err_len, EINVAL,
                           "%s: invalid item '%s': expected HOST:PORT, PORT/tcp, HOST/PORT/tcp or a URI",
                           param, item);
         } else {
@@ -196,11 +166,47 @@ set_headers(struct fm_run_config *cfg, const char *value, char *err, size_t err_
             continue;
         }
         if (fm_probe_opts_add_header(&cfg->probe, item, why, sizeof(why)) != 0) {
-            rc = conf_err(err, err_len, "http_headers: %s", why);
+            rc = fm_errf(err, err_len, EINVAL, "http_headers: %s", why);
         }
     }
     free(copy);
     return rc;
+}
+
+/* reverse, tls_request, tls_verify */
+static int
+set_flag(struct fm_run_config *cfg, const char *name, const char *value, char *err,
+         size_t err_len)
+{
+    bool flag = false;
+
+    if (fm_parse_bool(value, &flag) != 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid %s '%s': expected true or false", name, value);
+    }
+    if (name_is(name, "reverse")) {
+        cfg->probe.reverse = flag;
+    } else if (name_is(name, "tls_request")) {
+        cfg->probe.tls_request = flag;
+    } else {
+        cfg->verify_set = flag;
+        cfg->no_verify = !flag;
+    }
+    return 0;
+}
+
+/* A text option: "" unsets it. */
+static int
+set_text(char **field, const char *value)
+{
+    free(*field);
+    *field = NULL;
+    if (value[0] != '\0') {
+        *field = strdup(value);
+        if (*field == NULL) {
+            return ENOMEM;
+        }
+    }
+    return 0;
 }
 
 int
@@ -208,7 +214,6 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
                   char *err, size_t err_len)
 {
     char why[512];
-    bool flag = false;
 
     if (name_is(name, "Port_list")) {
         cfg->have_port_list = true;
@@ -219,7 +224,7 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
     }
     if (name_is(name, "Probe_timeout")) {
         if (fm_parse_duration_ms(value, &cfg->probe.timeout_ms) != 0 || cfg->probe.timeout_ms == 0) {
-            return conf_err(err, err_len, "invalid Probe_timeout '%s': expected a positive duration such as 5s",
+            return fm_errf(err, err_len, EINVAL, "invalid Probe_timeout '%s': expected a positive duration such as 5s",
                             value);
         }
         /* The decision engine checks it against the intervals. */
@@ -230,7 +235,7 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
             return 0;   /* the defaults of each probe kind */
         }
         if (fm_probe_opts_set_expect(&cfg->probe, value, why, sizeof(why)) != 0) {
-            return conf_err(err, err_len, "expect_status: %s", why);
+            return fm_errf(err, err_len, EINVAL, "expect_status: %s", why);
         }
         return 0;
     }
@@ -239,7 +244,7 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
             return 0;
         }
         if (fm_probe_opts_set_receive(&cfg->probe, value, why, sizeof(why)) != 0) {
-            return conf_err(err, err_len, "receive_regex: %s", why);
+            return fm_errf(err, err_len, EINVAL, "receive_regex: %s", why);
         }
         return 0;
     }
@@ -248,7 +253,7 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
             return 0;
         }
         if (fm_probe_opts_set_method(&cfg->probe, value, why, sizeof(why)) != 0) {
-            return conf_err(err, err_len, "http_method: %s", why);
+            return fm_errf(err, err_len, EINVAL, "http_method: %s", why);
         }
         return 0;
     }
@@ -256,33 +261,18 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
         return set_headers(cfg, value, err, err_len);
     }
     if (name_is(name, "reverse") || name_is(name, "tls_request") || name_is(name, "tls_verify")) {
-        if (parse_bool(value, &flag) != 0) {
-            return conf_err(err, err_len, "invalid %s '%s': expected true or false", name, value);
-        }
-        if (name_is(name, "reverse")) {
-            cfg->probe.reverse = flag;
-        } else if (name_is(name, "tls_request")) {
-            cfg->probe.tls_request = flag;
-        } else {
-            cfg->verify_set = flag;
-            cfg->no_verify = !flag;
-        }
-        return 0;
+        return set_flag(cfg, name, value, err, err_len);
     }
     if (name_is(name, "tls_ca_file")) {
-        free(cfg->probe.ca_file);
-        cfg->probe.ca_file = (value[0] != '\0')? strdup(value) : NULL;
-        return 0;
+        return set_text(&cfg->probe.ca_file, value);
     }
     if (name_is(name, "tls_sni")) {
-        free(cfg->probe.sni);
-        cfg->probe.sni = (value[0] != '\0')? strdup(value) : NULL;
-        return 0;
+        return set_text(&cfg->probe.sni, value);
     }
     if (name_is(name, "max_reply_bytes")) {
         if (fm_parse_size_bytes(value, &cfg->probe.max_reply_bytes) != 0
             || cfg->probe.max_reply_bytes < 64) {
-            return conf_err(err, err_len, "invalid max_reply_bytes '%s': expected a size of at least 64 such as 64k",
+            return fm_errf(err, err_len, EINVAL, "invalid max_reply_bytes '%s': expected a size of at least 64 such as 64k",
                             value);
         }
         return 0;
@@ -290,7 +280,7 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
     if (name_is(name, "receive_bytes")) {
         if (fm_parse_size_bytes(value, &cfg->probe.receive_window_bytes) != 0
             || cfg->probe.receive_window_bytes == 0) {
-            return conf_err(err, err_len, "invalid receive_bytes '%s': expected a size such as 4k", value);
+            return fm_errf(err, err_len, EINVAL, "invalid receive_bytes '%s': expected a size such as 4k", value);
         }
         return 0;
     }
@@ -337,10 +327,10 @@ fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len)
         }
     }
     if (cfg->probe.reverse && !cfg->probe.have_receive) {
-        return conf_err(err, err_len, "reverse=true needs receive_regex");
+        return fm_errf(err, err_len, EINVAL, "reverse=true needs receive_regex");
     }
     if (cfg->no_verify && cfg->probe.ca_file != NULL) {
-        return conf_err(err, err_len, "tls_verify=false contradicts tls_ca_file '%s'", cfg->probe.ca_file);
+        return fm_errf(err, err_len, EINVAL, "tls_verify=false contradicts tls_ca_file '%s'", cfg->probe.ca_file);
     }
     cfg->probe.tls_verify = (cfg->verify_set || cfg->probe.ca_file != NULL) && !cfg->no_verify;
     if (cfg->probe.receive_window_bytes > cfg->probe.max_reply_bytes) {

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,27 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <faultmon/clock.h>
+#include <faultmon/kvfile.h>
+#include <faultmon/parse.h>
 #include <faultmon/state.h>
 #include <faultmon/target.h>
+#include <faultmon/text.h>
 
 #define FM_STATE_HEADER "faultmon-state 1"
 #define FM_STATE_MAX_BYTES (256 * 1024)
-
-static int state_err(char *err, size_t err_len, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int
-state_err(char *err, size_t err_len, int rc, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err != NULL && err_len > 0) {
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
 
 bool
 fm_resource_name_valid(const char *name)
@@ -103,24 +90,13 @@ fm_state_dir_create(const char *dir)
     return 0;
 }
 
-/* Text fields are one line each; anything else is replaced. */
-static void
-put_text(FILE *out, const char *key, const char *text)
-{
-    fprintf(out, "%s=", key);
-    for (const unsigned char *p = (const unsigned char *) text; *p != '\0'; p++) {
-        fputc((*p < 0x20 || *p == 0x7f)? '?' : *p, out);
-    }
-    fputc('\n', out);
-}
-
 static void
 write_body(FILE *out, const struct fm_run_state *st)
 {
     const struct fm_decide_state *d = &st->decide;
 
     fprintf(out, FM_STATE_HEADER "\n");
-    put_text(out, "resource", st->resource);
+    fm_kvfile_put_text(out, "resource", st->resource);
     fprintf(out, "pid=%" PRId64 "\n", st->pid);
     fprintf(out, "updated_mono_us=%" PRIu64 "\n", st->updated_mono_us);
     fprintf(out, "updated_wall_s=%" PRId64 "\n", st->updated_wall_s);
@@ -130,16 +106,16 @@ write_body(FILE *out, const struct fm_run_state *st)
     if (st->kind[0] != '\0' && strcmp(st->kind, FM_KIND_APACHE) != 0) {
         /* Only when not the default, so that an apache loop's file stays
          * readable by the agents of the previous version. */
-        put_text(out, "kind", st->kind);
+        fm_kvfile_put_text(out, "kind", st->kind);
     }
     fprintf(out, "state=%d\n", (int) st->state);
     fprintf(out, "action=%d\n", (int) st->action);
     fprintf(out, "ocf_rc=%d\n", st->ocf_rc);
-    put_text(out, "reason", st->reason);
+    fm_kvfile_put_text(out, "reason", st->reason);
     fprintf(out, "pending=%d\n", (int) st->pending);
     fprintf(out, "weight=%" PRIu32 "\n", st->weight);
     fprintf(out, "restarts_in_window=%" PRIu32 "\n", st->restarts_in_window);
-    put_text(out, "next_failure", st->next_failure);
+    fm_kvfile_put_text(out, "next_failure", st->next_failure);
 
     fprintf(out, "d.version=%" PRId64 "\n", d->version);
     fprintf(out, "d.have_time=%" PRId64 "\n", d->have_time);
@@ -164,7 +140,7 @@ write_body(FILE *out, const struct fm_run_state *st)
 
         fprintf(out, "target=%d %d %d %" PRIu64 " ", (int) t->cls, (int) t->reason,
                 t->http_status, t->latency_us);
-        put_text(out, "", t->target);
+        fm_kvfile_put_text(out, "", t->target);
     }
     for (size_t i = 0; i < st->n_records; i++) {
         const struct fm_state_record *r = &st->records[i];
@@ -179,46 +155,7 @@ int
 fm_state_file_write(const char *dir, const char *name,
                     void (*write_fn)(FILE *out, const void *data), const void *data)
 {
-    char tmp[4096];
-    char path[4096];
-    FILE *out = NULL;
-    int fd = -1;
-    int rc = 0;
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    snprintf(tmp, sizeof(tmp), "%s/.%s.%ld.tmp", dir, name, (long) getpid());
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-        return errno;
-    }
-    out = fdopen(fd, "w");
-    if (out == NULL) {
-        rc = errno;
-        close(fd);
-        unlink(tmp);
-        return rc;
-    }
-    write_fn(out, data);
-    if (fflush(out) != 0 || fsync(fd) != 0) {
-        rc = errno;
-    }
-    if (fclose(out) != 0 && rc == 0) {
-        rc = errno;
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = errno;
-    }
-    if (rc != 0) {
-        unlink(tmp);
-        return rc;
-    }
-    /* Make the rename itself durable. */
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-    return 0;
+    return fm_kvfile_write(dir, name, write_fn, data);
 }
 
 static void
@@ -233,7 +170,7 @@ fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t
     int rc = fm_state_file_write(dir, "state", write_state_body, st);
 
     if (rc != 0) {
-        return state_err(err, err_len, rc, "cannot write %s/state: %s", dir, strerror(rc));
+        return fm_errf(err, err_len, rc, "cannot write %s/state: %s", dir, strerror(rc));
     }
     return 0;
 }
@@ -243,38 +180,13 @@ fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t
 static bool
 parse_i64(const char *text, int64_t *out)
 {
-    const char *digits = (text[0] == '-')? text + 1 : text;
-    char *end = NULL;
-    long long v = 0;
-
-    if (!isdigit((unsigned char) digits[0]) || (digits[0] == '0' && (digits[1] != '\0' || digits != text))) {
-        return false;
-    }
-    errno = 0;
-    v = strtoll(text, &end, 10);
-    if (errno != 0 || *end != '\0') {
-        return false;
-    }
-    *out = (int64_t) v;
-    return true;
+    return fm_parse_i64(text, INT64_MIN, INT64_MAX, FM_PARSE_CANONICAL, out) == 0;
 }
 
 static bool
 parse_u64(const char *text, uint64_t *out)
 {
-    char *end = NULL;
-    unsigned long long v = 0;
-
-    if (!isdigit((unsigned char) text[0]) || (text[0] == '0' && text[1] != '\0')) {
-        return false;
-    }
-    errno = 0;
-    v = strtoull(text, &end, 10);
-    if (errno != 0 || *end != '\0') {
-        return false;
-    }
-    *out = (uint64_t) v;
-    return true;
+    return fm_parse_u64(text, 0, UINT64_MAX, FM_PARSE_CANONICAL, out) == 0;
 }
 
 static bool
@@ -282,7 +194,7 @@ parse_int_range(const char *text, int lo, int hi, int *out)
 {
     int64_t v = 0;
 
-    if (!parse_i64(text, &v) || v < lo || v > hi) {
+    if (fm_parse_i64(text, lo, hi, FM_PARSE_CANONICAL, &v) != 0) {
         return false;
     }
     *out = (int) v;
@@ -544,12 +456,12 @@ validate_decide(const struct fm_decide_state *d, uint64_t now_mono_us, char *err
     fm_decide_opts_init(&opts);
     opts.manual_resume = true;
     if (fm_decide_new(&opts, &engine) != 0) {
-        return state_err(err, err_len, EINVAL, "cannot create a decision engine to check the state");
+        return fm_errf(err, err_len, EINVAL, "cannot create a decision engine to check the state");
     }
     rc = fm_decide_import(engine, d, now_mono_us, why, sizeof(why));
     fm_decide_free(engine);
     if (rc != 0) {
-        return state_err(err, err_len, EINVAL, "decision history: %s", why);
+        return fm_errf(err, err_len, EINVAL, "decision history: %s", why);
     }
     return 0;
 }
@@ -568,26 +480,26 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
     int rc = 0;
 
     if (!fm_resource_name_valid(st->resource)) {
-        return state_err(err, err_len, EINVAL, "resource is not a valid resource name");
+        return fm_errf(err, err_len, EINVAL, "resource is not a valid resource name");
     }
     if (resource != NULL && strcmp(st->resource, resource) != 0) {
-        return state_err(err, err_len, EINVAL, "the file is the state of another resource");
+        return fm_errf(err, err_len, EINVAL, "the file is the state of another resource");
     }
     if (st->pid <= 1 || st->pid > FM_STATE_MAX_PID) {
-        return state_err(err, err_len, EINVAL, "pid %" PRId64 " is not a process ID", st->pid);
+        return fm_errf(err, err_len, EINVAL, "pid %" PRId64 " is not a process ID", st->pid);
     }
     if (st->updated_mono_us == 0
         || (st->updated_mono_us > now_mono_us
             && st->updated_mono_us - now_mono_us > FM_DECIDE_IMPORT_SLACK_US)) {
-        return state_err(err, err_len, EINVAL, "updated_mono_us %" PRIu64 " is not a time of this boot",
+        return fm_errf(err, err_len, EINVAL, "updated_mono_us %" PRIu64 " is not a time of this boot",
                    st->updated_mono_us);
     }
     if (st->updated_wall_s < 0) {
-        return state_err(err, err_len, EINVAL, "updated_wall_s is negative");
+        return fm_errf(err, err_len, EINVAL, "updated_wall_s is negative");
     }
     if (st->interval_ms > FM_STATE_MAX_INTERVAL_MS || st->probe_timeout_ms == 0
         || st->probe_timeout_ms > FM_STATE_MAX_INTERVAL_MS) {
-        return state_err(err, err_len, EINVAL, "interval_ms %" PRIu64 " or probe_timeout_ms %" PRIu64
+        return fm_errf(err, err_len, EINVAL, "interval_ms %" PRIu64 " or probe_timeout_ms %" PRIu64
                    " is out of range", st->interval_ms, st->probe_timeout_ms);
     }
     rc = validate_decide(d, now_mono_us, err, err_len);
@@ -595,21 +507,21 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         return rc;
     }
     if (d->have_time && (uint64_t) d->last_now_us > st->updated_mono_us) {
-        return state_err(err, err_len, EINVAL, "the decision history is newer than the file");
+        return fm_errf(err, err_len, EINVAL, "the decision history is newer than the file");
     }
 
     /* The state as the engine derives it from its counters. */
     if ((st->state == FM_STATE_HELD) != (d->held == 1)) {
-        return state_err(err, err_len, EINVAL, "state %s does not match d.held %" PRId64,
+        return fm_errf(err, err_len, EINVAL, "state %s does not match d.held %" PRId64,
                    fm_state_name(st->state), d->held);
     }
     if (d->down == 1 && d->held == 0
         && st->state != ((d->ok_streak > 0)? FM_STATE_FLAPPING : FM_STATE_DOWN)) {
-        return state_err(err, err_len, EINVAL, "state %s does not match a down engine", fm_state_name(st->state));
+        return fm_errf(err, err_len, EINVAL, "state %s does not match a down engine", fm_state_name(st->state));
     }
     if (d->down == 0) {
         if (st->state == FM_STATE_DOWN || (st->state == FM_STATE_FLAPPING) != (d->fail_streak > 0)) {
-            return state_err(err, err_len, EINVAL, "state %s does not match an engine that is not down",
+            return fm_errf(err, err_len, EINVAL, "state %s does not match an engine that is not down",
                        fm_state_name(st->state));
         }
     }
@@ -617,45 +529,45 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         sum += d->failure_weight[i];
     }
     if (st->restarts_in_window != (uint64_t) d->n_restarts) {
-        return state_err(err, err_len, EINVAL, "restarts_in_window %" PRIu32 " is not the %" PRId64
+        return fm_errf(err, err_len, EINVAL, "restarts_in_window %" PRIu32 " is not the %" PRId64
                    " restarts on record", st->restarts_in_window, d->n_restarts);
     }
 
     /* The decision and what the loop made of it.  An httpmon loop asks
      * nobody for recovery: nothing is ever pending there. */
     if (strcmp(st->kind, FM_KIND_HTTPMON) == 0 && st->pending != FM_ACTION_NONE) {
-        return state_err(err, err_len, EINVAL, "pending %s in the state of an httpmon loop",
+        return fm_errf(err, err_len, EINVAL, "pending %s in the state of an httpmon loop",
                    fm_action_name(st->pending));
     }
     if (st->action == FM_ACTION_RESTART || st->action == FM_ACTION_FAILOVER) {
         if (st->pending != ((strcmp(st->kind, FM_KIND_HTTPMON) == 0)? FM_ACTION_NONE : st->action)
             || d->down != 1 || d->last_action != (int64_t) st->action
             || st->weight >= 2 * FM_DECIDE_THRESHOLD) {
-            return state_err(err, err_len, EINVAL, "action %s does not match the engine's recovery",
+            return fm_errf(err, err_len, EINVAL, "action %s does not match the engine's recovery",
                        fm_action_name(st->action));
         }
     } else if (st->weight != (uint64_t) sum) {
-        return state_err(err, err_len, EINVAL, "weight %" PRIu32 " is not the %" PRId64 " of the failures on record",
+        return fm_errf(err, err_len, EINVAL, "weight %" PRIu32 " is not the %" PRId64 " of the failures on record",
                    st->weight, sum);
     }
     if (st->pending != FM_ACTION_NONE && d->last_action != (int64_t) st->pending) {
-        return state_err(err, err_len, EINVAL, "pending %s is not the engine's last recovery",
+        return fm_errf(err, err_len, EINVAL, "pending %s is not the engine's last recovery",
                    fm_action_name(st->pending));
     }
     if (st->state == FM_STATE_UP
         && (st->action != FM_ACTION_NONE || st->pending != FM_ACTION_NONE || d->miss_streak != 0
             || sum != 0)) {
-        return state_err(err, err_len, EINVAL, "state up with action %s, pending %s",
+        return fm_errf(err, err_len, EINVAL, "state up with action %s, pending %s",
                    fm_action_name(st->action), fm_action_name(st->pending));
     }
     if (st->ocf_rc != fm_state_ocf_rc(st)) {
-        return state_err(err, err_len, EINVAL, "ocf_rc %d is not the %d of pending %s and action %s", st->ocf_rc,
+        return fm_errf(err, err_len, EINVAL, "ocf_rc %d is not the %d of pending %s and action %s", st->ocf_rc,
                    fm_state_ocf_rc(st), fm_action_name(st->pending), fm_action_name(st->action));
     }
 
     /* The last cycle's targets. */
     if ((st->cycles == 0) != (st->n_targets == 0)) {
-        return state_err(err, err_len, EINVAL, "%zu targets after %" PRIu64 " cycles", st->n_targets, st->cycles);
+        return fm_errf(err, err_len, EINVAL, "%zu targets after %" PRIu64 " cycles", st->n_targets, st->cycles);
     }
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
@@ -663,123 +575,70 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         if (t->target[0] == '\0' || t->cls != fm_reason_class(t->reason)
             || (t->http_status != 0 && t->http_status < 100)
             || (t->reason == FM_REASON_STATUS && t->http_status == 0)) {
-            return state_err(err, err_len, EINVAL, "target %zu: class, reason and status do not agree", i + 1);
+            return fm_errf(err, err_len, EINVAL, "target %zu: class, reason and status do not agree", i + 1);
         }
     }
     for (size_t i = 0; i < st->n_records; i++) {
         if (st->records[i].wall_s < 0) {
-            return state_err(err, err_len, EINVAL, "record %zu: negative time", i + 1);
+            return fm_errf(err, err_len, EINVAL, "record %zu: negative time", i + 1);
         }
     }
     return 0;
+}
+
+/* The framing is kvfile's; the keys are ours. */
+static const struct fm_kvfile_format state_format = {
+    .header = FM_STATE_HEADER,
+    .name = "faultmon state file",
+    .max_bytes = FM_STATE_MAX_BYTES,
+};
+
+struct state_parse {
+    struct fm_run_state *st;
+    bool seen[N_SINGLE_KEYS];
+};
+
+static const char *
+state_entry(char *key, char *value, void *data)
+{
+    struct state_parse *sp = data;
+    int idx = single_key_index(key);
+
+    if (idx >= 0 && sp->seen[idx]) {
+        return "a key given twice";
+    }
+    if (!parse_line(key, value, sp->st)) {
+        return "unknown key or bad value";
+    }
+    if (idx >= 0) {
+        sp->seen[idx] = true;
+    }
+    return NULL;
 }
 
 int
 fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_mono_us,
                struct fm_run_state *st, char *err, size_t err_len)
 {
-    char *buf = NULL;
-    char *line = NULL;
-    char *next = NULL;
-    int line_no = 0;
-    bool ended = false;
-    bool seen[N_SINGLE_KEYS];
-    char shown[64] = "";
-    const char *why = NULL;
+    struct state_parse sp;
     int rc = 0;
 
     memset(st, 0, sizeof(*st));
-    memset(seen, 0, sizeof(seen));
-    if (len == 0 || memchr(text, '\0', len) != NULL) {
-        return state_err(err, err_len, EINVAL, "empty or binary data");
-    }
-    if (text[len - 1] != '\n') {
-        return state_err(err, err_len, EINVAL, "truncated: no newline at the end");
-    }
-    buf = calloc(1, len + 1);
-    if (buf == NULL) {
-        return state_err(err, err_len, EINVAL, "out of memory");
-    }
-    memcpy(buf, text, len);
-    for (line = buf; *line != '\0'; line = next) {
-        char *eq = NULL;
-        int idx = -1;
-
-        next = strchr(line, '\n');
-        *next++ = '\0';
-        line_no++;
-        if (ended) {
-            why = "data after 'end'";
-            break;
-        }
-        if (line_no == 1) {
-            if (strcmp(line, FM_STATE_HEADER) != 0) {
-                why = "not a faultmon state file";
-                break;
-            }
-            continue;
-        }
-        if (strcmp(line, "end") == 0) {
-            ended = true;
-            continue;
-        }
-        eq = strchr(line, '=');
-        if (eq == NULL) {
-            why = "not key=value";
-            break;
-        }
-        *eq = '\0';
-        idx = single_key_index(line);
-        if (idx >= 0 && seen[idx]) {
-            *eq = '=';
-            why = "a key given twice";
-            break;
-        }
-        if (!parse_line(line, eq + 1, st)) {
-            *eq = '=';
-            why = "unknown key or bad value";
-            break;
-        }
-        if (idx >= 0) {
-            seen[idx] = true;
+    memset(&sp, 0, sizeof(sp));
+    sp.st = st;
+    rc = fm_kvfile_parse(text, len, &state_format, state_entry, &sp, err, err_len);
+    for (size_t i = 0; rc == 0 && i < N_SINGLE_KEYS; i++) {
+        if (!sp.seen[i]) {
+            rc = fm_errf(err, err_len, EINVAL, "key %s is missing", single_keys[i]);
         }
     }
-    if (why == NULL && !ended) {
-        why = "truncated: no 'end'";
-        line = NULL;
-    }
-    if (why == NULL) {
-        for (size_t i = 0; i < N_SINGLE_KEYS; i++) {
-            if (!seen[i]) {
-                rc = state_err(err, err_len, EINVAL, "key %s is missing", single_keys[i]);
-                goto done;
-            }
-        }
+    if (rc == 0) {
         rc = fm_state_validate(st, resource, now_mono_us, err, err_len);
-        goto done;
     }
-    if (line != NULL) {
-        snprintf(shown, sizeof(shown), "%s", line);
-        fm_escape_controls(shown, sizeof(shown));
-    }
-    rc = state_err(err, err_len, EINVAL, "line %d: %s%s%s%s", line_no, why, (line != NULL)? " ('" : "", shown,
-             (line != NULL)? "')" : "");
-
-done:
-    free(buf);
     if (rc != 0) {
         memset(st, 0, sizeof(*st));
     }
     return rc;
-}
-
-static uint64_t
-mono_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
 }
 
 int
@@ -789,39 +648,20 @@ fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_le
     char why[512] = "";
     const char *resource = strrchr(dir, '/');
     char *buf = NULL;
-    ssize_t len = 0;
-    int fd = -1;
+    size_t len = 0;
     int rc = 0;
-    struct stat sb;
 
     memset(st, 0, sizeof(*st));
     resource = (resource != NULL)? resource + 1 : dir;
     snprintf(path, sizeof(path), "%s/state", dir);
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0) {
-        return state_err(err, err_len, (errno == ENOENT)? ENOENT : EINVAL,
-                         "cannot read %s: %s", path, strerror(errno));
+    rc = fm_kvfile_load(path, FM_STATE_MAX_BYTES, &buf, &len, err, err_len);
+    if (rc != 0) {
+        return rc;
     }
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > FM_STATE_MAX_BYTES) {
-        close(fd);
-        return state_err(err, err_len, EINVAL, "%s is not a regular file of at most %d bytes",
-                         path, FM_STATE_MAX_BYTES);
-    }
-    buf = calloc(1, (size_t) sb.st_size + 1);
-    if (buf == NULL) {
-        close(fd);
-        return ENOMEM;
-    }
-    len = read(fd, buf, (size_t) sb.st_size);
-    close(fd);
-    if (len != sb.st_size) {
-        free(buf);
-        return state_err(err, err_len, EINVAL, "%s: short read", path);
-    }
-    rc = fm_state_parse(buf, (size_t) len, resource, mono_now_us(), st, why, sizeof(why));
+    rc = fm_state_parse(buf, len, resource, fm_now_us(), st, why, sizeof(why));
     free(buf);
     if (rc != 0) {
-        return state_err(err, err_len, EINVAL, "%s: %s", path, why);
+        return fm_errf(err, err_len, EINVAL, "%s: %s", path, why);
     }
     return 0;
 }

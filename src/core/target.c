@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,20 +19,9 @@
 
 #define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
 
-/* Every message names the bad value, redacted and escaped as a whole before
- * it is cut to err_len (so a password cut in two still does not show). */
-static int
-set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err != NULL && err_len > 0) {
-        va_start(ap, fmt);
-        fm_text_vformat(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return EINVAL;
-}
+/* Every message (fm_errf()) names the bad value, redacted and escaped as a
+ * whole before it is cut to err_len (so a password cut in two still does not
+ * show). */
 
 struct fm_scheme_info {
     const char *name;
@@ -173,12 +161,12 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
 
     memset(target, 0, sizeof(*target));
     if (text == NULL || text[0] == '\0') {
-        return set_err(err, err_len, "invalid target '': empty");
+        return fm_errf(err, err_len, EINVAL, "invalid target '': empty");
     }
     fm_text_redact(shown, sizeof(shown), text, strlen(text), false);
     sep = strstr(text, "://");
     if (sep == NULL) {
-        return set_err(err, err_len,
+        return fm_errf(err, err_len, EINVAL,
                        "invalid target '%s': expected SCHEME://HOST[:PORT][/PATH]", shown);
     }
     for (size_t i = 0; i < sizeof(fm_schemes) / sizeof(fm_schemes[0]); i++) {
@@ -188,11 +176,11 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
         }
     }
     if (info == NULL) {
-        return set_err(err, err_len,
+        return fm_errf(err, err_len, EINVAL,
                        "invalid target '%s': scheme must be http, https, tcp or tls", shown);
     }
     if (is_uri && !info->http) {
-        return set_err(err, err_len, "invalid URI '%s': a URI must be http:// or https://", shown);
+        return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://", shown);
     }
 
     auth = sep + 3;
@@ -205,7 +193,7 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
          * everything before the last '@' (fm_text_redact()), so no URI may
          * have one past its host (and the message names no '@' after the
          * URI, which would hide this one's host). */
-        return set_err(err, err_len, "invalid target '%s': an at sign follows the host;"
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': an at sign follows the host;"
                        " percent-encode '/', '?' and '#' in a password (%%2F, %%3F, %%23)"
                        " and an at sign in a path (%%40)", shown);
     }
@@ -216,7 +204,7 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
 
         if (at != NULL) {
             if (!info->http) {
-                return set_err(err, err_len, "invalid target '%s': credentials need http or https", shown);
+                return fm_errf(err, err_len, EINVAL, "invalid target '%s': credentials need http or https", shown);
             }
             host_start = at + 1;
         }
@@ -224,11 +212,11 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     if (*host_start == '[') {
         host_end = memchr(host_start, ']', (size_t) (auth_end - host_start));
         if (host_end == NULL) {
-            return set_err(err, err_len, "invalid target '%s': unterminated IPv6 literal", shown);
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': unterminated IPv6 literal", shown);
         }
         host_len = (size_t) (host_end - host_start - 1);
         if (host_len == 0 || host_len >= sizeof(host)) {
-            return set_err(err, err_len, "invalid target '%s': bad IPv6 literal", shown);
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': bad IPv6 literal", shown);
         }
         memcpy(host, host_start + 1, host_len);
         host[host_len] = '\0';
@@ -236,12 +224,12 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
             struct in6_addr addr6;
 
             if (inet_pton(AF_INET6, host, &addr6) != 1) {
-                return set_err(err, err_len, "invalid target '%s': '%s' is not an IPv6 address", shown, host);
+                return fm_errf(err, err_len, EINVAL, "invalid target '%s': '%s' is not an IPv6 address", shown, host);
             }
         }
         host_end++;
         if (host_end < auth_end && *host_end != ':') {
-            return set_err(err, err_len, "invalid target '%s': junk after IPv6 literal", shown);
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': junk after IPv6 literal", shown);
         }
     } else {
         host_end = memchr(host_start, ':', (size_t) (auth_end - host_start));
@@ -250,38 +238,38 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
         }
         host_len = (size_t) (host_end - host_start);
         if (host_len == 0) {
-            return set_err(err, err_len, "invalid target '%s': no host", shown);
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': no host", shown);
         }
         if (host_len >= sizeof(host)) {
-            return set_err(err, err_len, "invalid target '%s': host name too long", shown);
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': host name too long", shown);
         }
         memcpy(host, host_start, host_len);
         host[host_len] = '\0';
         if (!valid_host_name(host)) {
-            return set_err(err, err_len, "invalid target '%s': bad host '%s'", shown, host);
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': bad host '%s'", shown, host);
         }
     }
 
     if (host_end < auth_end) {
         port_start = host_end + 1;
         if (!parse_port(port_start, auth_end, &target->port)) {
-            return set_err(err, err_len, "invalid target '%s': port '%.*s' is not 1-65535",
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': port '%.*s' is not 1-65535",
                            shown, (int) (auth_end - port_start), port_start);
         }
     } else if (info->default_port != 0) {
         target->port = info->default_port;
     } else {
-        return set_err(err, err_len, "invalid target '%s': %s:// needs a port", shown, info->name);
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// needs a port", shown, info->name);
     }
 
     if (strchr(rest, '#') != NULL) {
-        return set_err(err, err_len, "invalid target '%s': fragments (#) are not sent to servers", shown);
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': fragments (#) are not sent to servers", shown);
     }
     if (!info->http && rest[0] != '\0' && strcmp(rest, "/") != 0) {
-        return set_err(err, err_len, "invalid target '%s': %s:// takes no path", shown, info->name);
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// takes no path", shown, info->name);
     }
     if (!valid_path(rest)) {
-        return set_err(err, err_len, "invalid target '%s': path has spaces or control characters", shown);
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': path has spaces or control characters", shown);
     }
 
     target->scheme = info->scheme;
@@ -315,7 +303,7 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     if (target->host == NULL || target->path == NULL || target->text == NULL
         || (host_start != auth && target->userinfo == NULL)) {
         fm_target_clear(target);
-        return set_err(err, err_len, "out of memory");
+        return fm_errf(err, err_len, EINVAL, "out of memory");
     }
     return 0;
 }
@@ -470,7 +458,7 @@ fm_status_set_parse(struct fm_status_set *set, const char *text, char *err, size
 
     memset(set, 0, sizeof(*set));
     if (text == NULL || text[0] == '\0') {
-        return set_err(err, err_len, "invalid status list '': empty");
+        return fm_errf(err, err_len, EINVAL, "invalid status list '': empty");
     }
     while (*p != '\0') {
         size_t item_len = strcspn(p, ",");
@@ -505,7 +493,7 @@ fm_status_set_parse(struct fm_status_set *set, const char *text, char *err, size
 
 bad:
     memset(set, 0, sizeof(*set));
-    return set_err(err, err_len,
+    return fm_errf(err, err_len, EINVAL,
                    "invalid status list '%s': expected codes 100-999, ranges (200-399) or classes (2xx), comma-separated",
                    text);
 }
@@ -570,7 +558,7 @@ fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
     /* Every user pattern passes the guard before regcomp(), which a
      * pathological one can keep busy for gigabytes. */
     if (fm_regex_check(regex, why_guard, sizeof(why_guard)) != 0) {
-        return set_err(err, err_len, "invalid regex '%.64s%s': %s", regex,
+        return fm_errf(err, err_len, EINVAL, "invalid regex '%.64s%s': %s", regex,
                        (strlen(regex) > 64)? "..." : "", why_guard);
     }
     /* REG_NEWLINE: ^ and $ match at each line, as a receive string for a
@@ -580,7 +568,7 @@ fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
         char why[128];
 
         regerror(rc, &compiled, why, sizeof(why));
-        return set_err(err, err_len, "invalid regex '%s': %s", regex, why);
+        return fm_errf(err, err_len, EINVAL, "invalid regex '%s': %s", regex, why);
     }
     if (opts->have_receive) {
         regfree(&opts->receive);
@@ -615,15 +603,15 @@ fm_probe_opts_add_header(struct fm_probe_opts *opts, const char *header,
     const char *colon = strchr(header, ':');
 
     if (colon == NULL || !is_token(header, (size_t) (colon - header))) {
-        return set_err(err, err_len, "invalid header '%s': expected 'Name: value'", header);
+        return fm_errf(err, err_len, EINVAL, "invalid header '%s': expected 'Name: value'", header);
     }
     for (const unsigned char *p = (const unsigned char *) colon; *p != '\0'; p++) {
         if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
-            return set_err(err, err_len, "invalid header '%s': control characters in value", header);
+            return fm_errf(err, err_len, EINVAL, "invalid header '%s': control characters in value", header);
         }
     }
     if (opts->n_headers >= FM_HEADER_MAX) {
-        set_err(err, err_len, "too many headers (at most %d)", FM_HEADER_MAX);
+        fm_errf(err, err_len, EINVAL, "too many headers (at most %d)", FM_HEADER_MAX);
         return E2BIG;
     }
     opts->headers[opts->n_headers] = strdup(header);
@@ -639,7 +627,7 @@ fm_probe_opts_set_method(struct fm_probe_opts *opts, const char *method,
                          char *err, size_t err_len)
 {
     if (method == NULL || !is_token(method, strlen(method)) || strlen(method) > 32) {
-        return set_err(err, err_len, "invalid method '%s': expected a token such as GET or HEAD",
+        return fm_errf(err, err_len, EINVAL, "invalid method '%s': expected a token such as GET or HEAD",
                        (method != NULL)? method : "");
     }
     free(opts->method);

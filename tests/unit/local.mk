@@ -4,6 +4,7 @@ if HAVE_CMOCKA
 FM_UNIT_TESTS = \
 	tests/unit/test_clock \
 	tests/unit/test_http \
+	tests/unit/test_kvfile \
 	tests/unit/test_parse \
 	tests/unit/test_regex_guard \
 	tests/unit/test_result \
@@ -20,6 +21,9 @@ tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_http_SOURCES = tests/unit/test_http.c
 tests_unit_test_http_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
+tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_parse_SOURCES = tests/unit/test_parse.c
 tests_unit_test_parse_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_parse_LDADD = $(FM_UNIT_LDADD)
