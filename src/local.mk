@@ -30,6 +30,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/result.c \
 	src/core/runconf.c \
 	src/core/state.c \
+	src/core/state_dir.c \
 	src/core/target.c
 src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 

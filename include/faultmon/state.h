@@ -42,6 +42,9 @@
 #include <faultmon/decide.h>
 #include <faultmon/result.h>
 
+/* Linux's PID_MAX_LIMIT: no PID in a state file or lock is larger. */
+#define FM_STATE_MAX_PID 4194304
+
 #define FM_STATE_FORMAT_VERSION 1
 #define FM_STATE_MAX_TARGETS 64
 #define FM_STATE_MAX_RECORDS 50

@@ -135,8 +135,8 @@ set_list(struct fm_run_config *cfg, const char *param, const char *value, bool i
             rc = add_target(cfg, item, true, param, err, err_len);
         } else if (port_item_to_uri(item, uri, sizeof(uri)) != 0) {
             rc = fm_errf(err, err_len, EINVAL,
-                          "%s: invalid item '%s': expected HOST:PORT, PORT/tcp, HOST/PORT/tcp or a URI",
-                          param, item);
+                         "%s: invalid item '%s': expected HOST:PORT, PORT/tcp, HOST/PORT/tcp or a URI",
+                         param, item);
         } else {
             rc = add_target(cfg, uri, false, param, err, err_len);
         }
@@ -225,7 +225,7 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
     if (name_is(name, "Probe_timeout")) {
         if (fm_parse_duration_ms(value, &cfg->probe.timeout_ms) != 0 || cfg->probe.timeout_ms == 0) {
             return fm_errf(err, err_len, EINVAL, "invalid Probe_timeout '%s': expected a positive duration such as 5s",
-                            value);
+                           value);
         }
         /* The decision engine checks it against the intervals. */
         return fm_decide_opts_set(&cfg->decide, name, value, err, err_len) == EINVAL ? EINVAL : 0;
@@ -273,7 +273,7 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
         if (fm_parse_size_bytes(value, &cfg->probe.max_reply_bytes) != 0
             || cfg->probe.max_reply_bytes < 64) {
             return fm_errf(err, err_len, EINVAL, "invalid max_reply_bytes '%s': expected a size of at least 64 such as 64k",
-                            value);
+                           value);
         }
         return 0;
     }

@@ -1,11 +1,12 @@
 /*
- * faultmon: the state directory of a resource.  Writes are atomic; reads
- * trust nothing (a truncated, corrupt or foreign file is an error, never a
- * decision).
+ * faultmon: the state file of a resource's loop, DIR/state: what its keys
+ * are, how they are written and read back, and what makes a state
+ * consistent.  Writes are atomic and the framing is checked by kvfile.c;
+ * reads trust nothing (a truncated, corrupt or foreign file is an error,
+ * never a decision).  The directory and its lock are state_dir.c's.
  */
 #include <config.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <faultmon/clock.h>
@@ -25,70 +25,6 @@
 
 #define FM_STATE_HEADER "faultmon-state 1"
 #define FM_STATE_MAX_BYTES (256 * 1024)
-
-bool
-fm_resource_name_valid(const char *name)
-{
-    size_t len = (name != NULL)? strlen(name) : 0;
-
-    if (len == 0 || len >= FM_RESOURCE_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
-        return false;
-    }
-    for (size_t i = 0; i < len; i++) {
-        if (!isalnum((unsigned char) name[i]) && strchr("._-:", name[i]) == NULL) {
-            return false;
-        }
-    }
-    return true;
-}
-
-int
-fm_state_dir(const char *resource, char *buf, size_t buf_len)
-{
-    const char *base = getenv("FAULTMON_STATE_DIR");
-    int n = 0;
-
-    if (!fm_resource_name_valid(resource)) {
-        return EINVAL;
-    }
-    if (base == NULL || base[0] != '/') {
-        base = FM_STATE_DIR;
-    }
-    n = snprintf(buf, buf_len, "%s/%s", base, resource);
-    return (n < 0 || (size_t) n >= buf_len)? ENAMETOOLONG : 0;
-}
-
-int
-fm_state_dir_create(const char *dir)
-{
-    char parent[4096];
-    char *slash = NULL;
-    struct stat st;
-
-    snprintf(parent, sizeof(parent), "%s", dir);
-    slash = strrchr(parent, '/');
-    if (slash != NULL && slash != parent) {
-        *slash = '\0';
-        if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
-            return errno;
-        }
-    }
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-        return errno;
-    }
-    if (lstat(dir, &st) != 0) {
-        return errno;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        return ENOTDIR;
-    }
-    /* A directory left with wider rights (by hand, or an old version)
-     * would let others read probe records: fix it. */
-    if ((st.st_mode & 0777) != 0700 && chmod(dir, 0700) != 0) {
-        return errno;
-    }
-    return 0;
-}
 
 static void
 write_body(FILE *out, const struct fm_run_state *st)
@@ -264,15 +200,14 @@ single_key_index(const char *key)
     return -1;
 }
 
-/* One "key=value" line into the struct; false if the key is unknown or
- * the value does not parse or is out of its range. */
+/* The numbers and texts that appear once; false if \p key is none of them
+ * or its value does not parse. */
 static bool
-parse_line(char *key, char *value, struct fm_run_state *st)
+parse_plain_field(const char *key, const char *value, struct fm_run_state *st, bool *known)
 {
     struct fm_decide_state *d = &st->decide;
-    int v = 0;
-    uint64_t u = 0;
 
+    *known = true;
 #define I64_FIELD(name, field) \
     if (strcmp(key, name) == 0) { return parse_i64(value, &(field)); }
 #define U64_FIELD(name, field) \
@@ -305,15 +240,17 @@ parse_line(char *key, char *value, struct fm_run_state *st)
 #undef U64_FIELD
 #undef TEXT_FIELD
 
-    if (strcmp(key, "kind") == 0) {
-        /* Optional (absent: apache), at most once, a known agent. */
-        if (st->kind[0] != '\0'
-            || (strcmp(value, FM_KIND_APACHE) != 0 && strcmp(value, FM_KIND_HTTPMON) != 0)) {
-            return false;
-        }
-        snprintf(st->kind, sizeof(st->kind), "%s", value);
-        return true;
-    }
+    *known = false;
+    return false;
+}
+
+/* The enums and small numbers that appear once, each within its range. */
+static bool
+parse_ranged_field(const char *key, const char *value, struct fm_run_state *st)
+{
+    int v = 0;
+    uint64_t u = 0;
+
     if (strcmp(key, "state") == 0) {
         if (!parse_int_range(value, FM_STATE_UP, FM_STATE_HELD, &v)) {
             return false;
@@ -340,69 +277,127 @@ parse_line(char *key, char *value, struct fm_run_state *st)
         return parse_int_range(value, 0, 255, &st->ocf_rc);
     }
     if (strcmp(key, "weight") == 0 || strcmp(key, "restarts_in_window") == 0) {
-        if (!parse_u64(value, &u) || u > UINT32_MAX) {
+        if (fm_parse_u64(value, 0, UINT32_MAX, FM_PARSE_CANONICAL, &u) != 0) {
             return false;
         }
         *((strcmp(key, "weight") == 0)? &st->weight : &st->restarts_in_window) = (uint32_t) u;
         return true;
     }
-    if (strcmp(key, "d.failure") == 0) {
-        char *f[2];
+    return false;
+}
 
-        if (d->n_failures >= FM_DECIDE_MAX_FAILURES || !split_fields(value, f, 2, false)
-            || !parse_i64(f[0], &d->failure_us[d->n_failures])
-            || !parse_i64(f[1], &d->failure_weight[d->n_failures])) {
-            return false;
-        }
-        d->n_failures++;
-        return true;
+/* kind: optional (absent: apache), at most once, a known agent. */
+static bool
+parse_kind(const char *value, struct fm_run_state *st)
+{
+    if (st->kind[0] != '\0'
+        || (strcmp(value, FM_KIND_APACHE) != 0 && strcmp(value, FM_KIND_HTTPMON) != 0)) {
+        return false;
+    }
+    snprintf(st->kind, sizeof(st->kind), "%s", value);
+    return true;
+}
+
+/* d.failure=US WEIGHT, one per failure on record. */
+static bool
+parse_failure(char *value, struct fm_decide_state *d)
+{
+    char *f[2];
+
+    if (d->n_failures >= FM_DECIDE_MAX_FAILURES || !split_fields(value, f, 2, false)
+        || !parse_i64(f[0], &d->failure_us[d->n_failures])
+        || !parse_i64(f[1], &d->failure_weight[d->n_failures])) {
+        return false;
+    }
+    d->n_failures++;
+    return true;
+}
+
+/* d.restart=US, one per restart on record. */
+static bool
+parse_restart(const char *value, struct fm_decide_state *d)
+{
+    if (d->n_restarts >= FM_DECIDE_MAX_RESTARTS || !parse_i64(value, &d->restart_us[d->n_restarts])) {
+        return false;
+    }
+    d->n_restarts++;
+    return true;
+}
+
+/* target=CLASS REASON STATUS LATENCY_US =TEXT, one per target of the last
+ * cycle. */
+static bool
+parse_target(char *value, struct fm_run_state *st)
+{
+    struct fm_state_target *t = &st->targets[st->n_targets];
+    char *f[5];
+    int cls = 0;
+    int reason = 0;
+
+    /* fm_kvfile_put_text() wrote the target as "=TEXT". */
+    if (st->n_targets >= FM_STATE_MAX_TARGETS || !split_fields(value, f, 5, true)
+        || !parse_int_range(f[0], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
+        || !parse_int_range(f[1], 0, FM_REASON__COUNT - 1, &reason)
+        || !parse_int_range(f[2], 0, 999, &t->http_status)
+        || !parse_u64(f[3], &t->latency_us)
+        || f[4][0] != '=' || !parse_text(f[4] + 1, t->target, sizeof(t->target))) {
+        return false;
+    }
+    t->cls = (enum fm_class) cls;
+    t->reason = (enum fm_reason) reason;
+    st->n_targets++;
+    return true;
+}
+
+/* record=WALL_S CLASS LATENCY_US ACTION, one per cycle kept. */
+static bool
+parse_record(char *value, struct fm_run_state *st)
+{
+    struct fm_state_record *r = &st->records[st->n_records];
+    char *f[4];
+    int cls = 0;
+    int action = 0;
+
+    if (st->n_records >= FM_STATE_MAX_RECORDS || !split_fields(value, f, 4, false)
+        || !parse_i64(f[0], &r->wall_s)
+        || !parse_int_range(f[1], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
+        || !parse_u64(f[2], &r->latency_us)
+        || !parse_int_range(f[3], FM_ACTION_NONE, FM_ACTION_DEGRADED, &action)) {
+        return false;
+    }
+    r->cls = (enum fm_class) cls;
+    r->action = (enum fm_action) action;
+    st->n_records++;
+    return true;
+}
+
+/* One "key=value" line into the struct; false if the key is unknown or
+ * the value does not parse or is out of its range. */
+static bool
+parse_line(char *key, char *value, struct fm_run_state *st)
+{
+    bool known = false;
+    bool ok = parse_plain_field(key, value, st, &known);
+
+    if (known) {
+        return ok;
+    }
+    if (strcmp(key, "kind") == 0) {
+        return parse_kind(value, st);
+    }
+    if (strcmp(key, "d.failure") == 0) {
+        return parse_failure(value, &st->decide);
     }
     if (strcmp(key, "d.restart") == 0) {
-        if (d->n_restarts >= FM_DECIDE_MAX_RESTARTS || !parse_i64(value, &d->restart_us[d->n_restarts])) {
-            return false;
-        }
-        d->n_restarts++;
-        return true;
+        return parse_restart(value, &st->decide);
     }
     if (strcmp(key, "target") == 0) {
-        struct fm_state_target *t = &st->targets[st->n_targets];
-        char *f[5];
-        int cls = 0;
-        int reason = 0;
-
-        /* put_text() wrote the target as "=TEXT". */
-        if (st->n_targets >= FM_STATE_MAX_TARGETS || !split_fields(value, f, 5, true)
-            || !parse_int_range(f[0], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
-            || !parse_int_range(f[1], 0, FM_REASON__COUNT - 1, &reason)
-            || !parse_int_range(f[2], 0, 999, &t->http_status)
-            || !parse_u64(f[3], &t->latency_us)
-            || f[4][0] != '=' || !parse_text(f[4] + 1, t->target, sizeof(t->target))) {
-            return false;
-        }
-        t->cls = (enum fm_class) cls;
-        t->reason = (enum fm_reason) reason;
-        st->n_targets++;
-        return true;
+        return parse_target(value, st);
     }
     if (strcmp(key, "record") == 0) {
-        struct fm_state_record *r = &st->records[st->n_records];
-        char *f[4];
-        int cls = 0;
-        int action = 0;
-
-        if (st->n_records >= FM_STATE_MAX_RECORDS || !split_fields(value, f, 4, false)
-            || !parse_i64(f[0], &r->wall_s)
-            || !parse_int_range(f[1], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
-            || !parse_u64(f[2], &r->latency_us)
-            || !parse_int_range(f[3], FM_ACTION_NONE, FM_ACTION_DEGRADED, &action)) {
-            return false;
-        }
-        r->cls = (enum fm_class) cls;
-        r->action = (enum fm_action) action;
-        st->n_records++;
-        return true;
+        return parse_record(value, st);
     }
-    return false;
+    return parse_ranged_field(key, value, st);
 }
 
 int
@@ -468,15 +463,13 @@ validate_decide(const struct fm_decide_state *d, uint64_t now_mono_us, char *err
 
 /* The largest interval or timeout the loop accepts (decide.c's bound). */
 #define FM_STATE_MAX_INTERVAL_MS (UINT64_C(3600) * 1000)
-/* Linux's PID_MAX_LIMIT. */
-#define FM_STATE_MAX_PID 4194304
 
-int
-fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t now_mono_us,
-                  char *err, size_t err_len)
+/* Whose state it is, when it was written, and the engine's own import. */
+static int
+validate_header(const struct fm_run_state *st, const char *resource, uint64_t now_mono_us,
+                char *err, size_t err_len)
 {
     const struct fm_decide_state *d = &st->decide;
-    int64_t sum = 0;
     int rc = 0;
 
     if (!fm_resource_name_valid(st->resource)) {
@@ -492,7 +485,7 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         || (st->updated_mono_us > now_mono_us
             && st->updated_mono_us - now_mono_us > FM_DECIDE_IMPORT_SLACK_US)) {
         return fm_errf(err, err_len, EINVAL, "updated_mono_us %" PRIu64 " is not a time of this boot",
-                   st->updated_mono_us);
+                       st->updated_mono_us);
     }
     if (st->updated_wall_s < 0) {
         return fm_errf(err, err_len, EINVAL, "updated_wall_s is negative");
@@ -500,7 +493,7 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
     if (st->interval_ms > FM_STATE_MAX_INTERVAL_MS || st->probe_timeout_ms == 0
         || st->probe_timeout_ms > FM_STATE_MAX_INTERVAL_MS) {
         return fm_errf(err, err_len, EINVAL, "interval_ms %" PRIu64 " or probe_timeout_ms %" PRIu64
-                   " is out of range", st->interval_ms, st->probe_timeout_ms);
+                       " is out of range", st->interval_ms, st->probe_timeout_ms);
     }
     rc = validate_decide(d, now_mono_us, err, err_len);
     if (rc != 0) {
@@ -509,11 +502,18 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
     if (d->have_time && (uint64_t) d->last_now_us > st->updated_mono_us) {
         return fm_errf(err, err_len, EINVAL, "the decision history is newer than the file");
     }
+    return 0;
+}
 
-    /* The state as the engine derives it from its counters. */
+/* The state as the engine derives it from its counters. */
+static int
+validate_engine_state(const struct fm_run_state *st, char *err, size_t err_len)
+{
+    const struct fm_decide_state *d = &st->decide;
+
     if ((st->state == FM_STATE_HELD) != (d->held == 1)) {
         return fm_errf(err, err_len, EINVAL, "state %s does not match d.held %" PRId64,
-                   fm_state_name(st->state), d->held);
+                       fm_state_name(st->state), d->held);
     }
     if (d->down == 1 && d->held == 0
         && st->state != ((d->ok_streak > 0)? FM_STATE_FLAPPING : FM_STATE_DOWN)) {
@@ -522,50 +522,63 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
     if (d->down == 0) {
         if (st->state == FM_STATE_DOWN || (st->state == FM_STATE_FLAPPING) != (d->fail_streak > 0)) {
             return fm_errf(err, err_len, EINVAL, "state %s does not match an engine that is not down",
-                       fm_state_name(st->state));
+                           fm_state_name(st->state));
         }
-    }
-    for (int64_t i = 0; i < d->n_failures; i++) {
-        sum += d->failure_weight[i];
     }
     if (st->restarts_in_window != (uint64_t) d->n_restarts) {
         return fm_errf(err, err_len, EINVAL, "restarts_in_window %" PRIu32 " is not the %" PRId64
-                   " restarts on record", st->restarts_in_window, d->n_restarts);
+                       " restarts on record", st->restarts_in_window, d->n_restarts);
     }
+    return 0;
+}
 
-    /* The decision and what the loop made of it.  An httpmon loop asks
-     * nobody for recovery: nothing is ever pending there. */
+/* The decision and what the loop made of it.  An httpmon loop asks nobody
+ * for recovery: nothing is ever pending there. */
+static int
+validate_decision(const struct fm_run_state *st, char *err, size_t err_len)
+{
+    const struct fm_decide_state *d = &st->decide;
+    int64_t sum = 0;
+
+    for (int64_t i = 0; i < d->n_failures; i++) {
+        sum += d->failure_weight[i];
+    }
     if (strcmp(st->kind, FM_KIND_HTTPMON) == 0 && st->pending != FM_ACTION_NONE) {
         return fm_errf(err, err_len, EINVAL, "pending %s in the state of an httpmon loop",
-                   fm_action_name(st->pending));
+                       fm_action_name(st->pending));
     }
     if (st->action == FM_ACTION_RESTART || st->action == FM_ACTION_FAILOVER) {
         if (st->pending != ((strcmp(st->kind, FM_KIND_HTTPMON) == 0)? FM_ACTION_NONE : st->action)
             || d->down != 1 || d->last_action != (int64_t) st->action
             || st->weight >= 2 * FM_DECIDE_THRESHOLD) {
             return fm_errf(err, err_len, EINVAL, "action %s does not match the engine's recovery",
-                       fm_action_name(st->action));
+                           fm_action_name(st->action));
         }
     } else if (st->weight != (uint64_t) sum) {
         return fm_errf(err, err_len, EINVAL, "weight %" PRIu32 " is not the %" PRId64 " of the failures on record",
-                   st->weight, sum);
+                       st->weight, sum);
     }
     if (st->pending != FM_ACTION_NONE && d->last_action != (int64_t) st->pending) {
         return fm_errf(err, err_len, EINVAL, "pending %s is not the engine's last recovery",
-                   fm_action_name(st->pending));
+                       fm_action_name(st->pending));
     }
     if (st->state == FM_STATE_UP
         && (st->action != FM_ACTION_NONE || st->pending != FM_ACTION_NONE || d->miss_streak != 0
             || sum != 0)) {
         return fm_errf(err, err_len, EINVAL, "state up with action %s, pending %s",
-                   fm_action_name(st->action), fm_action_name(st->pending));
+                       fm_action_name(st->action), fm_action_name(st->pending));
     }
     if (st->ocf_rc != fm_state_ocf_rc(st)) {
         return fm_errf(err, err_len, EINVAL, "ocf_rc %d is not the %d of pending %s and action %s", st->ocf_rc,
-                   fm_state_ocf_rc(st), fm_action_name(st->pending), fm_action_name(st->action));
+                       fm_state_ocf_rc(st), fm_action_name(st->pending), fm_action_name(st->action));
     }
+    return 0;
+}
 
-    /* The last cycle's targets. */
+/* The last cycle's targets and the records. */
+static int
+validate_targets(const struct fm_run_state *st, char *err, size_t err_len)
+{
     if ((st->cycles == 0) != (st->n_targets == 0)) {
         return fm_errf(err, err_len, EINVAL, "%zu targets after %" PRIu64 " cycles", st->n_targets, st->cycles);
     }
@@ -584,6 +597,24 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         }
     }
     return 0;
+}
+
+int
+fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t now_mono_us,
+                  char *err, size_t err_len)
+{
+    int rc = validate_header(st, resource, now_mono_us, err, err_len);
+
+    if (rc == 0) {
+        rc = validate_engine_state(st, err, err_len);
+    }
+    if (rc == 0) {
+        rc = validate_decision(st, err, err_len);
+    }
+    if (rc == 0) {
+        rc = validate_targets(st, err, err_len);
+    }
+    return rc;
 }
 
 /* The framing is kvfile's; the keys are ours. */
@@ -664,244 +695,4 @@ fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_le
         return fm_errf(err, err_len, EINVAL, "%s: %s", path, why);
     }
     return 0;
-}
-
-int
-fm_state_set_aside(const char *dir)
-{
-    char from[4096];
-    char to[4096];
-
-    snprintf(from, sizeof(from), "%s/state", dir);
-    snprintf(to, sizeof(to), "%s/state.%lld.bad", dir, (long long) time(NULL));
-    return (rename(from, to) == 0)? 0 : errno;
-}
-
-/* Read a PID written as one decimal line; 0 if there is none. */
-static int64_t
-read_pid_text(int fd)
-{
-    char buf[32];
-    ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-    int64_t pid = 0;
-
-    if (n <= 0) {
-        return 0;
-    }
-    buf[n] = '\0';
-    buf[strcspn(buf, "\n")] = '\0';
-    if (!parse_i64(buf, &pid) || pid <= 1 || pid > FM_STATE_MAX_PID) {
-        return 0;
-    }
-    return pid;
-}
-
-/* Whether PID is a running faultmon (a PID can be reused by anything). */
-static bool
-pid_is_faultmon(int64_t pid)
-{
-    char path[64];
-    char comm[64] = "";
-    FILE *in = NULL;
-
-    snprintf(path, sizeof(path), "/proc/%lld/comm", (long long) pid);
-    in = fopen(path, "re");
-    if (in == NULL) {
-        return false;
-    }
-    if (fgets(comm, sizeof(comm), in) == NULL) {
-        comm[0] = '\0';
-    }
-    fclose(in);
-    /* Exactly the loop's program: not faultmon-ocf, the agents. */
-    return strcmp(comm, "faultmon\n") == 0;
-}
-
-static void
-lock_path(const char *dir, char *buf, size_t buf_len)
-{
-    snprintf(buf, buf_len, "%s/lock", dir);
-}
-
-/* Who holds the lock on the open file \p fd: true when someone does. */
-static bool
-holder_of(int fd, int64_t *pid, bool *is_loop)
-{
-    struct flock fl;
-
-    *pid = 0;
-    if (is_loop != NULL) {
-        *is_loop = false;
-    }
-    memset(&fl, 0, sizeof(fl));
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    if (fcntl(fd, F_OFD_GETLK, &fl) != 0 || fl.l_type == F_UNLCK) {
-        return false;
-    }
-    if (fl.l_pid > 0) {
-        /* A process-associated POSIX lock: not ours (the loop takes an OFD
-         * lock), but its owner is known. */
-        *pid = fl.l_pid;
-        return true;
-    }
-    /* An OFD lock names no process: the loop writes its PID right after
-     * taking it, so give it a moment to have done so. */
-    for (int i = 0; i < 50 && *pid == 0; i++) {
-        int64_t candidate = read_pid_text(fd);
-
-        if (candidate != 0 && pid_is_faultmon(candidate)) {
-            *pid = candidate;
-            if (is_loop != NULL) {
-                *is_loop = true;
-            }
-            break;
-        }
-        {
-            struct timespec pause = { 0, 2 * 1000 * 1000 };
-
-            nanosleep(&pause, NULL);
-        }
-    }
-    return true;
-}
-
-static int
-open_lock_file(const char *dir, int flags)
-{
-    char path[4096];
-    struct stat sb;
-    int fd = -1;
-
-    lock_path(dir, path, sizeof(path));
-    fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
-    if (fd < 0) {
-        return -errno;
-    }
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
-        return -EINVAL;
-    }
-    return fd;
-}
-
-int
-fm_state_lock(const char *dir, int *fd_out, int64_t *holder_pid, bool *holder_is_loop)
-{
-    *fd_out = -1;
-    *holder_pid = 0;
-    *holder_is_loop = false;
-    /* Retried when the directory is replaced between open and lock. */
-    for (int attempt = 0; attempt < 5; attempt++) {
-        struct flock fl;
-        char text[32];
-        int fd = open_lock_file(dir, O_RDWR | O_CREAT);
-        int len = 0;
-
-        if (fd < 0) {
-            return -fd;
-        }
-        memset(&fl, 0, sizeof(fl));
-        fl.l_type = F_WRLCK;
-        fl.l_whence = SEEK_SET;
-        if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
-            int rc = errno;
-
-            if (rc == EAGAIN || rc == EACCES) {
-                holder_of(fd, holder_pid, holder_is_loop);
-                rc = EBUSY;
-            }
-            close(fd);
-            return rc;
-        }
-        if (fm_state_lock_check(dir, fd) != 0) {
-            close(fd);
-            continue;
-        }
-        len = snprintf(text, sizeof(text), "%ld\n", (long) getpid());
-        if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t) len, 0) != len) {
-            int rc = errno;
-
-            close(fd);
-            return rc;
-        }
-        *fd_out = fd;
-        return 0;
-    }
-    return ESTALE;
-}
-
-int
-fm_state_lock_check(const char *dir, int fd)
-{
-    char path[4096];
-    struct stat by_path;
-    struct stat by_fd;
-
-    lock_path(dir, path, sizeof(path));
-    if (fstat(fd, &by_fd) != 0 || lstat(path, &by_path) != 0
-        || by_fd.st_dev != by_path.st_dev || by_fd.st_ino != by_path.st_ino) {
-        return ESTALE;
-    }
-    return 0;
-}
-
-void
-fm_state_unlock(int fd)
-{
-    if (fd < 0) {
-        return;
-    }
-    /* An empty file: this loop stopped cleanly. */
-    if (ftruncate(fd, 0) != 0) {
-        /* Nothing to do: a PID left behind only reads as a crash. */
-    }
-    close(fd);
-}
-
-bool
-fm_state_lock_holder(const char *dir, int64_t *pid, bool *is_loop)
-{
-    int fd = open_lock_file(dir, O_RDONLY);
-    bool held = false;
-
-    *pid = 0;
-    if (is_loop != NULL) {
-        *is_loop = false;
-    }
-    if (fd < 0) {
-        return false;
-    }
-    held = holder_of(fd, pid, is_loop);
-    close(fd);
-    return held;
-}
-
-int64_t
-fm_state_loop_pid(const char *dir)
-{
-    int64_t pid = 0;
-    bool is_loop = false;
-
-    if (!fm_state_lock_holder(dir, &pid, &is_loop) || !is_loop) {
-        return 0;
-    }
-    return pid;
-}
-
-int64_t
-fm_state_loop_died(const char *dir)
-{
-    int fd = open_lock_file(dir, O_RDONLY);
-    int64_t pid = 0;
-    int64_t holder = 0;
-
-    if (fd < 0) {
-        return 0;
-    }
-    if (!holder_of(fd, &holder, NULL)) {
-        pid = read_pid_text(fd);
-    }
-    close(fd);
-    return pid;
 }

@@ -2,9 +2,8 @@
  * faultmon fuzzing: the loop's state file, RESOURCE/state.
  *
  * Input: the file's bytes, judged by the reader the loop, the agents and
- * `faultmon status` use: fm_state_parse() where there is one (with a fixed
- * "now" and any resource name), else the file is written to a private
- * directory and read with fm_state_read().
+ * `faultmon status` use: fm_state_parse() (with a fixed "now" and any
+ * resource name).
  *
  * Properties:
  *  - whatever the file holds, the reader neither crashes nor leaks, and its
@@ -29,6 +28,7 @@
 #include <sys/stat.h>
 
 #include <faultmon/decide.h>
+#include <faultmon/kvfile.h>
 #include <faultmon/state.h>
 
 #include "fuzz_common.h"
@@ -42,30 +42,16 @@ static const char *const fuzz_opts[][8] = {
     { "fall", "3", "Retry_interval", "1h", "report_degraded", "false", NULL },
 };
 
-static char state_dir[512];
 static char copy_dir[512];
 
 /* CLOCK_MONOTONIC "now" for the reader that takes one: 10^13 us, 116 days. */
 #define FUZZ_NOW_US UINT64_C(10000000000000)
 
-/*
- * The one reader and the agents' OCF code, where the state module has them
- * (weak references, so that the harness builds with an older one too).
- */
-int fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_mono_us,
-                   struct fm_run_state *st, char *err, size_t err_len) __attribute__((weak));
-int fm_state_ocf_rc(const struct fm_run_state *st) __attribute__((weak));
-
 /* Judge a state file's bytes as the loop, the agents and status do. */
 static int
-judge_state(const char *dir, const char *text, size_t len, struct fm_run_state *st,
-            char *err, size_t err_len)
+judge_state(const char *text, size_t len, struct fm_run_state *st, char *err, size_t err_len)
 {
-    if (fm_state_parse != NULL) {
-        return fm_state_parse(text, len, NULL, FUZZ_NOW_US, st, err, err_len);
-    }
-    fm_fuzz_write_file(dir, "state", text, len);
-    return fm_state_read(dir, st, err, err_len);
+    return fm_state_parse(text, len, NULL, FUZZ_NOW_US, st, err, err_len);
 }
 
 /* Read back what fm_state_write() wrote into \p dir. */
@@ -75,20 +61,12 @@ judge_written(const char *dir, struct fm_run_state *st, char *err, size_t err_le
     char path[600];
     char *text = NULL;
     size_t len = 0;
-    FILE *in = NULL;
     int rc = 0;
 
-    if (fm_state_parse == NULL) {
-        return fm_state_read(dir, st, err, err_len);
-    }
     snprintf(path, sizeof(path), "%s/state", dir);
-    in = fopen(path, "re");
-    text = calloc(1, 256 * 1024 + 1);
-    if (in == NULL || text == NULL) {
+    if (fm_kvfile_load(path, 256 * 1024, &text, &len, err, err_len) != 0) {
         abort();
     }
-    len = fread(text, 1, 256 * 1024, in);
-    fclose(in);
     rc = fm_state_parse(text, len, NULL, FUZZ_NOW_US, st, err, err_len);
     free(text);
     return rc;
@@ -99,9 +77,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void) argc;
     (void) argv;
-    snprintf(state_dir, sizeof(state_dir), "%s/read", fm_fuzz_dir());
     snprintf(copy_dir, sizeof(copy_dir), "%s/copy", fm_fuzz_dir());
-    if (mkdir(state_dir, 0700) != 0 || mkdir(copy_dir, 0700) != 0) {
+    if (mkdir(copy_dir, 0700) != 0) {
         abort();
     }
     return 0;
@@ -176,7 +153,7 @@ one_judge(const struct fm_run_state *st)
     struct fm_decide_opts opts;
     struct fm_decide *d = NULL;
     char err[512] = "";
-    int ocf_rc = (fm_state_ocf_rc != NULL)? fm_state_ocf_rc(st) : st->ocf_rc;
+    int ocf_rc = fm_state_ocf_rc(st);
 
     FM_FUZZ_CHECK(ocf_rc == 0 || ocf_rc == 1 || ocf_rc == 4 || ocf_rc == 190,
                   "an accepted state makes an agent report OCF code %d", ocf_rc);
@@ -245,7 +222,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     memset(err, 'x', sizeof(err));
-    if (judge_state(state_dir, (const char *) data, size, st, err, sizeof(err)) != 0) {
+    if (judge_state((const char *) data, size, st, err, sizeof(err)) != 0) {
         fm_fuzz_check_message(err, sizeof(err));
         free(st);
         return 0;

@@ -28,6 +28,7 @@
 
 #include <faultmon/runconf.h>
 #include <faultmon/target.h>
+#include <faultmon/text.h>
 
 #include "fuzz_common.h"
 
@@ -103,26 +104,11 @@ check_one_line(const char *msg)
     }
 }
 
-/*
- * How the agents clean a message: the text module's fm_text_clean() where
- * there is one (src/util/text.c), else the agents' own fm_ocf_redact().  Both are
- * weak references, so that the harness builds with either.
- */
-void fm_text_clean(char *buf, size_t buf_len) __attribute__((weak));
-void fm_text_format(char *buf, size_t buf_len, const char *fmt, ...)
-    __attribute__((weak, format(printf, 3, 4)));
-void fm_ocf_redact(char *msg, size_t len) __attribute__((weak));
-
+/* How the agents and the logs clean a message (src/util/text.c). */
 static void
 clean_message(char *msg, size_t len)
 {
-    if (fm_text_clean != NULL) {
-        fm_text_clean(msg, len);
-    } else if (fm_ocf_redact != NULL) {
-        fm_ocf_redact(msg, len);
-    } else {
-        FM_FUZZ_CHECK(false, "no redaction function");
-    }
+    fm_text_clean(msg, len);
 }
 
 static void
@@ -223,14 +209,12 @@ redaction(struct fm_fuzz_input *in, uint8_t form)
 
     /* What the agents and the logs print: an exit reason quoting the value,
      * whole or cut short by its buffer. */
-    if (fm_text_format != NULL) {
-        fm_text_format(msg, sizeof(msg), "statusurl '%s' is not an http:// or https:// URL (see %s)",
-                       uri, uri);
-        check_secret("an exit reason", msg, uri);
-        check_one_line(msg);
-        fm_text_format(msg, 16 + (size_t) (form % 64), "bad URI %s", uri);
-        check_secret("a truncated exit reason", msg, uri);
-    }
+    fm_text_format(msg, sizeof(msg), "statusurl '%s' is not an http:// or https:// URL (see %s)",
+                   uri, uri);
+    check_secret("an exit reason", msg, uri);
+    check_one_line(msg);
+    fm_text_format(msg, 16 + (size_t) (form % 64), "bad URI %s", uri);
+    check_secret("a truncated exit reason", msg, uri);
     snprintf(msg, sizeof(msg), "cannot probe \"%s\", %s", uri, uri);
     clean_message(msg, sizeof(msg));
     check_secret("a cleaned message", msg, uri);
