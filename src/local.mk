@@ -4,7 +4,8 @@
 # compiled once, into exactly one of them:
 #
 #   src/util    libfmutil    libc only: clock and deadlines, text (escape,
-#                            redact, base64), value parsing, the regex guard
+#                            redact, base64, error messages), value parsing,
+#                            the key=value file format (kvfile), the regex guard
 #   src/core    libfmcore    libc only: results, target URIs, the run
 #                            configuration, the state store
 #   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)

@@ -117,9 +117,8 @@ int fm_state_dir(const char *resource, char *buf, size_t buf_len);
 int fm_state_dir_create(const char *dir);
 
 /*!
- * \brief Write DIR/NAME atomically: a temporary file filled by \p write_fn,
- *        fsync, rename over NAME, fsync of DIR.  Readers see the old file or
- *        the new one, whole.
+ * \brief Write DIR/NAME atomically: fm_kvfile_write() (kvfile.h), under the
+ *        name its older callers use.
  * \return 0 or errno
  */
 int fm_state_file_write(const char *dir, const char *name,
