@@ -135,11 +135,11 @@ else
 fi
 
 # Every probe and decision parameter: the names in src/core/runconf.c's
-# fm_run_config_probe_names and src/decide/decide.c's param_table.
+# fm_run_config_probe_names and src/decide/params.c's param_table.
 core_names=$({
     sed -n '/fm_run_config_probe_names\[\] = {/,/};/p' "$top_srcdir/src/core/runconf.c" |
         grep -o '"[A-Za-z_]*"' | tr -d '"'
-    sed -n '/param_table\[P__COUNT\] = {/,/^};/p' "$top_srcdir/src/decide/decide.c" |
+    sed -n '/param_table\[P__COUNT\] = {/,/^};/p' "$top_srcdir/src/decide/params.c" |
         sed -n 's/.*\] = { "\([A-Za-z_]*\)".*/\1/p'
 } | sort -u)
 missing=""
@@ -147,7 +147,7 @@ for p in $core_names; do
     param_names "$top_srcdir/metadata/apache.xml" | grep -qx "$p" || missing="$missing $p"
 done
 if [ -z "$core_names" ]; then
-    missing="(no names found in src/core/runconf.c and src/decide/decide.c)"
+    missing="(no names found in src/core/runconf.c and src/decide/params.c)"
 fi
 is "$missing" "" "apache.xml has every parameter of the probe core and the decision engine"
 
@@ -155,7 +155,7 @@ is "$missing" "" "apache.xml has every parameter of the probe core and the decis
 # report_degraded (its monitor answers 0; the attribute carries the verdict).
 missing=""
 if [ -z "$core_names" ]; then
-    missing="(no names found in src/core/runconf.c and src/decide/decide.c)"
+    missing="(no names found in src/core/runconf.c and src/decide/params.c)"
 fi
 for p in $core_names; do
     case $p in Retry_count | report_degraded) continue ;; esac

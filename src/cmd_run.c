@@ -31,6 +31,7 @@
 #include <faultmon/deadline.h>
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
+#include <faultmon/ocf_rc.h>
 #include <faultmon/pcmk.h>
 #include <faultmon/probe.h>
 #include <faultmon/runconf.h>
@@ -257,12 +258,9 @@ loop_set_decision(struct fm_loop *lp, const struct fm_decision *dec)
     if (lp->cfg.decide.publish_only) {
         lp->st.ocf_rc = 0;
     } else if (lp->st.pending != FM_ACTION_NONE) {
-        struct fm_decision pending = *dec;
-
-        pending.action = lp->st.pending;
-        lp->st.ocf_rc = (int) fm_decide_ocf_rc(&pending);
+        lp->st.ocf_rc = (int) fm_ocf_rc_for_action(lp->st.pending);
     } else {
-        lp->st.ocf_rc = (int) fm_decide_ocf_rc(dec);
+        lp->st.ocf_rc = (int) fm_ocf_rc_for_action(dec->action);
     }
     fm_decide_preview(lp->decide, fm_now_us(), FM_CLASS_COMPLETE, &next);
     snprintf(lp->st.next_failure, sizeof(lp->st.next_failure), "%s: %.200s",

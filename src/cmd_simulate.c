@@ -17,6 +17,7 @@
 #include <faultmon/commands.h>
 #include <faultmon/decide.h>
 #include <faultmon/json.h>
+#include <faultmon/ocf_rc.h>
 #include <faultmon/target.h>        /* fm_escape_controls */
 
 #define US_PER_S UINT64_C(1000000)
@@ -423,7 +424,7 @@ print_decision(const struct sim_cli *cli, const struct sim_line *line,
                ",\"restarts_in_window\":%" PRIu32 ",\"next_probe_s\":%s,\"reason\":",
                t, event_names[line->event], line->have_latency? lat : "null",
                fm_state_name(dec->state), fm_action_name(dec->action),
-               (int) fm_decide_ocf_rc(dec), dec->weight, dec->restarts_in_window, next);
+               (int) fm_ocf_rc_for_action(dec->action), dec->weight, dec->restarts_in_window, next);
         fm_json_string(stdout, dec->reason);
         fputs("}\n", stdout);
     } else {

@@ -9,7 +9,6 @@
 
 #include <faultmon/commands.h>
 #include <faultmon/text.h>
-#include <faultmon/decide.h>
 
 struct fm_command {
     const char *name;

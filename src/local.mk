@@ -12,9 +12,11 @@
 #   src/probe   libfmprobe   OpenSSL: the probe engine (epoll, one deadline)
 #                            and one file per protocol
 #   src/pcmk    libfmpcmk    libqb + libcrmcommon: logging, the controller
-#                            request, OCF exit codes
+#                            request
+#   src/pcmk    libfmocf     libc only (Pacemaker's headers, not its
+#                            libraries): OCF exit codes
 #
-# The OCF agent program links only the libc-only ones (util, core, decide);
+# The OCF agent program links only the libc-only ones (FM_LIBS_LIBC);
 # the faultmon command and the tests link them all through libfaultmon.
 
 noinst_LTLIBRARIES += src/util/libfmutil.la
@@ -37,8 +39,12 @@ src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 noinst_LTLIBRARIES += src/decide/libfmdecide.la
 src_decide_libfmdecide_la_SOURCES = \
-	src/decide/decide.c
-src_decide_libfmdecide_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
+	src/decide/adaptive.c \
+	src/decide/decide_int.h \
+	src/decide/engine.c \
+	src/decide/names.c \
+	src/decide/params.c \
+	src/decide/persist.c
 
 noinst_LTLIBRARIES += src/probe/libfmprobe.la
 src_probe_libfmprobe_la_SOURCES = \
@@ -49,6 +55,13 @@ src_probe_libfmprobe_la_SOURCES = \
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS)
 src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS)
 
+# The Pacemaker layer's libc-only part, which the agent links: it includes
+# <crm/common/results.h> for the OCF codes but links no Pacemaker library.
+noinst_LTLIBRARIES += src/pcmk/libfmocf.la
+src_pcmk_libfmocf_la_SOURCES = \
+	src/pcmk/ocf_rc.c
+src_pcmk_libfmocf_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
+
 noinst_LTLIBRARIES += src/pcmk/libfmpcmk.la
 src_pcmk_libfmpcmk_la_SOURCES = \
 	src/pcmk/log.c \
@@ -56,9 +69,12 @@ src_pcmk_libfmpcmk_la_SOURCES = \
 src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
 src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS) $(PACEMAKER_LIBS)
 
+# The libc-only libraries, in link order (each archive before those it uses:
+# the state store in core uses the engine and the OCF codes).
+FM_LIBS_LIBC = src/core/libfmcore.la src/decide/libfmdecide.la src/pcmk/libfmocf.la \
+	src/util/libfmutil.la
 # Everything the faultmon command links, for the command, the unit tests and
 # the fuzz harnesses.
-FM_LIBS_LIBC = src/decide/libfmdecide.la src/core/libfmcore.la src/util/libfmutil.la
 noinst_LTLIBRARIES += src/libfaultmon.la
 src_libfaultmon_la_SOURCES =
 src_libfaultmon_la_LIBADD = src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
@@ -83,10 +99,13 @@ noinst_HEADERS = \
 	include/faultmon/commands.h \
 	include/faultmon/deadline.h \
 	include/faultmon/decide.h \
+	include/faultmon/decide_params.h \
+	include/faultmon/decide_persist.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \
 	include/faultmon/log.h \
+	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \
 	include/faultmon/probe.h \

@@ -46,6 +46,15 @@ int fm_cmd_resume(int argc, char **argv);
 int fm_cmd_reset(int argc, char **argv);
 
 /*!
+ * \brief `faultmon simulate`: run a timeline from stdin through the engine.
+ *
+ * \param[in] argc  argument count, argv[0] being "simulate"
+ * \param[in] argv  arguments
+ * \return 0, or 64 (FM_EXIT_USAGE) on bad usage or a malformed line
+ */
+int fm_cmd_simulate(int argc, char **argv);
+
+/*!
  * \brief Forget the failure history and decision in the state file of
  *        \p dir while no loop runs for \p resource (a hold for manual resume
  *        stays); prints one line.

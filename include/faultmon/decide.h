@@ -19,6 +19,11 @@
  * The window rule, precisely: a record made at engine time T is inside the
  * window at time NOW while NOW - T <= Retry_interval, and forgotten once
  * NOW - T > Retry_interval.  A failure exactly Retry_interval old still counts.
+ *
+ * The parameters are in decide_params.h, the history as plain numbers for
+ * the state file in decide_persist.h, and the OCF exit code that tells
+ * Pacemaker about a decision in the Pacemaker layer (ocf_rc.h): the engine
+ * knows nothing of Pacemaker.
  */
 #ifndef FAULTMON_DECIDE_H
 #define FAULTMON_DECIDE_H
@@ -27,8 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <crm/common/results.h>     /* enum ocf_exitcode */
-
+#include <faultmon/decide_params.h> /* struct fm_decide_opts */
 #include <faultmon/result.h>        /* enum fm_class */
 
 /*
@@ -55,10 +59,6 @@
 /* Samples needed in the window before a latency can be judged a miss. */
 #define FM_DECIDE_ADAPTIVE_MIN_SAMPLES 3
 
-/* How far in the future an imported state may lie (clock skew, a clock step
- * between writing and reading the file); beyond it the state is rejected. */
-#define FM_DECIDE_IMPORT_SLACK_US (UINT64_C(60) * 1000000)
-
 /* What the caller should do after a cycle. */
 enum fm_action {
     FM_ACTION_NONE = 0,     /* healthy: nothing to do (OCF 0) */
@@ -78,92 +78,6 @@ enum fm_state {
                                and the state stays held (never up) until
                                fm_decide_resume() */
 };
-
-/*
- * Parameters, parsed by fm_decide_opts_set() from the agent-style names in
- * the comments (see fm_decide_params() for defaults and one-line help).
- */
-struct fm_decide_opts {
-    uint32_t retry_count;           /* Retry_count: restarts before a failover */
-    uint64_t retry_interval_ms;     /* Retry_interval: the window */
-    uint64_t interval_up_ms;        /* Thorough_probe_interval */
-    uint64_t interval_down_ms;      /* down_interval; 0: Thorough_probe_interval */
-    uint64_t interval_flapping_ms;  /* flapping_interval; 0: Thorough_probe_interval */
-    uint64_t probe_timeout_ms;      /* Probe_timeout (only checked against the others) */
-    uint32_t rise;                  /* successes before a down service is up */
-    uint32_t fall;                  /* consecutive failed cycles that make one failure */
-    bool manual_resume;             /* once down, held until resumed */
-    bool report_degraded;           /* answer degraded (190) when not up; else 0 */
-    int adaptive;                   /* -1: on if a limit is set; 0 off; 1 on */
-    uint64_t adaptive_limit_ms;     /* absolute limit over the mean; 0 off */
-    uint32_t adaptive_limit_pct;    /* relative limit in percent; 0 off */
-    uint64_t adaptive_window_ms;    /* how much latency history makes the mean */
-    uint32_t adaptive_misses;       /* consecutive misses that make one failure */
-    uint32_t cert_warn_days;        /* degraded when the cert expires sooner; 0 off */
-    bool publish_only;              /* not a parameter: set for a loop whose
-                                       agent only publishes the verdict
-                                       (httpmon); a recovery marks the service
-                                       unhealthy, counts no restart, never
-                                       fails over, and the reasons say so */
-};
-
-/* One parameter, for help texts and agent meta-data. */
-struct fm_decide_param {
-    const char *name;               /* as in OCF_RESKEY_<name> */
-    const char *ocf_type;           /* content type for agent meta-data:
-                                       "integer", "boolean" or "string" */
-    const char *default_text;
-    const char *help;               /* one line */
-};
-
-/*!
- * \brief The parameters fm_decide_opts_set() knows, in documentation order.
- *
- * \param[out] n  how many
- * \return a static table
- */
-const struct fm_decide_param *fm_decide_params(size_t *n);
-
-/*! \brief Fill \p o with the defaults (plain Sun behaviour). */
-void fm_decide_opts_init(struct fm_decide_opts *o);
-
-/*!
- * \brief Set one parameter from its agent-style name and text value.
- *
- * Names match case-insensitively and '-' stands for '_', so that
- * "Retry_count", "retry_count" and "retry-count" are the same parameter.
- * Durations are a whole number with an optional unit: "300", "300s", "5m",
- * "500ms", "1h"; a bare number is seconds, except for adaptive_limit_ms where
- * it is milliseconds.  Booleans: true/false, yes/no, on/off, 1/0.
- *
- * \param[in,out] o        options to change
- * \param[in]     name     parameter name
- * \param[in]     value    its text
- * \param[out]    err      on failure, one line naming the parameter and value
- * \param[in]     err_len  size of \p err
- * \return 0, ENOENT for a name this module does not know (the caller may try
- *         its own parameters), EINVAL for a bad value
- */
-int fm_decide_opts_set(struct fm_decide_opts *o, const char *name,
-                       const char *value, char *err, size_t err_len);
-
-/*!
- * \brief Check the parameters against each other.
- *
- * \param[in]  o         options
- * \param[out] err       on failure, why, in one line
- * \param[in]  err_len   size of \p err
- * \param[out] warn      on success, empty or a one-line warning about a
- *                       setting that works but probably not as meant
- *                       (may be NULL)
- * \param[in]  warn_len  size of \p warn
- * \return 0 or EINVAL
- */
-int fm_decide_opts_validate(const struct fm_decide_opts *o, char *err,
-                            size_t err_len, char *warn, size_t warn_len);
-
-/*! \return whether adaptive response time is in effect for \p o */
-bool fm_decide_opts_adaptive(const struct fm_decide_opts *o);
 
 /* One probe cycle's outcome. */
 struct fm_decide_input {
@@ -266,67 +180,8 @@ void fm_decide_status(const struct fm_decide *d, uint64_t now_us,
 void fm_decide_preview(const struct fm_decide *d, uint64_t now_us,
                        enum fm_class cls, struct fm_decision *out);
 
-/*
- * The engine's history as plain numbers, for the loop to persist.  Signed
- * fields so that a reader can hand over whatever a file said, negative
- * values included, and let fm_decide_import() judge it.  Times are engine
- * time (see fm_decide_cycle()); records are oldest first.  Latency samples
- * are not kept: the mean rebuilds itself within adaptive_window.
- */
-#define FM_DECIDE_STATE_VERSION 1
-
-struct fm_decide_state {
-    int64_t version;                /* FM_DECIDE_STATE_VERSION */
-    int64_t have_time;              /* 0 before the first cycle, then 1 */
-    int64_t clock_us;               /* engine time of the last input */
-    int64_t last_now_us;            /* the caller's now of the last input */
-    int64_t down;                   /* 0 or 1 */
-    int64_t held;                   /* 0 or 1; 1 needs down */
-    int64_t fail_streak;
-    int64_t fail_worst;             /* enum fm_class of the worst failure in it */
-    int64_t ok_streak;
-    int64_t miss_streak;
-    int64_t last_action;            /* enum fm_action of the last recovery */
-    int64_t last_action_us;         /* its engine time; 0 if none */
-    int64_t n_failures;
-    int64_t failure_us[FM_DECIDE_MAX_FAILURES];
-    int64_t failure_weight[FM_DECIDE_MAX_FAILURES];
-    int64_t n_restarts;
-    int64_t restart_us[FM_DECIDE_MAX_RESTARTS];
-};
-
-/*! \brief Copy the engine's history into \p s. */
-void fm_decide_export(const struct fm_decide *d, struct fm_decide_state *s);
-
-/*!
- * \brief Replace the engine's history with \p s after checking all of it.
- *
- * Rejects a wrong version, counts or streaks out of range, negative or
- * out-of-order times, records later than the engine time, weights that are
- * not 50 or 100 or that add up to 100 or more (the engine would already have
- * asked for recovery), enums out of range, held without down, and a state
- * whose last input lies more than FM_DECIDE_IMPORT_SLACK_US after \p now_us
- * (written under another boot's monotonic clock, or nonsense).  On rejection
- * the engine is unchanged.  When manual_resume is now off, a held state is
- * imported as down.
- *
- * \param[in,out] d        engine
- * \param[in]     s        state read back
- * \param[in]     now_us   the caller's clock now
- * \param[out]    err      on failure, which field is wrong, in one line
- * \param[in]     err_len  size of \p err
- * \return 0 or EINVAL
- */
-int fm_decide_import(struct fm_decide *d, const struct fm_decide_state *s,
-                     uint64_t now_us, char *err, size_t err_len);
-
-/*!
- * \brief The OCF exit code that tells Pacemaker about \p dec.
- *
- * restart: 1, failover: 4, degraded: 190, none: 0.  See decide.c for why.
- */
-enum ocf_exitcode fm_decide_ocf_rc(const struct fm_decision *dec);
-
+/*! \return the action's name, as the state file and logs spell it ("none",
+ *          "restart", "failover", "degraded") */
 const char *fm_action_name(enum fm_action action);
 
 /*!
@@ -335,15 +190,8 @@ const char *fm_action_name(enum fm_action action);
  *        (httpmon restarts nothing), else fm_action_name().
  */
 const char *fm_action_word(enum fm_action action, bool publish_only);
-const char *fm_state_name(enum fm_state state);
 
-/*!
- * \brief `faultmon simulate`: run a timeline from stdin through the engine.
- *
- * \param[in] argc  argument count, argv[0] being "simulate"
- * \param[in] argv  arguments
- * \return 0, or 64 (FM_EXIT_USAGE) on bad usage or a malformed line
- */
-int fm_cmd_simulate(int argc, char **argv);
+/*! \return the state's name ("up", "degraded", "down", "flapping", "held") */
+const char *fm_state_name(enum fm_state state);
 
 #endif

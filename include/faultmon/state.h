@@ -39,7 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <faultmon/decide.h>
+#include <faultmon/decide_persist.h>
 #include <faultmon/result.h>
 
 /* Linux's PID_MAX_LIMIT: no PID in a state file or lock is larger. */
@@ -88,7 +88,7 @@ struct fm_run_state {
     /* The current decision, as the agent's monitor reports it. */
     enum fm_state state;
     enum fm_action action;          /* of the last cycle */
-    int ocf_rc;                     /* fm_decide_ocf_rc() of the current state */
+    int ocf_rc;                     /* fm_ocf_rc_for_action() of the current state */
     char reason[FM_DECIDE_REASON_MAX];
     enum fm_action pending;         /* recovery asked and not yet carried out */
     uint32_t weight;

@@ -18,6 +18,7 @@
 
 #include <faultmon/clock.h>
 #include <faultmon/kvfile.h>
+#include <faultmon/ocf_rc.h>
 #include <faultmon/parse.h>
 #include <faultmon/state.h>
 #include <faultmon/target.h>
@@ -415,7 +416,7 @@ fm_state_ocf_rc(const struct fm_run_state *st)
         case FM_ACTION_RESTART:
         case FM_ACTION_FAILOVER:
         case FM_ACTION_DEGRADED:
-            return (int) fm_decide_ocf_rc(&dec);
+            return (int) fm_ocf_rc_for_action(dec.action);
     }
     return PCMK_OCF_OK;
 }
@@ -461,7 +462,7 @@ validate_decide(const struct fm_decide_state *d, uint64_t now_mono_us, char *err
     return 0;
 }
 
-/* The largest interval or timeout the loop accepts (decide.c's bound). */
+/* The largest interval or timeout the loop accepts (src/decide/params.c's bound). */
 #define FM_STATE_MAX_INTERVAL_MS (UINT64_C(3600) * 1000)
 
 /* Whose state it is, when it was written, and the engine's own import. */

@@ -32,6 +32,8 @@
 #include <string.h>
 
 #include <faultmon/decide.h>
+#include <faultmon/decide_persist.h>
+#include <faultmon/ocf_rc.h>
 
 #include "fuzz_common.h"
 
@@ -41,7 +43,7 @@
 static void
 check_decision(const struct fm_decide_opts *opts, const struct fm_decision *dec)
 {
-    enum ocf_exitcode rc = fm_decide_ocf_rc(dec);
+    enum ocf_exitcode rc = fm_ocf_rc_for_action(dec->action);
 
     FM_FUZZ_CHECK((unsigned) dec->action <= FM_ACTION_DEGRADED, "action %d", (int) dec->action);
     FM_FUZZ_CHECK((unsigned) dec->state <= FM_STATE_HELD, "state %d", (int) dec->state);

@@ -22,5 +22,5 @@ EXTRA_DIST += $(FM_PACKAGE_TESTS) debian faultmon.spec
 FM_SELF_CONTAINED_TESTS = $(FM_UNIT_TESTS) $(FM_OCF_UNIT_TESTS) \
 	metadata/check-metadata.sh tests/unit/simulate.sh
 if HAVE_CMOCKA
-FM_SELF_CONTAINED_TESTS += tests/unit/test_decide
+FM_SELF_CONTAINED_TESTS += $(FM_DECIDE_TESTS)
 endif

@@ -44,13 +44,31 @@ tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 endif
 
-# The decision engine (src/decide/decide.c, in libfaultmon) and `faultmon simulate`.
+# The decision engine (src/decide, in libfaultmon): the engine, its
+# parameters and its persistence; the OCF code of a decision (src/pcmk); and
+# `faultmon simulate`.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_decide
-TESTS += tests/unit/test_decide
-tests_unit_test_decide_SOURCES = tests/unit/test_decide.c
-tests_unit_test_decide_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
-tests_unit_test_decide_LDADD = $(FM_UNIT_LDADD)
+FM_DECIDE_TESTS = \
+	tests/unit/test_decide_engine \
+	tests/unit/test_decide_params \
+	tests/unit/test_decide_persist \
+	tests/unit/test_ocf_rc
+check_PROGRAMS += $(FM_DECIDE_TESTS)
+TESTS += $(FM_DECIDE_TESTS)
+tests_unit_test_decide_engine_SOURCES = tests/unit/test_decide_engine.c \
+	tests/unit/decide_fixture.c tests/unit/decide_fixture.h
+tests_unit_test_decide_engine_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_decide_engine_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_decide_params_SOURCES = tests/unit/test_decide_params.c
+tests_unit_test_decide_params_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_decide_params_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_decide_persist_SOURCES = tests/unit/test_decide_persist.c \
+	tests/unit/decide_fixture.c tests/unit/decide_fixture.h
+tests_unit_test_decide_persist_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_decide_persist_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_ocf_rc_SOURCES = tests/unit/test_ocf_rc.c
+tests_unit_test_ocf_rc_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_ocf_rc_LDADD = $(FM_UNIT_LDADD)
 endif
 TESTS += tests/unit/simulate.sh
 dist_check_SCRIPTS += tests/unit/simulate.sh
