@@ -3,12 +3,11 @@
  */
 #include <config.h>
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
-#include <cmocka.h>
+#include <faultmon/ocf_rc.h>
 
 #include "decide_fixture.h"
 
@@ -59,4 +58,54 @@ decide_fixture_engine(const char *const params[][2], size_t n_params)
     }
     assert_int_equal(fm_decide_new(&o, &d), 0);
     return d;
+}
+
+static void
+check(const char *what, size_t i, int64_t expected, int64_t got, const char *reason)
+{
+    if ((expected != 0) && (expected - 1 != got)) {
+        fail_msg("step %zu: %s is %" PRId64 ", expected %" PRId64 " (reason: %s)", i, what,
+                 got, expected - 1, reason);
+    }
+}
+
+static void
+run_case(void **state)
+{
+    const struct tcase *tc = *state;
+    struct fm_decide *d = decide_fixture_engine(tc->params,
+                                                sizeof(tc->params) / sizeof(tc->params[0]));
+
+    for (size_t i = 0; (i < MAX_STEPS) && (tc->steps[i].ev != END); i++) {
+        const struct step *s = &tc->steps[i];
+        struct fm_decision dec;
+
+        decide_fixture_apply(d, s, &dec);
+        check("action", i, s->act, dec.action, dec.reason);
+        check("state", i, s->st, dec.state, dec.reason);
+        check("weight", i, s->w, dec.weight, dec.reason);
+        check("restarts", i, s->r, dec.restarts_in_window, dec.reason);
+        check("interval_ms", i, s->iv_ms, (int64_t) dec.interval_ms, dec.reason);
+        check("OCF exit code", i, s->ocf, fm_ocf_rc_for_action(dec.action), dec.reason);
+        if ((s->reason != NULL) && (strstr(dec.reason, s->reason) == NULL)) {
+            fail_msg("step %zu: reason \"%s\" lacks \"%s\"", i, dec.reason, s->reason);
+        }
+        if (strchr(dec.reason, '\n') != NULL) {
+            fail_msg("step %zu: reason is not one line", i);
+        }
+    }
+    fm_decide_free(d);
+}
+
+size_t
+decide_fixture_case_tests(const struct tcase *cases, size_t n_cases, struct CMUnitTest *tests)
+{
+    for (size_t i = 0; i < n_cases; i++) {
+        tests[i] = (struct CMUnitTest) {
+            .name = cases[i].name,
+            .test_func = run_case,
+            .initial_state = (void *) &cases[i],
+        };
+    }
+    return n_cases;
 }

@@ -1,14 +1,19 @@
 /*
  * Shared by the decision engine's unit tests (test_decide_engine.c,
- * test_decide_persist.c): a fake clock in seconds, timeline steps and an
+ * test_decide_adaptive.c, test_decide_persist.c): a fake clock in seconds,
+ * timelines of steps with what the engine must answer to each, and an
  * engine built from agent-style parameters.
  */
 #ifndef FAULTMON_TEST_DECIDE_FIXTURE_H
 #define FAULTMON_TEST_DECIDE_FIXTURE_H
 
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include <faultmon/decide.h>
 
@@ -41,6 +46,25 @@ struct step {
     const char *reason;             /* must occur in the reason */
 };
 
+#define MAX_STEPS 24
+
+/* A timeline: the parameters of the engine, then its steps up to END. */
+struct tcase {
+    const char *name;
+    const char *params[8][2];
+    struct step steps[MAX_STEPS];
+};
+
+#define RESTART X(FM_ACTION_RESTART)
+#define FAILOVER X(FM_ACTION_FAILOVER)
+#define NONE X(FM_ACTION_NONE)
+#define DEGR X(FM_ACTION_DEGRADED)
+#define UP X(FM_STATE_UP)
+#define DOWN X(FM_STATE_DOWN)
+#define DEGRADED X(FM_STATE_DEGRADED)
+#define FLAPPING X(FM_STATE_FLAPPING)
+#define HELD X(FM_STATE_HELD)
+
 /*!
  * \brief Feed \p s to \p d as the event it names, at its time.
  */
@@ -51,5 +75,17 @@ void decide_fixture_apply(struct fm_decide *d, const struct step *s, struct fm_d
  *        to \p n_params or the first NULL name); fails the test on a bad one.
  */
 struct fm_decide *decide_fixture_engine(const char *const params[][2], size_t n_params);
+
+/*!
+ * \brief A cmocka test for each timeline of \p cases: each step is fed to a
+ *        fresh engine and what it answers is checked (the OCF code too).
+ *
+ * \param[in]  cases    timelines, kept (the tests point into them)
+ * \param[in]  n_cases  how many
+ * \param[out] tests    room for \p n_cases tests
+ * \return \p n_cases
+ */
+size_t decide_fixture_case_tests(const struct tcase *cases, size_t n_cases,
+                                 struct CMUnitTest *tests);
 
 #endif

@@ -44,27 +44,37 @@ tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 endif
 
-# The decision engine (src/decide, in libfaultmon): the engine, its
-# parameters and its persistence; the OCF code of a decision (src/pcmk); and
+# The decision engine (src/decide, in libfaultmon): the engine, adaptive
+# response time, its words, its parameters and its persistence (the timelines
+# of decide_fixture.c drive the engine with a fake clock); the OCF code of a decision (src/pcmk); and
 # `faultmon simulate`.
 if HAVE_CMOCKA
 FM_DECIDE_TESTS = \
+	tests/unit/test_decide_adaptive \
 	tests/unit/test_decide_engine \
+	tests/unit/test_decide_names \
 	tests/unit/test_decide_params \
 	tests/unit/test_decide_persist \
 	tests/unit/test_ocf_rc
 check_PROGRAMS += $(FM_DECIDE_TESTS)
 TESTS += $(FM_DECIDE_TESTS)
+tests_unit_test_decide_adaptive_SOURCES = tests/unit/test_decide_adaptive.c \
+	tests/unit/decide_fixture.c tests/unit/decide_fixture.h
+tests_unit_test_decide_adaptive_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_decide_adaptive_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_decide_engine_SOURCES = tests/unit/test_decide_engine.c \
 	tests/unit/decide_fixture.c tests/unit/decide_fixture.h
 tests_unit_test_decide_engine_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_decide_engine_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_decide_names_SOURCES = tests/unit/test_decide_names.c
+tests_unit_test_decide_names_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_decide_names_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_decide_params_SOURCES = tests/unit/test_decide_params.c
 tests_unit_test_decide_params_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_decide_params_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_decide_persist_SOURCES = tests/unit/test_decide_persist.c \
 	tests/unit/decide_fixture.c tests/unit/decide_fixture.h
-tests_unit_test_decide_persist_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_decide_persist_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_decide_persist_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_ocf_rc_SOURCES = tests/unit/test_ocf_rc.c
 tests_unit_test_ocf_rc_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)

@@ -22,27 +22,8 @@
 
 #include <faultmon/decide.h>
 #include <faultmon/decide_persist.h>
-#include <faultmon/ocf_rc.h>
 
 #include "decide_fixture.h"
-
-#define MAX_STEPS 24
-
-struct tcase {
-    const char *name;
-    const char *params[8][2];
-    struct step steps[MAX_STEPS];
-};
-
-#define RESTART X(FM_ACTION_RESTART)
-#define FAILOVER X(FM_ACTION_FAILOVER)
-#define NONE X(FM_ACTION_NONE)
-#define DEGR X(FM_ACTION_DEGRADED)
-#define UP X(FM_STATE_UP)
-#define DOWN X(FM_STATE_DOWN)
-#define DEGRADED X(FM_STATE_DEGRADED)
-#define FLAPPING X(FM_STATE_FLAPPING)
-#define HELD X(FM_STATE_HELD)
 
 static const struct tcase cases[] = {
     {
@@ -245,85 +226,6 @@ static const struct tcase cases[] = {
         },
     },
     {
-        "adaptive: 3 latency misses in a row count as a complete failure",
-        { { "adaptive_limit_ms", "100" } },
-        {
-            { S(0), OK, 10, .act = NONE },
-            { S(60), OK, 10, .act = NONE },
-            { S(120), OK, 10, .act = NONE },
-            { S(180), OK, 200, .act = DEGR, .st = DEGRADED, .w = X(0),
-              .reason = "latency miss 1 of 3" },
-            { S(240), OK, 200, .act = DEGR, .st = DEGRADED, .reason = "latency miss 2 of 3" },
-            { S(300), OK, 200, .act = RESTART, .w = X(100),
-              .reason = "3 latency misses in a row, weight 100" },
-        },
-    },
-    {
-        "adaptive: a fast probe ends the streak of misses",
-        { { "adaptive_limit_ms", "100" } },
-        {
-            { S(0), OK, 10 }, { S(60), OK, 10 }, { S(120), OK, 10 },
-            { S(180), OK, 200, .st = DEGRADED },
-            { S(240), OK, 200, .st = DEGRADED },
-            { S(300), OK, 10, .act = NONE, .st = UP },
-            { S(360), OK, 200, .act = DEGR, .reason = "latency miss 1 of 3" },
-        },
-    },
-    {
-        "adaptive: a failed cycle ends the streak (counted once, as a failure)",
-        { { "adaptive_limit_ms", "100" } },
-        {
-            { S(0), OK, 10 }, { S(60), OK, 10 }, { S(120), OK, 10 },
-            { S(180), OK, 200, .st = DEGRADED },
-            { S(240), OK, 200, .st = DEGRADED },
-            { S(250), PART, .act = DEGR, .w = X(50) },
-            { S(300), OK, 200, .act = DEGR, .w = X(50), .reason = "latency miss 1 of 3" },
-        },
-    },
-    {
-        "adaptive: relative limit in percent",
-        { { "adaptive_limit_pct", "50" } },
-        {
-            { S(0), OK, 100 }, { S(60), OK, 100 }, { S(120), OK, 100 },
-            { S(180), OK, 160, .act = DEGR, .st = DEGRADED, .reason = "by more than 50 %" },
-            { S(240), OK, 140, .act = NONE, .st = UP },
-        },
-    },
-    {
-        "adaptive: fewer than 3 samples are not judged",
-        { { "adaptive_limit_ms", "10" } },
-        {
-            { S(0), OK, 10, .act = NONE },
-            { S(60), OK, 1000, .act = NONE, .st = UP },
-            { S(120), OK, 1000, .act = NONE, .st = UP },
-            { S(180), OK, 5000, .act = DEGR, .st = DEGRADED },
-        },
-    },
-    {
-        "adaptive: off unless a limit is set",
-        { { NULL, NULL } },
-        {
-            { S(0), OK, 10 }, { S(60), OK, 10 }, { S(120), OK, 10 },
-            { S(180), OK, 10000, .act = NONE, .st = UP },
-            { S(240), OK, 10000, .act = NONE, .st = UP },
-            { S(300), OK, 10000, .act = NONE, .st = UP },
-        },
-    },
-    {
-        "adaptive: samples older than adaptive_window leave the mean",
-        { { "adaptive_limit_ms", "50" }, { "adaptive_window", "60" },
-          { "Thorough_probe_interval", "10" } },
-        {
-            { S(0), OK, 1000 }, { S(10), OK, 1000 }, { S(20), OK, 1000 },
-            { S(30), OK, 1000, .act = NONE },
-            { S(100), OK, 100, .act = NONE },
-            { S(110), OK, 100, .act = NONE },
-            { S(120), OK, 100, .act = NONE },
-            { S(130), OK, 100, .act = NONE },
-            { S(140), OK, 200, .act = DEGR, .reason = "mean 100 ms" },
-        },
-    },
-    {
         "a certificate near expiry is degraded, not recovered",
         { { "cert_warn_days", "14" } },
         {
@@ -393,51 +295,7 @@ static const struct tcase cases[] = {
     },
 };
 
-static void
-check(const char *what, size_t i, int64_t expected, int64_t got, const char *reason)
-{
-    if ((expected != 0) && (expected - 1 != got)) {
-        fail_msg("step %zu: %s is %" PRId64 ", expected %" PRId64 " (reason: %s)", i, what,
-                 got, expected - 1, reason);
-    }
-}
-
-static void
-run_case(void **state)
-{
-    const struct tcase *tc = *state;
-    struct fm_decide *d = decide_fixture_engine(tc->params, sizeof(tc->params) / sizeof(tc->params[0]));
-
-    for (size_t i = 0; (i < MAX_STEPS) && (tc->steps[i].ev != END); i++) {
-        const struct step *s = &tc->steps[i];
-        struct fm_decision dec;
-
-        decide_fixture_apply(d, s, &dec);
-        check("action", i, s->act, dec.action, dec.reason);
-        check("state", i, s->st, dec.state, dec.reason);
-        check("weight", i, s->w, dec.weight, dec.reason);
-        check("restarts", i, s->r, dec.restarts_in_window, dec.reason);
-        check("interval_ms", i, s->iv_ms, (int64_t) dec.interval_ms, dec.reason);
-        check("OCF exit code", i, s->ocf, fm_ocf_rc_for_action(dec.action), dec.reason);
-        if ((s->reason != NULL) && (strstr(dec.reason, s->reason) == NULL)) {
-            fail_msg("step %zu: reason \"%s\" lacks \"%s\"", i, dec.reason, s->reason);
-        }
-        if (strchr(dec.reason, '\n') != NULL) {
-            fail_msg("step %zu: reason is not one line", i);
-        }
-    }
-    fm_decide_free(d);
-}
-
 /* ---- tests outside the tables ---- */
-
-static void
-test_names(void **state)
-{
-    assert_string_equal(fm_action_name(FM_ACTION_FAILOVER), "failover");
-    assert_string_equal(fm_state_name(FM_STATE_HELD), "held");
-    assert_string_equal(fm_state_name(FM_STATE_FLAPPING), "flapping");
-}
 
 static void
 test_resume_not_held(void **state)
@@ -514,32 +372,6 @@ test_restart_cap(void **state)
     fm_decide_free(d);
 }
 
-/* More samples than the ring holds: the mean covers the newest ones. */
-static void
-test_sample_cap(void **state)
-{
-    const char *const params[][2] = { { "adaptive_limit_ms", "1000" } };
-    struct fm_decide *d = decide_fixture_engine(params, 1);
-    struct fm_decide_input in = { .cls = FM_CLASS_OK, .have_latency = true };
-    struct fm_decision dec;
-    uint64_t t = 0;
-
-    /* 100 samples of 900 ms, then FM_DECIDE_MAX_SAMPLES of 100 ms, all
-     * within the 300 s window. */
-    for (int i = 0; i < 100; i++, t += 100000) {
-        in.latency_us = 900000;
-        fm_decide_cycle(d, t, &in, &dec);
-    }
-    for (int i = 0; i < FM_DECIDE_MAX_SAMPLES; i++, t += 100000) {
-        in.latency_us = 100000;
-        fm_decide_cycle(d, t, &in, &dec);
-    }
-    fm_decide_status(d, t, &dec);
-    assert_true(dec.have_mean);
-    assert_int_equal(dec.mean_latency_us, 100000);
-    fm_decide_free(d);
-}
-
 static void
 test_interval_defaults(void **state)
 {
@@ -610,23 +442,14 @@ main(void)
     struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 16];
     size_t n = 0;
     static const struct CMUnitTest others[] = {
-        cmocka_unit_test(test_names),
         cmocka_unit_test(test_resume_not_held),
         cmocka_unit_test(test_status_and_preview),
         cmocka_unit_test(test_restart_cap),
-        cmocka_unit_test(test_sample_cap),
         cmocka_unit_test(test_interval_defaults),
         cmocka_unit_test(test_publish_only),
     };
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        tests[n] = (struct CMUnitTest) {
-            .name = cases[i].name,
-            .test_func = run_case,
-            .initial_state = (void *) &cases[i],
-        };
-        n++;
-    }
+    n = decide_fixture_case_tests(cases, sizeof(cases) / sizeof(cases[0]), tests);
     for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
         tests[n++] = others[i];
     }
