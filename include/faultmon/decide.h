@@ -119,6 +119,8 @@ struct fm_decide;
  * \return 0, EINVAL if \p o does not validate, or ENOMEM
  */
 int fm_decide_new(const struct fm_decide_opts *o, struct fm_decide **out);
+
+/*! \brief Free an engine from fm_decide_new() (NULL is fine). */
 void fm_decide_free(struct fm_decide *d);
 
 /*!
