@@ -14,6 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Probe_timeout's default: the probe's own (FM_DEFAULT_TIMEOUT_MS of
+ * target.h, which a unit test holds it to; the engine does not include the
+ * URI parser for one number). */
+#define FM_DECIDE_DEFAULT_PROBE_TIMEOUT_MS 5000
+
 /* Bounds that the engine's persisted history is checked against too. */
 #define FM_DECIDE_MAX_RISE_FALL 100
 #define FM_DECIDE_MAX_ADAPTIVE_MISSES 64

@@ -51,15 +51,15 @@ fm_decide_adaptive_step(struct fm_decide *d, uint64_t t, uint64_t latency_us,
         if (miss_abs || miss_rel) {
             d->miss_streak++;
             if (miss_abs) {
-                fm_decide_msg(why, why_len,
-                              "latency %s exceeds mean %s by more than %" PRIu64 " ms",
-                              fmt_latency(l, sizeof(l), latency_us),
-                              fmt_latency(m, sizeof(m), mean), o->adaptive_limit_ms);
+                snprintf(why, why_len,
+                         "latency %s exceeds mean %s by more than %" PRIu64 " ms",
+                         fmt_latency(l, sizeof(l), latency_us),
+                         fmt_latency(m, sizeof(m), mean), o->adaptive_limit_ms);
             } else {
-                fm_decide_msg(why, why_len,
-                              "latency %s exceeds mean %s by more than %" PRIu32 " %%",
-                              fmt_latency(l, sizeof(l), latency_us),
-                              fmt_latency(m, sizeof(m), mean), o->adaptive_limit_pct);
+                snprintf(why, why_len,
+                         "latency %s exceeds mean %s by more than %" PRIu32 " %%",
+                         fmt_latency(l, sizeof(l), latency_us),
+                         fmt_latency(m, sizeof(m), mean), o->adaptive_limit_pct);
             }
             if (d->miss_streak >= o->adaptive_misses) {
                 failure = true;

@@ -124,8 +124,4 @@ bool fm_decide_adaptive_step(struct fm_decide *d, uint64_t t, uint64_t latency_u
 /*! \brief Drop the latency samples older than adaptive_window at \p t. */
 void fm_decide_adaptive_prune(struct fm_decide *d, uint64_t t);
 
-/*! \brief vsnprintf into \p buf, which may be NULL when \p len is 0. */
-void fm_decide_msg(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 #endif

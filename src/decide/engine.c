@@ -233,36 +233,36 @@ recover(struct fm_decide *d, uint64_t t, const char *what, uint32_t weight,
         /* httpmon: nothing is restarted, so nothing counts towards
          * Retry_count; the verdict goes down until rise successes. */
         out->action = o->manual_resume? FM_ACTION_FAILOVER : FM_ACTION_RESTART;
-        fm_decide_msg(out->reason, sizeof(out->reason),
-                      "%s, weight %" PRIu32 " within Retry_interval %s: unhealthy%s",
-                      what, weight, ri,
-                      o->manual_resume? ", held until resumed (manual_resume)" : "");
+        snprintf(out->reason, sizeof(out->reason),
+                 "%s, weight %" PRIu32 " within Retry_interval %s: unhealthy%s",
+                 what, weight, ri,
+                 o->manual_resume? ", held until resumed (manual_resume)" : "");
     } else if (o->manual_resume) {
         /* A restart in place would bring the service back without the
          * administrator; held means it moves away and stays away from this
          * node until resumed. */
         out->action = FM_ACTION_FAILOVER;
-        fm_decide_msg(out->reason, sizeof(out->reason),
-                      "%s, weight %" PRIu32 " within Retry_interval %s: failing over, "
-                      "held until resumed (manual_resume)", what, weight, ri);
+        snprintf(out->reason, sizeof(out->reason),
+                 "%s, weight %" PRIu32 " within Retry_interval %s: failing over, "
+                 "held until resumed (manual_resume)", what, weight, ri);
     } else if (d->restarts.n >= o->retry_count) {
         uint32_t would_be = d->restarts.n + 1;
 
         out->action = FM_ACTION_FAILOVER;
-        fm_decide_msg(out->reason, sizeof(out->reason),
-                      "%" PRIu32 " restart%s within Retry_interval %s exceed%s Retry_count %"
-                      PRIu32 ": failing over (%s)",
-                      would_be, (would_be == 1)? "" : "s", ri, (would_be == 1)? "s" : "",
-                      o->retry_count, what);
+        snprintf(out->reason, sizeof(out->reason),
+                 "%" PRIu32 " restart%s within Retry_interval %s exceed%s Retry_count %"
+                 PRIu32 ": failing over (%s)",
+                 would_be, (would_be == 1)? "" : "s", ri, (would_be == 1)? "s" : "",
+                 o->retry_count, what);
     } else {
         uint32_t idx = fm_decide_ring_push(&d->restarts);
 
         d->restart_us[idx] = t;
         out->action = FM_ACTION_RESTART;
-        fm_decide_msg(out->reason, sizeof(out->reason),
-                      "%s, weight %" PRIu32 " within Retry_interval %s: restart %" PRIu32
-                      " of Retry_count %" PRIu32,
-                      what, weight, ri, d->restarts.n, o->retry_count);
+        snprintf(out->reason, sizeof(out->reason),
+                 "%s, weight %" PRIu32 " within Retry_interval %s: restart %" PRIu32
+                 " of Retry_count %" PRIu32,
+                 what, weight, ri, d->restarts.n, o->retry_count);
     }
     if ((detail != NULL) && (detail[0] != '\0')) {
         add_reason(out->reason, sizeof(out->reason), "%s", detail);
@@ -386,8 +386,8 @@ restart_failed(struct fm_decide *d, uint64_t t, struct fm_decision *out)
 {
     out->weight = window_weight(d);
     out->action = FM_ACTION_FAILOVER;
-    fm_decide_msg(out->reason, sizeof(out->reason),
-                  "the restart did not bring the service back: failing over");
+    snprintf(out->reason, sizeof(out->reason),
+             "the restart did not bring the service back: failing over");
     enter_recovery(d, t, FM_ACTION_FAILOVER);
     finish(d, 0, out);
 }
@@ -554,9 +554,9 @@ fm_decide_resume(struct fm_decide *d, uint64_t now_us, struct fm_decision *out)
         d->held = false;
         d->down = false;
         forget_failures(d);
-        fm_decide_msg(out->reason, sizeof(out->reason), "resumed by the administrator");
+        snprintf(out->reason, sizeof(out->reason), "resumed by the administrator");
     } else {
-        fm_decide_msg(out->reason, sizeof(out->reason), "not held: nothing to resume");
+        snprintf(out->reason, sizeof(out->reason), "not held: nothing to resume");
     }
     out->weight = window_weight(d);
     finish(d, out->weight, out);

@@ -8,13 +8,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include <faultmon/decide.h>
-#include <faultmon/target.h>        /* fm_parse_duration_ms, FM_DEFAULT_TIMEOUT_MS */
+#include <faultmon/parse.h>
+#include <faultmon/text.h>
 
 #include "decide_int.h"
 
@@ -123,19 +122,6 @@ fm_decide_params(size_t *n)
     return param_table;
 }
 
-void
-fm_decide_msg(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (buf == NULL || len == 0) {
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
-
 const char *
 fm_decide_fmt_duration(char *buf, size_t len, uint64_t ms)
 {
@@ -156,7 +142,7 @@ fm_decide_opts_init(struct fm_decide_opts *o)
     o->interval_up_ms = DEF_INTERVAL_UP_MS;
     o->interval_down_ms = 0;
     o->interval_flapping_ms = 0;
-    o->probe_timeout_ms = FM_DEFAULT_TIMEOUT_MS;
+    o->probe_timeout_ms = FM_DECIDE_DEFAULT_PROBE_TIMEOUT_MS;
     o->rise = 1;
     o->fall = 1;
     o->manual_resume = false;
@@ -193,46 +179,6 @@ name_matches(const char *given, const char *canonical)
         }
     }
     return (*given == '\0') && (*canonical == '\0');
-}
-
-static int
-parse_uint(const char *text, uint64_t max, uint64_t *out)
-{
-    uint64_t v = 0;
-
-    if (!isdigit((unsigned char) *text)) {
-        return EINVAL;
-    }
-    for (const char *p = text; *p != '\0'; p++) {
-        if (!isdigit((unsigned char) *p)) {
-            return EINVAL;
-        }
-        v = v * 10 + (uint64_t) (*p - '0');
-        if (v > max) {
-            return ERANGE;
-        }
-    }
-    *out = v;
-    return 0;
-}
-
-static int
-parse_bool(const char *text, bool *out)
-{
-    static const char *const yes[] = { "true", "yes", "on", "1", "y" };
-    static const char *const no[] = { "false", "no", "off", "0", "n" };
-
-    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-        if (strcasecmp(text, yes[i]) == 0) {
-            *out = true;
-            return 0;
-        }
-        if (strcasecmp(text, no[i]) == 0) {
-            *out = false;
-            return 0;
-        }
-    }
-    return EINVAL;
 }
 
 static bool
@@ -283,7 +229,7 @@ set_duration(struct fm_decide_opts *o, const struct fm_decide_param *p,
     char hi[32];
 
     if (bare_is_ms && all_digits(value)) {
-        rc = parse_uint(value, p->max, &ms);
+        rc = fm_parse_u64(value, 0, p->max, FM_PARSE_DEFAULT, &ms);
     } else {
         rc = fm_parse_duration_ms(value, &ms);
     }
@@ -291,13 +237,12 @@ set_duration(struct fm_decide_opts *o, const struct fm_decide_param *p,
         rc = ERANGE;
     }
     if (rc != 0) {
-        fm_decide_msg(err, err_len,
-                      "invalid value '%s' for %s: expected a duration such as %s, %s, 5m "
-                      "or 500ms, from %s%s to %s",
-                      value, name, bare_is_ms? "200" : "300", bare_is_ms? "1s" : "300s",
-                      zero_ok? "0 or " : "", fm_decide_fmt_duration(lo, sizeof(lo), p->min),
-                      fm_decide_fmt_duration(hi, sizeof(hi), p->max));
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL,
+                       "invalid value '%s' for %s: expected a duration such as %s, %s, 5m "
+                       "or 500ms, from %s%s to %s",
+                       value, name, bare_is_ms? "200" : "300", bare_is_ms? "1s" : "300s",
+                       zero_ok? "0 or " : "", fm_decide_fmt_duration(lo, sizeof(lo), p->min),
+                       fm_decide_fmt_duration(hi, sizeof(hi), p->max));
     }
     *(uint64_t *) field_of(o, p) = ms;
     return 0;
@@ -310,11 +255,10 @@ set_count(struct fm_decide_opts *o, const struct fm_decide_param *p,
 {
     uint64_t v = 0;
 
-    if ((parse_uint(value, p->max, &v) != 0) || (v < p->min)) {
-        fm_decide_msg(err, err_len,
-                      "invalid value '%s' for %s: expected a whole number from %" PRIu64
-                      " to %" PRIu64, value, name, p->min, p->max);
-        return EINVAL;
+    if (fm_parse_u64(value, p->min, p->max, FM_PARSE_DEFAULT, &v) != 0) {
+        return fm_errf(err, err_len, EINVAL,
+                       "invalid value '%s' for %s: expected a whole number from %" PRIu64
+                       " to %" PRIu64, value, name, p->min, p->max);
     }
     *(uint32_t *) field_of(o, p) = (uint32_t) v;
     return 0;
@@ -327,11 +271,10 @@ set_flag(struct fm_decide_opts *o, const struct fm_decide_param *p,
 {
     bool flag = false;
 
-    if (parse_bool(value, &flag) != 0) {
-        fm_decide_msg(err, err_len,
-                      "invalid value '%s' for %s: expected true or false (yes/no, on/off, 1/0)",
-                      value, name);
-        return EINVAL;
+    if (fm_parse_bool(value, &flag) != 0) {
+        return fm_errf(err, err_len, EINVAL,
+                       "invalid value '%s' for %s: expected true or false (yes/no, on/off, 1/0)",
+                       value, name);
     }
     if (p->kind == FM_DECIDE_PARAM_AUTO_FLAG) {
         *(int *) field_of(o, p) = flag? 1 : 0;
@@ -341,15 +284,17 @@ set_flag(struct fm_decide_opts *o, const struct fm_decide_param *p,
     return 0;
 }
 
-static int
-opts_set(struct fm_decide_opts *o, const char *name, const char *value,
-         char *err, size_t err_len)
+/* Messages name the parameter and value as given (fm_errf() keeps a control
+ * character in them, from the command line or the CIB, from breaking the
+ * line). */
+int
+fm_decide_opts_set(struct fm_decide_opts *o, const char *name,
+                   const char *value, char *err, size_t err_len)
 {
     const struct fm_decide_param *p = NULL;
 
     if ((name == NULL) || (value == NULL)) {
-        fm_decide_msg(err, err_len, "missing parameter name or value");
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "missing parameter name or value");
     }
     for (int i = 0; (i < P__COUNT) && (p == NULL); i++) {
         if (name_matches(name, param_table[i].name)) {
@@ -357,8 +302,7 @@ opts_set(struct fm_decide_opts *o, const char *name, const char *value,
         }
     }
     if (p == NULL) {
-        fm_decide_msg(err, err_len, "unknown parameter '%s'", name);
-        return ENOENT;
+        return fm_errf(err, err_len, ENOENT, "unknown parameter '%s'", name);
     }
     switch (p->kind) {
         case FM_DECIDE_PARAM_COUNT:
@@ -370,20 +314,6 @@ opts_set(struct fm_decide_opts *o, const char *name, const char *value,
             break;
     }
     return set_flag(o, p, name, value, err, err_len);
-}
-
-int
-fm_decide_opts_set(struct fm_decide_opts *o, const char *name,
-                   const char *value, char *err, size_t err_len)
-{
-    int rc = opts_set(o, name, value, err, err_len);
-
-    /* Names and values come from the command line or the CIB: keep a
-     * control character in them from breaking the one-line message. */
-    if ((rc != 0) && (err != NULL) && (err_len > 0)) {
-        fm_escape_controls(err, err_len);
-    }
-    return rc;
 }
 
 /* ---- checks ---- */
@@ -410,16 +340,14 @@ check_ranges(const struct fm_decide_opts *o, char *err, size_t err_len)
             min = 1;
         }
         if (!in_param_range(p, v, min)) {
-            fm_decide_msg(err, err_len, "%s%s %" PRIu64 " is outside %s%" PRIu64 "..%" PRIu64,
-                          p->name, (p->kind == FM_DECIDE_PARAM_DURATION && seconds)? " (ms)" : "",
-                          v, ((p->flags & FM_DECIDE_PARAM_ZERO_OK) != 0)? "0 or " : "", min,
-                          p->max);
-            return EINVAL;
+            return fm_errf(err, err_len, EINVAL,
+                           "%s%s %" PRIu64 " is outside %s%" PRIu64 "..%" PRIu64, p->name, (p->kind == FM_DECIDE_PARAM_DURATION && seconds)? " (ms)" : "",
+                           v, ((p->flags & FM_DECIDE_PARAM_ZERO_OK) != 0)? "0 or " : "", min,
+                           p->max);
         }
     }
     if ((o->adaptive < -1) || (o->adaptive > 1)) {
-        fm_decide_msg(err, err_len, "adaptive %d is not -1 (auto), 0 or 1", o->adaptive);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "adaptive %d is not -1 (auto), 0 or 1", o->adaptive);
     }
     return 0;
 }
@@ -436,27 +364,27 @@ warn_settings(const struct fm_decide_opts *o, char *warn, size_t warn_len)
      * 2 x Retry_count x (Thorough_probe_interval + Probe_timeout), the 2
      * allowing for partial failures, or failures never add up to a failover. */
     if ((o->retry_count > 0) && !o->publish_only && (o->retry_interval_ms < sun_min_ms)) {
-        fm_decide_msg(warn, warn_len,
-                      "Retry_interval %s is shorter than 2 x Retry_count x "
-                      "(Thorough_probe_interval + Probe_timeout) = %s: repeated "
-                      "failures may never lead to a failover",
-                      fm_decide_fmt_duration(a, sizeof(a), o->retry_interval_ms),
-                      fm_decide_fmt_duration(b, sizeof(b), sun_min_ms));
+        snprintf(warn, warn_len,
+                 "Retry_interval %s is shorter than 2 x Retry_count x "
+                 "(Thorough_probe_interval + Probe_timeout) = %s: repeated "
+                 "failures may never lead to a failover",
+                 fm_decide_fmt_duration(a, sizeof(a), o->retry_interval_ms),
+                 fm_decide_fmt_duration(b, sizeof(b), sun_min_ms));
     } else if (o->interval_up_ms > o->retry_interval_ms) {
-        fm_decide_msg(warn, warn_len,
-                      "Thorough_probe_interval %s is longer than Retry_interval %s: "
-                      "two partial failures can never add up",
-                      fm_decide_fmt_duration(a, sizeof(a), o->interval_up_ms),
-                      fm_decide_fmt_duration(b, sizeof(b), o->retry_interval_ms));
+        snprintf(warn, warn_len,
+                 "Thorough_probe_interval %s is longer than Retry_interval %s: "
+                 "two partial failures can never add up",
+                 fm_decide_fmt_duration(a, sizeof(a), o->interval_up_ms),
+                 fm_decide_fmt_duration(b, sizeof(b), o->retry_interval_ms));
     } else if (fm_decide_opts_adaptive(o)
                && (o->adaptive_window_ms
                    < FM_DECIDE_ADAPTIVE_MIN_SAMPLES * o->interval_up_ms)) {
-        fm_decide_msg(warn, warn_len,
-                      "adaptive_window %s holds fewer than %d probes at "
-                      "Thorough_probe_interval %s: latencies are never judged",
-                      fm_decide_fmt_duration(a, sizeof(a), o->adaptive_window_ms),
-                      FM_DECIDE_ADAPTIVE_MIN_SAMPLES,
-                      fm_decide_fmt_duration(b, sizeof(b), o->interval_up_ms));
+        snprintf(warn, warn_len,
+                 "adaptive_window %s holds fewer than %d probes at "
+                 "Thorough_probe_interval %s: latencies are never judged",
+                 fm_decide_fmt_duration(a, sizeof(a), o->adaptive_window_ms),
+                 FM_DECIDE_ADAPTIVE_MIN_SAMPLES,
+                 fm_decide_fmt_duration(b, sizeof(b), o->interval_up_ms));
     }
 }
 
@@ -472,10 +400,9 @@ fm_decide_opts_validate(const struct fm_decide_opts *o, char *err,
     }
     if ((o->adaptive == 1) && (o->adaptive_limit_ms == 0)
         && (o->adaptive_limit_pct == 0)) {
-        fm_decide_msg(err, err_len,
-                      "adaptive is on but neither adaptive_limit_ms nor "
-                      "adaptive_limit_pct is set: nothing could be a miss");
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL,
+                       "adaptive is on but neither adaptive_limit_ms nor "
+                       "adaptive_limit_pct is set: nothing could be a miss");
     }
     if (warn != NULL) {
         warn_settings(o, warn, warn_len);

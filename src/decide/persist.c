@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <faultmon/decide_persist.h>
+#include <faultmon/text.h>
 
 #include "decide_int.h"
 
@@ -56,33 +57,27 @@ static int
 check_clock(const struct fm_decide_state *s, uint64_t now_us, char *err, size_t err_len)
 {
     if (s->version != FM_DECIDE_STATE_VERSION) {
-        fm_decide_msg(err, err_len, "version %" PRId64 " is not %d", s->version,
-                      FM_DECIDE_STATE_VERSION);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "version %" PRId64 " is not %d", s->version,
+                       FM_DECIDE_STATE_VERSION);
     }
     if (!is_bool(s->have_time) || !is_bool(s->down) || !is_bool(s->held)) {
-        fm_decide_msg(err, err_len, "have_time, down and held must be 0 or 1");
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "have_time, down and held must be 0 or 1");
     }
     if (s->held && !s->down) {
-        fm_decide_msg(err, err_len, "held without down");
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "held without down");
     }
     if ((s->clock_us < 0) || (s->last_now_us < 0)) {
-        fm_decide_msg(err, err_len, "negative clock_us or last_now_us");
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "negative clock_us or last_now_us");
     }
     if ((uint64_t) s->last_now_us > now_us
         && ((uint64_t) s->last_now_us - now_us) > FM_DECIDE_IMPORT_SLACK_US) {
-        fm_decide_msg(err, err_len,
-                      "last_now_us %" PRId64 " lies %" PRIu64 " s in the future "
-                      "(written under another boot, or corrupt)",
-                      s->last_now_us, ((uint64_t) s->last_now_us - now_us) / FM_DECIDE_US_PER_S);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL,
+                       "last_now_us %" PRId64 " lies %" PRIu64 " s in the future "
+                       "(written under another boot, or corrupt)",
+                       s->last_now_us, ((uint64_t) s->last_now_us - now_us) / FM_DECIDE_US_PER_S);
     }
     if (!s->have_time && ((s->n_failures != 0) || (s->n_restarts != 0))) {
-        fm_decide_msg(err, err_len, "history without a time");
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "history without a time");
     }
     return 0;
 }
@@ -94,24 +89,22 @@ check_streaks(const struct fm_decide_state *s, char *err, size_t err_len)
     if ((s->fail_streak < 0) || (s->fail_streak > FM_DECIDE_MAX_RISE_FALL)
         || (s->ok_streak < 0) || (s->ok_streak > UINT32_MAX)
         || (s->miss_streak < 0) || (s->miss_streak > FM_DECIDE_MAX_ADAPTIVE_MISSES)) {
-        fm_decide_msg(err, err_len, "a streak is negative or out of range");
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "a streak is negative or out of range");
     }
     if ((s->fail_worst < FM_CLASS_OK) || (s->fail_worst > FM_CLASS_COMPLETE)
         || ((s->fail_streak == 0) != (s->fail_worst == FM_CLASS_OK))) {
-        fm_decide_msg(err, err_len, "fail_worst %" PRId64 " does not fit fail_streak %" PRId64,
-                      s->fail_worst, s->fail_streak);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL,
+                       "fail_worst %" PRId64 " does not fit fail_streak %" PRId64,
+                       s->fail_worst, s->fail_streak);
     }
     if ((s->last_action < FM_ACTION_NONE) || (s->last_action > FM_ACTION_FAILOVER)) {
-        fm_decide_msg(err, err_len, "last_action %" PRId64 " is not none, restart or failover",
-                      s->last_action);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL,
+                       "last_action %" PRId64 " is not none, restart or failover",
+                       s->last_action);
     }
     if ((s->last_action_us < 0) || (s->last_action_us > s->clock_us)) {
-        fm_decide_msg(err, err_len, "last_action_us %" PRId64 " is outside 0..clock",
-                      s->last_action_us);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "last_action_us %" PRId64 " is outside 0..clock",
+                       s->last_action_us);
     }
     return 0;
 }
@@ -123,16 +116,14 @@ check_times(const char *what, const int64_t *t, int64_t n, int64_t clock_us,
 {
     for (int64_t i = 0; i < n; i++) {
         if ((t[i] < 0) || (t[i] > clock_us)) {
-            fm_decide_msg(err, err_len,
-                          "%s[%" PRId64 "] %" PRId64 " is outside 0..clock %" PRId64,
-                          what, i, t[i], clock_us);
-            return EINVAL;
+            return fm_errf(err, err_len, EINVAL,
+                           "%s[%" PRId64 "] %" PRId64 " is outside 0..clock %" PRId64,
+                           what, i, t[i], clock_us);
         }
         if ((i > 0) && (t[i] < t[i - 1])) {
-            fm_decide_msg(err, err_len,
-                          "%s[%" PRId64 "] %" PRId64 " is older than the one before it",
-                          what, i, t[i]);
-            return EINVAL;
+            return fm_errf(err, err_len, EINVAL,
+                           "%s[%" PRId64 "] %" PRId64 " is older than the one before it",
+                           what, i, t[i]);
         }
     }
     return 0;
@@ -146,14 +137,12 @@ check_records(const struct fm_decide_state *s, char *err, size_t err_len)
     int64_t sum = 0;
 
     if ((s->n_failures < 0) || (s->n_failures > FM_DECIDE_MAX_FAILURES)) {
-        fm_decide_msg(err, err_len, "n_failures %" PRId64 " is outside 0..%d", s->n_failures,
-                      FM_DECIDE_MAX_FAILURES);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "n_failures %" PRId64 " is outside 0..%d",
+                       s->n_failures, FM_DECIDE_MAX_FAILURES);
     }
     if ((s->n_restarts < 0) || (s->n_restarts > FM_DECIDE_MAX_RESTARTS)) {
-        fm_decide_msg(err, err_len, "n_restarts %" PRId64 " is outside 0..%d", s->n_restarts,
-                      FM_DECIDE_MAX_RESTARTS);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL, "n_restarts %" PRId64 " is outside 0..%d",
+                       s->n_restarts, FM_DECIDE_MAX_RESTARTS);
     }
     if ((check_times("failure_us", s->failure_us, s->n_failures, s->clock_us,
                      err, err_len) != 0)
@@ -164,18 +153,17 @@ check_records(const struct fm_decide_state *s, char *err, size_t err_len)
     for (int64_t i = 0; i < s->n_failures; i++) {
         if ((s->failure_weight[i] != FM_DECIDE_WEIGHT_PARTIAL)
             && (s->failure_weight[i] != FM_DECIDE_WEIGHT_COMPLETE)) {
-            fm_decide_msg(err, err_len, "failure_weight[%" PRId64 "] %" PRId64 " is not %d or %d",
-                          i, s->failure_weight[i], FM_DECIDE_WEIGHT_PARTIAL,
-                          FM_DECIDE_WEIGHT_COMPLETE);
-            return EINVAL;
+            return fm_errf(err, err_len, EINVAL,
+                           "failure_weight[%" PRId64 "] %" PRId64 " is not %d or %d",
+                           i, s->failure_weight[i], FM_DECIDE_WEIGHT_PARTIAL,
+                           FM_DECIDE_WEIGHT_COMPLETE);
         }
         sum += s->failure_weight[i];
     }
     if (sum >= FM_DECIDE_THRESHOLD) {
-        fm_decide_msg(err, err_len,
-                      "failure weights add up to %" PRId64 ", which would already have "
-                      "asked for recovery", sum);
-        return EINVAL;
+        return fm_errf(err, err_len, EINVAL,
+                       "failure weights add up to %" PRId64 ", which would already have "
+                       "asked for recovery", sum);
     }
     return 0;
 }

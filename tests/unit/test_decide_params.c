@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <faultmon/decide.h>
+#include <faultmon/target.h>        /* FM_DEFAULT_TIMEOUT_MS */
 
 struct opt_case {
     const char *name;
@@ -120,6 +121,7 @@ test_opts_defaults(void **state)
     assert_false(o.manual_resume);
     assert_false(fm_decide_opts_adaptive(&o));
     assert_int_equal(o.cert_warn_days, 0);
+    assert_int_equal(o.probe_timeout_ms, FM_DEFAULT_TIMEOUT_MS);
     assert_int_equal(fm_decide_opts_validate(&o, err, sizeof(err), warn, sizeof(warn)), 0);
     assert_string_equal(warn, "");
 
