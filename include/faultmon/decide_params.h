@@ -19,7 +19,10 @@
  * URI parser for one number). */
 #define FM_DECIDE_DEFAULT_PROBE_TIMEOUT_MS 5000
 
-/* Bounds that the engine's persisted history is checked against too. */
+/* Bounds that the engine's persisted history and the loop's state file are
+ * checked against too: the longest probe interval or timeout, and the
+ * longest streaks. */
+#define FM_DECIDE_MAX_INTERVAL_MS (UINT64_C(3600) * 1000)
 #define FM_DECIDE_MAX_RISE_FALL 100
 #define FM_DECIDE_MAX_ADAPTIVE_MISSES 64
 

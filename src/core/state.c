@@ -462,8 +462,8 @@ validate_decide(const struct fm_decide_state *d, uint64_t now_mono_us, char *err
     return 0;
 }
 
-/* The largest interval or timeout the loop accepts (src/decide/params.c's bound). */
-#define FM_STATE_MAX_INTERVAL_MS (UINT64_C(3600) * 1000)
+/* The largest interval or timeout the loop accepts (the engine's bound). */
+#define FM_STATE_MAX_INTERVAL_MS FM_DECIDE_MAX_INTERVAL_MS
 
 /* Whose state it is, when it was written, and the engine's own import. */
 static int
