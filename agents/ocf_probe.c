@@ -150,8 +150,9 @@ main(int argc, char **argv)
         n_sets = 2;
     }
     for (size_t i = 0; i < n_sets; i++) {
-        if (fm_probe_run_new(sets[i].targets, sets[i].n, sets[i].opts, &sets[i].run, err,
-                             sizeof(err)) != 0) {
+        if (fm_probe_reserve_fds(sets[i].n, err, sizeof(err)) != 0
+            || fm_probe_run_new(sets[i].targets, sets[i].n, sets[i].opts, &sets[i].run, err,
+                                sizeof(err)) != 0) {
             return fail_usage("probe", err);
         }
         fm_probe_run_start(sets[i].run, fm_now_us());

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +345,16 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
     return 0;
 }
 
+/* Give the buffers of a TLS cycle's connections back to the system, so
+ * that a repeated probe's memory does not keep the peak of the handshakes. */
+static void
+release_memory(struct fm_probe_run *run)
+{
+    if (fm_probe_run_take_released(run)) {
+        malloc_trim(0);
+    }
+}
+
 static void
 print_text(const struct fm_probe_run *run, uint64_t elapsed_us, bool quiet)
 {
@@ -435,7 +446,10 @@ fm_cmd_probe(int argc, char **argv)
         goto done;
     }
     fm_log_init("faultmon", cli.verbose > 0, cli.verbose);
-    rc = fm_probe_run_new(cli.targets, cli.n_targets, &cli.opts, &run, err, sizeof(err));
+    rc = fm_probe_reserve_fds(cli.n_targets, err, sizeof(err));
+    if (rc == 0) {
+        rc = fm_probe_run_new(cli.targets, cli.n_targets, &cli.opts, &run, err, sizeof(err));
+    }
     if (rc != 0) {
         rc = fm_cli_error("probe", "%s", (err[0] != '\0')? err : strerror(rc));
         goto done;
@@ -446,6 +460,7 @@ fm_cmd_probe(int argc, char **argv)
         enum fm_class verdict = FM_CLASS_OK;
 
         rc = fm_probe_run_blocking(run);
+        release_memory(run);
         if (rc != 0) {
             fprintf(stderr, "faultmon probe: event loop failed: %s\n", strerror(rc));
             rc = FM_CLASS_COMPLETE;
@@ -463,6 +478,7 @@ fm_cmd_probe(int argc, char **argv)
         fflush(stdout);
         if (i + 1 < cli.count) {
             fm_probe_run_idle_until(run, start_us + cli.interval_ms * 1000u);
+            release_memory(run);
         }
     }
     rc = (int) worst;

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -531,14 +532,18 @@ static void
 loop_dispatch(struct fm_loop *lp)
 {
     uint64_t now_us = fm_now_us();
+    bool done = fm_probe_run_dispatch(lp->probe, now_us);
     int wait_ms = 0;
 
-    if (!lp->in_cycle) {
-        /* Between cycles: TLS session tickets still arriving. */
-        fm_probe_run_dispatch(lp->probe, now_us);
-        return;
+    /* A TLS cycle's connections all closed: give their buffers back, so
+     * that memory between cycles stays proportional to the targets. */
+    if (fm_probe_run_take_released(lp->probe)) {
+        malloc_trim(0);
     }
-    if (fm_probe_run_dispatch(lp->probe, now_us)) {
+    if (!lp->in_cycle) {
+        return;     /* between cycles: TLS session tickets still arriving */
+    }
+    if (done) {
         loop_cycle_done(lp);
         return;
     }
@@ -1003,7 +1008,10 @@ fm_cmd_run(int argc, char **argv)
             goto done;
         }
     }
-    rc = fm_probe_run_new(lp.cfg.targets, lp.cfg.n_targets, &lp.cfg.probe, &lp.probe, err, sizeof(err));
+    rc = fm_probe_reserve_fds(lp.cfg.n_targets, err, sizeof(err));
+    if (rc == 0) {
+        rc = fm_probe_run_new(lp.cfg.targets, lp.cfg.n_targets, &lp.cfg.probe, &lp.probe, err, sizeof(err));
+    }
     if (rc != 0) {
         rc = fm_cli_error("run", "%s", err);
         goto done;

@@ -49,8 +49,12 @@ src_decide_libfmdecide_la_SOURCES = \
 noinst_LTLIBRARIES += src/probe/libfmprobe.la
 src_probe_libfmprobe_la_SOURCES = \
 	src/probe/engine.c \
+	src/probe/fd_limit.c \
 	src/probe/http.c \
+	src/probe/http_judge.c \
+	src/probe/http_parse.c \
 	src/probe/probe_int.h \
+	src/probe/tcp.c \
 	src/probe/tls.c
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS)
 src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS)

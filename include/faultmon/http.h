@@ -14,6 +14,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <faultmon/result.h>
+#include <faultmon/target.h>
+
 enum fm_http_parse {
     FM_HTTP_NEED_MORE = 0,  /* read more bytes */
     FM_HTTP_HEADERS_DONE,   /* a final response's status line and headers */
@@ -84,5 +87,60 @@ enum fm_http_framing fm_http_reply_framing(const struct fm_http_reply *reply,
  */
 enum fm_http_parse fm_http_chunked(char *body, size_t len, bool decode,
                                    size_t *data_len, const char **why);
+
+/*!
+ * \brief Match the receive regex against \p len bytes at \p data.
+ * \return 1 on a match, 0 on none, -1 when the deadline came first
+ */
+typedef int (*fm_http_match_fn)(void *ctx, const char *data, size_t len);
+
+/* What a reply is judged against: the options and the target, as they stand
+ * for one probe. */
+struct fm_http_check {
+    const struct fm_status_set *expect;   /* the statuses that pass */
+    bool head_request;          /* the request was HEAD: no body may come */
+    bool want_body;             /* the regex sees the body (a GET), not the
+                                 * headers */
+    size_t max_reply_bytes;     /* the read cap */
+    size_t receive_window_bytes;/* body bytes the regex sees */
+    fm_http_match_fn match;     /* NULL: no receive regex */
+    void *match_ctx;
+    const char *receive_text;   /* the regex as written, for details */
+    bool reverse;               /* a match means failure */
+};
+
+/* The reply read so far, and how far the judge has walked it. */
+struct fm_http_rx {
+    char *buf;                  /* the bytes (a chunked body is decoded in
+                                 * place once it is judged) */
+    size_t len;
+    size_t final_at;            /* where the final response starts, after
+                                 * interim 1xx responses; 0 at first */
+    unsigned interim;           /* interim responses skipped; 0 at first */
+};
+
+struct fm_http_verdict {
+    enum fm_reason reason;
+    int http_status;            /* the final status once read, else 0 (set
+                                 * even while more is to be read) */
+    char detail[160];
+};
+
+/*!
+ * \brief Judge an HTTP reply as far as it has been read (no socket needed).
+ *
+ * Skips interim replies, checks the status against the expected set, waits
+ * for as much of the body as the regex is to see, then matches it (through
+ * \p check->match, which the probe runs under the deadline) in normal or
+ * reverse mode.  Call it again with the same \p rx after each read.
+ *
+ * \param[in]     check    what to judge against
+ * \param[in,out] rx       the bytes read; final_at and interim advance
+ * \param[in]     eof      the server has closed: nothing more will come
+ * \param[out]    verdict  reason and detail once judged; http_status always
+ * \return true once the reply has its verdict, false to read more
+ */
+bool fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof,
+                   struct fm_http_verdict *verdict);
 
 #endif

@@ -8,6 +8,10 @@
  * fm_probe_run_dispatch() when it is readable or when
  * fm_probe_run_wait_ms() has passed.  The same run can be started again for
  * the next cycle; its memory is allocated once, in fm_probe_run_new().
+ *
+ * The engine changes nothing in its process: its caller raises the
+ * open-file limit (fm_probe_reserve_fds()) and gives freed memory back
+ * (fm_probe_run_take_released()).
  */
 #ifndef FAULTMON_PROBE_H
 #define FAULTMON_PROBE_H
@@ -22,10 +26,28 @@
 struct fm_probe_run;
 
 /*!
+ * \brief Make sure this process may open a socket per target at once.
+ *
+ * Every target holds a socket during a cycle, so running out of descriptors
+ * would look like a failed service; the soft limit (often 1024) is raised
+ * to fit, within the hard one.  For the program to call before
+ * fm_probe_run_new(): a process-wide setting is its caller's to change.
+ *
+ * \param[in]  n_targets  targets of the engine about to be made
+ * \param[out] err        on failure, why
+ * \param[in]  err_len    size of err
+ * \return 0, EMFILE when the hard limit is too low, or the errno of setrlimit()
+ */
+int fm_probe_reserve_fds(size_t n_targets, char *err, size_t err_len);
+
+/*!
  * \brief Create an engine for these targets.
  *
- * \param[in]  targets  parsed targets, with requests built; the engine keeps
- *                      pointers to them, so they must outlive it
+ * Prepares each target for its protocol once (the request bytes of an HTTP
+ * target), so the probe path only copies prepared bytes.
+ *
+ * \param[in]  targets  parsed targets; the engine keeps pointers to them,
+ *                      so they must outlive it
  * \param[in]  n        how many
  * \param[in]  opts     shared options; kept by pointer too
  * \param[out] out      the engine
@@ -51,6 +73,16 @@ int fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us);
  * \return true once every target of the cycle has a verdict
  */
 bool fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us);
+
+/*!
+ * \brief Whether every TLS connection of a cycle has closed since the last
+ *        call: the moment for a long-lived caller to give OpenSSL's freed
+ *        buffers back to the system (malloc_trim(0)), so that its memory
+ *        between cycles stays proportional to the targets, not to the peak
+ *        of concurrent handshakes.
+ * \return true once per such moment
+ */
+bool fm_probe_run_take_released(struct fm_probe_run *run);
 
 /*! \brief The epoll fd to watch for readability when embedding the engine. */
 int fm_probe_run_fd(const struct fm_probe_run *run);

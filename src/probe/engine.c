@@ -3,41 +3,44 @@
  * on one epoll instance; one deadline, taken from a monotonic clock when the
  * run starts, bounds every step of every probe, so a server that trickles a
  * byte at a time is cut off at the deadline and never re-armed.
+ *
+ * The engine only schedules: epoll, the deadline, a slot per target, the
+ * resolver, the linger for TLS session tickets.  Connecting is tcp.c's, TLS
+ * is tls.c's, and what a probe sends and how its answer is judged belong
+ * to the protocol of its kind (fm_probe_protos[] below; see probe_int.h).
  */
 #include <config.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/epoll.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
 
-#include <faultmon/http.h>
 #include <faultmon/log.h>
 #include "probe_int.h"
 
 #define FM_EPOLL_BATCH 256
-#define FM_RX_INITIAL_BYTES 1024
 /* How long a finished TLS 1.3 probe may keep its connection open for the
  * session ticket that makes the next cycle's handshake cheap.  It delays no
  * verdict and no cycle: the wait goes on after the cycle is done, until the
  * ticket comes, this time passes, or the next cycle starts. */
 #define FM_TICKET_WAIT_US 1000000
 
-static void conn_advance(struct fm_conn *conn);
+/* One row per kind of probe: the protocol that judges it. */
+static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
+    [FM_PROBE_HEAD] = &fm_probe_proto_http,
+    [FM_PROBE_GET] = &fm_probe_proto_http,
+    [FM_PROBE_TLS_CONNECT] = &fm_probe_proto_tls,
+    [FM_PROBE_TCP_CONNECT] = &fm_probe_proto_tcp,
+};
 
 static enum fm_reason
 step_timeout_reason(enum fm_step step)
@@ -51,27 +54,8 @@ step_timeout_reason(enum fm_step step)
     }
 }
 
-/* Server bytes in a detail string: printable ASCII only, so that logs and
- * JSON stay clean whatever a hostile server sends. */
-static void
-sanitize_into(char *dst, size_t dst_len, const char *src, size_t src_len)
-{
-    size_t j = 0;
-
-    for (size_t i = 0; i < src_len && j + 4 < dst_len; i++) {
-        unsigned char ch = (unsigned char) src[i];
-
-        if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') {
-            dst[j++] = (char) ch;
-        } else {
-            j += (size_t) snprintf(dst + j, dst_len - j, "\\x%02x", ch);
-        }
-    }
-    dst[(j < dst_len)? j : dst_len - 1] = '\0';
-}
-
-static void
-conn_watch(struct fm_conn *conn, uint32_t events)
+void
+fm_conn_watch(struct fm_conn *conn, uint32_t events)
 {
     struct epoll_event ev = { .events = events, .data.ptr = conn };
 
@@ -144,26 +128,33 @@ log_failure(const struct fm_conn *conn)
     }
 }
 
-/* After a TLS cycle, give OpenSSL's per-connection buffers (tens of KiB
- * each, all allocated at once when every target is probed together) back to
- * the system, so that memory between cycles stays proportional to the
- * targets, not to the peak of concurrent handshakes. */
+/* After a TLS cycle, OpenSSL's per-connection buffers (tens of KiB each,
+ * all allocated at once when every target is probed together) are free:
+ * note the moment, for a long-lived caller to give them back to the system
+ * (fm_probe_run_take_released()), so that memory between cycles stays
+ * proportional to the targets, not to the peak of concurrent handshakes.
+ * Changing the process's allocator is the caller's business, not ours. */
 static void
-run_release_memory(struct fm_probe_run *run)
+run_note_released(struct fm_probe_run *run)
 {
     if (run->ssl_ctx != NULL && run->pending == 0 && run->lingering == 0) {
-        malloc_trim(0);
+        run->released = true;
     }
 }
 
-/* Give the probe its verdict.  Every verdict goes through here. */
-static void
-conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const char *detail)
+bool
+fm_conn_judged(const struct fm_conn *conn)
+{
+    return conn->step == FM_STEP_DONE || conn->step == FM_STEP_TICKET;
+}
+
+void
+fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const char *detail)
 {
     struct fm_result *r = conn->result;
     bool linger_for_ticket = false;
 
-    if (conn->step == FM_STEP_DONE || conn->step == FM_STEP_TICKET) {
+    if (fm_conn_judged(conn)) {
         return;
     }
     r->reason = reason;
@@ -191,12 +182,12 @@ conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const ch
         conn->ticket_end_us = fm_now_us() + FM_TICKET_WAIT_US;
         conn->run->linger_end_us = conn->ticket_end_us;
         conn->run->lingering++;
-        conn_watch(conn, EPOLLIN);
+        fm_conn_watch(conn, EPOLLIN);
         return;
     }
     conn->step = FM_STEP_DONE;
     conn_close(conn, true);
-    run_release_memory(conn->run);
+    run_note_released(conn->run);
 }
 
 static void
@@ -205,580 +196,41 @@ conn_finish_ticket(struct fm_conn *conn)
     conn->step = FM_STEP_DONE;
     conn->run->lingering--;
     conn_close(conn, true);
-    run_release_memory(conn->run);
+    run_note_released(conn->run);
 }
 
-/* Whether the request sent is a HEAD, whose reply never has a body. */
-static bool
-conn_sent_head(const struct fm_conn *conn)
-{
-    const char *method = conn->run->opts->method;
-
-    if (method != NULL) {
-        return strcmp(method, "HEAD") == 0;
-    }
-    return conn->target->kind == FM_PROBE_HEAD;
-}
-
-static void
-conn_finish_malformed(struct fm_conn *conn, const char *why, const char *at, size_t len)
-{
-    char detail[sizeof(conn->result->detail)];
-    char shown[96];
-
-    sanitize_into(shown, sizeof(shown), at, (len < 24)? len : 24);
-    snprintf(detail, sizeof(detail), "malformed reply (%s): \"%s\"", why, shown);
-    conn_finish(conn, FM_REASON_READ_MALFORMED, 0, detail);
-}
-
-/* Headers still incomplete: only the end of the stream or the read cap
- * decides now.  Returns true once the probe has its verdict. */
-static bool
-conn_judge_incomplete(struct fm_conn *conn, bool eof)
-{
-    const struct fm_probe_opts *opts = conn->run->opts;
-    char detail[sizeof(conn->result->detail)];
-
-    if (eof) {
-        if (conn->interim > 0) {
-            snprintf(detail, sizeof(detail),
-                     "connection closed after %u interim (1xx) replies, before a final one",
-                     conn->interim);
-        } else {
-            snprintf(detail, sizeof(detail),
-                     "connection closed after %zu bytes, before a complete reply", conn->rx_len);
-        }
-        conn_finish(conn, FM_REASON_READ_FAILED, 0, detail);
-        return true;
-    }
-    if (conn->rx_len >= opts->max_reply_bytes) {
-        if (conn->interim > 0) {
-            snprintf(detail, sizeof(detail), "%u interim (1xx) replies and no final one within %zu bytes",
-                     conn->interim, opts->max_reply_bytes);
-        } else {
-            snprintf(detail, sizeof(detail), "reply headers exceed %zu bytes", opts->max_reply_bytes);
-        }
-        conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, detail);
-        return true;
-    }
-    return false;
-}
-
-/*
- * The body bytes the receive regex is to see, once enough has arrived:
- * the whole body or the first receive_window_bytes of it, whichever is
- * shorter (a chunked body is decoded in place first).  Returns false to
- * wait for more; on true, *data and *data_len are set, *truncated says
- * that the server closed before it sent what it announced, and *why is
- * set instead when the body is malformed.
- */
-static bool
-conn_body_ready(struct fm_conn *conn, const struct fm_http_reply *reply, bool eof,
-                const char **data, size_t *data_len, bool *truncated, const char **why)
-{
-    const struct fm_probe_opts *opts = conn->run->opts;
-    char *body = conn->rx + conn->rx_final + reply->header_len;
-    size_t body_len = conn->rx_len - conn->rx_final - reply->header_len;
-    bool at_cap = (conn->rx_len >= opts->max_reply_bytes);
-    bool complete = false;
-    size_t have = 0;
-
-    *why = NULL;
-    *truncated = false;
-    switch (fm_http_reply_framing(reply, conn_sent_head(conn))) {
-        case FM_HTTP_BODY_NONE:
-            complete = true;
-            break;
-        case FM_HTTP_BODY_LENGTH:
-            have = (body_len < reply->content_length)? body_len : reply->content_length;
-            complete = (have == reply->content_length);
-            break;
-        case FM_HTTP_BODY_CHUNKED: {
-            enum fm_http_parse rc = fm_http_chunked(body, body_len, false, &have, why);
-
-            if (rc == FM_HTTP_MALFORMED) {
-                return true;
-            }
-            complete = (rc == FM_HTTP_BODY_DONE);
-            break;
-        }
-        case FM_HTTP_BODY_CLOSE:
-            have = body_len;
-            complete = eof;
-            break;
-    }
-    if (!complete && have < opts->receive_window_bytes && !eof && !at_cap) {
-        return false;
-    }
-    /* A body cut short by the server is not the page; one cut by our own
-     * read cap is judged on what was read, as the cap is ours to choose. */
-    *truncated = (!complete && have < opts->receive_window_bytes && eof);
-    if (fm_http_reply_framing(reply, conn_sent_head(conn)) == FM_HTTP_BODY_CHUNKED) {
-        fm_http_chunked(body, body_len, true, &have, why);
-        *why = NULL;    /* a malformed end was caught above or lies beyond */
-    }
-    *data = body;
-    *data_len = (have < opts->receive_window_bytes)? have : opts->receive_window_bytes;
-    return true;
-}
-
-/* The least time a match gets when the reply came just before the deadline,
- * so that a reply read in time is not lost to the cost of a fork. */
-#define FM_MATCH_GRACE_MS 10
-
-/*
- * regexec() within the run's deadline.  glibc's search is quadratic in the
- * subject for patterns as plain as "a.*b.*x" (9 s on 64 KiB of 'a') and a
- * call cannot be interrupted, so the match runs in a child process, killed
- * at the deadline; a pattern the guard accepts can still be slow, and the
- * server chooses the subject.  Returns 1 on a match, 0 on none, -1 when the
- * deadline came first.  When no child can be made, the match runs here, as
- * before: a shortage of processes must not pass for a failed service.
- */
-static int
-conn_regexec(struct fm_conn *conn, const char *data, size_t data_len)
-{
-    const struct fm_probe_opts *opts = conn->run->opts;
-    regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) data_len };
-    int fds[2] = { -1, -1 };
-    pid_t pid = -1;
-    pid_t parent = getpid();
-    char answer = 0;
-    int rc = -1;
-
-    if (pipe2(fds, O_CLOEXEC) == 0) {
-        pid = fork();
-    }
-    if (pid < 0) {
-        if (fds[0] >= 0) {
-            close(fds[0]);
-            close(fds[1]);
-        }
-        /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
-        return (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
-    }
-    if (pid == 0) {
-        /* The child shares the parent's descriptors, the loop's lock among
-         * them: it must not outlive the parent (whose death would leave it
-         * holding the lock) nor the deadline by much. */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
-            _exit(1);
-        }
-        alarm(fm_deadline_wait_ms(&conn->run->deadline, fm_now_us()) / 1000 + 2);
-        answer = (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
-        if (write(fds[1], &answer, 1) != 1) {
-            _exit(1);
-        }
-        _exit(0);
-    }
-    close(fds[1]);
-    for (;;) {
-        struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-        int wait_ms = fm_deadline_wait_ms(&conn->run->deadline, fm_now_us());
-        int n = poll(&pfd, 1, (wait_ms < FM_MATCH_GRACE_MS)? FM_MATCH_GRACE_MS : wait_ms);
-
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n > 0 && read(fds[0], &answer, 1) == 1) {
-            rc = (answer == 'y')? 1 : 0;
-        }
-        break;
-    }
-    close(fds[0]);
-    if (rc < 0) {
-        kill(pid, SIGKILL);
-    }
-    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-        continue;
-    }
-    return rc;
-}
-
-/* Judge what has been read; returns true once the probe has its verdict. */
-static bool
-conn_judge_reply(struct fm_conn *conn, bool eof)
-{
-    const struct fm_probe_opts *opts = conn->run->opts;
-    struct fm_http_reply reply;
-    enum fm_http_parse parse = FM_HTTP_NEED_MORE;
-    bool want_body = opts->have_receive && conn->target->kind == FM_PROBE_GET
-                     && !conn_sent_head(conn);
-    const char *data = NULL;
-    size_t data_len = 0;
-    bool truncated = false;
-    char detail[sizeof(conn->result->detail)];
-
-    /* Interim replies (100 Continue, 103 Early Hints...) say nothing about
-     * the outcome: read on to the final one, within the read cap and the
-     * deadline like any other bytes. */
-    for (;;) {
-        parse = fm_http_parse_reply(conn->rx + conn->rx_final, conn->rx_len - conn->rx_final, &reply);
-        if (parse != FM_HTTP_INTERIM) {
-            break;
-        }
-        conn->rx_final += reply.header_len;
-        conn->interim++;
-    }
-    if (parse == FM_HTTP_MALFORMED) {
-        conn_finish_malformed(conn, reply.why, conn->rx + conn->rx_final + reply.why_offset,
-                              conn->rx_len - conn->rx_final - reply.why_offset);
-        return true;
-    }
-    if (parse == FM_HTTP_NEED_MORE) {
-        return conn_judge_incomplete(conn, eof);
-    }
-
-    conn->result->http_status = reply.status;
-    /* The status is final once the headers are: a failing one needs no body. */
-    if (!fm_status_set_has(fm_probe_opts_expect(opts, conn->target->kind), reply.status)) {
-        snprintf(detail, sizeof(detail), "HTTP status %d is not an expected status", reply.status);
-        conn_finish(conn, FM_REASON_STATUS, 0, detail);
-        return true;
-    }
-    if (fm_http_reply_framing(&reply, conn_sent_head(conn)) == FM_HTTP_BODY_NONE
-        && conn->rx_len > conn->rx_final + reply.header_len) {
-        /* A body where none may be (a reply to HEAD, a 204 or 304): the
-         * server answered another request than ours, or frames its replies
-         * in a way we cannot follow. */
-        conn_finish_malformed(conn, "a body where the reply may have none",
-                              conn->rx + conn->rx_final + reply.header_len,
-                              conn->rx_len - conn->rx_final - reply.header_len);
-        return true;
-    }
-    if (want_body) {
-        const char *why = NULL;
-
-        if (!conn_body_ready(conn, &reply, eof, &data, &data_len, &truncated, &why)) {
-            return false;
-        }
-        if (why != NULL) {
-            conn_finish_malformed(conn, why, conn->rx + conn->rx_final + reply.header_len,
-                                  conn->rx_len - conn->rx_final - reply.header_len);
-            return true;
-        }
-    } else {
-        data = conn->rx + conn->rx_final;
-        data_len = reply.header_len;
-    }
-    if (opts->have_receive) {
-        bool matched = false;
-        int rc = 0;
-
-        if (data_len > opts->receive_window_bytes) {
-            data_len = opts->receive_window_bytes;
-        }
-        rc = conn_regexec(conn, data, data_len);
-        if (rc < 0) {
-            snprintf(detail, sizeof(detail), "matching '%s' against the reply did not end by the deadline",
-                     opts->receive_text);
-            conn_finish(conn, FM_REASON_READ_TIMEOUT, 0, detail);
-            return true;
-        }
-        matched = (rc == 1);
-        if (matched && opts->reverse) {
-            snprintf(detail, sizeof(detail), "reply matches '%s' (reverse mode)", opts->receive_text);
-            conn_finish(conn, FM_REASON_CONTENT_REVERSE, 0, detail);
-            return true;
-        }
-        if (!matched && !opts->reverse) {
-            snprintf(detail, sizeof(detail), "reply does not match '%s'", opts->receive_text);
-            conn_finish(conn, FM_REASON_CONTENT_MISMATCH, 0, detail);
-            return true;
-        }
-    }
-    if (truncated) {
-        snprintf(detail, sizeof(detail), "connection closed after %zu body bytes, before the end of the body",
-                 data_len);
-        conn_finish(conn, FM_REASON_READ_FAILED, 0, detail);
-        return true;
-    }
-    snprintf(detail, sizeof(detail), "HTTP %d%s", reply.status,
-             (conn->ssl != NULL && SSL_session_reused(conn->ssl))? " (resumed)" : "");
-    conn_finish(conn, FM_REASON_OK, 0, detail);
-    return true;
-}
-
-/* I/O through TLS or the plain socket: >0 bytes, 0 EOF, -1 would block
- * (events set), -2 error (errno or detail set). */
-static ssize_t
-conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len, char *detail, size_t detail_len)
-{
-    if (conn->ssl == NULL) {
-        ssize_t n = writing? send(conn->fd, buf, len, MSG_NOSIGNAL) : recv(conn->fd, buf, len, 0);
-
-        if (n >= 0) {
-            return n;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-            conn_watch(conn, writing? EPOLLOUT : EPOLLIN);
-            return -1;
-        }
-        snprintf(detail, detail_len, "%s", strerror(errno));
-        return -2;
-    }
-
-    ERR_clear_error();
-    {
-        int n = writing? SSL_write(conn->ssl, buf, (int) len) : SSL_read(conn->ssl, buf, (int) len);
-        int err = 0;
-
-        if (n > 0) {
-            return n;
-        }
-        err = SSL_get_error(conn->ssl, n);
-        switch (err) {
-            case SSL_ERROR_WANT_READ:
-                conn_watch(conn, EPOLLIN);
-                return -1;
-            case SSL_ERROR_WANT_WRITE:
-                conn_watch(conn, EPOLLOUT);
-                return -1;
-            case SSL_ERROR_ZERO_RETURN:
-                return 0;
-            case SSL_ERROR_SYSCALL:
-                if (ERR_peek_error() == 0 && errno == 0) {
-                    return 0;   /* EOF without close_notify */
-                }
-                snprintf(detail, detail_len, "%s", (errno != 0)? strerror(errno) : "TLS I/O error");
-                return -2;
-            default:
-                snprintf(detail, detail_len, "TLS: %s", ERR_reason_error_string(ERR_peek_error())
-                         ? ERR_reason_error_string(ERR_peek_error()) : "error");
-                return -2;
-        }
-    }
-}
-
-static void
-conn_send(struct fm_conn *conn)
-{
-    char detail[sizeof(conn->result->detail)] = "";
-
-    while (conn->sent < conn->target->request_len) {
-        ssize_t n = 0;
-
-        errno = 0;
-        n = conn_io(conn, true, conn->target->request + conn->sent,
-                    conn->target->request_len - conn->sent, detail, sizeof(detail));
-        if (n == -1) {
-            return;
-        }
-        if (n <= 0) {
-            conn_finish(conn, FM_REASON_SEND_FAILED, errno,
-                        (detail[0] != '\0')? detail : "connection closed while sending");
-            return;
-        }
-        conn->sent += (size_t) n;
-    }
-    conn->step = FM_STEP_READ;
-    conn_advance(conn);
-}
-
-static void
-conn_read(struct fm_conn *conn)
-{
-    const struct fm_probe_opts *opts = conn->run->opts;
-    char detail[sizeof(conn->result->detail)] = "";
-
-    for (;;) {
-        ssize_t n = 0;
-
-        if (conn->rx_len == conn->rx_cap) {
-            size_t cap = (conn->rx_cap == 0)? FM_RX_INITIAL_BYTES : conn->rx_cap * 2;
-            char *grown = NULL;
-
-            if (cap > opts->max_reply_bytes) {
-                cap = opts->max_reply_bytes;
-            }
-            if (cap <= conn->rx_len) {
-                /* The cap is reached and the reply is still not judged. */
-                conn_judge_reply(conn, false);
-                if (conn->step != FM_STEP_DONE && conn->step != FM_STEP_TICKET) {
-                    conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, "reply exceeds the read cap");
-                }
-                return;
-            }
-            /* One spare byte keeps the buffer NUL-terminated: regexec()
-             * gets REG_STARTEND, but sanitizers' wrappers still strlen(). */
-            grown = realloc(conn->rx, cap + 1);
-            if (grown == NULL) {
-                conn_finish(conn, FM_REASON_READ_FAILED, ENOMEM, NULL);
-                return;
-            }
-            conn->rx = grown;
-            conn->rx_cap = cap;
-        }
-        errno = 0;
-        n = conn_io(conn, false, conn->rx + conn->rx_len, conn->rx_cap - conn->rx_len,
-                    detail, sizeof(detail));
-        if (n == -1) {
-            return;
-        }
-        if (n == -2) {
-            conn_finish(conn, FM_REASON_READ_FAILED, errno, detail);
-            return;
-        }
-        if (n == 0) {
-            conn_judge_reply(conn, true);
-            return;
-        }
-        conn->rx_len += (size_t) n;
-        conn->rx[conn->rx_len] = '\0';
-        if (conn_judge_reply(conn, false)) {
-            return;
-        }
-    }
-}
-
-static void
-conn_tls_handshake(struct fm_conn *conn)
-{
-    int rc = 0;
-    int err = 0;
-    char detail[sizeof(conn->result->detail)];
-
-    ERR_clear_error();
-    errno = 0;
-    rc = SSL_connect(conn->ssl);
-    if (rc == 1) {
-        fm_tls_note_peer(conn);
-        if (conn->target->send_request) {
-            conn->step = FM_STEP_SEND;
-            conn_advance(conn);
-        } else {
-            snprintf(detail, sizeof(detail), "%s handshake%s", SSL_get_version(conn->ssl),
-                     SSL_session_reused(conn->ssl)? " (resumed)" : "");
-            conn_finish(conn, FM_REASON_OK, 0, detail);
-        }
-        return;
-    }
-    err = SSL_get_error(conn->ssl, rc);
-    if (err == SSL_ERROR_WANT_READ) {
-        conn_watch(conn, EPOLLIN);
-        return;
-    }
-    if (err == SSL_ERROR_WANT_WRITE) {
-        conn_watch(conn, EPOLLOUT);
-        return;
-    }
-    if (SSL_get_verify_result(conn->ssl) != X509_V_OK) {
-        snprintf(detail, sizeof(detail), "TLS certificate: %s",
-                 X509_verify_cert_error_string(SSL_get_verify_result(conn->ssl)));
-        conn_finish(conn, FM_REASON_TLS_VERIFY, 0, detail);
-        return;
-    }
-    if (err == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) {
-        snprintf(detail, sizeof(detail), "TLS handshake: %s",
-                 (errno != 0)? strerror(errno) : "connection closed by server");
-    } else {
-        const char *why = ERR_reason_error_string(ERR_peek_error());
-
-        snprintf(detail, sizeof(detail), "TLS handshake: %s", (why != NULL)? why : "failed");
-    }
-    conn_finish(conn, FM_REASON_TLS_FAILED, errno, detail);
-}
-
-static void
-conn_connected(struct fm_conn *conn)
+void
+fm_conn_connected(struct fm_conn *conn)
 {
     conn_free_addrinfo(conn);
-    if (conn->target->use_tls) {
-        if (fm_tls_conn_setup(conn) != 0) {
-            conn_finish(conn, FM_REASON_TLS_FAILED, ENOMEM, "cannot set up TLS");
-            return;
-        }
-        conn->step = FM_STEP_TLS;
-    } else if (conn->target->send_request) {
-        conn->step = FM_STEP_SEND;
-    } else {
-        conn_finish(conn, FM_REASON_OK, 0, "connected");
+    if (!conn->target->use_tls) {
+        conn->proto->on_ready(conn);
         return;
     }
-    conn_advance(conn);
-}
-
-static void
-conn_connect_next(struct fm_conn *conn, int last_errno)
-{
-    int fd = -1;
-    int one = 1;
-    const struct sockaddr *sa = (const struct sockaddr *) &conn->addr;
-    socklen_t sa_len = conn->addr_len;
-
-    if (!conn->literal) {
-        if (conn->ai_next == NULL) {
-            conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
-            return;
-        }
-        sa = conn->ai_next->ai_addr;
-        sa_len = conn->ai_next->ai_addrlen;
-        conn->ai_next = conn->ai_next->ai_next;
-    }
-    fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-    if (fd < 0) {
-        conn_finish(conn, FM_REASON_CONNECT_FAILED, errno, NULL);
+    if (fm_tls_conn_setup(conn) != 0) {
+        fm_conn_finish(conn, FM_REASON_TLS_FAILED, ENOMEM, "cannot set up TLS");
         return;
     }
-    /* Without TCP_NODELAY, Nagle and delayed ACKs cost tens of ms per TLS
-     * resumption (see shared notes on performance). */
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    conn->fd = fd;
-    conn->step = FM_STEP_CONNECT;
-    if (connect(fd, sa, sa_len) == 0) {
-        conn_connected(conn);
-        return;
-    }
-    if (errno == EINPROGRESS) {
-        conn_watch(conn, EPOLLOUT);
-        return;
-    }
-    {
-        int err = errno;
-
-        close(fd);
-        conn->fd = -1;
-        conn->watched_events = 0;
-        if (!conn->literal && conn->ai_next != NULL) {
-            conn_connect_next(conn, err);
-        } else {
-            conn_finish(conn, FM_REASON_CONNECT_FAILED, err, NULL);
-        }
-    }
-}
-
-static void
-conn_connect_result(struct fm_conn *conn)
-{
-    int err = 0;
-    socklen_t len = sizeof(err);
-
-    if (getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
-        err = errno;
-    }
-    if (err == 0) {
-        conn_connected(conn);
-        return;
-    }
-    close(conn->fd);
-    conn->fd = -1;
-    conn->watched_events = 0;
-    if (!conn->literal && conn->ai_next != NULL) {
-        conn_connect_next(conn, err);
-    } else {
-        conn_finish(conn, FM_REASON_CONNECT_FAILED, err, NULL);
-    }
+    conn->step = FM_STEP_TLS;
+    fm_tls_handshake(conn);
 }
 
 static void
 conn_advance(struct fm_conn *conn)
 {
     switch (conn->step) {
-        case FM_STEP_CONNECT: conn_connect_result(conn); break;
-        case FM_STEP_TLS:     conn_tls_handshake(conn); break;
-        case FM_STEP_SEND:    conn_send(conn); break;
-        case FM_STEP_READ:    conn_read(conn); break;
-        default: break;
+        case FM_STEP_CONNECT:
+            fm_tcp_connect_result(conn);
+            break;
+        case FM_STEP_TLS:
+            fm_tls_handshake(conn);
+            break;
+        case FM_STEP_SEND:
+        case FM_STEP_READ:
+            conn->proto->on_io(conn);
+            break;
+        default:
+            break;
     }
 }
 
@@ -809,7 +261,7 @@ conn_resolve(struct fm_conn *conn)
     conn->run->gai_in_flight = true;
     if (getaddrinfo_a(GAI_NOWAIT, conn->gai_list, 1, &conn->gai_event) != 0) {
         conn->gai_busy = false;
-        conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, "cannot start name resolution");
+        fm_conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, "cannot start name resolution");
     }
 }
 
@@ -837,11 +289,11 @@ gai_collect(struct fm_probe_run *run)
 
             snprintf(detail, sizeof(detail), "cannot resolve %s: %s", conn->target->host,
                      gai_strerror(rc));
-            conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, detail);
+            fm_conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, detail);
             continue;
         }
         conn->ai_next = conn->gai.ar_result;
-        conn_connect_next(conn, EHOSTUNREACH);
+        fm_tcp_connect_next(conn, EHOSTUNREACH);
     }
 }
 
@@ -852,10 +304,18 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     struct sockaddr_in *in4 = (struct sockaddr_in *) &conn->addr;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &conn->addr;
 
+    const struct fm_probe_proto *proto = fm_probe_protos[target->kind];
+
     conn->run = run;
     conn->target = target;
     conn->result = result;
     conn->fd = -1;
+    /* Preparing may make the target a simpler kind (an https target without
+     * tls_request is a handshake): the protocol is chosen after it. */
+    if (proto->prepare != NULL && proto->prepare(target, run->opts) != 0) {
+        return ENOMEM;
+    }
+    conn->proto = fm_probe_protos[target->kind];
     memset(&conn->addr, 0, sizeof(conn->addr));
     if (inet_pton(AF_INET, target->host, &in4->sin_addr) == 1) {
         in4->sin_family = AF_INET;
@@ -879,32 +339,6 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     return 0;
 }
 
-/* Every target holds a socket during a cycle: make sure the process may
- * open them all, or running out of descriptors would look like a failed
- * service (the soft limit is often 1024, the hard one far higher). */
-static int
-run_reserve_fds(size_t n, char *err, size_t err_len)
-{
-    struct rlimit lim;
-    rlim_t want = (rlim_t) n + 64;
-
-    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= want) {
-        return 0;
-    }
-    if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < want) {
-        snprintf(err, err_len, "%zu targets need %llu file descriptors, but the limit is %llu",
-                 n, (unsigned long long) want, (unsigned long long) lim.rlim_max);
-        return EMFILE;
-    }
-    lim.rlim_cur = want;
-    if (setrlimit(RLIMIT_NOFILE, &lim) != 0) {
-        snprintf(err, err_len, "cannot raise the file descriptor limit to %llu: %s",
-                 (unsigned long long) want, strerror(errno));
-        return errno;
-    }
-    return 0;
-}
-
 int
 fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
                  struct fm_probe_run **out, char *err, size_t err_len)
@@ -917,11 +351,6 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     if (run == NULL) {
         return ENOMEM;
     }
-    rc = run_reserve_fds(n, err, err_len);
-    if (rc != 0) {
-        free(run);
-        return rc;
-    }
     run->opts = opts;
     run->n = n;
     run->epfd = -1;
@@ -931,6 +360,9 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     if (run->conns == NULL || run->results == NULL) {
         fm_probe_run_free(run);
         return ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        run->conns[i].fd = -1;  /* so that freeing a half-made engine closes none */
     }
     run->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (run->epfd < 0 || pipe2(run->gai_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
@@ -945,7 +377,11 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
         epoll_ctl(run->epfd, EPOLL_CTL_ADD, run->gai_pipe[0], &ev);
     }
     for (size_t i = 0; i < n; i++) {
-        conn_init(run, &run->conns[i], &targets[i], &run->results[i]);
+        if (conn_init(run, &run->conns[i], &targets[i], &run->results[i]) != 0) {
+            snprintf(err, err_len, "out of memory");
+            fm_probe_run_free(run);
+            return ENOMEM;
+        }
         run->results[i].target = &targets[i];
         need_tls = need_tls || targets[i].use_tls;
     }
@@ -1033,7 +469,7 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
         conn->got_ticket = false;
         conn->step = FM_STEP_IDLE;
         if (conn->literal) {
-            conn_connect_next(conn, 0);
+            fm_tcp_connect_next(conn, 0);
         } else {
             conn_resolve(conn);
         }
@@ -1041,8 +477,8 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
     return 0;
 }
 
-static void
-run_expire(struct fm_probe_run *run, uint64_t now_us)
+void
+fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
 {
     if (run->lingering > 0) {
         for (size_t i = 0; i < run->n; i++) {
@@ -1060,14 +496,13 @@ run_expire(struct fm_probe_run *run, uint64_t now_us)
         struct fm_conn *conn = &run->conns[i];
         char detail[sizeof(conn->result->detail)];
 
-        if (conn->step == FM_STEP_DONE || conn->step == FM_STEP_TICKET) {
+        if (fm_conn_judged(conn)) {
             continue;
         }
         snprintf(detail, sizeof(detail), "no answer within Probe_timeout %llu ms%s",
                  (unsigned long long) run->opts->timeout_ms,
-                 (conn->step != FM_STEP_READ || conn->rx_len == 0)? ""
-                 : (conn->interim > 0)? " (no final reply after interim 1xx replies)" : " (reply incomplete)");
-        conn_finish(conn, step_timeout_reason(conn->step), 0, detail);
+                 (conn->proto->timeout_note != NULL)? conn->proto->timeout_note(conn) : "");
+        fm_conn_finish(conn, step_timeout_reason(conn->step), 0, detail);
     }
 }
 
@@ -1099,8 +534,17 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
             }
         }
     } while (n == FM_EPOLL_BATCH);
-    run_expire(run, (now_us > 0)? now_us : fm_now_us());
+    fm_probe_run_expire(run, (now_us > 0)? now_us : fm_now_us());
     return fm_probe_run_done(run);
+}
+
+bool
+fm_probe_run_take_released(struct fm_probe_run *run)
+{
+    bool released = run->released;
+
+    run->released = false;
+    return released;
 }
 
 int

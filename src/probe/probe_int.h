@@ -1,5 +1,19 @@
 /*
- * faultmon: internals shared by the probe engine's files (not installed).
+ * faultmon: internals shared by the probe library's files (not installed).
+ *
+ * The engine (engine.c) schedules: one epoll instance, one deadline, a slot
+ * (struct fm_conn) per target, the resolver.  It brings a connection up
+ * (TCP, tcp.c; then TLS when the target's scheme asks for it, tls.c) and
+ * hands it to the protocol of the target's kind, which judges it:
+ *
+ *   kind              protocol (struct fm_probe_proto)
+ *   FM_PROBE_HEAD     fm_probe_proto_http   (http.c)
+ *   FM_PROBE_GET      fm_probe_proto_http   (http.c)
+ *   FM_PROBE_TLS_...  fm_probe_proto_tls    (tls.c: the handshake is the check)
+ *   FM_PROBE_TCP_...  fm_probe_proto_tcp    (tcp.c: the connect is the check)
+ *
+ * Adding a protocol is one new file that defines a const struct
+ * fm_probe_proto, and one row in fm_probe_protos[] (engine.c).
  */
 #ifndef FAULTMON_PROBE_INT_H
 #define FAULTMON_PROBE_INT_H
@@ -9,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include <openssl/ssl.h>
 
@@ -26,11 +41,40 @@ enum fm_step {
     FM_STEP_DONE,
 };
 
+struct fm_conn;
+
+/*
+ * What a protocol implements.  The engine calls these; every verdict goes
+ * through fm_conn_finish().
+ */
+struct fm_probe_proto {
+    const char *name;
+    /* Once, when the engine is made (load time): prepare what every cycle
+     * sends, such as HTTP's request bytes; may turn the target into a
+     * simpler kind (an https target without tls_request is a handshake).
+     * NULL: nothing to prepare.  Returns 0 or ENOMEM. */
+    int (*prepare)(struct fm_target *target, const struct fm_probe_opts *opts);
+    /* The connection is up (TCP connected, and the TLS handshake done for a
+     * TLS target): give the verdict, or move to FM_STEP_SEND and go on. */
+    void (*on_ready)(struct fm_conn *conn);
+    /* The socket is ready in FM_STEP_SEND or FM_STEP_READ (NULL for a
+     * protocol whose verdict comes in on_ready). */
+    void (*on_io)(struct fm_conn *conn);
+    /* Words added to the detail of a timeout in this protocol's steps,
+     * "" for none (NULL: none). */
+    const char *(*timeout_note)(const struct fm_conn *conn);
+};
+
+extern const struct fm_probe_proto fm_probe_proto_tcp;
+extern const struct fm_probe_proto fm_probe_proto_tls;
+extern const struct fm_probe_proto fm_probe_proto_http;
+
 /* One target's probe; allocated once per engine and reused every cycle. */
 struct fm_conn {
     struct fm_probe_run *run;
     struct fm_target *target;
     struct fm_result *result;
+    const struct fm_probe_proto *proto;
     enum fm_step step;
     int fd;
     uint32_t watched_events;        /* registered with epoll; 0: not yet */
@@ -73,12 +117,46 @@ struct fm_probe_run {
     SSL_CTX *ssl_ctx;
     struct fm_deadline deadline;
     bool keep_sessions;
+    bool released;                  /* every TLS connection of a cycle closed
+                                     * since the caller last asked */
 };
 
-/* probe_tls.c */
+/* engine.c: what the protocols and the transports call back */
+
+/*! \brief Give the probe its verdict; every verdict goes through here. */
+void fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno,
+                    const char *detail);
+/*! \brief Whether the probe has its verdict this cycle. */
+bool fm_conn_judged(const struct fm_conn *conn);
+/*! \brief Wait for these epoll events on the conn's socket. */
+void fm_conn_watch(struct fm_conn *conn, uint32_t events);
+/*! \brief The transport is up: start TLS, or hand over to the protocol. */
+void fm_conn_connected(struct fm_conn *conn);
+/*! \brief Cut off every probe still running when the deadline has passed. */
+void fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us);
+
+/* tcp.c: the connection under every probe */
+
+/*! \brief Open a socket to the next address and connect (FM_STEP_CONNECT). */
+void fm_tcp_connect_next(struct fm_conn *conn, int last_errno);
+/*! \brief The socket became writable while connecting: did it connect? */
+void fm_tcp_connect_result(struct fm_conn *conn);
+/*!
+ * \brief Send or receive on the plain socket or through TLS.
+ * \return >0 bytes, 0 end of stream, -1 would block (the events to wait for
+ *         are set), -2 error (errno or \p detail says why)
+ */
+ssize_t fm_conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len,
+                   char *detail, size_t detail_len);
+
+/* tls.c: TLS as a layer under any TCP probe */
 int fm_tls_ctx_new(const struct fm_probe_opts *opts, SSL_CTX **out, char *err, size_t err_len);
 int fm_tls_conn_setup(struct fm_conn *conn);
 void fm_tls_conn_close(struct fm_conn *conn);
-void fm_tls_note_peer(struct fm_conn *conn);
+/*! \brief Drive the handshake (FM_STEP_TLS); fm_conn_io()'s contract. */
+void fm_tls_handshake(struct fm_conn *conn);
+/*! \brief fm_conn_io() through the conn's TLS session. */
+ssize_t fm_tls_io(struct fm_conn *conn, bool writing, void *buf, size_t len,
+                  char *detail, size_t detail_len);
 
 #endif

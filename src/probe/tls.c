@@ -1,5 +1,8 @@
 /*
- * faultmon: TLS as a layer under any TCP probe (OpenSSL).
+ * faultmon: TLS as a layer under any TCP probe (OpenSSL): the context, the
+ * handshake, I/O, session resumption across cycles; and the handshake check
+ * (tls://HOST:PORT, https:// without tls_request), whose verdict is the
+ * handshake itself.
  */
 #include <config.h>
 
@@ -8,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include <sys/epoll.h>
 
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
@@ -109,8 +114,8 @@ fm_tls_conn_setup(struct fm_conn *conn)
     return 0;
 }
 
-void
-fm_tls_note_peer(struct fm_conn *conn)
+static void
+tls_note_peer(struct fm_conn *conn)
 {
     X509 *cert = SSL_get0_peer_certificate(conn->ssl);
     struct tm tm;
@@ -135,3 +140,103 @@ fm_tls_conn_close(struct fm_conn *conn)
     conn->ssl = NULL;
     ERR_clear_error();
 }
+
+/* A handshake that failed: why, as precisely as OpenSSL tells. */
+static void
+tls_handshake_failed(struct fm_conn *conn, int err)
+{
+    char detail[sizeof(conn->result->detail)];
+
+    if (SSL_get_verify_result(conn->ssl) != X509_V_OK) {
+        snprintf(detail, sizeof(detail), "TLS certificate: %s",
+                 X509_verify_cert_error_string(SSL_get_verify_result(conn->ssl)));
+        fm_conn_finish(conn, FM_REASON_TLS_VERIFY, 0, detail);
+        return;
+    }
+    if (err == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) {
+        snprintf(detail, sizeof(detail), "TLS handshake: %s",
+                 (errno != 0)? strerror(errno) : "connection closed by server");
+    } else {
+        const char *why = ERR_reason_error_string(ERR_peek_error());
+
+        snprintf(detail, sizeof(detail), "TLS handshake: %s", (why != NULL)? why : "failed");
+    }
+    fm_conn_finish(conn, FM_REASON_TLS_FAILED, errno, detail);
+}
+
+void
+fm_tls_handshake(struct fm_conn *conn)
+{
+    int rc = 0;
+    int err = 0;
+
+    ERR_clear_error();
+    errno = 0;
+    rc = SSL_connect(conn->ssl);
+    if (rc == 1) {
+        tls_note_peer(conn);
+        conn->proto->on_ready(conn);
+        return;
+    }
+    err = SSL_get_error(conn->ssl, rc);
+    if (err == SSL_ERROR_WANT_READ) {
+        fm_conn_watch(conn, EPOLLIN);
+        return;
+    }
+    if (err == SSL_ERROR_WANT_WRITE) {
+        fm_conn_watch(conn, EPOLLOUT);
+        return;
+    }
+    tls_handshake_failed(conn, err);
+}
+
+ssize_t
+fm_tls_io(struct fm_conn *conn, bool writing, void *buf, size_t len, char *detail,
+          size_t detail_len)
+{
+    int n = 0;
+    const char *why = NULL;
+
+    ERR_clear_error();
+    n = writing? SSL_write(conn->ssl, buf, (int) len) : SSL_read(conn->ssl, buf, (int) len);
+    if (n > 0) {
+        return n;
+    }
+    switch (SSL_get_error(conn->ssl, n)) {
+        case SSL_ERROR_WANT_READ:
+            fm_conn_watch(conn, EPOLLIN);
+            return -1;
+        case SSL_ERROR_WANT_WRITE:
+            fm_conn_watch(conn, EPOLLOUT);
+            return -1;
+        case SSL_ERROR_ZERO_RETURN:
+            return 0;
+        case SSL_ERROR_SYSCALL:
+            if (ERR_peek_error() == 0 && errno == 0) {
+                return 0;   /* EOF without close_notify */
+            }
+            snprintf(detail, detail_len, "%s", (errno != 0)? strerror(errno) : "TLS I/O error");
+            return -2;
+        default:
+            why = ERR_reason_error_string(ERR_peek_error());
+            snprintf(detail, detail_len, "TLS: %s", (why != NULL)? why : "error");
+            return -2;
+    }
+}
+
+/* The handshake check (tls://, and https:// without tls_request): a
+ * completed handshake is healthy. */
+static void
+tls_check_ready(struct fm_conn *conn)
+{
+    char detail[sizeof(conn->result->detail)];
+
+    snprintf(detail, sizeof(detail), "%s handshake%s", SSL_get_version(conn->ssl),
+             SSL_session_reused(conn->ssl)? " (resumed)" : "");
+    fm_conn_finish(conn, FM_REASON_OK, 0, detail);
+}
+
+const struct fm_probe_proto fm_probe_proto_tls = {
+    .name = "tls",
+    .on_ready = tls_check_ready,
+};

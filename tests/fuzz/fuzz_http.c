@@ -1,17 +1,18 @@
 /*
- * faultmon fuzzing: HTTP replies, judged by the probe engine's own code.
+ * faultmon fuzzing: HTTP replies, judged by the probe's own code.
  *
- * The engine's reading and judging (conn_read() and what it calls, static in
- * src/probe/engine.c) are compiled into this harness, and recv() is wrapped
- * (-Wl,--wrap=recv) to hand out the fuzzer's bytes, so each input is judged
- * exactly as a server's reply would be, without a socket.
+ * The HTTP probe's reading and judging (fm_probe_proto_http's on_io, which
+ * calls fm_http_judge()) are driven on a connection slot without a socket:
+ * recv() is wrapped (-Wl,--wrap=recv) to hand out the fuzzer's bytes, so
+ * each input is judged exactly as a server's reply would be.  The pure
+ * judge is also called directly on the same bytes.
  *
  * Input: three option bytes (probe kind, expected statuses, receive regex and
  * reverse mode, read cap and receive window, how the reply is cut into
  * reads), then the reply.
  *
  * Properties:
- *  - the parser and the engine neither crash nor read out of bounds;
+ *  - the parser and the probe neither crash nor read out of bounds;
  *  - whether the reply passes does not depend on how it is cut into reads
  *    (but for bytes after a reply without a body, malformed only when they
  *    arrive with its headers, as the README says); the kind of a failure
@@ -19,36 +20,21 @@
  *  - every prefix of a complete reply, followed by the server closing, never
  *    classifies better than the whole: a prefix is ok only if the whole is
  *    (a truncated failure must never pass for health); a reply is complete
- *    once the engine judges it without waiting for the close, or up to the
+ *    once the probe judges it without waiting for the close, or up to the
  *    end of its final headers when its body ends at the close;
+ *  - fm_http_judge() on a reply read in one piece gives the probe's verdict;
  *  - the detail text is one printable line.
  */
-/* The engine logs every failure; formatting thousands of log lines per
- * input would cost more than the judging, so its logging is a no-op here
- * (log.h is included first, and its guard keeps these definitions). */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <faultmon/http.h>
 #include <faultmon/log.h>
-
-static inline void fuzz_no_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static inline void
-fuzz_no_log(const char *fmt, ...)
-{
-    (void) fmt;
-}
-
-#undef fm_log_err
-#undef fm_log_warn
-#undef fm_log_notice
-#undef fm_log_info
-#undef fm_log_debug
-#define fm_log_err(fmt, ...)    fuzz_no_log(fmt, ##__VA_ARGS__)
-#define fm_log_warn(fmt, ...)   fuzz_no_log(fmt, ##__VA_ARGS__)
-#define fm_log_notice(fmt, ...) fuzz_no_log(fmt, ##__VA_ARGS__)
-#define fm_log_info(fmt, ...)   fuzz_no_log(fmt, ##__VA_ARGS__)
-#define fm_log_debug(fmt, ...)  fuzz_no_log(fmt, ##__VA_ARGS__)
-
-#include "../../src/probe/engine.c"
 #include <faultmon/runconf.h>
+#include "probe_int.h"
 
 #include "fuzz_common.h"
 
@@ -57,6 +43,8 @@ fuzz_no_log(const char *fmt, ...)
  * first and last FUZZ_EDGE_PREFIXES and a spread of the others. */
 #define FUZZ_EDGE_PREFIXES 96
 #define FUZZ_SPREAD_PREFIXES 96
+/* The probe's first read buffer (FM_RX_INITIAL_BYTES in http.c). */
+#define FUZZ_FIRST_READ 1024
 
 /* What the wrapped recv() hands out: the reply, cut into reads. */
 static struct {
@@ -69,6 +57,16 @@ static struct {
 } fuzz_peer;
 
 ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags);
+void __wrap_fm_log_msg(int priority, const char *fmt, ...);
+
+/* The probe logs every failure; formatting thousands of log lines per input
+ * would cost more than the judging. */
+void
+__wrap_fm_log_msg(int priority, const char *fmt, ...)
+{
+    (void) priority;
+    (void) fmt;
+}
 
 ssize_t
 __wrap_recv(int fd, void *buf, size_t len, int flags)
@@ -146,6 +144,7 @@ judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
     run.gai_pipe[0] = run.gai_pipe[1] = -1;
     fm_deadline_init(&run.deadline, fm_now_us(), opts->timeout_ms);
     conn.run = &run;
+    conn.proto = &fm_probe_proto_http;
     conn.target = target;
     conn.result = &result;
     result.target = target;
@@ -162,18 +161,18 @@ judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
     while (conn.step != FM_STEP_DONE && fuzz_peer.pos < fuzz_peer.len) {
         size_t before = fuzz_peer.pos;
 
-        conn_read(&conn);
+        conn.proto->on_io(&conn);
         FM_FUZZ_CHECK(conn.step == FM_STEP_DONE || fuzz_peer.pos > before,
-                      "the engine stopped reading a pending reply at %zu", before);
+                      "the probe stopped reading a pending reply at %zu", before);
     }
     v->done = (conn.step == FM_STEP_DONE);
     v->judged_at = fuzz_peer.pos;
     if (!v->done) {
         if (eof) {
             fuzz_peer.eof = true;
-            conn_read(&conn);
+            conn.proto->on_io(&conn);
         } else {
-            run_expire(&run, UINT64_MAX);
+            fm_probe_run_expire(&run, UINT64_MAX);
         }
     }
     FM_FUZZ_CHECK(conn.step == FM_STEP_DONE, "no verdict after the %s",
@@ -192,6 +191,54 @@ judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
     }
     v->reason = result.reason;
     v->http_status = result.http_status;
+}
+
+/* The receive regex as the probe matches it, but in this process: the
+ * fuzzer's replies are small. */
+static int
+plain_match(void *ctx, const char *data, size_t len)
+{
+    const struct fm_probe_opts *opts = ctx;
+    regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
+
+    return (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
+}
+
+/* fm_http_judge() on the whole reply read at once, then on the close. */
+static void
+judge_pure(const struct fm_probe_opts *opts, const struct fm_target *target, const char *data,
+           size_t len, struct fuzz_verdict *v)
+{
+    bool head = (opts->method != NULL)? strcmp(opts->method, "HEAD") == 0
+                                       : target->kind == FM_PROBE_HEAD;
+    struct fm_http_check check = {
+        .expect = fm_probe_opts_expect(opts, target->kind),
+        .head_request = head,
+        .want_body = opts->have_receive && target->kind == FM_PROBE_GET && !head,
+        .max_reply_bytes = opts->max_reply_bytes,
+        .receive_window_bytes = opts->receive_window_bytes,
+        .match = opts->have_receive? plain_match : NULL,
+        .match_ctx = (void *) opts,
+        .receive_text = opts->receive_text,
+        .reverse = opts->reverse,
+    };
+    char *copy = malloc(len + 1);   /* a chunked body is decoded in place */
+    struct fm_http_rx rx = { .buf = copy, .len = len };
+    struct fm_http_verdict verdict;
+
+    if (copy == NULL) {
+        abort();
+    }
+    memcpy(copy, data, len);
+    copy[len] = '\0';
+    v->done = fm_http_judge(&check, &rx, false, &verdict);
+    if (!v->done) {
+        FM_FUZZ_CHECK(fm_http_judge(&check, &rx, true, &verdict), "the judge waits after the close");
+    }
+    v->judged_at = len;
+    v->reason = verdict.reason;
+    v->http_status = verdict.http_status;
+    free(copy);
 }
 
 /*
@@ -332,6 +379,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FM_FUZZ_CHECK(same_health(&one_read, &whole_eof, extra_after_bodiless),
                   "verdict %s when read at once, %s in reads of %zu bytes",
                   fm_reason_name(one_read.reason), fm_reason_name(whole_eof.reason), chunk);
+    /* A reply shorter than the probe's first buffer and its read cap comes
+     * in one read: the pure judge must say what the probe says. */
+    if (len < FUZZ_FIRST_READ && len < cfg.probe.max_reply_bytes) {
+        struct fuzz_verdict pure;
+
+        judge_pure(&cfg.probe, &target, reply, len, &pure);
+        FM_FUZZ_CHECK(pure.reason == one_read.reason && pure.http_status == one_read.http_status,
+                      "fm_http_judge() says %s (status %d), the probe %s (status %d)",
+                      fm_reason_name(pure.reason), pure.http_status,
+                      fm_reason_name(one_read.reason), one_read.http_status);
+    }
     if (len <= 64) {
         struct fuzz_verdict bytewise;
 

@@ -35,14 +35,13 @@ noinst_PROGRAMS += $(FM_FUZZ_HARNESSES)
 endif
 EXTRA_PROGRAMS = $(FM_FUZZ_HARNESSES)
 
-# The probe engine's reading and judging are compiled into the harness
-# (fuzz_http.c includes src/probe/engine.c) so that its static functions can
-# be driven; the linker then takes nothing from the library's copy, and
-# recv() is the harness's.
+# The HTTP probe is driven through its protocol table (src/probe/probe_int.h)
+# on a connection slot without a socket: recv() is the harness's, and
+# logging a no-op.
 tests_fuzz_fuzz_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_http_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_fuzz_fuzz_http_CFLAGS = $(FM_FUZZ_CFLAGS)
-tests_fuzz_fuzz_http_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) -Wl,--wrap=recv
+tests_fuzz_fuzz_http_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) -Wl,--wrap=recv -Wl,--wrap=fm_log_msg
 tests_fuzz_fuzz_http_LDADD = $(FM_FUZZ_LIBS)
 
 # Harnesses of the probe core link its library; those that reach into the

@@ -3,7 +3,9 @@
 if HAVE_CMOCKA
 FM_UNIT_TESTS = \
 	tests/unit/test_clock \
+	tests/unit/test_fd_limit \
 	tests/unit/test_http \
+	tests/unit/test_http_judge \
 	tests/unit/test_kvfile \
 	tests/unit/test_parse \
 	tests/unit/test_regex_guard \
@@ -18,9 +20,15 @@ FM_UNIT_LDADD = src/libfaultmon.la $(CMOCKA_LIBS)
 tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
 tests_unit_test_clock_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_fd_limit_SOURCES = tests/unit/test_fd_limit.c
+tests_unit_test_fd_limit_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_fd_limit_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_http_SOURCES = tests/unit/test_http.c
 tests_unit_test_http_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_http_judge_SOURCES = tests/unit/test_http_judge.c
+tests_unit_test_http_judge_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_http_judge_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
 tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)

@@ -1,0 +1,252 @@
+/*
+ * faultmon: the verdict on an HTTP reply, from the bytes read so far.
+ *
+ * Pure: no socket, no clock.  The probe (http.c) calls it after every read
+ * and passes the regex match in, which it runs under the deadline; unit
+ * tests call it with bytes and a plain match.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <faultmon/http.h>
+
+static bool
+verdict_set(struct fm_http_verdict *v, enum fm_reason reason, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Record the verdict; returns true, so that a judging step can end with
+ * `return verdict_set(...)`. */
+static bool
+verdict_set(struct fm_http_verdict *v, enum fm_reason reason, const char *fmt, ...)
+{
+    va_list ap;
+
+    v->reason = reason;
+    va_start(ap, fmt);
+    vsnprintf(v->detail, sizeof(v->detail), fmt, ap);
+    va_end(ap);
+    return true;
+}
+
+/* Server bytes in a detail string: printable ASCII only, so that logs and
+ * JSON stay clean whatever a hostile server sends. */
+static void
+sanitize_into(char *dst, size_t dst_len, const char *src, size_t src_len)
+{
+    size_t j = 0;
+
+    for (size_t i = 0; i < src_len && j + 4 < dst_len; i++) {
+        unsigned char ch = (unsigned char) src[i];
+
+        if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\') {
+            dst[j++] = (char) ch;
+        } else {
+            j += (size_t) snprintf(dst + j, dst_len - j, "\\x%02x", ch);
+        }
+    }
+    dst[(j < dst_len)? j : dst_len - 1] = '\0';
+}
+
+static bool
+judge_malformed(struct fm_http_verdict *v, const char *why, const char *at, size_t len)
+{
+    char shown[96];
+
+    sanitize_into(shown, sizeof(shown), at, (len < 24)? len : 24);
+    return verdict_set(v, FM_REASON_READ_MALFORMED, "malformed reply (%s): \"%s\"", why, shown);
+}
+
+/* Headers still incomplete: only the end of the stream or the read cap
+ * decides now.  Returns true once the reply has its verdict. */
+static bool
+judge_incomplete(const struct fm_http_check *check, const struct fm_http_rx *rx, bool eof,
+                 struct fm_http_verdict *v)
+{
+    if (eof) {
+        if (rx->interim > 0) {
+            return verdict_set(v, FM_REASON_READ_FAILED,
+                               "connection closed after %u interim (1xx) replies, before a final one",
+                               rx->interim);
+        }
+        return verdict_set(v, FM_REASON_READ_FAILED,
+                           "connection closed after %zu bytes, before a complete reply", rx->len);
+    }
+    if (rx->len >= check->max_reply_bytes) {
+        if (rx->interim > 0) {
+            return verdict_set(v, FM_REASON_READ_TOO_LARGE,
+                               "%u interim (1xx) replies and no final one within %zu bytes",
+                               rx->interim, check->max_reply_bytes);
+        }
+        return verdict_set(v, FM_REASON_READ_TOO_LARGE, "reply headers exceed %zu bytes",
+                           check->max_reply_bytes);
+    }
+    return false;
+}
+
+/* The body as the regex is to see it. */
+struct judge_body {
+    const char *data;
+    size_t len;
+    bool truncated;     /* the server closed before it sent what it announced */
+    const char *why;    /* set instead when the body is malformed */
+};
+
+/*
+ * The body bytes the receive regex is to see, once enough has arrived: the
+ * whole body or the first receive_window_bytes of it, whichever is shorter
+ * (a chunked body is decoded in place first).  Returns false to wait for
+ * more.
+ */
+static bool
+body_ready(const struct fm_http_check *check, struct fm_http_rx *rx,
+           const struct fm_http_reply *reply, bool eof, struct judge_body *out)
+{
+    char *body = rx->buf + rx->final_at + reply->header_len;
+    size_t body_len = rx->len - rx->final_at - reply->header_len;
+    enum fm_http_framing framing = fm_http_reply_framing(reply, check->head_request);
+    bool complete = false;
+    size_t have = 0;
+
+    out->why = NULL;
+    out->truncated = false;
+    switch (framing) {
+        case FM_HTTP_BODY_NONE:
+            complete = true;
+            break;
+        case FM_HTTP_BODY_LENGTH:
+            have = (body_len < reply->content_length)? body_len : reply->content_length;
+            complete = (have == reply->content_length);
+            break;
+        case FM_HTTP_BODY_CHUNKED:
+            switch (fm_http_chunked(body, body_len, false, &have, &out->why)) {
+                case FM_HTTP_MALFORMED:
+                    return true;
+                case FM_HTTP_BODY_DONE:
+                    complete = true;
+                    break;
+                default:
+                    break;
+            }
+            break;
+        case FM_HTTP_BODY_CLOSE:
+            have = body_len;
+            complete = eof;
+            break;
+    }
+    if (!complete && have < check->receive_window_bytes && !eof
+        && rx->len < check->max_reply_bytes) {
+        return false;
+    }
+    /* A body cut short by the server is not the page; one cut by our own
+     * read cap is judged on what was read, as the cap is ours to choose. */
+    out->truncated = (!complete && have < check->receive_window_bytes && eof);
+    if (framing == FM_HTTP_BODY_CHUNKED) {
+        fm_http_chunked(body, body_len, true, &have, &out->why);
+        out->why = NULL;    /* a malformed end was caught above or lies beyond */
+    }
+    out->data = body;
+    out->len = (have < check->receive_window_bytes)? have : check->receive_window_bytes;
+    return true;
+}
+
+/* The receive regex, in normal or reverse mode; returns true on a verdict
+ * (a failure: a success goes on to the truncation check). */
+static bool
+judge_content(const struct fm_http_check *check, const struct judge_body *body,
+              struct fm_http_verdict *v)
+{
+    size_t len = (body->len > check->receive_window_bytes)? check->receive_window_bytes
+                                                          : body->len;
+    int rc = check->match(check->match_ctx, body->data, len);
+
+    if (rc < 0) {
+        return verdict_set(v, FM_REASON_READ_TIMEOUT,
+                           "matching '%s' against the reply did not end by the deadline",
+                           check->receive_text);
+    }
+    if (rc == 1 && check->reverse) {
+        return verdict_set(v, FM_REASON_CONTENT_REVERSE, "reply matches '%s' (reverse mode)",
+                           check->receive_text);
+    }
+    if (rc != 1 && !check->reverse) {
+        return verdict_set(v, FM_REASON_CONTENT_MISMATCH, "reply does not match '%s'",
+                           check->receive_text);
+    }
+    return false;
+}
+
+/* Skip interim replies (100 Continue, 103 Early Hints...), which say
+ * nothing about the outcome: the final one is read on to, within the read
+ * cap and the deadline like any other bytes. */
+static enum fm_http_parse
+parse_final(struct fm_http_rx *rx, struct fm_http_reply *reply)
+{
+    for (;;) {
+        enum fm_http_parse parse = fm_http_parse_reply(rx->buf + rx->final_at,
+                                                       rx->len - rx->final_at, reply);
+
+        if (parse != FM_HTTP_INTERIM) {
+            return parse;
+        }
+        rx->final_at += reply->header_len;
+        rx->interim++;
+    }
+}
+
+bool
+fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof,
+              struct fm_http_verdict *v)
+{
+    struct fm_http_reply reply;
+    enum fm_http_parse parse = parse_final(rx, &reply);
+    const char *after_headers = NULL;
+    struct judge_body body = { .data = NULL };
+
+    v->http_status = 0;
+    if (parse == FM_HTTP_MALFORMED) {
+        return judge_malformed(v, reply.why, rx->buf + rx->final_at + reply.why_offset,
+                               rx->len - rx->final_at - reply.why_offset);
+    }
+    if (parse == FM_HTTP_NEED_MORE) {
+        return judge_incomplete(check, rx, eof, v);
+    }
+    v->http_status = reply.status;
+    /* The status is final once the headers are: a failing one needs no body. */
+    if (!fm_status_set_has(check->expect, reply.status)) {
+        return verdict_set(v, FM_REASON_STATUS, "HTTP status %d is not an expected status",
+                           reply.status);
+    }
+    after_headers = rx->buf + rx->final_at + reply.header_len;
+    if (fm_http_reply_framing(&reply, check->head_request) == FM_HTTP_BODY_NONE
+        && rx->len > rx->final_at + reply.header_len) {
+        /* A body where none may be (a reply to HEAD, a 204 or 304): the
+         * server answered another request than ours, or frames its replies
+         * in a way we cannot follow. */
+        return judge_malformed(v, "a body where the reply may have none", after_headers,
+                               rx->len - rx->final_at - reply.header_len);
+    }
+    if (check->want_body) {
+        if (!body_ready(check, rx, &reply, eof, &body)) {
+            return false;
+        }
+        if (body.why != NULL) {
+            return judge_malformed(v, body.why, after_headers,
+                                   rx->len - rx->final_at - reply.header_len);
+        }
+    } else {
+        body.data = rx->buf + rx->final_at;
+        body.len = reply.header_len;
+    }
+    if (check->match != NULL && judge_content(check, &body, v)) {
+        return true;
+    }
+    if (body.truncated) {
+        return verdict_set(v, FM_REASON_READ_FAILED,
+                           "connection closed after %zu body bytes, before the end of the body",
+                           body.len);
+    }
+    return verdict_set(v, FM_REASON_OK, "HTTP %d", reply.status);
+}
