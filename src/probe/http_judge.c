@@ -7,27 +7,17 @@
  */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <faultmon/http.h>
 
+/* Record the reason (the detail is written first); returns true, so that a
+ * judging step can end with `return verdict(...)`. */
 static bool
-verdict_set(struct fm_http_verdict *v, enum fm_reason reason, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Record the verdict; returns true, so that a judging step can end with
- * `return verdict_set(...)`. */
-static bool
-verdict_set(struct fm_http_verdict *v, enum fm_reason reason, const char *fmt, ...)
+verdict(struct fm_http_verdict *v, enum fm_reason reason)
 {
-    va_list ap;
-
     v->reason = reason;
-    va_start(ap, fmt);
-    vsnprintf(v->detail, sizeof(v->detail), fmt, ap);
-    va_end(ap);
     return true;
 }
 
@@ -56,7 +46,8 @@ judge_malformed(struct fm_http_verdict *v, const char *why, const char *at, size
     char shown[96];
 
     sanitize_into(shown, sizeof(shown), at, (len < 24)? len : 24);
-    return verdict_set(v, FM_REASON_READ_MALFORMED, "malformed reply (%s): \"%s\"", why, shown);
+    snprintf(v->detail, sizeof(v->detail), "malformed reply (%s): \"%s\"", why, shown);
+    return verdict(v, FM_REASON_READ_MALFORMED);
 }
 
 /* Headers still incomplete: only the end of the stream or the read cap
@@ -67,21 +58,25 @@ judge_incomplete(const struct fm_http_check *check, const struct fm_http_rx *rx,
 {
     if (eof) {
         if (rx->interim > 0) {
-            return verdict_set(v, FM_REASON_READ_FAILED,
-                               "connection closed after %u interim (1xx) replies, before a final one",
-                               rx->interim);
+            snprintf(v->detail, sizeof(v->detail),
+                     "connection closed after %u interim (1xx) replies, before a final one",
+                     rx->interim);
+            return verdict(v, FM_REASON_READ_FAILED);
         }
-        return verdict_set(v, FM_REASON_READ_FAILED,
-                           "connection closed after %zu bytes, before a complete reply", rx->len);
+        snprintf(v->detail, sizeof(v->detail),
+                 "connection closed after %zu bytes, before a complete reply", rx->len);
+        return verdict(v, FM_REASON_READ_FAILED);
     }
     if (rx->len >= check->max_reply_bytes) {
         if (rx->interim > 0) {
-            return verdict_set(v, FM_REASON_READ_TOO_LARGE,
-                               "%u interim (1xx) replies and no final one within %zu bytes",
-                               rx->interim, check->max_reply_bytes);
+            snprintf(v->detail, sizeof(v->detail),
+                     "%u interim (1xx) replies and no final one within %zu bytes",
+                     rx->interim, check->max_reply_bytes);
+            return verdict(v, FM_REASON_READ_TOO_LARGE);
         }
-        return verdict_set(v, FM_REASON_READ_TOO_LARGE, "reply headers exceed %zu bytes",
-                           check->max_reply_bytes);
+        snprintf(v->detail, sizeof(v->detail), "reply headers exceed %zu bytes",
+                 check->max_reply_bytes);
+        return verdict(v, FM_REASON_READ_TOO_LARGE);
     }
     return false;
 }
@@ -163,17 +158,19 @@ judge_content(const struct fm_http_check *check, const struct judge_body *body,
     int rc = check->match(check->match_ctx, body->data, len);
 
     if (rc < 0) {
-        return verdict_set(v, FM_REASON_READ_TIMEOUT,
-                           "matching '%s' against the reply did not end by the deadline",
-                           check->receive_text);
+        snprintf(v->detail, sizeof(v->detail),
+                 "matching '%s' against the reply did not end by the deadline", check->receive_text);
+        return verdict(v, FM_REASON_READ_TIMEOUT);
     }
     if (rc == 1 && check->reverse) {
-        return verdict_set(v, FM_REASON_CONTENT_REVERSE, "reply matches '%s' (reverse mode)",
-                           check->receive_text);
+        snprintf(v->detail, sizeof(v->detail), "reply matches '%s' (reverse mode)",
+                 check->receive_text);
+        return verdict(v, FM_REASON_CONTENT_REVERSE);
     }
     if (rc != 1 && !check->reverse) {
-        return verdict_set(v, FM_REASON_CONTENT_MISMATCH, "reply does not match '%s'",
-                           check->receive_text);
+        snprintf(v->detail, sizeof(v->detail), "reply does not match '%s'",
+                 check->receive_text);
+        return verdict(v, FM_REASON_CONTENT_MISMATCH);
     }
     return false;
 }
@@ -216,8 +213,9 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
     v->http_status = reply.status;
     /* The status is final once the headers are: a failing one needs no body. */
     if (!fm_status_set_has(check->expect, reply.status)) {
-        return verdict_set(v, FM_REASON_STATUS, "HTTP status %d is not an expected status",
-                           reply.status);
+        snprintf(v->detail, sizeof(v->detail), "HTTP status %d is not an expected status",
+                 reply.status);
+        return verdict(v, FM_REASON_STATUS);
     }
     after_headers = rx->buf + rx->final_at + reply.header_len;
     if (fm_http_reply_framing(&reply, check->head_request) == FM_HTTP_BODY_NONE
@@ -244,9 +242,10 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
         return true;
     }
     if (body.truncated) {
-        return verdict_set(v, FM_REASON_READ_FAILED,
-                           "connection closed after %zu body bytes, before the end of the body",
-                           body.len);
+        snprintf(v->detail, sizeof(v->detail),
+                 "connection closed after %zu body bytes, before the end of the body", body.len);
+        return verdict(v, FM_REASON_READ_FAILED);
     }
-    return verdict_set(v, FM_REASON_OK, "HTTP %d", reply.status);
+    snprintf(v->detail, sizeof(v->detail), "HTTP %d", reply.status);
+    return verdict(v, FM_REASON_OK);
 }

@@ -179,12 +179,8 @@ fm_tls_handshake(struct fm_conn *conn)
         return;
     }
     err = SSL_get_error(conn->ssl, rc);
-    if (err == SSL_ERROR_WANT_READ) {
-        fm_conn_watch(conn, EPOLLIN);
-        return;
-    }
-    if (err == SSL_ERROR_WANT_WRITE) {
-        fm_conn_watch(conn, EPOLLOUT);
+    if (err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE) {
+        fm_conn_watch(conn, (err == SSL_ERROR_WANT_READ)? EPOLLIN : EPOLLOUT);
         return;
     }
     tls_handshake_failed(conn, err);
