@@ -75,11 +75,11 @@ fm_tcp_connect_result(struct fm_conn *conn)
     if (getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
         err = errno;
     }
-    if (err == 0) {
+    if (err != 0) {
+        connect_failed(conn, err);
+    } else {
         fm_conn_connected(conn);
-        return;
     }
-    connect_failed(conn, err);
 }
 
 ssize_t

@@ -289,28 +289,160 @@ same_health(const struct fuzz_verdict *a, const struct fuzz_verdict *b, bool ext
                                     || b->reason == FM_REASON_READ_MALFORMED);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    struct fm_fuzz_input in;
+/* One input: the options, the reply, and what the whole reply gave. */
+struct fuzz_case {
     struct fm_run_config cfg;
     struct fm_status_set expect;
     struct fm_target target;
-    struct fuzz_verdict whole;
+    const char *reply;
+    size_t len;
+    size_t chunk;
+    bool have_final;            /* the reply has complete final headers */
+    size_t headers_end;         /* where they end */
+    enum fm_http_framing framing;
+    bool extra_after_bodiless;
     struct fuzz_verdict whole_eof;
+};
+
+/* The options as the run configuration sets them, from two option bytes. */
+static void
+setup_case(struct fuzz_case *fc, uint8_t kind_opts, uint8_t size_opts)
+{
+    struct fm_probe_opts *opts = &fc->cfg.probe;
+    const char *expect = fuzz_expect[(kind_opts >> 1) & 3];
+    char err[256];
+
+    fm_run_config_init(&fc->cfg);
+    memset(&fc->target, 0, sizeof(fc->target));
+    fc->target.text = (char *) "http://fuzz.invalid/";
+    fc->target.host = (char *) "fuzz.invalid";
+    fc->target.port = 80;
+    fc->target.path = (char *) "/";
+    fc->target.scheme = FM_SCHEME_HTTP;
+    fc->target.kind = (kind_opts & 1)? FM_PROBE_GET : FM_PROBE_HEAD;
+    fc->target.send_request = true;
+    if (fm_run_config_set(&fc->cfg, "expect_status", expect, err, sizeof(err)) != 0
+        || fm_status_set_parse(&fc->expect, expect, err, sizeof(err)) != 0) {
+        abort();
+    }
+    if ((kind_opts & 8) != 0) {
+        if (fm_run_config_set(&fc->cfg, "receive_regex", fuzz_regex[(kind_opts >> 4) & 7],
+                              err, sizeof(err)) != 0) {
+            abort();
+        }
+        opts->reverse = (kind_opts & 0x80) != 0;
+    }
+    opts->max_reply_bytes = fuzz_max_reply[size_opts & 3];
+    opts->receive_window_bytes = fuzz_window[(size_opts >> 2) & 3];
+    if (opts->receive_window_bytes > opts->max_reply_bytes) {
+        opts->receive_window_bytes = opts->max_reply_bytes;
+    }
+    if ((size_opts & 0x10) != 0
+        && fm_run_config_set(&fc->cfg, "http_method", (kind_opts & 1)? "HEAD" : "GET",
+                             err, sizeof(err)) != 0) {
+        abort();
+    }
+}
+
+/*
+ * The whole reply, read as the fuzzer cuts it, then as one read, then byte
+ * by byte; closed by the server or cut off by the deadline; and through
+ * the pure judge.
+ */
+static void
+check_cuts(struct fuzz_case *fc)
+{
+    const struct fm_probe_opts *opts = &fc->cfg.probe;
+    struct fuzz_verdict whole;
     struct fuzz_verdict one_read;
+    bool head_request = false;
+
+    judge(opts, &fc->expect, &fc->target, fc->reply, fc->len, fc->chunk, true, &fc->whole_eof);
+    judge(opts, &fc->expect, &fc->target, fc->reply, fc->len, fc->chunk, false, &whole);
+    FM_FUZZ_CHECK(whole.done == fc->whole_eof.done, "judged before the end or not");
+    if (whole.done) {
+        FM_FUZZ_CHECK(whole.reason == fc->whole_eof.reason, "verdict depends on the close");
+    } else {
+        FM_FUZZ_CHECK(whole.reason == FM_REASON_READ_TIMEOUT,
+                      "an unjudged reply at the deadline is %s", fm_reason_name(whole.reason));
+    }
+    head_request = (opts->method != NULL)? strcmp(opts->method, "HEAD") == 0
+                                          : fc->target.kind == FM_PROBE_HEAD;
+    fc->have_final = final_response(fc->reply, fc->len, head_request, &fc->headers_end,
+                                    &fc->framing);
+    /* Bytes after a reply that may have no body are malformed when they
+     * arrive with its headers (the documented rule), so that verdict alone
+     * may depend on how the reply is cut into reads. */
+    fc->extra_after_bodiless = fc->have_final && fc->framing == FM_HTTP_BODY_NONE
+                               && fc->len > fc->headers_end;
+
+    judge(opts, &fc->expect, &fc->target, fc->reply, fc->len, 0, true, &one_read);
+    FM_FUZZ_CHECK(same_health(&one_read, &fc->whole_eof, fc->extra_after_bodiless),
+                  "verdict %s when read at once, %s in reads of %zu bytes",
+                  fm_reason_name(one_read.reason), fm_reason_name(fc->whole_eof.reason), fc->chunk);
+    /* A reply shorter than the probe's first buffer and its read cap comes
+     * in one read: the pure judge must say what the probe says. */
+    if (fc->len < FUZZ_FIRST_READ && fc->len < opts->max_reply_bytes) {
+        struct fuzz_verdict pure;
+
+        judge_pure(opts, &fc->target, fc->reply, fc->len, &pure);
+        FM_FUZZ_CHECK(pure.reason == one_read.reason && pure.http_status == one_read.http_status,
+                      "fm_http_judge() says %s (status %d), the probe %s (status %d)",
+                      fm_reason_name(pure.reason), pure.http_status,
+                      fm_reason_name(one_read.reason), one_read.http_status);
+    }
+    if (fc->len <= 64) {
+        struct fuzz_verdict bytewise;
+
+        judge(opts, &fc->expect, &fc->target, fc->reply, fc->len, 1, true, &bytewise);
+        FM_FUZZ_CHECK(same_health(&bytewise, &fc->whole_eof, fc->extra_after_bodiless),
+                      "verdict %s when read byte by byte, %s at once",
+                      fm_reason_name(bytewise.reason), fm_reason_name(fc->whole_eof.reason));
+    }
+}
+
+/* Prefixes of a complete reply that fails, each followed by the close:
+ * none may pass. */
+static void
+check_prefixes(struct fuzz_case *fc)
+{
+    size_t complete = fc->whole_eof.done? fc->whole_eof.judged_at : fc->len;
+
+    if (fm_reason_class(fc->whole_eof.reason) == FM_CLASS_OK) {
+        return;
+    }
+    /* A body that ends at the close: each of its prefixes is a complete
+     * reply of its own, so only the status line and the headers of the
+     * final response must be whole.  The same for bytes after a reply
+     * without a body, which its headers complete. */
+    if (fc->have_final && (fc->framing == FM_HTTP_BODY_CLOSE || fc->extra_after_bodiless)
+        && fc->headers_end < complete) {
+        complete = fc->headers_end;
+    }
+    for (size_t p = 0; p < complete; p++) {
+        struct fuzz_verdict part;
+
+        if (p >= FUZZ_EDGE_PREFIXES && p + FUZZ_EDGE_PREFIXES < complete
+            && (p * FUZZ_SPREAD_PREFIXES) / complete
+               == ((p - 1) * FUZZ_SPREAD_PREFIXES) / complete) {
+            continue;
+        }
+        judge(&fc->cfg.probe, &fc->expect, &fc->target, fc->reply, p, fc->chunk, true, &part);
+        FM_FUZZ_CHECK(fm_reason_class(part.reason) != FM_CLASS_OK,
+                      "the first %zu bytes pass (%s, status %d) where the whole %zu-byte "
+                      "reply fails (%s, status %d)", p, fm_reason_name(part.reason),
+                      part.http_status, fc->len, fm_reason_name(fc->whole_eof.reason),
+                      fc->whole_eof.http_status);
+    }
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static struct fuzz_case fc;
+    struct fm_fuzz_input in;
     uint8_t kind_opts = 0;
     uint8_t size_opts = 0;
-    size_t chunk = 0;
-    const char *reply = NULL;
-    size_t len = 0;
-    size_t complete = 0;
-    bool head_request = false;
-    bool have_final = false;
-    size_t headers_end = 0;
-    enum fm_http_framing framing = FM_HTTP_BODY_NONE;
-    bool extra_after_bodiless = false;
-    char err[256];
 
     if (size > FUZZ_REPLY_MAX + 3) {
         return -1;
@@ -318,114 +450,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fm_fuzz_input_init(&in, data, size);
     kind_opts = fm_fuzz_byte(&in);
     size_opts = fm_fuzz_byte(&in);
-    chunk = fm_fuzz_byte(&in);
-    reply = (const char *) data + in.pos;
-    len = fm_fuzz_left(&in);
-
-    /* The options as the run configuration sets them. */
-    fm_run_config_init(&cfg);
-    memset(&target, 0, sizeof(target));
-    target.text = (char *) "http://fuzz.invalid/";
-    target.host = (char *) "fuzz.invalid";
-    target.port = 80;
-    target.path = (char *) "/";
-    target.scheme = FM_SCHEME_HTTP;
-    target.kind = (kind_opts & 1)? FM_PROBE_GET : FM_PROBE_HEAD;
-    target.send_request = true;
-    if (fm_run_config_set(&cfg, "expect_status", fuzz_expect[(kind_opts >> 1) & 3],
-                          err, sizeof(err)) != 0
-        || fm_status_set_parse(&expect, fuzz_expect[(kind_opts >> 1) & 3], err, sizeof(err)) != 0) {
-        abort();
-    }
-    if (kind_opts & 8) {
-        if (fm_run_config_set(&cfg, "receive_regex", fuzz_regex[(kind_opts >> 4) & 7],
-                              err, sizeof(err)) != 0) {
-            abort();
-        }
-        cfg.probe.reverse = (kind_opts & 0x80) != 0;
-    }
-    cfg.probe.max_reply_bytes = fuzz_max_reply[size_opts & 3];
-    cfg.probe.receive_window_bytes = fuzz_window[(size_opts >> 2) & 3];
-    if (cfg.probe.receive_window_bytes > cfg.probe.max_reply_bytes) {
-        cfg.probe.receive_window_bytes = cfg.probe.max_reply_bytes;
-    }
-    if (size_opts & 0x10) {
-        if (fm_run_config_set(&cfg, "http_method", (kind_opts & 1)? "HEAD" : "GET",
-                              err, sizeof(err)) != 0) {
-            abort();
-        }
-    }
-
-    /* The whole reply, read as the fuzzer cuts it, then as one read, then
-     * byte by byte; closed by the server or cut off by the deadline. */
-    judge(&cfg.probe, &expect, &target, reply, len, chunk, true, &whole_eof);
-    judge(&cfg.probe, &expect, &target, reply, len, chunk, false, &whole);
-    FM_FUZZ_CHECK(whole.done == whole_eof.done, "judged before the end or not");
-    if (whole.done) {
-        FM_FUZZ_CHECK(whole.reason == whole_eof.reason, "verdict depends on the close");
-    } else {
-        FM_FUZZ_CHECK(whole.reason == FM_REASON_READ_TIMEOUT,
-                      "an unjudged reply at the deadline is %s", fm_reason_name(whole.reason));
-    }
-    head_request = (cfg.probe.method != NULL)? strcmp(cfg.probe.method, "HEAD") == 0
-                                              : target.kind == FM_PROBE_HEAD;
-    have_final = final_response(reply, len, head_request, &headers_end, &framing);
-    /* Bytes after a reply that may have no body are malformed when they
-     * arrive with its headers (the documented rule), so that verdict alone
-     * may depend on how the reply is cut into reads. */
-    extra_after_bodiless = have_final && framing == FM_HTTP_BODY_NONE && len > headers_end;
-
-    judge(&cfg.probe, &expect, &target, reply, len, 0, true, &one_read);
-    FM_FUZZ_CHECK(same_health(&one_read, &whole_eof, extra_after_bodiless),
-                  "verdict %s when read at once, %s in reads of %zu bytes",
-                  fm_reason_name(one_read.reason), fm_reason_name(whole_eof.reason), chunk);
-    /* A reply shorter than the probe's first buffer and its read cap comes
-     * in one read: the pure judge must say what the probe says. */
-    if (len < FUZZ_FIRST_READ && len < cfg.probe.max_reply_bytes) {
-        struct fuzz_verdict pure;
-
-        judge_pure(&cfg.probe, &target, reply, len, &pure);
-        FM_FUZZ_CHECK(pure.reason == one_read.reason && pure.http_status == one_read.http_status,
-                      "fm_http_judge() says %s (status %d), the probe %s (status %d)",
-                      fm_reason_name(pure.reason), pure.http_status,
-                      fm_reason_name(one_read.reason), one_read.http_status);
-    }
-    if (len <= 64) {
-        struct fuzz_verdict bytewise;
-
-        judge(&cfg.probe, &expect, &target, reply, len, 1, true, &bytewise);
-        FM_FUZZ_CHECK(same_health(&bytewise, &whole_eof, extra_after_bodiless),
-                      "verdict %s when read byte by byte, %s at once",
-                      fm_reason_name(bytewise.reason), fm_reason_name(whole_eof.reason));
-    }
-
-    /* Prefixes of a complete reply, each followed by the close. */
-    if (fm_reason_class(whole_eof.reason) != FM_CLASS_OK) {
-        complete = whole_eof.done? whole_eof.judged_at : len;
-        /* A body that ends at the close: each of its prefixes is a complete
-         * reply of its own, so only the status line and the headers of the
-         * final response must be whole.  The same for bytes after a reply
-         * without a body, which its headers complete. */
-        if (have_final && (framing == FM_HTTP_BODY_CLOSE || extra_after_bodiless)
-            && headers_end < complete) {
-            complete = headers_end;
-        }
-        for (size_t p = 0; p < complete; p++) {
-            struct fuzz_verdict part;
-
-            if (p >= FUZZ_EDGE_PREFIXES && p + FUZZ_EDGE_PREFIXES < complete
-                && (p * FUZZ_SPREAD_PREFIXES) / complete
-                   == ((p - 1) * FUZZ_SPREAD_PREFIXES) / complete) {
-                continue;
-            }
-            judge(&cfg.probe, &expect, &target, reply, p, chunk, true, &part);
-            FM_FUZZ_CHECK(fm_reason_class(part.reason) != FM_CLASS_OK,
-                          "the first %zu bytes pass (%s, status %d) where the whole %zu-byte "
-                          "reply fails (%s, status %d)", p, fm_reason_name(part.reason),
-                          part.http_status, len, fm_reason_name(whole_eof.reason),
-                          whole_eof.http_status);
-        }
-    }
-    fm_run_config_clear(&cfg);
+    memset(&fc, 0, sizeof(fc));
+    fc.chunk = fm_fuzz_byte(&in);
+    fc.reply = (const char *) data + in.pos;
+    fc.len = fm_fuzz_left(&in);
+    setup_case(&fc, kind_opts, size_opts);
+    check_cuts(&fc);
+    check_prefixes(&fc);
+    fm_run_config_clear(&fc.cfg);
     return 0;
 }
