@@ -99,6 +99,10 @@ bool fm_probe_run_done(const struct fm_probe_run *run);
 /*!
  * \brief Sleep until \p until_us (monotonic), doing the engine's background
  *        work meanwhile (reading TLS session tickets after a cycle).
+ *
+ * Returns early when the cycle's TLS connections have all closed
+ * (fm_probe_run_take_released() is then true): call it again to sleep on.
+ *
  * \return 0 or errno
  */
 int fm_probe_run_idle_until(struct fm_probe_run *run, uint64_t until_us);

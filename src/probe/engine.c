@@ -591,6 +591,9 @@ fm_probe_run_idle_until(struct fm_probe_run *run, uint64_t until_us)
             return errno;
         }
         fm_probe_run_dispatch(run, fm_now_us());
+        if (run->released) {
+            break;      /* the caller may want to give the memory back now */
+        }
     }
     return 0;
 }
