@@ -337,11 +337,6 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
     if (cli->opts.receive_window_bytes > cli->opts.max_reply_bytes) {
         cli->opts.receive_window_bytes = cli->opts.max_reply_bytes;
     }
-    for (size_t i = 0; i < cli->n_targets; i++) {
-        if (fm_target_build_request(&cli->targets[i], &cli->opts) != 0) {
-            return fm_cli_error("probe", "out of memory");
-        }
-    }
     return 0;
 }
 

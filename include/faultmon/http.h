@@ -89,6 +89,19 @@ enum fm_http_parse fm_http_chunked(char *body, size_t len, bool decode,
                                    size_t *data_len, const char **why);
 
 /*!
+ * \brief Build the request bytes of an HTTP target from the options, once,
+ *        at load time (fm_probe_run_new() does it for every target).
+ *
+ * An https target without tls_request becomes a handshake only
+ * (FM_PROBE_TLS_CONNECT, nothing to send), as the seed's secure probe is.
+ *
+ * \param[in,out] target  sets request, request_len, send_request (and kind)
+ * \param[in]     opts    method, headers, tls_request
+ * \return 0, or ENOMEM
+ */
+int fm_http_build_request(struct fm_target *target, const struct fm_probe_opts *opts);
+
+/*!
  * \brief Match the receive regex against \p len bytes at \p data.
  * \return 1 on a match, 0 on none, -1 when the deadline came first
  */

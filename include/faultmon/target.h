@@ -95,13 +95,6 @@ struct fm_target {
 int fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
                     char *err, size_t err_len);
 
-/*!
- * \brief Build the request bytes of an HTTP target from the options.
- * \return 0, or ENOMEM
- */
-int fm_target_build_request(struct fm_target *target,
-                            const struct fm_probe_opts *opts);
-
 void fm_target_clear(struct fm_target *target);
 
 /*! \brief Parse "200-399,401,5xx"-style lists. \return 0 or EINVAL */

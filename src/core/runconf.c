@@ -340,10 +340,5 @@ fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len)
     if (fm_decide_opts_validate(&cfg->decide, err, err_len, warn, sizeof(warn)) != 0) {
         return EINVAL;
     }
-    for (size_t i = 0; i < cfg->n_targets; i++) {
-        if (fm_target_build_request(&cfg->targets[i], &cfg->probe) != 0) {
-            return ENOMEM;
-        }
-    }
     return 0;
 }

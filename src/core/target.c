@@ -17,7 +17,6 @@
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 
-#define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
 
 /* Every message (fm_errf()) names the bad value, redacted and escaped as a
  * whole before it is cut to err_len (so a password cut in two still does not
@@ -277,8 +276,8 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     if (is_uri) {
         target->kind = FM_PROBE_GET;
     } else if (info->http) {
-        /* https: fm_target_build_request() makes it a handshake only
-         * unless the request is to go over TLS too. */
+        /* https: the HTTP probe makes it a handshake only unless the
+         * request is to go over TLS too (fm_http_build_request()). */
         target->kind = FM_PROBE_HEAD;
     } else if (info->scheme == FM_SCHEME_TCP) {
         target->kind = FM_PROBE_TCP_CONNECT;
@@ -305,96 +304,6 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
         fm_target_clear(target);
         return fm_errf(err, err_len, EINVAL, "out of memory");
     }
-    return 0;
-}
-
-static bool
-has_header(const struct fm_probe_opts *opts, const char *name)
-{
-    size_t len = strlen(name);
-
-    for (size_t i = 0; i < opts->n_headers; i++) {
-        if (strncasecmp(opts->headers[i], name, len) == 0 && opts->headers[i][len] == ':') {
-            return true;
-        }
-    }
-    return false;
-}
-
-int
-fm_target_build_request(struct fm_target *target, const struct fm_probe_opts *opts)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = NULL;
-    bool is_get = (target->kind == FM_PROBE_GET);
-    bool default_port = (target->scheme == FM_SCHEME_HTTP && target->port == 80)
-                        || (target->scheme == FM_SCHEME_HTTPS && target->port == 443);
-    bool v6 = (strchr(target->host, ':') != NULL);
-    const char *method = (opts->method != NULL)? opts->method : (is_get? "GET" : "HEAD");
-
-    free(target->request);
-    target->request = NULL;
-    target->request_len = 0;
-    target->send_request = (target->kind == FM_PROBE_HEAD || target->kind == FM_PROBE_GET);
-    if (target->scheme == FM_SCHEME_HTTPS && target->kind == FM_PROBE_HEAD) {
-        /* The seed's secure-server probe is a connect only; the request is
-         * an option. */
-        target->send_request = opts->tls_request;
-        if (!opts->tls_request) {
-            target->kind = FM_PROBE_TLS_CONNECT;
-        }
-    }
-    if (!target->send_request) {
-        return 0;
-    }
-
-    out = open_memstream(&buf, &len);
-    if (out == NULL) {
-        return ENOMEM;
-    }
-    /* HEAD is HTTP/1.0 as the seed says; its Host header costs nothing and
-     * name-based virtual hosts (and Apache over TLS with SNI) need it. */
-    fprintf(out, "%s %s HTTP/1.%d\r\n", method, target->path, is_get? 1 : 0);
-    if (!has_header(opts, "Host")) {
-        fprintf(out, "Host: %s%s%s", v6? "[" : "", target->host, v6? "]" : "");
-        if (!default_port) {
-            fprintf(out, ":%u", (unsigned) target->port);
-        }
-        fputs("\r\n", out);
-    }
-    if (!has_header(opts, "User-Agent")) {
-        fputs("User-Agent: " FM_USER_AGENT "\r\n", out);
-    }
-    if (target->userinfo != NULL && !has_header(opts, "Authorization")) {
-        size_t raw_len = strlen(target->userinfo);
-        size_t b64_size = FM_BASE64_SIZE(raw_len);
-        char *b64 = calloc(b64_size, 1);
-
-        if (b64 == NULL) {
-            fclose(out);
-            free(buf);
-            return ENOMEM;
-        }
-        (void) fm_base64_encode(target->userinfo, raw_len, b64, b64_size);
-        fprintf(out, "Authorization: Basic %s\r\n", b64);
-        explicit_bzero(b64, b64_size);
-        free(b64);
-    }
-    if (is_get && !has_header(opts, "Accept")) {
-        fputs("Accept: */*\r\n", out);
-    }
-    fputs("Connection: close\r\n", out);
-    for (size_t i = 0; i < opts->n_headers; i++) {
-        fprintf(out, "%s\r\n", opts->headers[i]);
-    }
-    fputs("\r\n", out);
-    if (fclose(out) != 0) {
-        free(buf);
-        return ENOMEM;
-    }
-    target->request = buf;
-    target->request_len = len;
     return 0;
 }
 

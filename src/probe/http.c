@@ -1,8 +1,9 @@
 /*
  * faultmon: the HTTP probe (http://, https:// with tls_request, and every
- * Monitor_Uri_List URI): send the request built at load time, read the
- * reply within the read cap, and have fm_http_judge() (http_judge.c) judge
- * it after every read.  The reply is parsed by http_parse.c.
+ * Monitor_Uri_List URI): build the request once, when the engine is made;
+ * send it, read the reply within the read cap, and have fm_http_judge()
+ * (http_judge.c) judge it after every read.  The reply is parsed by
+ * http_parse.c.
  */
 #include <config.h>
 
@@ -10,20 +11,133 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <faultmon/http.h>
+#include <faultmon/text.h>
 #include "probe_int.h"
 
 #define FM_RX_INITIAL_BYTES 1024
+#define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
 
 /* The least time a match gets when the reply came just before the deadline,
  * so that a reply read in time is not lost to the cost of a fork. */
 #define FM_MATCH_GRACE_MS 10
+
+static bool
+has_header(const struct fm_probe_opts *opts, const char *name)
+{
+    size_t len = strlen(name);
+
+    for (size_t i = 0; i < opts->n_headers; i++) {
+        if (strncasecmp(opts->headers[i], name, len) == 0 && opts->headers[i][len] == ':') {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The Basic credentials of a URI's user:password.  Returns 0 or ENOMEM. */
+static int
+put_authorization(FILE *out, const char *userinfo)
+{
+    size_t raw_len = strlen(userinfo);
+    size_t b64_size = FM_BASE64_SIZE(raw_len);
+    char *b64 = calloc(b64_size, 1);
+
+    if (b64 == NULL) {
+        return ENOMEM;
+    }
+    (void) fm_base64_encode(userinfo, raw_len, b64, b64_size);
+    fprintf(out, "Authorization: Basic %s\r\n", b64);
+    explicit_bzero(b64, b64_size);
+    free(b64);
+    return 0;
+}
+
+/* The request line and headers.  Returns 0 or ENOMEM. */
+static int
+put_request(FILE *out, const struct fm_target *target, const struct fm_probe_opts *opts)
+{
+    bool is_get = (target->kind == FM_PROBE_GET);
+    bool default_port = (target->scheme == FM_SCHEME_HTTP && target->port == 80)
+                        || (target->scheme == FM_SCHEME_HTTPS && target->port == 443);
+    bool v6 = (strchr(target->host, ':') != NULL);
+    const char *method = (opts->method != NULL)? opts->method : (is_get? "GET" : "HEAD");
+
+    /* HEAD is HTTP/1.0 as the seed says; its Host header costs nothing and
+     * name-based virtual hosts (and Apache over TLS with SNI) need it. */
+    fprintf(out, "%s %s HTTP/1.%d\r\n", method, target->path, is_get? 1 : 0);
+    if (!has_header(opts, "Host")) {
+        fprintf(out, "Host: %s%s%s", v6? "[" : "", target->host, v6? "]" : "");
+        if (!default_port) {
+            fprintf(out, ":%u", (unsigned) target->port);
+        }
+        fputs("\r\n", out);
+    }
+    if (!has_header(opts, "User-Agent")) {
+        fputs("User-Agent: " FM_USER_AGENT "\r\n", out);
+    }
+    if (target->userinfo != NULL && !has_header(opts, "Authorization")
+        && put_authorization(out, target->userinfo) != 0) {
+        return ENOMEM;
+    }
+    if (is_get && !has_header(opts, "Accept")) {
+        fputs("Accept: */*\r\n", out);
+    }
+    fputs("Connection: close\r\n", out);
+    for (size_t i = 0; i < opts->n_headers; i++) {
+        fprintf(out, "%s\r\n", opts->headers[i]);
+    }
+    fputs("\r\n", out);
+    return 0;
+}
+
+int
+fm_http_build_request(struct fm_target *target, const struct fm_probe_opts *opts)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = NULL;
+    int rc = 0;
+
+    free(target->request);
+    target->request = NULL;
+    target->request_len = 0;
+    target->send_request = (target->kind == FM_PROBE_HEAD || target->kind == FM_PROBE_GET);
+    if (target->scheme == FM_SCHEME_HTTPS && target->kind == FM_PROBE_HEAD) {
+        /* The seed's secure-server probe is a connect only; the request is
+         * an option. */
+        target->send_request = opts->tls_request;
+        if (!opts->tls_request) {
+            target->kind = FM_PROBE_TLS_CONNECT;
+        }
+    }
+    if (!target->send_request) {
+        return 0;
+    }
+    out = open_memstream(&buf, &len);
+    if (out == NULL) {
+        return ENOMEM;
+    }
+    rc = put_request(out, target, opts);
+    if (fclose(out) != 0 || rc != 0) {
+        if (buf != NULL) {
+            explicit_bzero(buf, len);
+        }
+        free(buf);
+        return ENOMEM;
+    }
+    target->request = buf;
+    target->request_len = len;
+    return 0;
+}
 
 /* Whether the request sent is a HEAD, whose reply never has a body. */
 static bool
@@ -276,7 +390,7 @@ http_timeout_note(const struct fm_conn *conn)
 
 const struct fm_probe_proto fm_probe_proto_http = {
     .name = "http",
-    .prepare = fm_target_build_request,
+    .prepare = fm_http_build_request,
     .on_ready = http_on_ready,
     .on_io = http_on_io,
     .timeout_note = http_timeout_note,

@@ -10,7 +10,7 @@
  * Properties:
  *  - errors are one terminated line;
  *  - a configuration that finishes has at least one target, each with its
- *    request built when it sends one, a read window within the read cap, a
+ *    request built (as the probe engine builds it) when it sends one, a read window within the read cap, a
  *    deadline, and decision parameters that the engine accepts;
  *  - reading the same environment again gives the same configuration.
  */
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <faultmon/decide.h>
+#include <faultmon/http.h>
 #include <faultmon/runconf.h>
 
 #include "fuzz_common.h"
@@ -56,6 +57,11 @@ read_config(struct fm_run_config *cfg, char *err, size_t err_len)
         memset(err, 'x', err_len);
         err[err_len - 1] = '\0';
         rc = fm_run_config_finish(cfg, err, err_len);
+    }
+    /* The requests, as the probe engine builds them from this configuration. */
+    for (size_t i = 0; rc == 0 && i < cfg->n_targets; i++) {
+        FM_FUZZ_CHECK(fm_http_build_request(&cfg->targets[i], &cfg->probe) == 0,
+                      "no request for target %zu", i);
     }
     if (rc != 0) {
         fm_fuzz_check_message(err, err_len);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultmon/http.h>
 #include <faultmon/runconf.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
@@ -87,7 +88,7 @@ parse_plain(const char *text, bool is_uri)
     fm_probe_opts_init(&opts);
     for (int tls_request = 0; tls_request <= 1; tls_request++) {
         opts.tls_request = (tls_request != 0);
-        if (fm_target_build_request(&t, &opts) == 0) {
+        if (fm_http_build_request(&t, &opts) == 0) {
             check_request(&t);
         }
     }

@@ -6,6 +6,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_fd_limit \
 	tests/unit/test_http \
 	tests/unit/test_http_judge \
+	tests/unit/test_http_request \
 	tests/unit/test_kvfile \
 	tests/unit/test_parse \
 	tests/unit/test_regex_guard \
@@ -29,6 +30,9 @@ tests_unit_test_http_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_http_judge_SOURCES = tests/unit/test_http_judge.c
 tests_unit_test_http_judge_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_judge_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_http_request_SOURCES = tests/unit/test_http_request.c
+tests_unit_test_http_request_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
 tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)

@@ -1,5 +1,6 @@
 /*
- * Unit tests: target URIs, status lists, durations, sizes, request bytes.
+ * Unit tests: target URIs, status lists, durations, sizes (the request
+ * bytes are test_http_request.c's), and the credentials a request sends.
  */
 #include <config.h>
 
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <faultmon/http.h>
 #include <faultmon/target.h>
 
 struct uri_case {
@@ -99,7 +101,7 @@ test_credentials_are_redacted(void **state)
     assert_int_equal(fm_target_parse("http://admin:s3cret@127.0.0.1:8080/x", true, &t, err, sizeof(err)), 0);
     assert_string_equal(t.text, "http://***@127.0.0.1:8080/x");
     assert_null(strstr(t.text, "s3cret"));
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(fm_http_build_request(&t, &opts), 0);
     /* base64("admin:s3cret") */
     assert_non_null(strstr(t.request, "Authorization: Basic YWRtaW46czNjcmV0\r\n"));
     fm_target_clear(&t);
@@ -112,65 +114,16 @@ test_credentials_are_redacted(void **state)
 
     /* base64 of every length modulo 3. */
     assert_int_equal(fm_target_parse("http://a:b@h/", true, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(fm_http_build_request(&t, &opts), 0);
     assert_non_null(strstr(t.request, "Authorization: Basic YTpi\r\n"));
     fm_target_clear(&t);
     assert_int_equal(fm_target_parse("http://ab:c@h/", true, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(fm_http_build_request(&t, &opts), 0);
     assert_non_null(strstr(t.request, "Authorization: Basic YWI6Yw==\r\n"));
     fm_target_clear(&t);
     assert_int_equal(fm_target_parse("http://abc:d@h/", true, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(fm_http_build_request(&t, &opts), 0);
     assert_non_null(strstr(t.request, "Authorization: Basic YWJjOmQ=\r\n"));
-    fm_target_clear(&t);
-    fm_probe_opts_clear(&opts);
-}
-
-static void
-test_request_bytes(void **state)
-{
-    struct fm_target t;
-    struct fm_probe_opts opts;
-    char err[256];
-
-    (void) state;
-    fm_probe_opts_init(&opts);
-    assert_int_equal(fm_probe_opts_add_header(&opts, "X-Probe: faultmon", err, sizeof(err)), 0);
-
-    assert_int_equal(fm_target_parse("http://127.0.0.1/", false, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
-    assert_true(t.send_request);
-    assert_int_equal(strncmp(t.request, "HEAD / HTTP/1.0\r\nHost: 127.0.0.1\r\n", 34), 0);
-    assert_non_null(strstr(t.request, "X-Probe: faultmon\r\n\r\n"));
-    assert_int_equal(t.request_len, strlen(t.request));
-    fm_target_clear(&t);
-
-    assert_int_equal(fm_target_parse("http://[::1]:8080/a?b", true, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
-    assert_int_equal(strncmp(t.request, "GET /a?b HTTP/1.1\r\nHost: [::1]:8080\r\n", 37), 0);
-    fm_target_clear(&t);
-
-    /* https: a handshake only, unless the request goes over TLS too. */
-    assert_int_equal(fm_target_parse("https://h/", false, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
-    assert_false(t.send_request);
-    assert_int_equal(t.kind, FM_PROBE_TLS_CONNECT);
-    fm_target_clear(&t);
-    opts.tls_request = true;
-    assert_int_equal(fm_target_parse("https://h/", false, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
-    assert_true(t.send_request);
-    assert_int_equal(t.kind, FM_PROBE_HEAD);
-    fm_target_clear(&t);
-
-    /* A Host header given by the user replaces ours; the method too. */
-    assert_int_equal(fm_probe_opts_add_header(&opts, "host: vhost.example", err, sizeof(err)), 0);
-    assert_int_equal(fm_probe_opts_set_method(&opts, "OPTIONS", err, sizeof(err)), 0);
-    assert_int_equal(fm_target_parse("http://127.0.0.1:81/", false, &t, err, sizeof(err)), 0);
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
-    assert_int_equal(strncmp(t.request, "OPTIONS / HTTP/1.0\r\n", 20), 0);
-    assert_null(strstr(t.request, "Host: 127.0.0.1"));
-    assert_non_null(strstr(t.request, "host: vhost.example\r\n"));
     fm_target_clear(&t);
     fm_probe_opts_clear(&opts);
 }
@@ -300,7 +253,6 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uri_table),
         cmocka_unit_test(test_credentials_are_redacted),
-        cmocka_unit_test(test_request_bytes),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_expect_defaults),
         cmocka_unit_test(test_status_sets),

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <faultmon/http.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 
@@ -348,7 +349,7 @@ test_target_texts(void **state)
     assert_int_equal(fm_target_parse("http://user:p@ss@127.0.0.1/x", true, &t, err, sizeof(err)), 0);
     assert_string_equal(t.host, "127.0.0.1");
     assert_string_equal(t.text, "http://***@127.0.0.1/x");
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(fm_http_build_request(&t, &opts), 0);
     /* base64("user:p@ss") */
     assert_non_null(strstr(t.request, "Authorization: Basic dXNlcjpwQHNz\r\n"));
     fm_target_clear(&t);
@@ -356,7 +357,7 @@ test_target_texts(void **state)
     /* Percent-encoded credentials are sent decoded. */
     assert_int_equal(fm_target_parse("http://user:ab%2Fcd%40@h/", true, &t, err, sizeof(err)), 0);
     assert_string_equal(t.text, "http://***@h/");
-    assert_int_equal(fm_target_build_request(&t, &opts), 0);
+    assert_int_equal(fm_http_build_request(&t, &opts), 0);
     /* base64("user:ab/cd@") */
     assert_non_null(strstr(t.request, "Authorization: Basic dXNlcjphYi9jZEA=\r\n"));
     fm_target_clear(&t);
