@@ -22,8 +22,6 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#include <openssl/err.h>
-
 #include <faultmon/log.h>
 #include "probe_int.h"
 
@@ -170,13 +168,9 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     }
     conn->run->pending--;
 
-    /* TLS 1.3 sessions are single-use: each cycle needs the ticket that
-     * the server sends after the handshake, which a handshake-only probe
-     * would never read. */
-    linger_for_ticket = (reason == FM_REASON_OK && conn->ssl != NULL
-                         && conn->run->keep_sessions && !conn->got_ticket
-                         && SSL_version(conn->ssl) >= TLS1_3_VERSION
-                         && conn->fd >= 0);
+    /* A healthy TLS 1.3 probe may wait for its session ticket after its
+     * verdict, without holding up the cycle. */
+    linger_for_ticket = (reason == FM_REASON_OK && fm_tls_wants_ticket(conn));
     if (linger_for_ticket) {
         conn->step = FM_STEP_TICKET;
         conn->ticket_end_us = fm_now_us() + FM_TICKET_WAIT_US;
@@ -425,9 +419,7 @@ fm_probe_run_free(struct fm_probe_run *run)
         struct fm_conn *conn = &run->conns[i];
 
         conn_close(conn, true);
-        if (conn->session != NULL) {
-            SSL_SESSION_free(conn->session);
-        }
+        fm_tls_forget_session(conn);
     }
     if (run->ssl_ctx != NULL) {
         SSL_CTX_free(run->ssl_ctx);
@@ -520,15 +512,9 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
             if (conn == NULL) {
                 gai_collect(run);
             } else if (conn->step == FM_STEP_TICKET) {
-                char byte = 0;
-                int rc = SSL_read(conn->ssl, &byte, 1);
-
-                /* Reading processes the session ticket (see probe_tls.c). */
-                if (rc <= 0 && SSL_get_error(conn->ssl, rc) == SSL_ERROR_WANT_READ
-                    && !conn->got_ticket) {
-                    continue;
+                if (fm_tls_read_ticket(conn)) {
+                    conn_finish_ticket(conn);
                 }
-                conn_finish_ticket(conn);
             } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
                 conn_advance(conn);
             }

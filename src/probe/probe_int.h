@@ -153,10 +153,16 @@ ssize_t fm_conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len,
 int fm_tls_ctx_new(const struct fm_probe_opts *opts, SSL_CTX **out, char *err, size_t err_len);
 int fm_tls_conn_setup(struct fm_conn *conn);
 void fm_tls_conn_close(struct fm_conn *conn);
-/*! \brief Drive the handshake (FM_STEP_TLS); fm_conn_io()'s contract. */
+/*! \brief Drive the handshake (FM_STEP_TLS); on success, the protocol's on_ready. */
 void fm_tls_handshake(struct fm_conn *conn);
 /*! \brief fm_conn_io() through the conn's TLS session. */
 ssize_t fm_tls_io(struct fm_conn *conn, bool writing, void *buf, size_t len,
                   char *detail, size_t detail_len);
+/*! \brief Whether a probe with its verdict should wait for a session ticket. */
+bool fm_tls_wants_ticket(const struct fm_conn *conn);
+/*! \brief Read what came while waiting for a ticket. \return true: wait no more */
+bool fm_tls_read_ticket(struct fm_conn *conn);
+/*! \brief Drop the session kept for resumption. */
+void fm_tls_forget_session(struct fm_conn *conn);
 
 #endif

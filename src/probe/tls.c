@@ -236,3 +236,32 @@ const struct fm_probe_proto fm_probe_proto_tls = {
     .name = "tls",
     .on_ready = tls_check_ready,
 };
+
+bool
+fm_tls_wants_ticket(const struct fm_conn *conn)
+{
+    /* TLS 1.3 sessions are single-use: each cycle needs the ticket that the
+     * server sends after the handshake, which a handshake-only probe would
+     * never read. */
+    return conn->ssl != NULL && conn->run->keep_sessions && !conn->got_ticket
+           && SSL_version(conn->ssl) >= TLS1_3_VERSION && conn->fd >= 0;
+}
+
+bool
+fm_tls_read_ticket(struct fm_conn *conn)
+{
+    char byte = 0;
+    int rc = SSL_read(conn->ssl, &byte, 1);
+
+    /* Reading processes the ticket: tls_new_session() keeps it. */
+    return rc > 0 || SSL_get_error(conn->ssl, rc) != SSL_ERROR_WANT_READ || conn->got_ticket;
+}
+
+void
+fm_tls_forget_session(struct fm_conn *conn)
+{
+    if (conn->session != NULL) {
+        SSL_SESSION_free(conn->session);
+        conn->session = NULL;
+    }
+}
