@@ -129,6 +129,14 @@ static const struct judge_case cases[] = {
       .get = true, .regex = "up", .done = false, .status = 200 },
     { "chunked body, malformed", REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
       .get = true, .regex = "up", .done = true, .reason = FM_REASON_READ_MALFORMED, .status = 200 },
+    { "a 204 to a GET: the regex sees an empty body", REPLY("HTTP/1.1 204 No\r\n\r\n"),
+      .get = true, .regex = "x", .done = true, .reason = FM_REASON_CONTENT_MISMATCH, .status = 204 },
+    { "the window cuts the headers a HEAD's regex sees", REPLY("HTTP/1.1 200 OK\r\nB: 1\r\n\r\n"),
+      .regex = "B", .window = 10, .done = true, .reason = FM_REASON_CONTENT_MISMATCH, .status = 200 },
+    { "a detail shows at most 24 server bytes, escaped",
+      REPLY("\"\\\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
+            "\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\r\n"), .done = true,
+      .reason = FM_REASON_READ_MALFORMED, .detail = "\"\\x22\\x5c\\x01\\x01" },
     { "a GET without a regex needs no body", REPLY("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n"),
       .get = true, .done = true, .reason = FM_REASON_OK, .status = 200 },
 };
