@@ -17,13 +17,36 @@ FM_ATTRD_UPDATER = $(ATTRD_UPDATER)
 
 pkglibexec_PROGRAMS = agents/faultmon-ocf agents/faultmon-ocf-probe
 
-agents_faultmon_ocf_SOURCES = \
-	agents/faultmon_ocf.c \
+# The OCF plumbing both agents share (ocf_common.h), one file per concern;
+# the unit tests and the fuzz harnesses compile the same list.
+FM_OCF_COMMON_SOURCES = \
+	agents/ocf_attrd.c \
+	agents/ocf_cib.c \
+	agents/ocf_common.h \
+	agents/ocf_env.c \
+	agents/ocf_log.c \
+	agents/ocf_loop.c \
+	agents/ocf_proc.c \
+	agents/ocf_record.c \
+	agents/ocf_regex.c \
+	agents/ocf_words.c
+
+# ocf:faultmon:apache: actions, parameters, httpd control, the level-10
+# test, and the configuration reader (ocf_apache.h).
+FM_OCF_APACHE_SOURCES = \
 	agents/ocf_apache.c \
 	agents/ocf_apache.h \
 	agents/ocf_apache_conf.c \
-	agents/ocf_common.c \
-	agents/ocf_common.h \
+	agents/ocf_apache_httpd.c \
+	agents/ocf_apache_int.h \
+	agents/ocf_apache_level10.c \
+	agents/ocf_apache_params.c \
+	agents/ocf_apache_targets.c
+
+agents_faultmon_ocf_SOURCES = \
+	agents/faultmon_ocf.c \
+	$(FM_OCF_COMMON_SOURCES) \
+	$(FM_OCF_APACHE_SOURCES) \
 	agents/ocf_httpmon.c \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h
@@ -93,16 +116,36 @@ EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh
 if HAVE_CMOCKA
 FM_OCF_UNIT_SOURCES = \
 	agents/ocf_apache_conf.c \
-	agents/ocf_common.c
-FM_OCF_UNIT_TESTS = tests/unit/test_ocf_common tests/unit/test_ocf_apache_conf
+	agents/ocf_apache_targets.c \
+	$(FM_OCF_COMMON_SOURCES)
+FM_OCF_UNIT_TESTS = \
+	tests/unit/test_ocf_apache_conf \
+	tests/unit/test_ocf_common \
+	tests/unit/test_ocf_env \
+	tests/unit/test_ocf_proc \
+	tests/unit/test_ocf_record
+FM_OCF_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
+FM_OCF_UNIT_LDADD = $(FM_LIBS_LIBC) $(CMOCKA_LIBS)
 check_PROGRAMS += $(FM_OCF_UNIT_TESTS)
 TESTS += $(FM_OCF_UNIT_TESTS)
 tests_unit_test_ocf_common_SOURCES = tests/unit/test_ocf_common.c $(FM_OCF_UNIT_SOURCES)
 tests_unit_test_ocf_common_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
-tests_unit_test_ocf_common_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
-tests_unit_test_ocf_common_LDADD = $(FM_LIBS_LIBC) $(CMOCKA_LIBS)
+tests_unit_test_ocf_common_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_common_LDADD = $(FM_OCF_UNIT_LDADD)
 tests_unit_test_ocf_apache_conf_SOURCES = tests/unit/test_ocf_apache_conf.c $(FM_OCF_UNIT_SOURCES)
 tests_unit_test_ocf_apache_conf_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
-tests_unit_test_ocf_apache_conf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
-tests_unit_test_ocf_apache_conf_LDADD = $(FM_LIBS_LIBC) $(CMOCKA_LIBS)
+tests_unit_test_ocf_apache_conf_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_apache_conf_LDADD = $(FM_OCF_UNIT_LDADD)
+tests_unit_test_ocf_env_SOURCES = tests/unit/test_ocf_env.c $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_env_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_env_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_env_LDADD = $(FM_OCF_UNIT_LDADD)
+tests_unit_test_ocf_proc_SOURCES = tests/unit/test_ocf_proc.c $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_proc_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_proc_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_proc_LDADD = $(FM_OCF_UNIT_LDADD)
+tests_unit_test_ocf_record_SOURCES = tests/unit/test_ocf_record.c $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_record_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_record_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_record_LDADD = $(FM_OCF_UNIT_LDADD)
 endif

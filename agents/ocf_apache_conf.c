@@ -11,13 +11,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <faultmon/parse.h>
+#include <faultmon/text.h>
 
 #include "ocf_apache.h"
 
@@ -67,17 +69,6 @@ struct parser {
     char *err;
     size_t err_len;
 };
-
-static int
-conf_err(struct parser *ps, int rc, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(ps->err, ps->err_len, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 static bool
 active(const struct parser *ps)
@@ -248,8 +239,9 @@ resolve_path(const struct parser *ps, const char *path, char *out, size_t out_le
 {
     if (path[0] == '/') {
         snprintf(out, out_len, "%s", path);
-    } else {
-        fm_ocf_fmt(out, out_len, "%s/%s", ps->conf->server_root, path);
+    } else if (snprintf(out, out_len, "%s/%s", ps->conf->server_root, path) >= (int) out_len) {
+        /* Cut, it would name another file: name none. */
+        out[0] = '\0';
     }
 }
 
@@ -264,19 +256,20 @@ static int
 enter(struct parser *ps, const char *path, const struct stat *st, int depth)
 {
     if (depth > MAX_DEPTH) {
-        return conf_err(ps, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
+        return fm_errf(ps->err, ps->err_len, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
     }
     if (ps->n_visited >= MAX_FILES) {
-        return conf_err(ps, ELOOP, "%s: more than %d configuration files and directories", path, MAX_FILES);
+        return fm_errf(ps->err, ps->err_len, ELOOP, "%s: more than %d configuration files and directories",
+                       path, MAX_FILES);
     }
     for (size_t i = 0; i < ps->n_chain; i++) {
         if (ps->chain[i].dev == st->st_dev && ps->chain[i].ino == st->st_ino) {
-            return conf_err(ps, ELOOP, "%s: include loop (it is %s, which is already being read)", path,
-                            ps->chain[i].path);
+            return fm_errf(ps->err, ps->err_len, ELOOP,
+                           "%s: include loop (it is %s, which is already being read)", path, ps->chain[i].path);
         }
     }
     if (ps->n_chain == MAX_CHAIN) {
-        return conf_err(ps, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
+        return fm_errf(ps->err, ps->err_len, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
     }
     ps->chain[ps->n_chain].dev = st->st_dev;
     ps->chain[ps->n_chain].ino = st->st_ino;
@@ -318,10 +311,11 @@ include_dir(struct parser *ps, const char *dir, int depth)
             struct stat st;
 
             size_t dir_len = strlen(dir);
+            int len = snprintf(path, sizeof(path), "%s%s%s", dir,
+                               (dir_len > 0 && dir[dir_len - 1] == '/')? "" : "/", names[i]->d_name);
 
-            fm_ocf_fmt(path, sizeof(path), "%s%s%s", dir,
-                       (dir_len > 0 && dir[dir_len - 1] == '/')? "" : "/", names[i]->d_name);
-            if (stat(path, &st) == 0) {
+            /* A path that does not fit would name another file. */
+            if (len < (int) sizeof(path) && stat(path, &st) == 0) {
                 rc = S_ISDIR(st.st_mode)? include_dir(ps, path, depth + 1)
                                         : parse_file(ps, path, depth + 1, true);
             }
@@ -370,8 +364,7 @@ add_listen(struct parser *ps, char **argv, size_t argc)
     struct fm_apache_listen l;
     const char *spec = argv[1];
     const char *colon = NULL;
-    char *end = NULL;
-    long port = 0;
+    uint64_t port = 0;
 
     memset(&l, 0, sizeof(l));
     if (ps->conf->n_listen == FM_APACHE_MAX_LISTEN) {
@@ -391,8 +384,7 @@ add_listen(struct parser *ps, char **argv, size_t argc)
             snprintf(l.host, sizeof(l.host), "%.*s", (int) (colon - spec), spec);
         }
     }
-    port = strtol((colon != NULL)? colon + 1 : spec, &end, 10);
-    if (*end != '\0' || port < 1 || port > 65535) {
+    if (fm_parse_u64((colon != NULL)? colon + 1 : spec, 1, 65535, FM_PARSE_DEFAULT, &port) != 0) {
         return;
     }
     l.port = (uint16_t) port;
@@ -512,6 +504,65 @@ directive(struct parser *ps, char *line, int depth)
     return 0;
 }
 
+/*
+ * Open a configuration file as httpd would read it.
+ * \return 0 with *in open, or what parse_file() returns (0 for a missing
+ *         Include, which fails httpd too, and start reports it)
+ */
+static int
+open_conf_file(struct parser *ps, const char *path, int depth, FILE **in, struct stat *st)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+    *in = NULL;
+    if (fd < 0) {
+        if (depth == 0) {
+            return fm_errf(ps->err, ps->err_len, ENOENT, "cannot read %s: %s", path, strerror(errno));
+        }
+        return 0;
+    }
+    if (fstat(fd, st) != 0) {
+        close(fd);
+        return fm_errf(ps->err, ps->err_len, EIO, "cannot read %s: %s", path, strerror(errno));
+    }
+    /* As httpd: a FIFO would block the reader and /dev/zero never ends. */
+    if (!S_ISREG(st->st_mode)) {
+        close(fd);
+        return fm_errf(ps->err, ps->err_len, EINVAL, "%s: not a regular file", path);
+    }
+    *in = fdopen(fd, "r");
+    if (*in == NULL) {
+        close(fd);
+        return fm_errf(ps->err, ps->err_len, ENOMEM, "cannot read %s: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+/* One whole (joined) line: a section's start or end, or a directive. */
+static int
+parse_line(struct parser *ps, const char *joined, int depth)
+{
+    char expanded[LINE_MAX_BYTES];
+    const char *p = joined;
+
+    while (isspace((unsigned char) *p)) {
+        p++;
+    }
+    if (*p == '\0' || *p == '#') {
+        return 0;
+    }
+    expand_vars(ps, p, expanded, sizeof(expanded));
+    if (expanded[0] == '<' && expanded[1] == '/') {
+        close_section(ps);
+    } else if (expanded[0] == '<') {
+        open_section(ps, expanded);
+    } else {
+        return directive(ps, expanded, depth);
+    }
+    return 0;
+}
+
 static int
 parse_file(struct parser *ps, const char *path, int depth, bool optional)
 {
@@ -520,33 +571,12 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
     char *joined = NULL;
     size_t cap = 0;
     size_t joined_len = 0;
-    int rc = 0;
-    int fd = -1;
     struct stat st;
+    int rc = open_conf_file(ps, path, depth, &in, &st);
 
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (depth == 0) {
-            return conf_err(ps, ENOENT, "cannot read %s: %s", path, strerror(errno));
-        }
-        /* A missing Include fails httpd too, which start reports. */
-        (void) optional;
-        return 0;
-    }
-    if (fstat(fd, &st) != 0) {
-        close(fd);
-        return conf_err(ps, EIO, "cannot read %s: %s", path, strerror(errno));
-    }
-    /* As httpd: a FIFO would block the reader and /dev/zero never ends. */
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return conf_err(ps, EINVAL, "%s: not a regular file", path);
-    }
-    in = fdopen(fd, "r");
+    (void) optional;
     if (in == NULL) {
-        close(fd);
-        return conf_err(ps, ENOMEM, "cannot read %s: %s", path, strerror(errno));
+        return rc;
     }
     rc = enter(ps, path, &st, depth);
     if (rc != 0) {
@@ -562,8 +592,7 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
     }
     while (rc == 0 && getline(&line, &cap, in) >= 0) {
         size_t len = strlen(line);
-        char *p = NULL;
-        char expanded[LINE_MAX_BYTES];
+        bool continued = false;
 
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) {
             line[--len] = '\0';
@@ -571,32 +600,17 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
         /* A backslash at the end continues the line. */
         if (len > 0 && line[len - 1] == '\\') {
             line[--len] = '\0';
-            if (joined_len + len + 1 < LINE_MAX_BYTES) {
-                memcpy(joined + joined_len, line, len);
-                joined_len += len;
-                joined[joined_len] = '\0';
-            }
-            continue;
+            continued = true;
         }
         if (joined_len + len + 1 < LINE_MAX_BYTES) {
             memcpy(joined + joined_len, line, len);
             joined_len += len;
             joined[joined_len] = '\0';
         }
-        p = joined;
-        while (isspace((unsigned char) *p)) {
-            p++;
+        if (continued) {
+            continue;
         }
-        if (*p != '\0' && *p != '#') {
-            expand_vars(ps, p, expanded, sizeof(expanded));
-            if (expanded[0] == '<' && expanded[1] == '/') {
-                close_section(ps);
-            } else if (expanded[0] == '<') {
-                open_section(ps, expanded);
-            } else {
-                rc = directive(ps, expanded, depth);
-            }
-        }
+        rc = parse_line(ps, joined, depth);
         joined_len = 0;
         joined[0] = '\0';
     }
@@ -634,86 +648,4 @@ fm_apache_conf_read(const char *configfile, char *const *defines, size_t n_defin
     rc = parse_file(ps, configfile, 0, false);
     free(ps);
     return rc;
-}
-
-bool
-fm_apache_conf_pid_file(const struct fm_apache_conf *conf, char *buf, size_t buf_len)
-{
-    if (conf->pid_file[0] == '\0') {
-        return false;
-    }
-    if (conf->pid_file[0] == '/') {
-        snprintf(buf, buf_len, "%s", conf->pid_file);
-    } else {
-        fm_ocf_fmt(buf, buf_len, "%s/%s", conf->server_root, conf->pid_file);
-    }
-    return true;
-}
-
-static void
-listen_host(const struct fm_apache_listen *l, bool ipv6, char *buf, size_t len)
-{
-    if (l->host[0] == '\0') {
-        snprintf(buf, len, "%s", ipv6? "[::1]" : "127.0.0.1");
-    } else if (strcmp(l->host, "::") == 0) {
-        snprintf(buf, len, "[::1]");
-    } else if (strchr(l->host, ':') != NULL) {
-        snprintf(buf, len, "[%s]", l->host);
-    } else {
-        snprintf(buf, len, "%s", l->host);
-    }
-}
-
-void
-fm_apache_conf_port_list(const struct fm_apache_conf *conf, bool ipv6, char *buf,
-                         size_t buf_len)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (size_t i = 0; i < conf->n_listen; i++) {
-        const struct fm_apache_listen *l = &conf->listen[i];
-        char host[160];
-        char item[256];
-        int n = 0;
-
-        listen_host(l, ipv6, host, sizeof(host));
-        if (l->https) {
-            snprintf(item, sizeof(item), "https://%s:%u/", host, (unsigned) l->port);
-        } else {
-            snprintf(item, sizeof(item), "%s:%u", host, (unsigned) l->port);
-        }
-        /* The same address twice (Listen in two files) is one target. */
-        {
-            char padded[300];
-            char all[4200];
-
-            snprintf(padded, sizeof(padded), " %s ", item);
-            snprintf(all, sizeof(all), " %s ", buf);
-            if (strstr(all, padded) != NULL) {
-                continue;
-            }
-        }
-        n = snprintf(buf + used, buf_len - used, "%s%s", (used > 0)? " " : "", item);
-        if (n < 0 || (size_t) n >= buf_len - used) {
-            buf[used] = '\0';
-            return;
-        }
-        used += (size_t) n;
-    }
-}
-
-void
-fm_apache_conf_base_url(const struct fm_apache_conf *conf, bool ipv6, unsigned port,
-                        char *buf, size_t buf_len)
-{
-    char host[160];
-
-    if (conf->n_listen > 0) {
-        listen_host(&conf->listen[0], ipv6, host, sizeof(host));
-        snprintf(buf, buf_len, "%s://%s:%u", conf->listen[0].https? "https" : "http", host,
-                 (unsigned) conf->listen[0].port);
-        return;
-    }
-    snprintf(buf, buf_len, "http://%s:%u", ipv6? "[::1]" : "127.0.0.1", port);
 }

@@ -4,6 +4,12 @@
  * libc (and the libc-only parts of the probe core), so that a monitor costs
  * a process start and a file read.  Whatever needs OpenSSL runs in the
  * helper program faultmon-ocf-probe or in `faultmon run`.
+ *
+ * One header for the shared plumbing, in sections by concern, each section
+ * naming the one file that implements it: the agent is one program whose
+ * action files use most of the sections, and one short list shows a newcomer
+ * every helper an agent has (one header per concern would be nine headers
+ * of a few declarations each).
  */
 #ifndef FAULTMON_OCF_COMMON_H
 #define FAULTMON_OCF_COMMON_H
@@ -21,6 +27,8 @@
 
 /* Milliseconds an action keeps in hand before its own timeout. */
 #define FM_OCF_MARGIN_MS 1500
+
+/* ---- the invocation and the parameters (ocf_env.c) ---- */
 
 /* The invocation: which agent, which action, and the operation's limits. */
 struct fm_ocf {
@@ -53,15 +61,6 @@ bool fm_ocf_is_probe(const struct fm_ocf *ocf);
 /*! \brief Milliseconds left before the operation's timeout, minus the margin. */
 uint64_t fm_ocf_left_ms(const struct fm_ocf *ocf);
 
-/*!
- * \brief snprintf that says whether the text fit (paths are built with it,
- *        and a truncated path must not be used).
- */
-bool fm_ocf_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-uint64_t fm_ocf_now_us(void);
-void fm_ocf_sleep_ms(uint64_t ms);
-
 /*! \brief OCF_RESKEY_<name>, or NULL when unset. */
 const char *fm_ocf_param(const char *name);
 
@@ -74,6 +73,8 @@ int fm_ocf_param_set(const char *name, const char *value);
 /*! \brief A boolean parameter; \p dflt when unset; -1 when not a boolean. */
 int fm_ocf_param_bool(const char *name, bool dflt);
 
+/* ---- logging (ocf_log.c) ---- */
+
 /*
  * Logging: everything goes to syslog (facility daemon) as
  * "faultmon-ocf:AGENT(RESOURCE)"; warnings and errors also to stderr, which
@@ -82,10 +83,6 @@ int fm_ocf_param_bool(const char *name, bool dflt);
  * control character, no invalid UTF-8 (Pacemaker keeps exit reasons in XML).
  */
 void fm_ocf_log_open(const struct fm_ocf *ocf);
-
-/*! \brief Redact and escape \p msg (\p len bytes) in place: fm_text_clean()
- *         under the name the agents' code knows. */
-void fm_ocf_redact(char *msg, size_t len);
 
 void fm_ocf_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -96,7 +93,10 @@ void fm_ocf_log(int priority, const char *fmt, ...) __attribute__((format(printf
  */
 int fm_ocf_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* ---- files and processes ---- */
+/* ---- files and processes (ocf_proc.c) ---- */
+
+/*! \brief Sleep \p ms milliseconds (signals do not cut it short). */
+void fm_ocf_sleep_ms(uint64_t ms);
 
 /*! \brief A PID from a pid file: 0 when absent, unreadable or not a number. */
 pid_t fm_ocf_read_pid_file(const char *path);
@@ -144,6 +144,8 @@ int fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
  */
 int fm_ocf_spawn_daemon(char *const argv[], pid_t *daemon_pid);
 
+/* ---- words (ocf_words.c) and case folding (ocf_regex.c) ---- */
+
 /*! \brief Split \p text at blanks into words, honouring '...' and "..." and
  *         backslash escapes; nothing is expanded.
  *  \return 0, or EINVAL for an unbalanced quote (words freed) */
@@ -158,10 +160,7 @@ void fm_ocf_free_words(char **words, size_t n_words);
  */
 int fm_ocf_regex_icase(const char *regex, char *out, size_t out_len);
 
-/*! \brief base64 of \p len bytes into \p out (NUL-terminated). */
-void fm_ocf_base64(const unsigned char *in, size_t len, char *out, size_t out_len);
-
-/* ---- the agent's record, RESOURCE/agent in the state directory ---- */
+/* ---- the agent's record, RESOURCE/agent in the state directory (ocf_record.c) ---- */
 
 /*
  * What start found out and monitor and stop need without reading the Apache
@@ -170,6 +169,9 @@ void fm_ocf_base64(const unsigned char *in, size_t len, char *out, size_t out_le
  * "faultmon-agent 1" header and an "end" trailer; values hold no secrets.
  */
 #define FM_OCF_RECORD_MAX 16
+#define FM_OCF_RECORD_HEADER "faultmon-agent 1"
+/* A record of ours is at most 16 lines of a key and a path: about 66 KiB. */
+#define FM_OCF_RECORD_MAX_BYTES (128 * 1024)
 
 struct fm_ocf_record {
     size_t n;
@@ -180,12 +182,20 @@ struct fm_ocf_record {
 void fm_ocf_record_set(struct fm_ocf_record *rec, const char *key, const char *value);
 const char *fm_ocf_record_get(const struct fm_ocf_record *rec, const char *key);
 
-/*! \return 0, ENOENT when there is none, EINVAL when it is not one */
+/*!
+ * \brief Read the record (a symbolic link, a file that is not whole,
+ *        data after "end", a NUL byte: not a record).
+ * \param[out] err  why it is refused (may be NULL)
+ * \return 0, ENOENT when there is none, EINVAL when it is not one
+ */
+int fm_ocf_record_read_why(const char *dir, struct fm_ocf_record *rec, char *err, size_t err_len);
+
+/*! \brief fm_ocf_record_read_why() without the reason. */
 int fm_ocf_record_read(const char *dir, struct fm_ocf_record *rec);
 int fm_ocf_record_write(const char *dir, const struct fm_ocf_record *rec);
 void fm_ocf_record_remove(const char *dir);
 
-/* ---- the fault-monitor loop ---- */
+/* ---- the fault-monitor loop (ocf_loop.c) ---- */
 
 /*! \brief The faultmon program: $FAULTMON when it is an absolute path to an
  *         executable (tests), else the installed one. */
@@ -231,6 +241,8 @@ void fm_ocf_first_failure(const struct fm_run_state *st, char *buf, size_t buf_l
  */
 int fm_ocf_fresh_probe(const struct fm_ocf *ocf, uint64_t probe_timeout_ms);
 
+/* ---- node attributes (ocf_attrd.c) ---- */
+
 /*! \brief Pacemaker's attrd_updater (FAULTMON_OCF_ATTRD_UPDATER in tests). */
 const char *fm_ocf_attrd_updater_path(void);
 
@@ -240,6 +252,8 @@ const char *fm_ocf_attrd_updater_path(void);
  * \return the exit status of attrd_updater
  */
 int fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value);
+
+/* ---- the fault-monitor loop, continued (ocf_loop.c) ---- */
 
 /*!
  * \brief Give the loop a complete failure the agent found (\p cause, e.g.
@@ -257,6 +271,8 @@ bool fm_ocf_loop_reported(const struct fm_ocf *ocf);
 /*! \brief Forget the loop's history and decision (`faultmon reset`). */
 void fm_ocf_loop_reset(const struct fm_ocf *ocf);
 
+/* ---- the CIB (ocf_cib.c) ---- */
+
 /*!
  * \brief The resource's shortest recurring monitor operation in the CIB.
  * \return whether one was found (\p timeout_ms is 0 when it sets none)
@@ -270,6 +286,8 @@ bool fm_ocf_monitor_op(const struct fm_ocf *ocf, uint64_t *interval_ms, uint64_t
  * \return whether one is set
  */
 bool fm_ocf_meta_attr(const struct fm_ocf *ocf, const char *name, char *buf, size_t buf_len);
+
+/* ---- the fault-monitor loop, its files (ocf_loop.c) ---- */
 
 /*! \return how many fail requests the loop made within Retry_interval */
 unsigned fm_ocf_asked_count(const struct fm_ocf *ocf);

@@ -13,6 +13,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <faultmon/parse.h>
 #include <faultmon/state.h>
 #include <faultmon/target.h>
 
@@ -66,13 +67,12 @@ httpmon_params(struct httpmon *h)
                            h->dampen);
     }
     if (mult != NULL && mult[0] != '\0') {
-        char *end = NULL;
+        int64_t v = 0;
 
-        errno = 0;
-        h->multiplier = strtol(mult, &end, 10);
-        if (errno != 0 || *end != '\0' || h->multiplier < 1 || h->multiplier > 1000000) {
+        if (fm_parse_i64(mult, 1, 1000000, FM_PARSE_DEFAULT, &v) != 0) {
             return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid multiplier '%s': expected 1-1000000", mult);
         }
+        h->multiplier = (long) v;
     }
     if (h->health != NULL) {
         if (strncmp(h->health, HEALTH_PREFIX, strlen(HEALTH_PREFIX)) != 0

@@ -50,7 +50,8 @@ tests_fuzz_fuzz_http_LDADD = $(FM_FUZZ_LIBS)
 # from the library.
 FM_FUZZ_OCF_SOURCES = \
 	agents/ocf_apache_conf.c \
-	agents/ocf_common.c
+	agents/ocf_apache_targets.c \
+	$(FM_OCF_COMMON_SOURCES)
 FM_FUZZ_OCF_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
 	-DFM_OCF_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'

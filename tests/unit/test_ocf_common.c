@@ -1,6 +1,7 @@
 /*
  * Unit tests: the agents' text helpers: words of `options` without a shell,
- * case-insensitive regexes for testregex, base64 for basic authentication.
+ * case-insensitive regexes for testregex, base64 for basic authentication
+ * (util's fm_base64_encode(), which the agent now uses).
  * The redaction of passwords in messages is tested in test_text.c.
  */
 #include <config.h>
@@ -15,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+
+#include <faultmon/text.h>
 
 #include "ocf_common.h"
 
@@ -97,13 +100,13 @@ test_base64(void **state)
     char out[64];
 
     (void) state;
-    fm_ocf_base64((const unsigned char *) "", 0, out, sizeof(out));
+    fm_base64_encode("", 0, out, sizeof(out));
     assert_string_equal(out, "");
-    fm_ocf_base64((const unsigned char *) "f", 1, out, sizeof(out));
+    fm_base64_encode("f", 1, out, sizeof(out));
     assert_string_equal(out, "Zg==");
-    fm_ocf_base64((const unsigned char *) "fo", 2, out, sizeof(out));
+    fm_base64_encode("fo", 2, out, sizeof(out));
     assert_string_equal(out, "Zm8=");
-    fm_ocf_base64((const unsigned char *) "user:pa55", 9, out, sizeof(out));
+    fm_base64_encode("user:pa55", 9, out, sizeof(out));
     assert_string_equal(out, "dXNlcjpwYTU1");
 }
 

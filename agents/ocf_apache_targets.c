@@ -1,0 +1,96 @@
+/*
+ * faultmon OCF agents: what ocf:faultmon:apache takes from a configuration
+ * read by ocf_apache_conf.c: the pid file as httpd resolves it, and the
+ * probe targets and base URL of its Listen directives.
+ */
+#include <config.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ocf_apache.h"
+
+bool
+fm_apache_conf_pid_file(const struct fm_apache_conf *conf, char *buf, size_t buf_len)
+{
+    if (conf->pid_file[0] == '\0') {
+        return false;
+    }
+    if (conf->pid_file[0] == '/') {
+        snprintf(buf, buf_len, "%s", conf->pid_file);
+    } else if (snprintf(buf, buf_len, "%s/%s", conf->server_root, conf->pid_file) >= (int) buf_len) {
+        /* Cut, it would name another file: the agent then chooses one
+         * and passes it to httpd with -c, which overrides this one. */
+        return false;
+    }
+    return true;
+}
+
+static void
+listen_host(const struct fm_apache_listen *l, bool ipv6, char *buf, size_t len)
+{
+    if (l->host[0] == '\0') {
+        snprintf(buf, len, "%s", ipv6? "[::1]" : "127.0.0.1");
+    } else if (strcmp(l->host, "::") == 0) {
+        snprintf(buf, len, "[::1]");
+    } else if (strchr(l->host, ':') != NULL) {
+        snprintf(buf, len, "[%s]", l->host);
+    } else {
+        snprintf(buf, len, "%s", l->host);
+    }
+}
+
+void
+fm_apache_conf_port_list(const struct fm_apache_conf *conf, bool ipv6, char *buf,
+                         size_t buf_len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < conf->n_listen; i++) {
+        const struct fm_apache_listen *l = &conf->listen[i];
+        char host[160];
+        char item[256];
+        int n = 0;
+
+        listen_host(l, ipv6, host, sizeof(host));
+        if (l->https) {
+            snprintf(item, sizeof(item), "https://%s:%u/", host, (unsigned) l->port);
+        } else {
+            snprintf(item, sizeof(item), "%s:%u", host, (unsigned) l->port);
+        }
+        /* The same address twice (Listen in two files) is one target. */
+        {
+            char padded[300];
+            char all[4200];
+
+            snprintf(padded, sizeof(padded), " %s ", item);
+            snprintf(all, sizeof(all), " %s ", buf);
+            if (strstr(all, padded) != NULL) {
+                continue;
+            }
+        }
+        n = snprintf(buf + used, buf_len - used, "%s%s", (used > 0)? " " : "", item);
+        if (n < 0 || (size_t) n >= buf_len - used) {
+            buf[used] = '\0';
+            return;
+        }
+        used += (size_t) n;
+    }
+}
+
+void
+fm_apache_conf_base_url(const struct fm_apache_conf *conf, bool ipv6, unsigned port,
+                        char *buf, size_t buf_len)
+{
+    char host[160];
+
+    if (conf->n_listen > 0) {
+        listen_host(&conf->listen[0], ipv6, host, sizeof(host));
+        snprintf(buf, buf_len, "%s://%s:%u", conf->listen[0].https? "https" : "http", host,
+                 (unsigned) conf->listen[0].port);
+        return;
+    }
+    snprintf(buf, buf_len, "http://%s:%u", ipv6? "[::1]" : "127.0.0.1", port);
+}

@@ -1,0 +1,82 @@
+/*
+ * faultmon OCF agents: logging and the exit reason.  Every message goes
+ * through fm_text_format() (no URI secret, no control character, valid
+ * UTF-8): Pacemaker keeps exit reasons in XML.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <syslog.h>
+
+#include <faultmon/text.h>
+
+#include "ocf_common.h"
+
+/* The invocation named in every line; set once by fm_ocf_log_open(). */
+static const struct fm_ocf *log_ocf = NULL;
+
+/* Pacemaker keeps the last exit reason: the first one is the cause. */
+static bool reason_printed = false;
+
+void
+fm_ocf_log_open(const struct fm_ocf *ocf)
+{
+    log_ocf = ocf;
+    openlog("faultmon-ocf", LOG_PID, LOG_DAEMON);
+}
+
+/* "AGENT(RESOURCE) ACTION", as clean as the message: the resource name and
+ * the action come from outside too. */
+static void
+log_who(char *who, size_t who_len)
+{
+    fm_text_format(who, who_len, "%s(%s) %s", (log_ocf != NULL)? log_ocf->agent : "agent",
+                   (log_ocf != NULL && log_ocf->resource != NULL)? log_ocf->resource : "-",
+                   (log_ocf != NULL)? log_ocf->action : "-");
+}
+
+static void
+log_text(int priority, const char *msg)
+{
+    char who[256];
+
+    log_who(who, sizeof(who));
+    syslog(priority, "%s: %s", who, msg);
+    if (priority <= LOG_WARNING) {
+        fprintf(stderr, "%s: %s: %s\n", (priority <= LOG_ERR)? "ERROR" : "WARNING", who, msg);
+    }
+}
+
+void
+fm_ocf_log(int priority, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    fm_text_vformat(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    log_text(priority, msg);
+}
+
+int
+fm_ocf_fail(int rc, const char *fmt, ...)
+{
+    char msg[1024];
+    char who[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    fm_text_vformat(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (!reason_printed) {
+        /* The executor keeps the last such line as the exit reason. */
+        fprintf(stderr, "ocf-exit-reason:%s\n", msg);
+        reason_printed = true;
+    }
+    log_who(who, sizeof(who));
+    syslog((rc == PCMK_OCF_NOT_RUNNING)? LOG_INFO : LOG_ERR, "%s: %s", who, msg);
+    return rc;
+}
