@@ -37,12 +37,34 @@ fm_ocf_sleep_ms(uint64_t ms)
 pid_t
 fm_ocf_read_pid_file(const char *path)
 {
+    static bool warned = false;
     char buf[32];
     ssize_t n = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
     int64_t v = 0;
+    /*
+     * O_NONBLOCK: a FIFO put at the pid file's path must not hold the agent
+     * past its deadline waiting for a writer.  O_NOFOLLOW: httpd writes its
+     * pid file itself, never as a symbolic link (Debian's
+     * /run/apache2/apache2.pid, Red Hat's /run/httpd/httpd.pid through the
+     * directory link /etc/httpd/run); a link there was put by someone else.
+     */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
 
     if (fd < 0) {
+        if (errno == ELOOP && !warned) {
+            warned = true;
+            fm_ocf_log(LOG_WARNING, "pid file %s is a symbolic link: no PID taken from it", path);
+        }
+        return 0;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        if (!warned) {
+            /* Once per action: the start waits for a pid file in a loop. */
+            warned = true;
+            fm_ocf_log(LOG_WARNING, "pid file %s is not a regular file: no PID taken from it", path);
+        }
         return 0;
     }
     n = read(fd, buf, sizeof(buf) - 1);

@@ -35,7 +35,7 @@ httpmon_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/httpm
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 n_apache=$(echo "$apache_params" | wc -w)
 n_httpmon=$(echo "$httpmon_params" | wc -w)
-plan $((n_apache + n_httpmon + 2 + 2 + 9))
+plan $((n_apache + n_httpmon + 2 + 2 + 9 + 5))
 
 marker_dir=$FA_TMP/markers
 mkdir -p "$marker_dir"
@@ -220,6 +220,49 @@ elif syslog_text | grep -q "$secret"; then
 else
     ok "the password is not in syslog (a canary arrived)"
 fi
+fa_clear_params
+
+# A FIFO where the pid file should be (a broken or hostile node): reading it
+# must not block the agent past its deadline.  It is no PID, so httpd's
+# parent is unknown: never success, an answer within the operation's
+# timeout, and a stop that still stops every process of this httpd.
+fa_params fmfifo
+fa_agent apache start
+fa_check_rc "FIFO pid file: start: 0" 0
+fifo_httpd=$(cat "$FA_PID_FILE" 2>/dev/null)
+rm -f "$FA_PID_FILE"
+mkfifo -m 600 "$FA_PID_FILE"
+export OCF_RESKEY_CRM_meta_timeout=5000 OCF_RESKEY_CRM_meta_interval=10000
+fifo_start=$(date +%s%N)
+FA_TIMEOUT=30 fa_agent apache monitor
+fifo_ms=$((($(date +%s%N) - fifo_start) / 1000000))
+if [ "$FA_RC" != 0 ] && [ "$FA_RC" -lt 124 ] && [ "$fifo_ms" -lt 5000 ]; then
+    ok "FIFO pid file: monitor answers within its 5 s timeout ($fifo_ms ms), not success ($FA_RC)"
+else
+    not_ok "FIFO pid file: monitor answers within its 5 s timeout ($fifo_ms ms), not success ($FA_RC)"
+    diag "output:" "$FA_OUT"
+fi
+if printf '%s' "$FA_OUT" | grep -q 'not a regular file'; then
+    ok "FIFO pid file: the agent says the pid file is not a regular file"
+else
+    not_ok "FIFO pid file: the agent says the pid file is not a regular file"
+    diag "output:" "$FA_OUT"
+fi
+FA_TIMEOUT=30 fa_agent apache stop
+fa_check_rc "FIFO pid file: stop: 0" 0
+# Gone, or a zombie that init reaps in a moment (the agent counts it gone).
+for _ in $(seq 1 50); do
+    [ -n "$fifo_httpd" ] && kill -0 "$fifo_httpd" 2>/dev/null || break
+    sleep 0.1
+done
+if [ -n "$fifo_httpd" ] && kill -0 "$fifo_httpd" 2>/dev/null; then
+    not_ok "FIFO pid file: stop leaves no httpd (pid $fifo_httpd)"
+    kill -KILL "$fifo_httpd" 2>/dev/null
+else
+    ok "FIFO pid file: stop leaves no httpd (pid ${fifo_httpd:-unknown})"
+fi
+rm -f "$FA_PID_FILE"
+unset OCF_RESKEY_CRM_meta_timeout OCF_RESKEY_CRM_meta_interval
 fa_clear_params
 
 tap_done

@@ -80,6 +80,33 @@ test_read_pid_file(void **state)
     assert_int_equal(fm_ocf_read_pid_file(path), 0);
 }
 
+/* Not a regular file: no PID, and no wait for a writer (the alarm ends a
+ * test that would block). */
+static void
+test_read_pid_file_special(void **state)
+{
+    char path[300];
+    char link_path[300];
+
+    (void) state;
+    assert_int_equal(pid_of("4321\n"), 4321);
+    snprintf(path, sizeof(path), "%s/httpd.pid", dir);
+    snprintf(link_path, sizeof(link_path), "%s/link.pid", dir);
+    unlink(link_path);
+    assert_int_equal(symlink(path, link_path), 0);
+    assert_int_equal(fm_ocf_read_pid_file(link_path), 0);
+    unlink(link_path);
+
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(5);
+    assert_int_equal(fm_ocf_read_pid_file(path), 0);
+    alarm(0);
+    unlink(path);
+    assert_int_equal(fm_ocf_read_pid_file("/dev/null"), 0);
+    assert_int_equal(fm_ocf_read_pid_file(dir), 0);
+}
+
 static void
 test_run(void **state)
 {
@@ -129,6 +156,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_pid_file),
+        cmocka_unit_test(test_read_pid_file_special),
         cmocka_unit_test(test_run),
         cmocka_unit_test(test_pid_alive),
     };
