@@ -5,7 +5,8 @@
 # controls), monitor answers only 0, 1, 4 or 190 from the state, and the
 # agent never makes a second loop: not on start, not when a dead loop is
 # restarted, not when httpd died under a running loop; a crashed loop is
-# recorded, and a stale pid file is never taken for the loop.
+# recorded, and a stale pid file is never taken for the loop.  The agent's
+# own record is no verdict either when its reader refuses it.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -21,7 +22,7 @@ tap_watchdog 180
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 34
+plan 40
 
 RSC=fmstate
 STATE=$FAULTMON_STATE_DIR/$RSC/state
@@ -226,6 +227,43 @@ set_fields d.version=1
 fa_agent httpmon monitor
 is "$(attr_value faultmon-httpmon)" 0 "a trusted down state is published (the positive control)"
 fa_agent httpmon stop
+
+# 35-40: a record the reader refuses (data after 'end', cut short, a
+# symbolic link) is no verdict: with httpd running, monitor fails rather
+# than answer success from it; stop still stops httpd (from the
+# configuration).
+params
+STATE=$FAULTMON_STATE_DIR/$RSC/state
+RECORD=$FAULTMON_STATE_DIR/$RSC/agent
+cp "$RECORD" "$FA_TMP/good.agent"
+printf 'pid_file=/nonexistent\n' >>"$RECORD"
+fa_agent apache monitor
+fa_check_rc_reason "monitor with data after 'end' in the agent's record: 1, not 0" 1 "record .* is refused"
+head -n 3 "$FA_TMP/good.agent" >"$RECORD"
+fa_agent apache monitor
+fa_check_rc_reason "monitor with the agent's record cut short: 1, not 0" 1 "record .* is refused"
+rm -f "$RECORD"
+ln -s "$FA_TMP/good.agent" "$RECORD"
+fa_agent apache monitor
+fa_check_rc_reason "monitor with the agent's record a symbolic link: 1, not 0" 1 "record .* is refused"
+rm -f "$RECORD"
+cp "$FA_TMP/good.agent" "$RECORD"
+fa_agent apache monitor
+fa_check_rc "monitor with the record restored: 0 (the positive control)" 0
+running=$(httpd_pid)
+printf 'faultmon-agent 1\nhttpd=/bin/false\n' >"$RECORD"
+fa_agent apache stop
+fa_check_rc "stop with a refused record: 0" 0
+# Gone, or a zombie that init reaps in a moment (the agent counts it gone).
+for _ in $(seq 1 50); do
+    [ -n "$running" ] && kill -0 "$running" 2>/dev/null || break
+    sleep 0.1
+done
+left=$(httpd_pid)
+if [ -n "$running" ] && kill -0 "$running" 2>/dev/null; then
+    left="$left $running"
+fi
+is "$left" "" "and httpd (pid ${running:-none}) is stopped"
 
 params
 fa_agent apache stop
