@@ -20,27 +20,22 @@
 #include <faultmon/clock.h>
 
 #include "ocf_common.h"
-
-static char dir[256];
+#include "ocf_tmpdir.h"
 
 static int
 make_dir(void **state)
 {
     (void) state;
-    snprintf(dir, sizeof(dir), "%s/test_ocf_proc.XXXXXX",
-             (getenv("TMPDIR") != NULL)? getenv("TMPDIR") : "/tmp");
-    return (mkdtemp(dir) != NULL)? 0 : -1;
+    return ocf_tmpdir_make("test_ocf_proc");
 }
 
 static int
 remove_dir(void **state)
 {
-    char path[300];
+    static const char *const files[] = { "httpd.pid", "link.pid", NULL };
 
     (void) state;
-    snprintf(path, sizeof(path), "%s/httpd.pid", dir);
-    unlink(path);
-    return rmdir(dir);
+    return ocf_tmpdir_remove(files);
 }
 
 static pid_t
@@ -49,7 +44,7 @@ pid_of(const char *text)
     char path[300];
     FILE *out = NULL;
 
-    snprintf(path, sizeof(path), "%s/httpd.pid", dir);
+    snprintf(path, sizeof(path), "%s/httpd.pid", ocf_tmpdir);
     unlink(path);
     out = fopen(path, "w");
     assert_non_null(out);
@@ -76,7 +71,7 @@ test_read_pid_file(void **state)
     assert_int_equal(pid_of("\n"), 0);
     assert_int_equal(pid_of(""), 0);
     assert_int_equal(pid_of("1234\n5678\n"), 0);
-    snprintf(path, sizeof(path), "%s/none.pid", dir);
+    snprintf(path, sizeof(path), "%s/none.pid", ocf_tmpdir);
     assert_int_equal(fm_ocf_read_pid_file(path), 0);
 }
 
@@ -90,8 +85,8 @@ test_read_pid_file_special(void **state)
 
     (void) state;
     assert_int_equal(pid_of("4321\n"), 4321);
-    snprintf(path, sizeof(path), "%s/httpd.pid", dir);
-    snprintf(link_path, sizeof(link_path), "%s/link.pid", dir);
+    snprintf(path, sizeof(path), "%s/httpd.pid", ocf_tmpdir);
+    snprintf(link_path, sizeof(link_path), "%s/link.pid", ocf_tmpdir);
     unlink(link_path);
     assert_int_equal(symlink(path, link_path), 0);
     assert_int_equal(fm_ocf_read_pid_file(link_path), 0);
@@ -104,7 +99,7 @@ test_read_pid_file_special(void **state)
     alarm(0);
     unlink(path);
     assert_int_equal(fm_ocf_read_pid_file("/dev/null"), 0);
-    assert_int_equal(fm_ocf_read_pid_file(dir), 0);
+    assert_int_equal(fm_ocf_read_pid_file(ocf_tmpdir), 0);
 }
 
 static void

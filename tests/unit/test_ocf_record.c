@@ -19,29 +19,22 @@
 #include <cmocka.h>
 
 #include "ocf_common.h"
-
-static char dir[256];
+#include "ocf_tmpdir.h"
 
 static int
 make_dir(void **state)
 {
     (void) state;
-    snprintf(dir, sizeof(dir), "%s/test_ocf_record.XXXXXX",
-             (getenv("TMPDIR") != NULL)? getenv("TMPDIR") : "/tmp");
-    return (mkdtemp(dir) != NULL)? 0 : -1;
+    return ocf_tmpdir_make("test_ocf_record");
 }
 
 static int
 remove_dir(void **state)
 {
-    char path[300];
+    static const char *const files[] = { "agent", "elsewhere", NULL };
 
     (void) state;
-    snprintf(path, sizeof(path), "%s/agent", dir);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s/elsewhere", dir);
-    unlink(path);
-    return rmdir(dir);
+    return ocf_tmpdir_remove(files);
 }
 
 static void
@@ -50,7 +43,7 @@ put_file(const char *name, const char *text, size_t len)
     char path[300];
     FILE *out = NULL;
 
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(path, sizeof(path), "%s/%s", ocf_tmpdir, name);
     unlink(path);
     out = fopen(path, "w");
     assert_non_null(out);
@@ -66,7 +59,7 @@ slurp(const char *name, size_t *len)
     char *buf = calloc(1, 65536);
 
     assert_non_null(buf);
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(path, sizeof(path), "%s/%s", ocf_tmpdir, name);
     in = fopen(path, "r");
     assert_non_null(in);
     *len = fread(buf, 1, 65535, in);
@@ -90,7 +83,7 @@ test_bytes_on_disk(void **state)
     fm_ocf_record_set(&rec, "httpd", "/usr/sbin/apache2");
     fm_ocf_record_set(&rec, "pid_directive", "0");
     fm_ocf_record_set(&rec, "port_list", "127.0.0.1:80 https://127.0.0.1:443/");
-    assert_int_equal(fm_ocf_record_write(dir, &rec), 0);
+    assert_int_equal(fm_ocf_record_write(ocf_tmpdir, &rec), 0);
     text = slurp("agent", &len);
     assert_int_equal(len, strlen(want));
     assert_memory_equal(text, want, len);
@@ -108,7 +101,7 @@ test_read_back(void **state)
 
     (void) state;
     put_file("agent", text, strlen(text));
-    assert_int_equal(fm_ocf_record_read(dir, &rec), 0);
+    assert_int_equal(fm_ocf_record_read(ocf_tmpdir, &rec), 0);
     assert_int_equal(rec.n, 3);
     assert_string_equal(fm_ocf_record_get(&rec, "agent"), "apache2");
     assert_string_equal(fm_ocf_record_get(&rec, "pid_file"), "/run/apache2/apache2.pid");
@@ -156,25 +149,25 @@ test_refused(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         /* len 0: the whole string (one case holds a NUL byte). */
         put_file("agent", cases[i].text, (cases[i].len != 0)? cases[i].len : strlen(cases[i].text));
-        assert_int_equal(fm_ocf_record_read_why(dir, &rec, err, sizeof(err)), EINVAL);
+        assert_int_equal(fm_ocf_record_read_why(ocf_tmpdir, &rec, err, sizeof(err)), EINVAL);
         if (strstr(err, cases[i].why) == NULL) {
             fail_msg("case %zu: '%s' does not say '%s'", i, err, cases[i].why);
         }
-        assert_int_equal(fm_ocf_record_read(dir, &rec), EINVAL);
+        assert_int_equal(fm_ocf_record_read(ocf_tmpdir, &rec), EINVAL);
     }
 
     /* A symbolic link in its place is not followed. */
     put_file("elsewhere", "faultmon-agent 1\nagent=apache\nend\n", 34);
-    snprintf(path, sizeof(path), "%s/agent", dir);
-    snprintf(target, sizeof(target), "%s/elsewhere", dir);
+    snprintf(path, sizeof(path), "%s/agent", ocf_tmpdir);
+    snprintf(target, sizeof(target), "%s/elsewhere", ocf_tmpdir);
     unlink(path);
     assert_int_equal(symlink(target, path), 0);
-    assert_int_equal(fm_ocf_record_read_why(dir, &rec, err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_ocf_record_read_why(ocf_tmpdir, &rec, err, sizeof(err)), EINVAL);
     assert_int_equal(rec.n, 0);
 
     /* None at all, and after fm_ocf_record_remove(). */
-    fm_ocf_record_remove(dir);
-    assert_int_equal(fm_ocf_record_read(dir, &rec), ENOENT);
+    fm_ocf_record_remove(ocf_tmpdir);
+    assert_int_equal(fm_ocf_record_read(ocf_tmpdir, &rec), ENOENT);
     assert_int_equal(access(target, F_OK), 0);
 }
 
