@@ -32,6 +32,8 @@ struct fm_apache_conf {
     size_t n_files;                     /* configuration files read */
 };
 
+/* ---- reading it (ocf_apache_conf.c) ---- */
+
 /*!
  * \brief Read \p configfile and the files it includes.
  *
@@ -52,10 +54,13 @@ struct fm_apache_conf {
 int fm_apache_conf_read(const char *configfile, char *const *defines, size_t n_defines,
                         struct fm_apache_conf *conf, char *err, size_t err_len);
 
+/* ---- what the agent takes from it (ocf_apache_targets.c) ---- */
+
 /*!
  * \brief The PidFile as httpd resolves it: absolute, or relative to
  *        ServerRoot.
- * \return false when the configuration has no PidFile
+ * \return false when the configuration has no PidFile (or one whose path
+ *         does not fit \p buf_len: the agent then chooses its own)
  */
 bool fm_apache_conf_pid_file(const struct fm_apache_conf *conf, char *buf, size_t buf_len);
 
@@ -72,6 +77,8 @@ void fm_apache_conf_port_list(const struct fm_apache_conf *conf, bool ipv6, char
  *         or of 127.0.0.1 (or [::1]) and \p port when there is none. */
 void fm_apache_conf_base_url(const struct fm_apache_conf *conf, bool ipv6, unsigned port,
                              char *buf, size_t buf_len);
+
+/* ---- the agent (ocf_apache.c; its parts share ocf_apache_int.h) ---- */
 
 /*! \brief The actions of ocf:faultmon:apache; returns the OCF exit code. */
 int fm_ocf_apache_main(struct fm_ocf *ocf);
