@@ -3,7 +3,8 @@
 # resource-agents' ra-api-1.dtd (the DTD ocf-tester uses), the agent prints
 # them unchanged, the man pages describe every parameter, ocf:faultmon:apache
 # has every parameter of ocf:heartbeat:apache with its default, and every
-# parameter of the probe core and the decision engine.
+# parameter of the probe core (with the default of its table, printed by
+# `faultmon probe --list-params`) and of the decision engine.
 
 top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${FM_TOP_BUILDDIR:-$top_srcdir}
@@ -12,6 +13,7 @@ top_builddir=${FM_TOP_BUILDDIR:-$top_srcdir}
 
 dtd=${FA_DTD:-/usr/share/resource-agents/ra-api-1.dtd}
 program=$top_builddir/agents/faultmon-ocf
+faultmon=$top_builddir/src/faultmon
 heartbeat_apache=/usr/lib/ocf/resource.d/heartbeat/apache
 agents="apache httpmon"
 
@@ -24,7 +26,7 @@ if [ ! -f "$dtd" ]; then
     exit 0
 fi
 tap_watchdog 60
-plan 21
+plan 22
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-metadata.XXXXXX") || bail_out "mktemp failed"
 fm_cleanup_add "rm -rf '$tmp'"
@@ -134,11 +136,12 @@ else
     skip "apache.xml has ocf:heartbeat:apache's defaults" "resource-agents is not installed"
 fi
 
-# Every probe and decision parameter: the names in src/core/runconf.c's
-# fm_run_config_probe_names and src/decide/params.c's param_table.
+# Every probe and decision parameter: the names in the probe parameter table
+# (src/core/probe_params.c, as `faultmon probe --list-params` prints it:
+# NAME, DEFAULT, HELP separated by tabs) and src/decide/params.c's param_table.
+"$faultmon" probe --list-params >"$tmp/probe-params" 2>"$tmp/probe-params.err"
 core_names=$({
-    sed -n '/fm_run_config_probe_names\[\] = {/,/};/p' "$top_srcdir/src/core/runconf.c" |
-        grep -o '"[A-Za-z_]*"' | tr -d '"'
+    cut -f1 "$tmp/probe-params"
     sed -n '/param_table\[P__COUNT\] = {/,/^};/p' "$top_srcdir/src/decide/params.c" |
         sed -n 's/.*\] = { "\([A-Za-z_]*\)".*/\1/p'
 } | sort -u)
@@ -147,15 +150,34 @@ for p in $core_names; do
     param_names "$top_srcdir/metadata/apache.xml" | grep -qx "$p" || missing="$missing $p"
 done
 if [ -z "$core_names" ]; then
-    missing="(no names found in src/core/runconf.c and src/decide/params.c)"
+    missing="(no names found in faultmon probe --list-params and src/decide/params.c)"
 fi
 is "$missing" "" "apache.xml has every parameter of the probe core and the decision engine"
+
+# The probe parameters' defaults: the meta-data says what the table does.
+differ=""
+if [ ! -s "$tmp/probe-params" ]; then
+    differ="(faultmon probe --list-params printed nothing: $(head -c 300 "$tmp/probe-params.err"))"
+fi
+while IFS= read -r line; do
+    # Not "read p dflt": a tab is blank to read, and an empty default between
+    # two would vanish.
+    p=${line%%$'\t'*}
+    dflt=${line#*$'\t'}
+    dflt=${dflt%%$'\t'*}
+    for agent in $agents; do
+        xml=$top_srcdir/metadata/$agent.xml
+        ours=$(param_default "$xml" "$p")
+        [ "$ours" = "$dflt" ] || differ="$differ $agent:$p($ours/$dflt)"
+    done
+done <"$tmp/probe-params"
+is "$differ" "" "apache.xml and httpmon.xml give every probe parameter its table's default"
 
 # httpmon: the same, but Retry_count (it never restarts anything) and
 # report_degraded (its monitor answers 0; the attribute carries the verdict).
 missing=""
 if [ -z "$core_names" ]; then
-    missing="(no names found in src/core/runconf.c and src/decide/params.c)"
+    missing="(no names found in faultmon probe --list-params and src/decide/params.c)"
 fi
 for p in $core_names; do
     case $p in Retry_count | report_degraded) continue ;; esac

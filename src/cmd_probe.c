@@ -15,36 +15,27 @@
 #include <faultmon/deadline.h>
 #include <faultmon/json.h>
 #include <faultmon/log.h>
+#include <faultmon/parse.h>
 #include <faultmon/probe.h>
+#include <faultmon/probe_params.h>
+#include <faultmon/runconf.h>
 #include <faultmon/text.h>
 
+/* The options of the probe parameters come from their table
+ * (probe_params.h); these are the command's own. */
 enum {
-    OPT_REVERSE = 256,
-    OPT_TLS_REQUEST,
-    OPT_TLS_VERIFY,
-    OPT_TLS_NO_VERIFY,
-    OPT_TLS_CA_FILE,
-    OPT_TLS_SNI,
-    OPT_MAX_BYTES,
-    OPT_RECEIVE_BYTES,
+    OPT_TLS_NO_VERIFY = 256,
     OPT_TARGETS_FILE,
+    OPT_LIST_PARAMS,
+    OPT_PARAM_FIRST,    /* a table row without a short option: this + its index */
 };
 
-static const struct option probe_options[] = {
-    { "timeout",        required_argument, NULL, 't' },
-    { "uri",            required_argument, NULL, 'u' },
-    { "expect-status",  required_argument, NULL, 'e' },
-    { "receive",        required_argument, NULL, 'r' },
-    { "reverse",        no_argument,       NULL, OPT_REVERSE },
-    { "method",         required_argument, NULL, 'm' },
-    { "header",         required_argument, NULL, 'H' },
-    { "tls-request",    no_argument,       NULL, OPT_TLS_REQUEST },
-    { "tls-verify",     no_argument,       NULL, OPT_TLS_VERIFY },
+#define PROBE_SHORT_OPTIONS ":t:u:e:r:m:H:c:i:jqvh"
+#define PROBE_MAX_COUNT 100000000u
+#define PROBE_MAX_LONG_OPTIONS 48
+
+static const struct option command_options[] = {
     { "tls-no-verify",  no_argument,       NULL, OPT_TLS_NO_VERIFY },
-    { "tls-ca-file",    required_argument, NULL, OPT_TLS_CA_FILE },
-    { "tls-sni",        required_argument, NULL, OPT_TLS_SNI },
-    { "max-bytes",      required_argument, NULL, OPT_MAX_BYTES },
-    { "receive-bytes",  required_argument, NULL, OPT_RECEIVE_BYTES },
     { "targets-file",   required_argument, NULL, OPT_TARGETS_FILE },
     { "count",          required_argument, NULL, 'c' },
     { "interval",       required_argument, NULL, 'i' },
@@ -52,7 +43,8 @@ static const struct option probe_options[] = {
     { "verbose",        no_argument,       NULL, 'v' },
     { "quiet",          no_argument,       NULL, 'q' },
     { "help",           no_argument,       NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+    /* Not in --help: the table as metadata/check-metadata.sh reads it. */
+    { "list-params",    no_argument,       NULL, OPT_LIST_PARAMS },
 };
 
 static void
@@ -120,17 +112,13 @@ probe_usage(FILE *out)
 }
 
 struct probe_cli {
-    struct fm_probe_opts opts;
-    struct fm_target *targets;
-    size_t n_targets;
-    size_t cap_targets;
-    unsigned long count;
+    struct fm_run_config cfg;       /* the probe parameters and the targets */
+    struct option longopts[PROBE_MAX_LONG_OPTIONS];
+    uint64_t count;
     uint64_t interval_ms;
     bool json;
     bool quiet;
     int verbose;
-    bool verify_set;
-    bool no_verify;
 };
 
 static int
@@ -138,20 +126,9 @@ add_target(struct probe_cli *cli, const char *text, bool is_uri)
 {
     char err[512];
 
-    if (cli->n_targets == cli->cap_targets) {
-        size_t cap = (cli->cap_targets == 0)? 8 : cli->cap_targets * 2;
-        struct fm_target *grown = realloc(cli->targets, cap * sizeof(*grown));
-
-        if (grown == NULL) {
-            return fm_cli_error("probe", "out of memory");
-        }
-        cli->targets = grown;
-        cli->cap_targets = cap;
-    }
-    if (fm_target_parse(text, is_uri, &cli->targets[cli->n_targets], err, sizeof(err)) != 0) {
+    if (fm_run_config_add_target(&cli->cfg, text, is_uri, err, sizeof(err)) != 0) {
         return fm_cli_error("probe", "%s", err);
     }
-    cli->n_targets++;
     return 0;
 }
 
@@ -183,159 +160,200 @@ bad_value(const char *option, const char *value, const char *expected)
     return fm_cli_error("probe", "invalid value '%s' for %s: expected %s", value, option, expected);
 }
 
+/* getopt_long()'s table: the parameters' options, then the command's own.
+ * \return 0, or ENOSPC when longopts is too short for the table */
 static int
-parse_args(struct probe_cli *cli, int argc, char **argv)
+build_long_options(struct probe_cli *cli)
 {
-    char err[512];
-    struct fm_target scratch;
+    size_t n_params = 0;
+    const struct fm_probe_param *params = fm_probe_params(&n_params);
+    const size_t n_command = sizeof(command_options) / sizeof(command_options[0]);
+    size_t n = 0;
+
+    if (n_params + n_command >= PROBE_MAX_LONG_OPTIONS) {
+        return ENOSPC;
+    }
+    for (size_t i = 0; i < n_params; i++) {
+        if (params[i].option != NULL) {
+            cli->longopts[n].name = params[i].option;
+            cli->longopts[n].has_arg = params[i].option_takes_value? required_argument : no_argument;
+            cli->longopts[n].val = (params[i].short_option != 0)? params[i].short_option
+                                                                : OPT_PARAM_FIRST + (int) i;
+            n++;
+        }
+    }
+    for (size_t i = 0; i < n_command; i++) {
+        cli->longopts[n++] = command_options[i];
+    }
+    memset(&cli->longopts[n], 0, sizeof(cli->longopts[n]));
+    return 0;
+}
+
+/* The parameter an option of getopt_long() stands for, or NULL. */
+static const struct fm_probe_param *
+option_param(int opt)
+{
+    size_t n_params = 0;
+    const struct fm_probe_param *params = fm_probe_params(&n_params);
+
+    for (size_t i = 0; i < n_params; i++) {
+        if (params[i].option != NULL
+            && (opt == params[i].short_option || opt == OPT_PARAM_FIRST + (int) i)) {
+            return &params[i];
+        }
+    }
+    return NULL;
+}
+
+/* One parameter's option, checked by its row.  A --uri is only checked
+ * here: add_targets then adds it after the positional targets, so that
+ * output follows the order of the Sun probe (targets, then
+ * Monitor_Uri_List). */
+static int
+set_param_option(struct probe_cli *cli, const struct fm_probe_param *param,
+                 const char *value, bool add_targets)
+{
+    fm_probe_param_setter set = (param->option_set != NULL)? param->option_set : param->set;
+    char why[512] = "";
+    int rc = 0;
+
+    if (param->type == FM_PARAM_TARGETS && !add_targets) {
+        struct fm_target scratch;
+
+        if (fm_target_parse(value, true, &scratch, why, sizeof(why)) != 0) {
+            return fm_cli_error("probe", "%s", why);
+        }
+        fm_target_clear(&scratch);
+        return 0;
+    }
+    rc = set(&cli->cfg, param, value, why, sizeof(why));
+    if (rc == 0) {
+        return 0;
+    }
+    if (rc == ENOMEM) {
+        return fm_cli_error("probe", "out of memory");
+    }
+    if (param->option_expected != NULL) {
+        return fm_cli_error("probe", "invalid value '%s' for --%s: expected %s", value,
+                            param->option, param->option_expected);
+    }
+    return fm_cli_error("probe", "%s", why);
+}
+
+/* The table as "NAME<TAB>DEFAULT<TAB>HELP" lines. */
+static void
+list_params(void)
+{
+    size_t n_params = 0;
+    const struct fm_probe_param *params = fm_probe_params(&n_params);
+
+    for (size_t i = 0; i < n_params; i++) {
+        printf("%s\t%s\t%s\n", params[i].name, params[i].default_text, params[i].help);
+    }
+}
+
+/* One option of the command's own or of a parameter: 0, -1 to exit 0 now
+ * (--help), or the usage error's exit code. */
+static int
+apply_option(struct probe_cli *cli, int opt, const char *name)
+{
+    const struct fm_probe_param *param = option_param(opt);
+
+    if (param != NULL) {
+        /* A flag (--reverse, --tls-verify) sets its parameter true. */
+        return set_param_option(cli, param, param->option_takes_value? optarg : "true", false);
+    }
+    switch (opt) {
+        case OPT_TLS_NO_VERIFY:
+            return set_param_option(cli, fm_probe_param_find("tls_verify"), "false", false);
+        case OPT_TARGETS_FILE:
+            return read_targets_file(cli, optarg);
+        case 'c':
+            if (fm_parse_u64(optarg, 1, PROBE_MAX_COUNT, FM_PARSE_DEFAULT, &cli->count) != 0) {
+                return bad_value("--count", optarg, "a whole number from 1");
+            }
+            return 0;
+        case 'i':
+            if (fm_parse_duration_ms(optarg, &cli->interval_ms) != 0 || cli->interval_ms == 0) {
+                return bad_value("--interval", optarg, "a positive duration such as 1s");
+            }
+            return 0;
+        case 'j':
+            cli->json = true;
+            return 0;
+        case 'q':
+            cli->quiet = true;
+            return 0;
+        case 'v':
+            cli->verbose++;
+            return 0;
+        case 'h':
+            probe_usage(stdout);
+            return -1;
+        case OPT_LIST_PARAMS:
+            list_params();
+            return -1;
+        case ':':
+            return fm_cli_error("probe", "option '%s' needs a value (see faultmon probe --help)", name);
+        default:
+            return fm_cli_error("probe", "unknown option '%s' (see faultmon probe --help)", name);
+    }
+}
+
+/* The positional targets, then every --uri, then the default target when
+ * there is none. */
+static int
+add_targets(struct probe_cli *cli, int argc, char **argv, int first_positional)
+{
     int opt = 0;
     int rc = 0;
 
-    fm_cli_fold_long_options(argc, argv, ":t:u:e:r:m:H:c:i:jqvh", probe_options);
+    for (int i = first_positional; i < argc && rc == 0; i++) {
+        rc = add_target(cli, argv[i], false);
+    }
+    optind = 1;
+    while (rc == 0 && (opt = getopt_long(argc, argv, PROBE_SHORT_OPTIONS, cli->longopts, NULL)) != -1) {
+        const struct fm_probe_param *param = option_param(opt);
+
+        if (param != NULL && param->type == FM_PARAM_TARGETS) {
+            rc = set_param_option(cli, param, optarg, true);
+        }
+    }
+    if (rc == 0 && cli->cfg.n_targets == 0) {
+        rc = add_target(cli, FM_DEFAULT_TARGET, false);
+    }
+    return rc;
+}
+
+static int
+parse_args(struct probe_cli *cli, int argc, char **argv)
+{
+    int opt = 0;
+    int rc = 0;
+
+    if (build_long_options(cli) != 0) {
+        return fm_cli_error("probe", "more options than PROBE_MAX_LONG_OPTIONS");
+    }
+    fm_cli_fold_long_options(argc, argv, PROBE_SHORT_OPTIONS, cli->longopts);
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":t:u:e:r:m:H:c:i:jqvh", probe_options, NULL)) != -1) {
-        const char *name = argv[optind - 1];
-
-        switch (opt) {
-            case 't':
-                if (fm_parse_duration_ms(optarg, &cli->opts.timeout_ms) != 0 || cli->opts.timeout_ms == 0) {
-                    return bad_value("--timeout", optarg, "a positive duration such as 5s or 500ms");
-                }
-                break;
-            case 'u':
-                /* Checked now, added after the positional targets so that
-                 * output follows the order of the Sun probe: targets, then
-                 * Monitor_Uri_List. */
-                if (fm_target_parse(optarg, true, &scratch, err, sizeof(err)) != 0) {
-                    return fm_cli_error("probe", "%s", err);
-                }
-                fm_target_clear(&scratch);
-                break;
-            case 'e':
-                if (fm_probe_opts_set_expect(&cli->opts, optarg, err, sizeof(err)) != 0) {
-                    return fm_cli_error("probe", "%s", err);
-                }
-                break;
-            case 'r':
-                if (fm_probe_opts_set_receive(&cli->opts, optarg, err, sizeof(err)) != 0) {
-                    return fm_cli_error("probe", "%s", err);
-                }
-                break;
-            case OPT_REVERSE:
-                cli->opts.reverse = true;
-                break;
-            case 'm':
-                if (fm_probe_opts_set_method(&cli->opts, optarg, err, sizeof(err)) != 0) {
-                    return fm_cli_error("probe", "%s", err);
-                }
-                break;
-            case 'H':
-                if (fm_probe_opts_add_header(&cli->opts, optarg, err, sizeof(err)) != 0) {
-                    return fm_cli_error("probe", "%s", err);
-                }
-                break;
-            case OPT_TLS_REQUEST:
-                cli->opts.tls_request = true;
-                break;
-            case OPT_TLS_VERIFY:
-                cli->verify_set = true;
-                break;
-            case OPT_TLS_NO_VERIFY:
-                cli->no_verify = true;
-                break;
-            case OPT_TLS_CA_FILE:
-                free(cli->opts.ca_file);
-                cli->opts.ca_file = strdup(optarg);
-                cli->verify_set = true;
-                break;
-            case OPT_TLS_SNI:
-                free(cli->opts.sni);
-                cli->opts.sni = strdup(optarg);
-                break;
-            case OPT_MAX_BYTES:
-                if (fm_parse_size_bytes(optarg, &cli->opts.max_reply_bytes) != 0
-                    || cli->opts.max_reply_bytes < 64) {
-                    return bad_value("--max-bytes", optarg, "a size of at least 64 bytes, such as 64k");
-                }
-                break;
-            case OPT_RECEIVE_BYTES:
-                if (fm_parse_size_bytes(optarg, &cli->opts.receive_window_bytes) != 0
-                    || cli->opts.receive_window_bytes == 0) {
-                    return bad_value("--receive-bytes", optarg, "a size such as 4k");
-                }
-                break;
-            case OPT_TARGETS_FILE:
-                rc = read_targets_file(cli, optarg);
-                break;
-            case 'c': {
-                char *end = NULL;
-
-                errno = 0;
-                cli->count = strtoul(optarg, &end, 10);
-                if (optarg[0] < '0' || optarg[0] > '9' || *end != '\0' || errno != 0
-                    || cli->count == 0 || cli->count > 100000000UL) {
-                    return bad_value("--count", optarg, "a whole number from 1");
-                }
-                break;
-            }
-            case 'i':
-                if (fm_parse_duration_ms(optarg, &cli->interval_ms) != 0 || cli->interval_ms == 0) {
-                    return bad_value("--interval", optarg, "a positive duration such as 1s");
-                }
-                break;
-            case 'j':
-                cli->json = true;
-                break;
-            case 'q':
-                cli->quiet = true;
-                break;
-            case 'v':
-                cli->verbose++;
-                break;
-            case 'h':
-                probe_usage(stdout);
-                return -1;
-            case ':':
-                return fm_cli_error("probe", "option '%s' needs a value (see faultmon probe --help)", name);
-            default:
-                return fm_cli_error("probe", "unknown option '%s' (see faultmon probe --help)", name);
-        }
-        if (rc != 0) {
-            return rc;
-        }
+    while (rc == 0 && (opt = getopt_long(argc, argv, PROBE_SHORT_OPTIONS, cli->longopts, NULL)) != -1) {
+        rc = apply_option(cli, opt, argv[optind - 1]);
     }
-    for (int i = optind; i < argc; i++) {
-        rc = add_target(cli, argv[i], false);
-        if (rc != 0) {
-            return rc;
-        }
+    if (rc == 0) {
+        rc = add_targets(cli, argc, argv, optind);
     }
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":t:u:e:r:m:H:c:i:jqvh", probe_options, NULL)) != -1) {
-        if (opt == 'u') {
-            rc = add_target(cli, optarg, true);
-            if (rc != 0) {
-                return rc;
-            }
-        }
+    if (rc != 0) {
+        return rc;
     }
-    if (cli->n_targets == 0) {
-        rc = add_target(cli, FM_DEFAULT_TARGET, false);
-        if (rc != 0) {
-            return rc;
-        }
-    }
-    if (cli->opts.reverse && !cli->opts.have_receive) {
-        return fm_cli_error("probe", "--reverse needs --receive");
-    }
-    if (cli->no_verify && cli->opts.ca_file != NULL) {
-        return fm_cli_error("probe", "--tls-no-verify and --tls-ca-file '%s' contradict each other",
-                           cli->opts.ca_file);
-    }
-    cli->opts.tls_verify = cli->verify_set && !cli->no_verify;
-    if (cli->opts.receive_window_bytes > cli->opts.max_reply_bytes) {
-        cli->opts.receive_window_bytes = cli->opts.max_reply_bytes;
+    switch (fm_probe_params_finish(&cli->cfg)) {
+        case FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX:
+            return fm_cli_error("probe", "--reverse needs --receive");
+        case FM_PROBE_PARAMS_NO_VERIFY_WITH_CA:
+            return fm_cli_error("probe", "--tls-no-verify and --tls-ca-file '%s' contradict each other",
+                                cli->cfg.probe.ca_file);
+        case FM_PROBE_PARAMS_OK:
+            break;
     }
     return 0;
 }
@@ -445,7 +463,7 @@ fm_cmd_probe(int argc, char **argv)
     int rc = 0;
 
     memset(&cli, 0, sizeof(cli));
-    fm_probe_opts_init(&cli.opts);
+    fm_run_config_init(&cli.cfg);
     cli.count = 1;
     cli.interval_ms = 1000;
     rc = parse_args(&cli, argc, argv);
@@ -454,16 +472,17 @@ fm_cmd_probe(int argc, char **argv)
         goto done;
     }
     fm_log_init("faultmon", cli.verbose > 0, cli.verbose);
-    rc = fm_probe_reserve_fds(cli.n_targets, err, sizeof(err));
+    rc = fm_probe_reserve_fds(cli.cfg.n_targets, err, sizeof(err));
     if (rc == 0) {
-        rc = fm_probe_run_new(cli.targets, cli.n_targets, &cli.opts, &run, err, sizeof(err));
+        rc = fm_probe_run_new(cli.cfg.targets, cli.cfg.n_targets, &cli.cfg.probe, &run, err,
+                              sizeof(err));
     }
     if (rc != 0) {
         rc = fm_cli_error("probe", "%s", (err[0] != '\0')? err : strerror(rc));
         goto done;
     }
     fm_probe_run_set_keep_sessions(run, cli.count > 1);
-    for (unsigned long i = 0; i < cli.count; i++) {
+    for (uint64_t i = 0; i < cli.count; i++) {
         uint64_t start_us = fm_now_us();
         enum fm_class verdict = FM_CLASS_OK;
 
@@ -479,7 +498,7 @@ fm_cmd_probe(int argc, char **argv)
             worst = verdict;
         }
         if (cli.json) {
-            print_json(run, &cli.opts, fm_now_us() - start_us);
+            print_json(run, &cli.cfg.probe, fm_now_us() - start_us);
         } else {
             print_text(run, fm_now_us() - start_us, cli.quiet);
         }
@@ -492,10 +511,6 @@ fm_cmd_probe(int argc, char **argv)
 
 done:
     fm_probe_run_free(run);
-    for (size_t i = 0; i < cli.n_targets; i++) {
-        fm_target_clear(&cli.targets[i]);
-    }
-    free(cli.targets);
-    fm_probe_opts_clear(&cli.opts);
+    fm_run_config_clear(&cli.cfg);
     return rc;
 }

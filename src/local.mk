@@ -31,6 +31,7 @@ src_util_libfmutil_la_SOURCES = \
 noinst_LTLIBRARIES += src/core/libfmcore.la
 src_core_libfmcore_la_SOURCES = \
 	src/core/result.c \
+	src/core/probe_params.c \
 	src/core/runconf.c \
 	src/core/state.c \
 	src/core/state_dir.c \
@@ -113,6 +114,7 @@ noinst_HEADERS = \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \
 	include/faultmon/probe.h \
+	include/faultmon/probe_params.h \
 	include/faultmon/regex_guard.h \
 	include/faultmon/result.h \
 	include/faultmon/runconf.h \

@@ -3,26 +3,10 @@
  * parameters (the names of OCF_RESKEY_<name>), shared by `faultmon run`, the
  * agents' validate-all and `faultmon simulate`.
  *
- * Probe parameters (this module):
- *   Port_list          targets probed with HTTP/1.0 HEAD, separated by blanks
- *                      or commas; each is a URI (http://, https://, tcp://,
- *                      tls://), HOST:PORT, [V6]:PORT, PORT, or the Sun
- *                      Cluster forms PORT/tcp and HOST/PORT/tcp; a target
- *                      without a scheme is http://HOST:PORT/ (host 127.0.0.1)
- *   Monitor_Uri_List   http(s) URIs fetched with HTTP/1.1 GET, blank-separated
- *   Probe_timeout      deadline of one probe cycle [5s]
- *   expect_status      statuses that pass [200-399 for Monitor_Uri_List GETs,
- *                      100-499 for Port_list HEADs; a list sets both]
- *   receive_regex      POSIX extended regex the reply must match
- *   reverse            a receive_regex match means failure [false]
- *   http_method        method of every request [HEAD; GET for URIs]
- *   http_headers       extra headers, "Name: value", separated by newlines or '|'
- *   tls_request        send the HTTP request over TLS to https targets [false]
- *   tls_verify         verify certificates [false]
- *   tls_ca_file        CA bundle (implies tls_verify)
- *   tls_sni            server name to send and verify
- *   max_reply_bytes    read cap per reply [64k]
- *   receive_bytes      body bytes receive_regex looks at [4k; at most max_reply_bytes]
+ * The probe parameters (Port_list, Monitor_Uri_List, Probe_timeout,
+ * expect_status, receive_regex, receive_bytes, reverse, http_method,
+ * http_headers, tls_*, max_reply_bytes) are the rows of one table,
+ * probe_params.h: their names, ranges, defaults and checks are there.
  * Every other name goes to fm_decide_opts_set() (Retry_count,
  * Retry_interval, Thorough_probe_interval, rise, fall, ...).
  */
@@ -45,6 +29,9 @@ struct fm_run_config {
     bool no_verify;
 };
 
+/* Port_list and Monitor_Uri_List together give at most this many targets. */
+#define FM_RUN_CONFIG_MAX_TARGETS 1024
+
 void fm_run_config_init(struct fm_run_config *cfg);
 void fm_run_config_clear(struct fm_run_config *cfg);
 
@@ -58,6 +45,20 @@ int fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *v
                       char *err, size_t err_len);
 
 /*!
+ * \brief Parse one target and add it (no limit: the callers that have one
+ *        check it).
+ *
+ * \param[in,out] cfg      the configuration
+ * \param[in]     text     the target URI
+ * \param[in]     is_uri   true for a Monitor_Uri_List entry (GET)
+ * \param[out]    err      why it failed: fm_target_parse()'s message
+ * \param[in]     err_len  size of err
+ * \return 0, EINVAL, ENOMEM
+ */
+int fm_run_config_add_target(struct fm_run_config *cfg, const char *text, bool is_uri,
+                             char *err, size_t err_len);
+
+/*!
  * \brief Set every known parameter found as OCF_RESKEY_<name> in the
  *        environment (unknown OCF_RESKEY_ names are left to the agent).
  * \return 0 or EINVAL (err says which)
@@ -69,8 +70,5 @@ int fm_run_config_from_env(struct fm_run_config *cfg, char *err, size_t err_len)
  * \return 0 or EINVAL
  */
 int fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len);
-
-/*! \brief Names of the probe parameters, NULL-terminated (for help and meta-data). */
-extern const char *const fm_run_config_probe_names[];
 
 #endif

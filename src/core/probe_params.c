@@ -1,0 +1,435 @@
+/*
+ * faultmon: the probe parameters, one row each (see probe_params.h).
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <faultmon/parse.h>
+#include <faultmon/probe_params.h>
+#include <faultmon/runconf.h>
+#include <faultmon/text.h>
+
+#define OPT_FIELD(field) offsetof(struct fm_probe_opts, field)
+
+/* The field of the options a generic setter writes. */
+static void *
+opts_field(struct fm_run_config *cfg, const struct fm_probe_param *param)
+{
+    return (char *) &cfg->probe + param->offset;
+}
+
+static int
+set_duration(struct fm_run_config *cfg, const struct fm_probe_param *param,
+             const char *value, char *why, size_t why_len)
+{
+    uint64_t ms = 0;
+
+    (void) why;
+    (void) why_len;
+    if (fm_parse_duration_ms(value, &ms) != 0) {
+        return EINVAL;
+    }
+    if (ms < param->min || ms > param->max) {
+        return ERANGE;
+    }
+    *(uint64_t *) opts_field(cfg, param) = ms;
+    return 0;
+}
+
+static int
+set_size(struct fm_run_config *cfg, const struct fm_probe_param *param,
+         const char *value, char *why, size_t why_len)
+{
+    size_t bytes = 0;
+
+    (void) why;
+    (void) why_len;
+    if (fm_parse_size_bytes(value, &bytes) != 0) {
+        return EINVAL;
+    }
+    if (bytes < param->min || bytes > param->max) {
+        return ERANGE;
+    }
+    *(size_t *) opts_field(cfg, param) = bytes;
+    return 0;
+}
+
+static int
+set_bool(struct fm_run_config *cfg, const struct fm_probe_param *param,
+         const char *value, char *why, size_t why_len)
+{
+    (void) why;
+    (void) why_len;
+    return fm_parse_bool(value, (bool *) opts_field(cfg, param));
+}
+
+/* tls_verify: "true" asks for verification, "false" forbids it, and unset
+ * leaves it to tls_ca_file (fm_probe_params_finish()). */
+static int
+set_verify(struct fm_run_config *cfg, const struct fm_probe_param *param,
+           const char *value, char *why, size_t why_len)
+{
+    bool flag = false;
+
+    (void) param;
+    (void) why;
+    (void) why_len;
+    if (fm_parse_bool(value, &flag) != 0) {
+        return EINVAL;
+    }
+    cfg->verify_set = flag;
+    cfg->no_verify = !flag;
+    return 0;
+}
+
+/* A text option: "" unsets it. */
+static int
+set_text(struct fm_run_config *cfg, const struct fm_probe_param *param,
+         const char *value, char *why, size_t why_len)
+{
+    char **field = (char **) opts_field(cfg, param);
+    char *copy = NULL;
+
+    (void) why;
+    (void) why_len;
+    if (value[0] != '\0') {
+        copy = strdup(value);
+        if (copy == NULL) {
+            return ENOMEM;
+        }
+    }
+    free(*field);
+    *field = copy;
+    return 0;
+}
+
+/* expect_status, receive_regex, http_method: "" keeps the default. */
+static int
+set_expect(struct fm_run_config *cfg, const struct fm_probe_param *param,
+           const char *value, char *why, size_t why_len)
+{
+    (void) param;
+    if (value[0] == '\0') {
+        return 0;
+    }
+    return (fm_probe_opts_set_expect(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
+}
+
+static int
+set_receive(struct fm_run_config *cfg, const struct fm_probe_param *param,
+            const char *value, char *why, size_t why_len)
+{
+    (void) param;
+    if (value[0] == '\0') {
+        return 0;
+    }
+    return (fm_probe_opts_set_receive(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
+}
+
+static int
+set_method(struct fm_run_config *cfg, const struct fm_probe_param *param,
+           const char *value, char *why, size_t why_len)
+{
+    (void) param;
+    if (value[0] == '\0') {
+        return 0;
+    }
+    return (fm_probe_opts_set_method(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
+}
+
+/* One header, "Name: value" (the option -H, repeatable). */
+static int
+add_header(struct fm_run_config *cfg, const struct fm_probe_param *param,
+           const char *value, char *why, size_t why_len)
+{
+    (void) param;
+    return (fm_probe_opts_add_header(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
+}
+
+/* http_headers: headers separated by newlines or '|', blanks before each
+ * ignored. */
+static int
+set_headers(struct fm_run_config *cfg, const struct fm_probe_param *param,
+            const char *value, char *why, size_t why_len)
+{
+    char *copy = strdup(value);
+    char *save = NULL;
+    int rc = 0;
+
+    if (copy == NULL) {
+        return ENOMEM;
+    }
+    for (char *item = strtok_r(copy, "\n|", &save); item != NULL && rc == 0;
+         item = strtok_r(NULL, "\n|", &save)) {
+        while (isspace((unsigned char) *item)) {
+            item++;
+        }
+        if (*item != '\0') {
+            rc = add_header(cfg, param, item, why, why_len);
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+/* One Port_list item as a URI: "80", "80/tcp", "host/80/tcp", "host:80",
+ * "[::1]:80", or a URI already. */
+static int
+port_item_to_uri(const char *item, char *uri, size_t uri_len)
+{
+    char copy[300];
+    char *slash = NULL;
+
+    if (strstr(item, "://") != NULL) {
+        snprintf(uri, uri_len, "%s", item);
+        return 0;
+    }
+    if (strlen(item) >= sizeof(copy)) {
+        return EINVAL;
+    }
+    snprintf(copy, sizeof(copy), "%s", item);
+    /* Sun Cluster: PORT/tcp or HOST/PORT/tcp. */
+    slash = strrchr(copy, '/');
+    if (slash != NULL) {
+        if (strcasecmp(slash + 1, "tcp") != 0) {
+            return EINVAL;
+        }
+        *slash = '\0';
+        slash = strrchr(copy, '/');
+        if (slash != NULL) {
+            *slash = ':';
+        }
+    }
+    if (copy[0] == '\0') {
+        return EINVAL;
+    }
+    if (strspn(copy, "0123456789") == strlen(copy)) {
+        snprintf(uri, uri_len, "http://127.0.0.1:%s/", copy);
+    } else {
+        snprintf(uri, uri_len, "http://%s/", copy);
+    }
+    return 0;
+}
+
+/* One item of Port_list (is_uri false) or Monitor_Uri_List. */
+static int
+add_list_item(struct fm_run_config *cfg, const char *item, bool is_uri, char *why,
+              size_t why_len)
+{
+    char uri[512];
+
+    if (cfg->n_targets >= FM_RUN_CONFIG_MAX_TARGETS) {
+        return E2BIG;
+    }
+    if (is_uri) {
+        return fm_run_config_add_target(cfg, item, true, why, why_len);
+    }
+    if (port_item_to_uri(item, uri, sizeof(uri)) != 0) {
+        return fm_errf(why, why_len, EINVAL,
+                       "invalid item '%s': expected HOST:PORT, PORT/tcp, HOST/PORT/tcp or a URI", item);
+    }
+    return fm_run_config_add_target(cfg, uri, false, why, why_len);
+}
+
+/* One URI (the option --uri, repeatable): no limit but memory, as the
+ * command line and a targets file have none. */
+static int
+add_uri(struct fm_run_config *cfg, const struct fm_probe_param *param,
+        const char *value, char *why, size_t why_len)
+{
+    (void) param;
+    return fm_run_config_add_target(cfg, value, true, why, why_len);
+}
+
+/* Port_list and Monitor_Uri_List: items separated by blanks or commas. */
+static int
+set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param,
+            const char *value, char *why, size_t why_len)
+{
+    bool is_uri = (strcmp(param->name, "Monitor_Uri_List") == 0);
+    char *copy = strdup(value);
+    char *save = NULL;
+    int rc = 0;
+
+    if (copy == NULL) {
+        return ENOMEM;
+    }
+    if (!is_uri) {
+        cfg->have_port_list = true;
+    }
+    for (char *item = strtok_r(copy, " \t\n,", &save); item != NULL && rc == 0;
+         item = strtok_r(NULL, " \t\n,", &save)) {
+        rc = add_list_item(cfg, item, is_uri, why, why_len);
+    }
+    free(copy);
+    return rc;
+}
+
+#define PARAM_SIZE_CAP_BYTES (1024 * 1024 * 1024)   /* fm_parse_size_bytes()'s own cap */
+
+static const struct fm_probe_param probe_params[] = {
+    {
+        .name = "Port_list", .type = FM_PARAM_TARGETS, .default_text = "",
+        .set = set_targets,
+        .help = "targets probed with HTTP/1.0 HEAD (URI, HOST:PORT, PORT/tcp, HOST/PORT/tcp)",
+    },
+    {
+        .name = "Monitor_Uri_List", .option = "uri", .short_option = 'u', .option_takes_value = true,
+        .type = FM_PARAM_TARGETS, .default_text = "",
+        .set = set_targets, .option_set = add_uri,
+        .help = "http(s) URIs fetched with HTTP/1.1 GET",
+    },
+    {
+        .name = "Probe_timeout", .option = "timeout", .short_option = 't', .option_takes_value = true,
+        .type = FM_PARAM_DURATION_MS, .min = 1, .max = UINT64_MAX, .default_text = "5s",
+        .expected = "a positive duration such as 5s",
+        .option_expected = "a positive duration such as 5s or 500ms",
+        .offset = OPT_FIELD(timeout_ms), .set = set_duration,
+        .help = "deadline of one probe cycle",
+    },
+    {
+        .name = "expect_status", .option = "expect-status", .short_option = 'e',
+        .option_takes_value = true, .type = FM_PARAM_CHECKED, .default_text = "",
+        .set = set_expect,
+        .help = "statuses that pass, e.g. 200-399,401 or 2xx [200-399 for GET, 100-499 for HEAD]",
+    },
+    {
+        .name = "receive_regex", .option = "receive", .short_option = 'r', .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .set = set_receive,
+        .help = "POSIX extended regex the reply must match",
+    },
+    {
+        .name = "receive_bytes", .option = "receive-bytes", .option_takes_value = true,
+        .type = FM_PARAM_SIZE_BYTES, .min = 1, .max = PARAM_SIZE_CAP_BYTES, .default_text = "4k",
+        .expected = "a size such as 4k", .option_expected = "a size such as 4k",
+        .offset = OPT_FIELD(receive_window_bytes), .set = set_size,
+        .help = "body bytes receive_regex looks at (at most max_reply_bytes)",
+    },
+    {
+        .name = "reverse", .option = "reverse", .type = FM_PARAM_BOOL, .default_text = "false",
+        .expected = "true or false",
+        .offset = OPT_FIELD(reverse), .set = set_bool,
+        .help = "a receive_regex match means failure",
+    },
+    {
+        .name = "http_method", .option = "method", .short_option = 'm', .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .set = set_method,
+        .help = "method of every request [HEAD; GET for URIs]",
+    },
+    {
+        .name = "http_headers", .option = "header", .short_option = 'H', .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .set = set_headers, .option_set = add_header,
+        .help = "extra headers, \"Name: value\", separated by newlines or '|'",
+    },
+    {
+        .name = "tls_request", .option = "tls-request", .type = FM_PARAM_BOOL, .default_text = "false",
+        .expected = "true or false",
+        .offset = OPT_FIELD(tls_request), .set = set_bool,
+        .help = "send the HTTP request over TLS to https targets",
+    },
+    {
+        .name = "tls_verify", .option = "tls-verify", .type = FM_PARAM_BOOL, .default_text = "false",
+        .expected = "true or false",
+        .set = set_verify,
+        .help = "verify server certificates",
+    },
+    {
+        .name = "tls_ca_file", .option = "tls-ca-file", .option_takes_value = true,
+        .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(ca_file), .set = set_text,
+        .help = "CA bundle (implies tls_verify)",
+    },
+    {
+        .name = "tls_sni", .option = "tls-sni", .option_takes_value = true,
+        .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(sni), .set = set_text,
+        .help = "server name to send and verify [the host]",
+    },
+    {
+        .name = "max_reply_bytes", .option = "max-bytes", .option_takes_value = true,
+        .type = FM_PARAM_SIZE_BYTES, .min = 64, .max = PARAM_SIZE_CAP_BYTES, .default_text = "64k",
+        .expected = "a size of at least 64 such as 64k",
+        .option_expected = "a size of at least 64 bytes, such as 64k",
+        .offset = OPT_FIELD(max_reply_bytes), .set = set_size,
+        .help = "read cap per reply",
+    },
+};
+
+const struct fm_probe_param *
+fm_probe_params(size_t *n_params)
+{
+    *n_params = sizeof(probe_params) / sizeof(probe_params[0]);
+    return probe_params;
+}
+
+/* In any case, with '-' for '_', as the decision engine's names match. */
+static bool
+name_is(const char *name, const char *want)
+{
+    for (; *name != '\0' && *want != '\0'; name++, want++) {
+        char n = (*name == '-')? '_' : (char) tolower((unsigned char) *name);
+
+        if (n != (char) tolower((unsigned char) *want)) {
+            return false;
+        }
+    }
+    return *name == '\0' && *want == '\0';
+}
+
+const struct fm_probe_param *
+fm_probe_param_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(probe_params) / sizeof(probe_params[0]); i++) {
+        if (name_is(name, probe_params[i].name)) {
+            return &probe_params[i];
+        }
+    }
+    return NULL;
+}
+
+int
+fm_probe_param_apply(struct fm_run_config *cfg, const struct fm_probe_param *param,
+                     const char *value, char *err, size_t err_len)
+{
+    char why[512] = "";
+    int rc = param->set(cfg, param, value, why, sizeof(why));
+
+    if (rc == 0 || rc == ENOMEM) {
+        return rc;
+    }
+    if (rc == E2BIG) {
+        return fm_errf(err, err_len, EINVAL, "%s has more than %d targets", param->name,
+                       FM_RUN_CONFIG_MAX_TARGETS);
+    }
+    if (param->expected != NULL) {
+        return fm_errf(err, err_len, EINVAL, "invalid %s '%s': expected %s", param->name, value,
+                       param->expected);
+    }
+    return fm_errf(err, err_len, EINVAL, "%s: %s", param->name, why);
+}
+
+enum fm_probe_params_conflict
+fm_probe_params_finish(struct fm_run_config *cfg)
+{
+    if (cfg->probe.reverse && !cfg->probe.have_receive) {
+        return FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX;
+    }
+    if (cfg->no_verify && cfg->probe.ca_file != NULL) {
+        return FM_PROBE_PARAMS_NO_VERIFY_WITH_CA;
+    }
+    cfg->probe.tls_verify = (cfg->verify_set || cfg->probe.ca_file != NULL) && !cfg->no_verify;
+    /* The window is a part of the reply: a larger one would only say so. */
+    if (cfg->probe.receive_window_bytes > cfg->probe.max_reply_bytes) {
+        cfg->probe.receive_window_bytes = cfg->probe.max_reply_bytes;
+    }
+    return FM_PROBE_PARAMS_OK;
+}
