@@ -24,6 +24,7 @@
 #include <faultmon/commands.h>
 #include <faultmon/deadline.h>
 #include <faultmon/log.h>
+#include <faultmon/parse.h>
 #include <faultmon/probe.h>
 #include <faultmon/runconf.h>
 
@@ -91,111 +92,150 @@ report(const struct probe_set *set, enum fm_class *worst, char *line, size_t lin
     }
 }
 
-int
-main(int argc, char **argv)
-{
+/* Everything one run of the helper holds: the resource's probes and the
+ * agent's extra check, each a probe run of its own under the same
+ * deadline. */
+struct probe_cycle {
     struct fm_run_config cfg;
     struct fm_probe_opts test_opts;
     struct fm_target test_target;
     struct probe_set sets[2];
-    size_t n_sets = 1;
-    uint64_t cap_ms = 0;
-    char err[512] = "";
-    char line[512] = "ok";
-    enum fm_class worst = FM_CLASS_OK;
-    int rc = 0;
+    size_t n_sets;
+};
 
-    signal(SIGPIPE, SIG_IGN);
-    if (argc == 3 && strcmp(argv[1], "--timeout-ms") == 0) {
-        cap_ms = strtoull(argv[2], NULL, 10);
-    } else if (argc != 1) {
-        fprintf(stderr, "Usage: faultmon-ocf-probe [--timeout-ms N] (parameters from OCF_RESKEY_*)\n");
-        return FM_EXIT_USAGE;
+/* "--timeout-ms N": the agent's cap on Probe_timeout, what its operation
+ * has left.  \return 0, or FM_EXIT_USAGE after saying why on stderr */
+static int
+parse_command_line(int argc, char **argv, uint64_t *cap_ms)
+{
+    *cap_ms = 0;
+    if (argc == 1) {
+        return 0;
     }
-    fm_log_init("faultmon-ocf-probe", false, 0);
-    memset(sets, 0, sizeof(sets));
-    memset(&test_target, 0, sizeof(test_target));
-    fm_run_config_init(&cfg);
-    if (fm_run_config_from_env(&cfg, err, sizeof(err)) != 0
-        || fm_run_config_finish(&cfg, err, sizeof(err)) != 0) {
+    if (argc == 3 && strcmp(argv[1], "--timeout-ms") == 0) {
+        if (fm_parse_u64(argv[2], 1, UINT64_MAX, FM_PARSE_DEFAULT, cap_ms) == 0) {
+            return 0;
+        }
+        fprintf(stderr, "faultmon-ocf-probe: invalid --timeout-ms '%s': expected a whole number"
+                " of milliseconds from 1\n", argv[2]);
+    }
+    fprintf(stderr, "Usage: faultmon-ocf-probe [--timeout-ms N] (parameters from OCF_RESKEY_*)\n");
+    return FM_EXIT_USAGE;
+}
+
+/* The parameters (receive_bytes among them: the agents set it so that a
+ * page is matched whole, as ocf:heartbeat:apache greps it), the extra
+ * check, and both runs started.  \return 0 or FM_EXIT_USAGE (said on stdout) */
+static int
+start_cycle(struct probe_cycle *c, uint64_t cap_ms)
+{
+    char err[512] = "";
+
+    if (fm_run_config_from_env(&c->cfg, err, sizeof(err)) != 0
+        || fm_run_config_finish(&c->cfg, err, sizeof(err)) != 0) {
         return fail_usage("parameters", err);
     }
-    /* receive_bytes: how much of a body receive_regex sees (the agents set
-     * it so that a page is matched whole, as ocf:heartbeat:apache greps it). */
-    {
-        const char *text = getenv("OCF_RESKEY_receive_bytes");
-        size_t bytes = 0;
-
-        if (text != NULL && text[0] != '\0') {
-            if (fm_parse_size_bytes(text, &bytes) != 0 || bytes == 0) {
-                return fail_usage("parameters", "invalid receive_bytes: expected a size such as 64k");
-            }
-            cfg.probe.receive_window_bytes = (bytes < cfg.probe.max_reply_bytes)? bytes
-                                                                               : cfg.probe.max_reply_bytes;
-        }
+    if (cap_ms != 0 && c->cfg.probe.timeout_ms > cap_ms) {
+        c->cfg.probe.timeout_ms = cap_ms;
     }
-    if (cap_ms != 0 && cfg.probe.timeout_ms > cap_ms) {
-        cfg.probe.timeout_ms = cap_ms;
-    }
-    sets[0].opts = &cfg.probe;
-    sets[0].targets = cfg.targets;
-    sets[0].n = cfg.n_targets;
+    c->sets[0].opts = &c->cfg.probe;
+    c->sets[0].targets = c->cfg.targets;
+    c->sets[0].n = c->cfg.n_targets;
+    c->n_sets = 1;
     if (getenv("FAULTMON_OCF_TEST_URL") != NULL) {
-        if (extra_test(&test_opts, &test_target, cfg.probe.timeout_ms, err, sizeof(err)) != 0) {
+        c->sets[1].opts = &c->test_opts;
+        c->sets[1].targets = &c->test_target;
+        c->sets[1].n = 1;
+        c->n_sets = 2;
+        if (extra_test(&c->test_opts, &c->test_target, c->cfg.probe.timeout_ms, err,
+                       sizeof(err)) != 0) {
             return fail_usage("test", err);
         }
-        sets[1].opts = &test_opts;
-        sets[1].targets = &test_target;
-        sets[1].n = 1;
-        n_sets = 2;
     }
-    for (size_t i = 0; i < n_sets; i++) {
-        if (fm_probe_reserve_fds(sets[i].n, err, sizeof(err)) != 0
-            || fm_probe_run_new(sets[i].targets, sets[i].n, sets[i].opts, &sets[i].run, err,
-                                sizeof(err)) != 0) {
+    for (size_t i = 0; i < c->n_sets; i++) {
+        if (fm_probe_reserve_fds(c->sets[i].n, err, sizeof(err)) != 0
+            || fm_probe_run_new(c->sets[i].targets, c->sets[i].n, c->sets[i].opts, &c->sets[i].run,
+                                err, sizeof(err)) != 0) {
             return fail_usage("probe", err);
         }
-        fm_probe_run_start(sets[i].run, fm_now_us());
+        fm_probe_run_start(c->sets[i].run, fm_now_us());
     }
+    return 0;
+}
+
+/* Dispatch both runs until each has its verdict (their deadline ends it). */
+static void
+run_cycle(struct probe_cycle *c)
+{
     for (;;) {
         struct pollfd pfd[2];
         int wait_ms = -1;
         size_t n_poll = 0;
-        bool all_done = true;
 
-        for (size_t i = 0; i < n_sets; i++) {
-            if (!sets[i].done) {
-                sets[i].done = fm_probe_run_dispatch(sets[i].run, fm_now_us());
+        for (size_t i = 0; i < c->n_sets; i++) {
+            struct probe_set *set = &c->sets[i];
+
+            if (!set->done) {
+                set->done = fm_probe_run_dispatch(set->run, fm_now_us());
             }
-            if (!sets[i].done) {
-                int w = fm_probe_run_wait_ms(sets[i].run, fm_now_us());
+            if (!set->done) {
+                int w = fm_probe_run_wait_ms(set->run, fm_now_us());
 
-                all_done = false;
-                pfd[n_poll].fd = fm_probe_run_fd(sets[i].run);
+                pfd[n_poll].fd = fm_probe_run_fd(set->run);
                 pfd[n_poll].events = POLLIN;
                 n_poll++;
                 wait_ms = (wait_ms < 0 || w < wait_ms)? w : wait_ms;
             }
         }
-        if (all_done) {
-            break;
+        if (n_poll == 0) {
+            return;
         }
         if (poll(pfd, n_poll, wait_ms) < 0 && errno != EINTR) {
-            break;
+            return;
         }
     }
-    for (size_t i = 0; i < n_sets; i++) {
-        report(&sets[i], &worst, line, sizeof(line));
-        fm_probe_run_free(sets[i].run);
+}
+
+static void
+free_cycle(struct probe_cycle *c)
+{
+    for (size_t i = 0; i < c->n_sets; i++) {
+        fm_probe_run_free(c->sets[i].run);
     }
-    fm_escape_controls(line, sizeof(line));
-    printf("%s\n", line);
-    rc = (int) worst;
-    if (n_sets == 2) {
-        fm_target_clear(&test_target);
-        fm_probe_opts_clear(&test_opts);
+    fm_target_clear(&c->test_target);
+    fm_probe_opts_clear(&c->test_opts);
+    fm_run_config_clear(&c->cfg);
+}
+
+int
+main(int argc, char **argv)
+{
+    struct probe_cycle cycle;
+    uint64_t cap_ms = 0;
+    char line[512] = "ok";
+    enum fm_class worst = FM_CLASS_OK;
+    int rc = 0;
+
+    signal(SIGPIPE, SIG_IGN);
+    rc = parse_command_line(argc, argv, &cap_ms);
+    if (rc != 0) {
+        return rc;
     }
-    fm_run_config_clear(&cfg);
+    fm_log_init("faultmon-ocf-probe", false, 0);
+    memset(&cycle, 0, sizeof(cycle));
+    fm_run_config_init(&cycle.cfg);
+    fm_probe_opts_init(&cycle.test_opts);
+    rc = start_cycle(&cycle, cap_ms);
+    if (rc == 0) {
+        run_cycle(&cycle);
+        for (size_t i = 0; i < cycle.n_sets; i++) {
+            report(&cycle.sets[i], &worst, line, sizeof(line));
+        }
+        fm_escape_controls(line, sizeof(line));
+        printf("%s\n", line);
+        rc = (int) worst;
+    }
+    free_cycle(&cycle);
     fm_log_fini();
     return rc;
 }
