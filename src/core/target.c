@@ -141,52 +141,55 @@ decoded_userinfo(const char *start, const char *end)
     return out;
 }
 
-int
-fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
-                char *err, size_t err_len)
+/* The parts of a target URI, as pointers into its text, found one step at
+ * a time by the parse_* functions below. */
+struct uri_parts {
+    const char *shown;                  /* the text redacted, for messages */
+    const struct fm_scheme_info *info;
+    const char *auth;                   /* the authority: after "://" */
+    const char *auth_end;               /* its end: the first '/', '?' or '#' */
+    const char *host_start;             /* after the credentials' '@', or auth */
+    const char *host_end;               /* after the host (and an IPv6 ']') */
+    char host[256];                     /* without brackets */
+};
+
+/* SCHEME:// and whether it may be this kind of target. */
+static int
+parse_scheme(const char *text, bool is_uri, struct uri_parts *u, char *err, size_t err_len)
 {
-    const struct fm_scheme_info *info = NULL;
-    const char *sep = NULL;
-    const char *auth = NULL;
-    const char *auth_end = NULL;
-    const char *host_start = NULL;
-    const char *host_end = NULL;
-    const char *port_start = NULL;
-    const char *rest = NULL;
-    char host[256];
-    size_t host_len = 0;
+    const char *sep = strstr(text, "://");
 
-    char shown[512];
-
-    memset(target, 0, sizeof(*target));
-    if (text == NULL || text[0] == '\0') {
-        return fm_errf(err, err_len, EINVAL, "invalid target '': empty");
-    }
-    fm_text_redact(shown, sizeof(shown), text, strlen(text), false);
-    sep = strstr(text, "://");
     if (sep == NULL) {
         return fm_errf(err, err_len, EINVAL,
-                       "invalid target '%s': expected SCHEME://HOST[:PORT][/PATH]", shown);
+                       "invalid target '%s': expected SCHEME://HOST[:PORT][/PATH]", u->shown);
     }
     for (size_t i = 0; i < sizeof(fm_schemes) / sizeof(fm_schemes[0]); i++) {
         if (strlen(fm_schemes[i].name) == (size_t) (sep - text)
             && strncasecmp(text, fm_schemes[i].name, (size_t) (sep - text)) == 0) {
-            info = &fm_schemes[i];
+            u->info = &fm_schemes[i];
         }
     }
-    if (info == NULL) {
+    if (u->info == NULL) {
         return fm_errf(err, err_len, EINVAL,
-                       "invalid target '%s': scheme must be http, https, tcp or tls", shown);
+                       "invalid target '%s': scheme must be http, https, tcp or tls", u->shown);
     }
-    if (is_uri && !info->http) {
-        return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://", shown);
+    if (is_uri && !u->info->http) {
+        return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://",
+                       u->shown);
     }
+    u->auth = sep + 3;
+    u->auth_end = u->auth + strcspn(u->auth, "/?#");
+    return 0;
+}
 
-    auth = sep + 3;
-    auth_end = auth + strcspn(auth, "/?#");
-    rest = auth_end;
-    host_start = auth;
-    if (strchr(auth_end, '@') != NULL) {
+/* Credentials before the host: where the host starts. */
+static int
+parse_userinfo(struct uri_parts *u, char *err, size_t err_len)
+{
+    const char *at = NULL;
+
+    u->host_start = u->auth;
+    if (strchr(u->auth_end, '@') != NULL) {
         /* RFC 3986 makes "http://user:ab/cd@h/" host "user", port "ab": the
          * password would be taken for a host and shown.  Messages hide
          * everything before the last '@' (fm_text_redact()), so no URI may
@@ -194,97 +197,137 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
          * URI, which would hide this one's host). */
         return fm_errf(err, err_len, EINVAL, "invalid target '%s': an at sign follows the host;"
                        " percent-encode '/', '?' and '#' in a password (%%2F, %%3F, %%23)"
-                       " and an at sign in a path (%%40)", shown);
+                       " and an at sign in a path (%%40)", u->shown);
     }
-    {
-        /* The last '@', as browsers do (WHATWG URL): "http://u:p@ss@h/" is
-         * user "u", password "p@ss", host "h". */
-        const char *at = memrchr(auth, '@', (size_t) (auth_end - auth));
-
-        if (at != NULL) {
-            if (!info->http) {
-                return fm_errf(err, err_len, EINVAL, "invalid target '%s': credentials need http or https", shown);
-            }
-            host_start = at + 1;
+    /* The last '@', as browsers do (WHATWG URL): "http://u:p@ss@h/" is
+     * user "u", password "p@ss", host "h". */
+    at = memrchr(u->auth, '@', (size_t) (u->auth_end - u->auth));
+    if (at != NULL) {
+        if (!u->info->http) {
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': credentials need http or https",
+                           u->shown);
         }
+        u->host_start = at + 1;
     }
-    if (*host_start == '[') {
-        host_end = memchr(host_start, ']', (size_t) (auth_end - host_start));
-        if (host_end == NULL) {
-            return fm_errf(err, err_len, EINVAL, "invalid target '%s': unterminated IPv6 literal", shown);
-        }
-        host_len = (size_t) (host_end - host_start - 1);
-        if (host_len == 0 || host_len >= sizeof(host)) {
-            return fm_errf(err, err_len, EINVAL, "invalid target '%s': bad IPv6 literal", shown);
-        }
-        memcpy(host, host_start + 1, host_len);
-        host[host_len] = '\0';
-        {
-            struct in6_addr addr6;
+    return 0;
+}
 
-            if (inet_pton(AF_INET6, host, &addr6) != 1) {
-                return fm_errf(err, err_len, EINVAL, "invalid target '%s': '%s' is not an IPv6 address", shown, host);
-            }
-        }
-        host_end++;
-        if (host_end < auth_end && *host_end != ':') {
-            return fm_errf(err, err_len, EINVAL, "invalid target '%s': junk after IPv6 literal", shown);
-        }
-    } else {
-        host_end = memchr(host_start, ':', (size_t) (auth_end - host_start));
-        if (host_end == NULL) {
-            host_end = auth_end;
-        }
-        host_len = (size_t) (host_end - host_start);
-        if (host_len == 0) {
-            return fm_errf(err, err_len, EINVAL, "invalid target '%s': no host", shown);
-        }
-        if (host_len >= sizeof(host)) {
-            return fm_errf(err, err_len, EINVAL, "invalid target '%s': host name too long", shown);
-        }
-        memcpy(host, host_start, host_len);
-        host[host_len] = '\0';
-        if (!valid_host_name(host)) {
-            return fm_errf(err, err_len, EINVAL, "invalid target '%s': bad host '%s'", shown, host);
-        }
+/* "[ADDRESS]", then the end of the authority or ':'. */
+static int
+parse_ipv6_host(struct uri_parts *u, char *err, size_t err_len)
+{
+    struct in6_addr addr6;
+    size_t host_len = 0;
+
+    u->host_end = memchr(u->host_start, ']', (size_t) (u->auth_end - u->host_start));
+    if (u->host_end == NULL) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': unterminated IPv6 literal", u->shown);
     }
+    host_len = (size_t) (u->host_end - u->host_start - 1);
+    if (host_len == 0 || host_len >= sizeof(u->host)) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': bad IPv6 literal", u->shown);
+    }
+    memcpy(u->host, u->host_start + 1, host_len);
+    u->host[host_len] = '\0';
+    if (inet_pton(AF_INET6, u->host, &addr6) != 1) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': '%s' is not an IPv6 address",
+                       u->shown, u->host);
+    }
+    u->host_end++;
+    if (u->host_end < u->auth_end && *u->host_end != ':') {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': junk after IPv6 literal", u->shown);
+    }
+    return 0;
+}
 
-    if (host_end < auth_end) {
-        port_start = host_end + 1;
-        if (!parse_port(port_start, auth_end, &target->port)) {
+/* A host name or IPv4 address, up to ':' or the end of the authority. */
+static int
+parse_name_host(struct uri_parts *u, char *err, size_t err_len)
+{
+    size_t host_len = 0;
+
+    u->host_end = memchr(u->host_start, ':', (size_t) (u->auth_end - u->host_start));
+    if (u->host_end == NULL) {
+        u->host_end = u->auth_end;
+    }
+    host_len = (size_t) (u->host_end - u->host_start);
+    if (host_len == 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': no host", u->shown);
+    }
+    if (host_len >= sizeof(u->host)) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': host name too long", u->shown);
+    }
+    memcpy(u->host, u->host_start, host_len);
+    u->host[host_len] = '\0';
+    if (!valid_host_name(u->host)) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': bad host '%s'", u->shown, u->host);
+    }
+    return 0;
+}
+
+/* ":PORT" after the host, or the scheme's default port. */
+static int
+parse_target_port(const struct uri_parts *u, uint16_t *port, char *err, size_t err_len)
+{
+    if (u->host_end < u->auth_end) {
+        const char *port_start = u->host_end + 1;
+
+        if (!parse_port(port_start, u->auth_end, port)) {
             return fm_errf(err, err_len, EINVAL, "invalid target '%s': port '%.*s' is not 1-65535",
-                           shown, (int) (auth_end - port_start), port_start);
+                           u->shown, (int) (u->auth_end - port_start), port_start);
         }
-    } else if (info->default_port != 0) {
-        target->port = info->default_port;
-    } else {
-        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// needs a port", shown, info->name);
+        return 0;
     }
+    if (u->info->default_port == 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// needs a port", u->shown,
+                       u->info->name);
+    }
+    *port = u->info->default_port;
+    return 0;
+}
+
+/* The path and query: what the request line will carry. */
+static int
+check_path(const struct uri_parts *u, char *err, size_t err_len)
+{
+    const char *rest = u->auth_end;
 
     if (strchr(rest, '#') != NULL) {
-        return fm_errf(err, err_len, EINVAL, "invalid target '%s': fragments (#) are not sent to servers", shown);
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': fragments (#) are not sent to servers",
+                       u->shown);
     }
-    if (!info->http && rest[0] != '\0' && strcmp(rest, "/") != 0) {
-        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// takes no path", shown, info->name);
+    if (!u->info->http && rest[0] != '\0' && strcmp(rest, "/") != 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// takes no path", u->shown,
+                       u->info->name);
     }
     if (!valid_path(rest)) {
-        return fm_errf(err, err_len, EINVAL, "invalid target '%s': path has spaces or control characters", shown);
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': path has spaces or control characters",
+                       u->shown);
     }
+    return 0;
+}
 
-    target->scheme = info->scheme;
-    target->use_tls = info->tls;
+/* The target from its checked parts (its port is already set). */
+static int
+fill_target(const char *text, bool is_uri, const struct uri_parts *u, struct fm_target *target,
+            char *err, size_t err_len)
+{
+    const char *rest = u->auth_end;
+
+    target->scheme = u->info->scheme;
+    target->use_tls = u->info->tls;
     if (is_uri) {
         target->kind = FM_PROBE_GET;
-    } else if (info->http) {
+    } else if (u->info->http) {
         /* https: the HTTP probe makes it a handshake only unless the
          * request is to go over TLS too (fm_http_build_request()). */
         target->kind = FM_PROBE_HEAD;
-    } else if (info->scheme == FM_SCHEME_TCP) {
+    } else if (u->info->scheme == FM_SCHEME_TCP) {
         target->kind = FM_PROBE_TCP_CONNECT;
     } else {
         target->kind = FM_PROBE_TLS_CONNECT;
     }
-    target->host = strdup(host);
+    target->host = strdup(u->host);
     if (rest[0] == '\0') {
         target->path = strdup("/");
     } else if (rest[0] == '?') {
@@ -296,15 +339,50 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
         target->path = strdup(rest);
     }
     target->text = redacted_text(text);
-    if (host_start != auth) {
-        target->userinfo = decoded_userinfo(auth, host_start - 1);
+    if (u->host_start != u->auth) {
+        target->userinfo = decoded_userinfo(u->auth, u->host_start - 1);
     }
     if (target->host == NULL || target->path == NULL || target->text == NULL
-        || (host_start != auth && target->userinfo == NULL)) {
+        || (u->host_start != u->auth && target->userinfo == NULL)) {
         fm_target_clear(target);
         return fm_errf(err, err_len, EINVAL, "out of memory");
     }
     return 0;
+}
+
+int
+fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
+                char *err, size_t err_len)
+{
+    struct uri_parts u;
+    char shown[512];
+    int rc = 0;
+
+    memset(target, 0, sizeof(*target));
+    memset(&u, 0, sizeof(u));
+    if (text == NULL || text[0] == '\0') {
+        return fm_errf(err, err_len, EINVAL, "invalid target '': empty");
+    }
+    fm_text_redact(shown, sizeof(shown), text, strlen(text), false);
+    u.shown = shown;
+    rc = parse_scheme(text, is_uri, &u, err, err_len);
+    if (rc == 0) {
+        rc = parse_userinfo(&u, err, err_len);
+    }
+    if (rc == 0) {
+        rc = (*u.host_start == '[')? parse_ipv6_host(&u, err, err_len)
+                                   : parse_name_host(&u, err, err_len);
+    }
+    if (rc == 0) {
+        rc = parse_target_port(&u, &target->port, err, err_len);
+    }
+    if (rc == 0) {
+        rc = check_path(&u, err, err_len);
+    }
+    if (rc != 0) {
+        return rc;
+    }
+    return fill_target(text, is_uri, &u, target, err, err_len);
 }
 
 void
