@@ -9,8 +9,10 @@ FM_UNIT_TESTS = \
 	tests/unit/test_http_request \
 	tests/unit/test_kvfile \
 	tests/unit/test_parse \
+	tests/unit/test_probe_params \
 	tests/unit/test_regex_guard \
 	tests/unit/test_result \
+	tests/unit/test_runconf \
 	tests/unit/test_state \
 	tests/unit/test_target \
 	tests/unit/test_text
@@ -42,9 +44,15 @@ tests_unit_test_parse_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_regex_guard_SOURCES = tests/unit/test_regex_guard.c
 tests_unit_test_regex_guard_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_regex_guard_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_probe_params_SOURCES = tests/unit/test_probe_params.c
+tests_unit_test_probe_params_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_probe_params_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_result_SOURCES = tests/unit/test_result.c
 tests_unit_test_result_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_result_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_runconf_SOURCES = tests/unit/test_runconf.c
+tests_unit_test_runconf_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_runconf_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_SOURCES = tests/unit/test_state.c
 tests_unit_test_state_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)

@@ -1,0 +1,229 @@
+/*
+ * Unit tests: the probe-parameter table itself (its rows, lookup, the
+ * defaults it states against the options' own, ranges, the wording of its
+ * errors, and the cross-checks once every parameter is set).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <faultmon/probe_params.h>
+#include <faultmon/runconf.h>
+
+/* Every row is complete, and names and options are each used once. */
+static void
+test_rows_are_complete(void **state)
+{
+    size_t n = 0;
+    const struct fm_probe_param *params = fm_probe_params(&n);
+
+    (void) state;
+    assert_int_equal(n, 14);
+    for (size_t i = 0; i < n; i++) {
+        const struct fm_probe_param *p = &params[i];
+
+        assert_non_null(p->name);
+        assert_non_null(p->default_text);
+        assert_non_null(p->set);
+        assert_non_null(p->help);
+        if (p->type == FM_PARAM_DURATION_MS || p->type == FM_PARAM_SIZE_BYTES) {
+            assert_true(p->min <= p->max);
+            assert_non_null(p->expected);
+            assert_non_null(p->option_expected);
+            assert_true(p->option_takes_value);
+        }
+        if (p->type == FM_PARAM_BOOL) {
+            assert_non_null(p->expected);
+            /* A flag of faultmon probe: it can only say "true". */
+            assert_false(p->option_takes_value);
+        }
+        for (size_t j = i + 1; j < n; j++) {
+            assert_string_not_equal(p->name, params[j].name);
+            if (p->option != NULL && params[j].option != NULL) {
+                assert_string_not_equal(p->option, params[j].option);
+            }
+            if (p->short_option != 0) {
+                assert_int_not_equal(p->short_option, params[j].short_option);
+            }
+        }
+    }
+}
+
+static void
+test_find(void **state)
+{
+    (void) state;
+    assert_string_equal(fm_probe_param_find("Port_list")->name, "Port_list");
+    assert_string_equal(fm_probe_param_find("port-list")->name, "Port_list");
+    assert_string_equal(fm_probe_param_find("PROBE_TIMEOUT")->name, "Probe_timeout");
+    assert_string_equal(fm_probe_param_find("max-reply-bytes")->name, "max_reply_bytes");
+    assert_null(fm_probe_param_find("Probe_timeouts"));
+    assert_null(fm_probe_param_find("Probe"));
+    assert_null(fm_probe_param_find(""));
+    assert_null(fm_probe_param_find("Retry_count"));   /* the decision engine's */
+}
+
+/* The default the table states (and the meta-data must show) is the one
+ * the options start with: setting it changes nothing. */
+static void
+test_defaults_are_the_options_own(void **state)
+{
+    size_t n = 0;
+    const struct fm_probe_param *params = fm_probe_params(&n);
+
+    (void) state;
+    for (size_t i = 0; i < n; i++) {
+        struct fm_run_config fresh;
+        struct fm_run_config set;
+        char why[256] = "";
+
+        /* tls_verify unset is neither true nor false (a CA file implies
+         * it); its default says what that comes to without one. */
+        if (strcmp(params[i].name, "tls_verify") == 0) {
+            continue;
+        }
+        fm_run_config_init(&fresh);
+        fm_run_config_init(&set);
+        assert_int_equal(params[i].set(&set, &params[i], params[i].default_text, why, sizeof(why)), 0);
+        assert_memory_equal(&set.probe, &fresh.probe, sizeof(set.probe));
+        assert_int_equal(set.n_targets, 0);
+        fm_run_config_clear(&fresh);
+        fm_run_config_clear(&set);
+    }
+}
+
+/* The row's range is the one check: its bounds pass, one past them fails. */
+static void
+test_ranges(void **state)
+{
+    const struct fm_probe_param *timeout = fm_probe_param_find("Probe_timeout");
+    const struct fm_probe_param *max = fm_probe_param_find("max_reply_bytes");
+    const struct fm_probe_param *window = fm_probe_param_find("receive_bytes");
+    struct fm_run_config cfg;
+    char why[256] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(timeout->set(&cfg, timeout, "1ms", why, sizeof(why)), 0);
+    assert_int_equal(cfg.probe.timeout_ms, 1);
+    assert_int_equal(timeout->set(&cfg, timeout, "0", why, sizeof(why)), ERANGE);
+    assert_int_equal(timeout->set(&cfg, timeout, "soon", why, sizeof(why)), EINVAL);
+    assert_int_equal(cfg.probe.timeout_ms, 1);
+    assert_int_equal(max->set(&cfg, max, "64", why, sizeof(why)), 0);
+    assert_int_equal(cfg.probe.max_reply_bytes, 64);
+    assert_int_equal(max->set(&cfg, max, "63", why, sizeof(why)), ERANGE);
+    assert_int_equal(max->set(&cfg, max, "1M", why, sizeof(why)), 0);
+    assert_int_equal(cfg.probe.max_reply_bytes, 1024 * 1024);
+    assert_int_equal(window->set(&cfg, window, "1", why, sizeof(why)), 0);
+    assert_int_equal(window->set(&cfg, window, "0", why, sizeof(why)), ERANGE);
+    assert_int_equal(window->set(&cfg, window, "", why, sizeof(why)), EINVAL);
+    assert_int_equal(cfg.probe.receive_window_bytes, 1);
+    fm_run_config_clear(&cfg);
+}
+
+/* How a bad value is worded for a parameter; an option words it itself. */
+static void
+test_apply_wording(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_probe_param_apply(&cfg, fm_probe_param_find("Probe_timeout"), "0", err,
+                                          sizeof(err)), EINVAL);
+    assert_string_equal(err, "invalid Probe_timeout '0': expected a positive duration such as 5s");
+    assert_int_equal(fm_probe_param_apply(&cfg, fm_probe_param_find("reverse"), "maybe", err,
+                                          sizeof(err)), EINVAL);
+    assert_string_equal(err, "invalid reverse 'maybe': expected true or false");
+    assert_int_equal(fm_probe_param_apply(&cfg, fm_probe_param_find("http_method"), "A B", err,
+                                          sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "http_method: "));
+    assert_int_equal(fm_probe_param_apply(&cfg, fm_probe_param_find("Port_list"), "80/udp", err,
+                                          sizeof(err)), EINVAL);
+    assert_string_equal(err, "Port_list: invalid item '80/udp': expected HOST:PORT, PORT/tcp,"
+                        " HOST/PORT/tcp or a URI");
+    fm_run_config_clear(&cfg);
+}
+
+/* An option that gives one item: one --header may hold '|', which the
+ * parameter's list would split. */
+static void
+test_option_setters(void **state)
+{
+    const struct fm_probe_param *headers = fm_probe_param_find("http_headers");
+    const struct fm_probe_param *uris = fm_probe_param_find("Monitor_Uri_List");
+    struct fm_run_config cfg;
+    char why[256] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_non_null(headers->option_set);
+    assert_int_equal(headers->option_set(&cfg, headers, "X-A: a|b", why, sizeof(why)), 0);
+    assert_int_equal(cfg.probe.n_headers, 1);
+    assert_int_equal(headers->set(&cfg, headers, "X-B: 1|X-C: 2", why, sizeof(why)), 0);
+    assert_int_equal(cfg.probe.n_headers, 3);
+    assert_non_null(uris->option_set);
+    assert_int_equal(uris->option_set(&cfg, uris, "http://h/a,b", why, sizeof(why)), 0);
+    assert_int_equal(cfg.n_targets, 1);
+    assert_string_equal(cfg.targets[0].path, "/a,b");
+    assert_int_equal(uris->option_set(&cfg, uris, "tcp://h:1", why, sizeof(why)), EINVAL);
+    assert_non_null(strstr(why, "tcp://h:1"));
+    fm_run_config_clear(&cfg);
+}
+
+static void
+test_finish(void **state)
+{
+    struct fm_run_config cfg;
+    char why[256] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_OK);
+    assert_false(cfg.probe.tls_verify);
+    cfg.probe.reverse = true;
+    assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX);
+    fm_run_config_clear(&cfg);
+
+    /* A CA file asks for verification, unless tls_verify says no. */
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "tls_ca_file", "/ca.pem", why, sizeof(why)), 0);
+    assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_OK);
+    assert_true(cfg.probe.tls_verify);
+    assert_int_equal(fm_run_config_set(&cfg, "tls_verify", "false", why, sizeof(why)), 0);
+    assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_NO_VERIFY_WITH_CA);
+    fm_run_config_clear(&cfg);
+
+    /* The window is at most the reply cap. */
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "receive_bytes", "1M", why, sizeof(why)), 0);
+    assert_int_equal(fm_run_config_set(&cfg, "max_reply_bytes", "8k", why, sizeof(why)), 0);
+    assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_OK);
+    assert_int_equal(cfg.probe.receive_window_bytes, 8192);
+    fm_run_config_clear(&cfg);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rows_are_complete),
+        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_defaults_are_the_options_own),
+        cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_apply_wording),
+        cmocka_unit_test(test_option_setters),
+        cmocka_unit_test(test_finish),
+    };
+
+    return cmocka_run_group_tests_name("probe_params", tests, NULL, NULL);
+}

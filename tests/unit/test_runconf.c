@@ -1,0 +1,394 @@
+/*
+ * Unit tests: the run configuration from agent-style parameters.  Every
+ * probe parameter goes through the table: its default, a good value, a
+ * value out of range (or otherwise refused), and a misspelt name; then the
+ * decision engine's parameters, the environment and the final checks.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <faultmon/probe_params.h>
+#include <faultmon/runconf.h>
+
+/* One parameter: a good value and what it must set, a refused one and a
+ * part of its message, and a name no table knows. */
+struct param_case {
+    const char *name;
+    const char *good;
+    bool (*good_set)(const struct fm_run_config *cfg);
+    const char *bad;
+    const char *bad_message;
+    const char *misspelt;
+    const char *needs;      /* "NAME=VALUE" the good value needs, or NULL */
+};
+
+static bool
+is_default(const struct fm_run_config *cfg)
+{
+    return cfg->probe.timeout_ms == 5000 && cfg->probe.max_reply_bytes == 65536
+           && cfg->probe.receive_window_bytes == 4096 && !cfg->probe.reverse
+           && !cfg->probe.tls_request && !cfg->probe.tls_verify && cfg->probe.ca_file == NULL
+           && cfg->probe.sni == NULL && cfg->probe.method == NULL && cfg->probe.n_headers == 0
+           && !cfg->probe.have_receive && fm_status_set_has(&cfg->probe.expect_get, 200)
+           && !fm_status_set_has(&cfg->probe.expect_get, 404)
+           && fm_status_set_has(&cfg->probe.expect_head, 404) && cfg->n_targets == 1
+           && strcmp(cfg->targets[0].text, FM_DEFAULT_TARGET) == 0;
+}
+
+static bool
+port_list_set(const struct fm_run_config *cfg)
+{
+    return cfg->have_port_list && cfg->n_targets == 3 && cfg->targets[0].port == 8080
+           && strcmp(cfg->targets[0].host, "127.0.0.1") == 0 && cfg->targets[1].port == 81
+           && strcmp(cfg->targets[1].host, "web") == 0 && cfg->targets[2].kind == FM_PROBE_TCP_CONNECT;
+}
+
+static bool
+uri_list_set(const struct fm_run_config *cfg)
+{
+    return !cfg->have_port_list && cfg->n_targets == 2 && cfg->targets[0].kind == FM_PROBE_GET
+           && strcmp(cfg->targets[1].path, "/b") == 0;
+}
+
+static bool
+timeout_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.timeout_ms == 2500 && cfg->decide.probe_timeout_ms == 2500;
+}
+
+static bool
+expect_set(const struct fm_run_config *cfg)
+{
+    return fm_status_set_has(&cfg->probe.expect_get, 401)
+           && !fm_status_set_has(&cfg->probe.expect_get, 200)
+           && fm_status_set_has(&cfg->probe.expect_head, 401);
+}
+
+static bool
+regex_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.have_receive && strcmp(cfg->probe.receive_text, "up|ok") == 0;
+}
+
+static bool
+window_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.receive_window_bytes == 16384;
+}
+
+static bool
+reverse_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.reverse;
+}
+
+static bool
+method_set(const struct fm_run_config *cfg)
+{
+    return strcmp(cfg->probe.method, "OPTIONS") == 0;
+}
+
+static bool
+headers_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.n_headers == 2 && strcmp(cfg->probe.headers[1], "X-B: 2") == 0;
+}
+
+static bool
+tls_request_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.tls_request;
+}
+
+static bool
+tls_verify_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.tls_verify;
+}
+
+static bool
+ca_file_set(const struct fm_run_config *cfg)
+{
+    return strcmp(cfg->probe.ca_file, "/etc/ca.pem") == 0 && cfg->probe.tls_verify;
+}
+
+static bool
+sni_set(const struct fm_run_config *cfg)
+{
+    return strcmp(cfg->probe.sni, "www.example.com") == 0;
+}
+
+static bool
+max_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.max_reply_bytes == 1024 * 1024;
+}
+
+/* Every row of the table has a case here (test_every_row_has_a_case). */
+static const struct param_case param_cases[] = {
+    { "Port_list", "8080 web/81/tcp,tcp://127.0.0.1:22", port_list_set, "80/udp",
+      "Port_list: invalid item '80/udp'", "Port_lists" },
+    { "Monitor_Uri_List", "http://h/a https://h/b", uri_list_set, "tcp://h:1",
+      "Monitor_Uri_List: invalid URI 'tcp://h:1'", "Monitor_Uri" },
+    { "Probe_timeout", "2500ms", timeout_set, "0",
+      "invalid Probe_timeout '0': expected a positive duration such as 5s", "Probe_time_out" },
+    { "expect_status", "401", expect_set, "200-1000", "expect_status: invalid status list '200-1000'",
+      "expected_status" },
+    { "receive_regex", "up|ok", regex_set, "(", "receive_regex: ", "receive_regexp" },
+    { "receive_bytes", "16k", window_set, "0", "invalid receive_bytes '0': expected a size such as 4k",
+      "receive_byte" },
+    { "reverse", "yes", reverse_set, "maybe", "invalid reverse 'maybe': expected true or false",
+      "reversed", "receive_regex=down" },
+    { "http_method", "OPTIONS", method_set, "GE T", "http_method: invalid method 'GE T'", "method" },
+    { "http_headers", "X-A: 1| X-B: 2", headers_set, "NoColon", "http_headers: invalid header 'NoColon'",
+      "http_header" },
+    { "tls_request", "true", tls_request_set, "2", "invalid tls_request '2': expected true or false",
+      "tls_requests" },
+    { "tls_verify", "on", tls_verify_set, "", "invalid tls_verify '': expected true or false",
+      "tls_verification" },
+    { "tls_ca_file", "/etc/ca.pem", ca_file_set, NULL, NULL, "tls_ca" },
+    { "tls_sni", "www.example.com", sni_set, NULL, NULL, "sni" },
+    { "max_reply_bytes", "1M", max_set, "63", "invalid max_reply_bytes '63': expected a size of at least 64",
+      "max_reply" },
+};
+
+#define N_CASES (sizeof(param_cases) / sizeof(param_cases[0]))
+
+static void
+test_every_row_has_a_case(void **state)
+{
+    size_t n = 0;
+    const struct fm_probe_param *params = fm_probe_params(&n);
+
+    (void) state;
+    assert_int_equal(n, N_CASES);
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+
+        for (size_t j = 0; j < N_CASES; j++) {
+            found = found || strcmp(params[i].name, param_cases[j].name) == 0;
+        }
+        assert_true(found);
+    }
+}
+
+static void
+test_defaults(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), 0);
+    assert_true(is_default(&cfg));
+    fm_run_config_clear(&cfg);
+}
+
+static void
+test_good_values(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < N_CASES; i++) {
+        struct fm_run_config cfg;
+        char err[512] = "";
+
+        fm_run_config_init(&cfg);
+        if (param_cases[i].needs != NULL) {
+            char name[64];
+            const char *eq = strchr(param_cases[i].needs, '=');
+
+            snprintf(name, sizeof(name), "%.*s", (int) (eq - param_cases[i].needs), param_cases[i].needs);
+            assert_int_equal(fm_run_config_set(&cfg, name, eq + 1, err, sizeof(err)), 0);
+        }
+        if (fm_run_config_set(&cfg, param_cases[i].name, param_cases[i].good, err, sizeof(err)) != 0
+            || fm_run_config_finish(&cfg, err, sizeof(err)) != 0 || !param_cases[i].good_set(&cfg)) {
+            fail_msg("%s=%s: %s", param_cases[i].name, param_cases[i].good, err);
+        }
+        fm_run_config_clear(&cfg);
+    }
+}
+
+static void
+test_bad_values(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < N_CASES; i++) {
+        struct fm_run_config cfg;
+        char err[512] = "";
+
+        if (param_cases[i].bad == NULL) {
+            continue;   /* any text is a file or a name; "" unsets it */
+        }
+        fm_run_config_init(&cfg);
+        assert_int_equal(fm_run_config_set(&cfg, param_cases[i].name, param_cases[i].bad, err,
+                                           sizeof(err)), EINVAL);
+        if (strstr(err, param_cases[i].bad_message) == NULL) {
+            fail_msg("%s=%s: '%s' lacks '%s'", param_cases[i].name, param_cases[i].bad, err,
+                     param_cases[i].bad_message);
+        }
+        fm_run_config_clear(&cfg);
+    }
+}
+
+/* A name in another case or with '-' is the same parameter; a misspelt
+ * one is no parameter (ENOENT: neither table knows it). */
+static void
+test_spelling(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < N_CASES; i++) {
+        struct fm_run_config cfg;
+        char err[512] = "";
+
+        fm_run_config_init(&cfg);
+        assert_int_equal(fm_run_config_set(&cfg, param_cases[i].misspelt, param_cases[i].good, err,
+                                           sizeof(err)), ENOENT);
+        fm_run_config_clear(&cfg);
+    }
+}
+
+static void
+test_name_folding(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "probe-timeout", "3s", err, sizeof(err)), 0);
+    assert_int_equal(cfg.probe.timeout_ms, 3000);
+    assert_int_equal(fm_run_config_set(&cfg, "MAX_REPLY_BYTES", "128", err, sizeof(err)), 0);
+    assert_int_equal(cfg.probe.max_reply_bytes, 128);
+    fm_run_config_clear(&cfg);
+}
+
+/* Names the probe table does not have go to the decision engine. */
+static void
+test_decision_parameters(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "Retry_count", "4", err, sizeof(err)), 0);
+    assert_int_equal(cfg.decide.retry_count, 4);
+    assert_int_equal(fm_run_config_set(&cfg, "Retry_count", "many", err, sizeof(err)), EINVAL);
+    fm_run_config_clear(&cfg);
+
+    /* Probe_timeout is in both tables: the decision engine bounds it too
+     * (an hour at most), past the probe table's own check. */
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "Probe_timeout", "2h", err, sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "Probe_timeout"));
+    fm_run_config_clear(&cfg);
+}
+
+static void
+test_from_env(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    setenv("OCF_RESKEY_Probe_timeout", "7s", 1);
+    setenv("OCF_RESKEY_receive_bytes", "8k", 1);
+    setenv("OCF_RESKEY_CRM_meta_timeout", "not a parameter", 1);
+    setenv("OCF_RESKEY_configfile", "/etc/apache2/apache2.conf", 1);   /* the agent's own */
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_from_env(&cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg.probe.timeout_ms, 7000);
+    assert_int_equal(cfg.probe.receive_window_bytes, 8192);
+    fm_run_config_clear(&cfg);
+
+    setenv("OCF_RESKEY_receive_bytes", "lots", 1);
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_from_env(&cfg, err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "invalid receive_bytes 'lots': expected a size such as 4k");
+    fm_run_config_clear(&cfg);
+    unsetenv("OCF_RESKEY_Probe_timeout");
+    unsetenv("OCF_RESKEY_receive_bytes");
+    unsetenv("OCF_RESKEY_CRM_meta_timeout");
+    unsetenv("OCF_RESKEY_configfile");
+}
+
+static void
+test_finish_checks(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "reverse", "true", err, sizeof(err)), 0);
+    assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "reverse=true needs receive_regex");
+    fm_run_config_clear(&cfg);
+
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "tls_ca_file", "/ca.pem", err, sizeof(err)), 0);
+    assert_int_equal(fm_run_config_set(&cfg, "tls_verify", "false", err, sizeof(err)), 0);
+    assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "tls_verify=false contradicts tls_ca_file '/ca.pem'");
+    fm_run_config_clear(&cfg);
+
+    /* receive_bytes beyond max_reply_bytes is cut to it, not refused. */
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "receive_bytes", "1M", err, sizeof(err)), 0);
+    assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg.probe.receive_window_bytes, 65536);
+    fm_run_config_clear(&cfg);
+}
+
+/* Port_list and Monitor_Uri_List together: at most 1024 targets. */
+static void
+test_target_limit(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+    size_t len = FM_RUN_CONFIG_MAX_TARGETS * 6 + 8;
+    char *list = calloc(1, len);
+    size_t used = 0;
+
+    (void) state;
+    assert_non_null(list);
+    for (int i = 0; i < FM_RUN_CONFIG_MAX_TARGETS; i++) {
+        used += (size_t) snprintf(list + used, len - used, "%d ", 1 + i);
+    }
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "Port_list", list, err, sizeof(err)), 0);
+    assert_int_equal(cfg.n_targets, FM_RUN_CONFIG_MAX_TARGETS);
+    assert_int_equal(fm_run_config_set(&cfg, "Monitor_Uri_List", "http://h/", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "Monitor_Uri_List has more than 1024 targets");
+    fm_run_config_clear(&cfg);
+    free(list);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_row_has_a_case),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_good_values),
+        cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_spelling),
+        cmocka_unit_test(test_name_folding),
+        cmocka_unit_test(test_decision_parameters),
+        cmocka_unit_test(test_from_env),
+        cmocka_unit_test(test_finish_checks),
+        cmocka_unit_test(test_target_limit),
+    };
+
+    return cmocka_run_group_tests_name("runconf", tests, NULL, NULL);
+}
