@@ -27,7 +27,13 @@ enum fm_probe_param_type {
     FM_PARAM_CHECKED,       /* text its setter checks (status list, regex...) */
 };
 
+struct fm_probe_opts;
 struct fm_probe_param;
+
+/* A check of struct fm_probe_opts that also sets (fm_probe_opts_set_expect()
+ * and the like): 0, or an error with why said in err. */
+typedef int (*fm_probe_opts_checker)(struct fm_probe_opts *opts, const char *value,
+                                     char *err, size_t err_len);
 
 /*!
  * \brief Set one parameter of \p cfg from its text.
@@ -55,6 +61,7 @@ struct fm_probe_param {
     const char *expected;
     const char *option_expected;
     size_t offset;                  /* field of struct fm_probe_opts, for generic setters */
+    fm_probe_opts_checker check;    /* for FM_PARAM_CHECKED: the options' own check */
     fm_probe_param_setter set;
     /* The option's own setter when the option gives one item of the list
      * the parameter gives (one --header, one --uri), or NULL: set. */

@@ -24,39 +24,35 @@ opts_field(struct fm_run_config *cfg, const struct fm_probe_param *param)
     return (char *) &cfg->probe + param->offset;
 }
 
+/* A duration (uint64_t milliseconds) or a size (size_t bytes) within the
+ * row's range. */
 static int
-set_duration(struct fm_run_config *cfg, const struct fm_probe_param *param,
-             const char *value, char *why, size_t why_len)
+set_number(struct fm_run_config *cfg, const struct fm_probe_param *param,
+           const char *value, char *why, size_t why_len)
 {
-    uint64_t ms = 0;
-
-    (void) why;
-    (void) why_len;
-    if (fm_parse_duration_ms(value, &ms) != 0) {
-        return EINVAL;
-    }
-    if (ms < param->min || ms > param->max) {
-        return ERANGE;
-    }
-    *(uint64_t *) opts_field(cfg, param) = ms;
-    return 0;
-}
-
-static int
-set_size(struct fm_run_config *cfg, const struct fm_probe_param *param,
-         const char *value, char *why, size_t why_len)
-{
+    bool is_duration = (param->type == FM_PARAM_DURATION_MS);
+    uint64_t number = 0;
     size_t bytes = 0;
 
     (void) why;
     (void) why_len;
-    if (fm_parse_size_bytes(value, &bytes) != 0) {
+    if (is_duration) {
+        if (fm_parse_duration_ms(value, &number) != 0) {
+            return EINVAL;
+        }
+    } else if (fm_parse_size_bytes(value, &bytes) != 0) {
         return EINVAL;
+    } else {
+        number = bytes;
     }
-    if (bytes < param->min || bytes > param->max) {
+    if (number < param->min || number > param->max) {
         return ERANGE;
     }
-    *(size_t *) opts_field(cfg, param) = bytes;
+    if (is_duration) {
+        *(uint64_t *) opts_field(cfg, param) = number;
+    } else {
+        *(size_t *) opts_field(cfg, param) = (size_t) number;
+    }
     return 0;
 }
 
@@ -109,47 +105,25 @@ set_text(struct fm_run_config *cfg, const struct fm_probe_param *param,
     return 0;
 }
 
-/* expect_status, receive_regex, http_method: "" keeps the default. */
+/* One value through the options' own check (a status list, a regex, a
+ * method, one header). */
 static int
-set_expect(struct fm_run_config *cfg, const struct fm_probe_param *param,
-           const char *value, char *why, size_t why_len)
+add_item(struct fm_run_config *cfg, const struct fm_probe_param *param,
+         const char *value, char *why, size_t why_len)
 {
-    (void) param;
-    if (value[0] == '\0') {
-        return 0;
-    }
-    return (fm_probe_opts_set_expect(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
+    return (param->check(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
 }
 
+/* expect_status, receive_regex, http_method: "" keeps the default (the
+ * meta-data's default=""). */
 static int
-set_receive(struct fm_run_config *cfg, const struct fm_probe_param *param,
+set_checked(struct fm_run_config *cfg, const struct fm_probe_param *param,
             const char *value, char *why, size_t why_len)
 {
-    (void) param;
     if (value[0] == '\0') {
         return 0;
     }
-    return (fm_probe_opts_set_receive(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
-}
-
-static int
-set_method(struct fm_run_config *cfg, const struct fm_probe_param *param,
-           const char *value, char *why, size_t why_len)
-{
-    (void) param;
-    if (value[0] == '\0') {
-        return 0;
-    }
-    return (fm_probe_opts_set_method(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
-}
-
-/* One header, "Name: value" (the option -H, repeatable). */
-static int
-add_header(struct fm_run_config *cfg, const struct fm_probe_param *param,
-           const char *value, char *why, size_t why_len)
-{
-    (void) param;
-    return (fm_probe_opts_add_header(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
+    return add_item(cfg, param, value, why, why_len);
 }
 
 /* http_headers: headers separated by newlines or '|', blanks before each
@@ -171,7 +145,7 @@ set_headers(struct fm_run_config *cfg, const struct fm_probe_param *param,
             item++;
         }
         if (*item != '\0') {
-            rc = add_header(cfg, param, item, why, why_len);
+            rc = add_item(cfg, param, item, why, why_len);
         }
     }
     free(copy);
@@ -290,26 +264,26 @@ static const struct fm_probe_param probe_params[] = {
         .type = FM_PARAM_DURATION_MS, .min = 1, .max = UINT64_MAX, .default_text = "5s",
         .expected = "a positive duration such as 5s",
         .option_expected = "a positive duration such as 5s or 500ms",
-        .offset = OPT_FIELD(timeout_ms), .set = set_duration,
+        .offset = OPT_FIELD(timeout_ms), .set = set_number,
         .help = "deadline of one probe cycle",
     },
     {
         .name = "expect_status", .option = "expect-status", .short_option = 'e',
         .option_takes_value = true, .type = FM_PARAM_CHECKED, .default_text = "",
-        .set = set_expect,
+        .check = fm_probe_opts_set_expect, .set = set_checked,
         .help = "statuses that pass, e.g. 200-399,401 or 2xx [200-399 for GET, 100-499 for HEAD]",
     },
     {
         .name = "receive_regex", .option = "receive", .short_option = 'r', .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
-        .set = set_receive,
+        .check = fm_probe_opts_set_receive, .set = set_checked,
         .help = "POSIX extended regex the reply must match",
     },
     {
         .name = "receive_bytes", .option = "receive-bytes", .option_takes_value = true,
         .type = FM_PARAM_SIZE_BYTES, .min = 1, .max = PARAM_SIZE_CAP_BYTES, .default_text = "4k",
         .expected = "a size such as 4k", .option_expected = "a size such as 4k",
-        .offset = OPT_FIELD(receive_window_bytes), .set = set_size,
+        .offset = OPT_FIELD(receive_window_bytes), .set = set_number,
         .help = "body bytes receive_regex looks at (at most max_reply_bytes)",
     },
     {
@@ -321,13 +295,13 @@ static const struct fm_probe_param probe_params[] = {
     {
         .name = "http_method", .option = "method", .short_option = 'm', .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
-        .set = set_method,
+        .check = fm_probe_opts_set_method, .set = set_checked,
         .help = "method of every request [HEAD; GET for URIs]",
     },
     {
         .name = "http_headers", .option = "header", .short_option = 'H', .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
-        .set = set_headers, .option_set = add_header,
+        .check = fm_probe_opts_add_header, .set = set_headers, .option_set = add_item,
         .help = "extra headers, \"Name: value\", separated by newlines or '|'",
     },
     {
@@ -359,7 +333,7 @@ static const struct fm_probe_param probe_params[] = {
         .type = FM_PARAM_SIZE_BYTES, .min = 64, .max = PARAM_SIZE_CAP_BYTES, .default_text = "64k",
         .expected = "a size of at least 64 such as 64k",
         .option_expected = "a size of at least 64 bytes, such as 64k",
-        .offset = OPT_FIELD(max_reply_bytes), .set = set_size,
+        .offset = OPT_FIELD(max_reply_bytes), .set = set_number,
         .help = "read cap per reply",
     },
 };

@@ -163,6 +163,17 @@ static const struct param_case param_cases[] = {
 
 #define N_CASES (sizeof(param_cases) / sizeof(param_cases[0]))
 
+/* Set a parameter that must be accepted. */
+static void
+set_ok(struct fm_run_config *cfg, const char *name, const char *value)
+{
+    char err[512] = "";
+
+    if (fm_run_config_set(cfg, name, value, err, sizeof(err)) != 0) {
+        fail_msg("%s=%s: %s", name, value, err);
+    }
+}
+
 static void
 test_every_row_has_a_case(void **state)
 {
@@ -208,7 +219,7 @@ test_good_values(void **state)
             const char *eq = strchr(param_cases[i].needs, '=');
 
             snprintf(name, sizeof(name), "%.*s", (int) (eq - param_cases[i].needs), param_cases[i].needs);
-            assert_int_equal(fm_run_config_set(&cfg, name, eq + 1, err, sizeof(err)), 0);
+            set_ok(&cfg, name, eq + 1);
         }
         if (fm_run_config_set(&cfg, param_cases[i].name, param_cases[i].good, err, sizeof(err)) != 0
             || fm_run_config_finish(&cfg, err, sizeof(err)) != 0 || !param_cases[i].good_set(&cfg)) {
@@ -261,13 +272,12 @@ static void
 test_name_folding(void **state)
 {
     struct fm_run_config cfg;
-    char err[512] = "";
 
     (void) state;
     fm_run_config_init(&cfg);
-    assert_int_equal(fm_run_config_set(&cfg, "probe-timeout", "3s", err, sizeof(err)), 0);
+    set_ok(&cfg, "probe-timeout", "3s");
     assert_int_equal(cfg.probe.timeout_ms, 3000);
-    assert_int_equal(fm_run_config_set(&cfg, "MAX_REPLY_BYTES", "128", err, sizeof(err)), 0);
+    set_ok(&cfg, "MAX_REPLY_BYTES", "128");
     assert_int_equal(cfg.probe.max_reply_bytes, 128);
     fm_run_config_clear(&cfg);
 }
@@ -281,7 +291,7 @@ test_decision_parameters(void **state)
 
     (void) state;
     fm_run_config_init(&cfg);
-    assert_int_equal(fm_run_config_set(&cfg, "Retry_count", "4", err, sizeof(err)), 0);
+    set_ok(&cfg, "Retry_count", "4");
     assert_int_equal(cfg.decide.retry_count, 4);
     assert_int_equal(fm_run_config_set(&cfg, "Retry_count", "many", err, sizeof(err)), EINVAL);
     fm_run_config_clear(&cfg);
@@ -330,21 +340,21 @@ test_finish_checks(void **state)
 
     (void) state;
     fm_run_config_init(&cfg);
-    assert_int_equal(fm_run_config_set(&cfg, "reverse", "true", err, sizeof(err)), 0);
+    set_ok(&cfg, "reverse", "true");
     assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), EINVAL);
     assert_string_equal(err, "reverse=true needs receive_regex");
     fm_run_config_clear(&cfg);
 
     fm_run_config_init(&cfg);
-    assert_int_equal(fm_run_config_set(&cfg, "tls_ca_file", "/ca.pem", err, sizeof(err)), 0);
-    assert_int_equal(fm_run_config_set(&cfg, "tls_verify", "false", err, sizeof(err)), 0);
+    set_ok(&cfg, "tls_ca_file", "/ca.pem");
+    set_ok(&cfg, "tls_verify", "false");
     assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), EINVAL);
     assert_string_equal(err, "tls_verify=false contradicts tls_ca_file '/ca.pem'");
     fm_run_config_clear(&cfg);
 
     /* receive_bytes beyond max_reply_bytes is cut to it, not refused. */
     fm_run_config_init(&cfg);
-    assert_int_equal(fm_run_config_set(&cfg, "receive_bytes", "1M", err, sizeof(err)), 0);
+    set_ok(&cfg, "receive_bytes", "1M");
     assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), 0);
     assert_int_equal(cfg.probe.receive_window_bytes, 65536);
     fm_run_config_clear(&cfg);
