@@ -213,7 +213,6 @@ static int
 set_param_option(struct probe_cli *cli, const struct fm_probe_param *param,
                  const char *value, bool add_targets)
 {
-    fm_probe_param_setter set = (param->option_set != NULL)? param->option_set : param->set;
     char why[512] = "";
     int rc = 0;
 
@@ -226,7 +225,7 @@ set_param_option(struct probe_cli *cli, const struct fm_probe_param *param,
         fm_target_clear(&scratch);
         return 0;
     }
-    rc = set(&cli->cfg, param, value, why, sizeof(why));
+    rc = param->set(&cli->cfg, param, value, FM_PARAM_FROM_OPTION, why, sizeof(why));
     if (rc == 0) {
         return 0;
     }

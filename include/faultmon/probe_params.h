@@ -23,12 +23,21 @@ enum fm_probe_param_type {
     FM_PARAM_DURATION_MS,   /* fm_parse_duration_ms() within [min, max] */
     FM_PARAM_SIZE_BYTES,    /* fm_parse_size_bytes() within [min, max] */
     FM_PARAM_BOOL,          /* fm_parse_bool() */
-    FM_PARAM_TEXT,          /* any text; "" unsets */
+    FM_PARAM_TEXT,          /* any text; a parameter's "" unsets */
     FM_PARAM_CHECKED,       /* text its setter checks (status list, regex...) */
 };
 
 struct fm_probe_opts;
 struct fm_probe_param;
+
+/* Where a value comes from: a parameter (OCF_RESKEY_*, --param) or an
+ * option of faultmon probe, which gives one item of a list (one --header,
+ * one --uri), refuses "" rather than take it for the default, and whose
+ * --tls-no-verify wins in any order. */
+enum fm_probe_param_source {
+    FM_PARAM_FROM_PARAMETER,
+    FM_PARAM_FROM_OPTION,
+};
 
 /* A check of struct fm_probe_opts that also sets (fm_probe_opts_set_expect()
  * and the like): 0, or an error with why said in err. */
@@ -43,8 +52,9 @@ typedef int (*fm_probe_opts_checker)(struct fm_probe_opts *opts, const char *val
  *         otherwise \p why says what is wrong); ENOMEM
  */
 typedef int (*fm_probe_param_setter)(struct fm_run_config *cfg,
-                                     const struct fm_probe_param *param,
-                                     const char *value, char *why, size_t why_len);
+                                     const struct fm_probe_param *param, const char *value,
+                                     enum fm_probe_param_source source, char *why,
+                                     size_t why_len);
 
 struct fm_probe_param {
     const char *name;               /* OCF parameter name */
@@ -63,9 +73,6 @@ struct fm_probe_param {
     size_t offset;                  /* field of struct fm_probe_opts, for generic setters */
     fm_probe_opts_checker check;    /* for FM_PARAM_CHECKED: the options' own check */
     fm_probe_param_setter set;
-    /* The option's own setter when the option gives one item of the list
-     * the parameter gives (one --header, one --uri), or NULL: set. */
-    fm_probe_param_setter option_set;
     const char *help;
 };
 

@@ -27,13 +27,14 @@ opts_field(struct fm_run_config *cfg, const struct fm_probe_param *param)
 /* A duration (uint64_t milliseconds) or a size (size_t bytes) within the
  * row's range. */
 static int
-set_number(struct fm_run_config *cfg, const struct fm_probe_param *param,
-           const char *value, char *why, size_t why_len)
+set_number(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+           enum fm_probe_param_source source, char *why, size_t why_len)
 {
     bool is_duration = (param->type == FM_PARAM_DURATION_MS);
     uint64_t number = 0;
     size_t bytes = 0;
 
+    (void) source;
     (void) why;
     (void) why_len;
     if (is_duration) {
@@ -57,20 +58,24 @@ set_number(struct fm_run_config *cfg, const struct fm_probe_param *param,
 }
 
 static int
-set_bool(struct fm_run_config *cfg, const struct fm_probe_param *param,
-         const char *value, char *why, size_t why_len)
+set_bool(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+         enum fm_probe_param_source source, char *why, size_t why_len)
 {
+    (void) source;
     (void) why;
     (void) why_len;
     return fm_parse_bool(value, (bool *) opts_field(cfg, param));
 }
 
 /* tls_verify: "true" asks for verification, "false" forbids it, and unset
- * leaves it to tls_ca_file (fm_probe_params_finish()). */
+ * leaves it to tls_ca_file (fm_probe_params_finish()).  As a parameter the
+ * last value wins; as faultmon probe's flags, --tls-no-verify wins
+ * whatever the order, as a "no" on a command line should. */
 static int
-set_verify(struct fm_run_config *cfg, const struct fm_probe_param *param,
-           const char *value, char *why, size_t why_len)
+set_verify(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+           enum fm_probe_param_source source, char *why, size_t why_len)
 {
+    bool last_wins = (source == FM_PARAM_FROM_PARAMETER);
     bool flag = false;
 
     (void) param;
@@ -79,22 +84,28 @@ set_verify(struct fm_run_config *cfg, const struct fm_probe_param *param,
     if (fm_parse_bool(value, &flag) != 0) {
         return EINVAL;
     }
-    cfg->verify_set = flag;
-    cfg->no_verify = !flag;
+    if (flag || last_wins) {
+        cfg->verify_set = flag;
+    }
+    if (!flag || last_wins) {
+        cfg->no_verify = !flag;
+    }
     return 0;
 }
 
-/* A text option: "" unsets it. */
+/* A text parameter, where "" unsets it; or a text option, taken as given,
+ * "" too (an option's value is never a way to unset it: --tls-ca-file ""
+ * is a CA file that cannot be read). */
 static int
-set_text(struct fm_run_config *cfg, const struct fm_probe_param *param,
-         const char *value, char *why, size_t why_len)
+set_text(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+         enum fm_probe_param_source source, char *why, size_t why_len)
 {
     char **field = (char **) opts_field(cfg, param);
     char *copy = NULL;
 
     (void) why;
     (void) why_len;
-    if (value[0] != '\0') {
+    if (value[0] != '\0' || source == FM_PARAM_FROM_OPTION) {
         copy = strdup(value);
         if (copy == NULL) {
             return ENOMEM;
@@ -105,37 +116,33 @@ set_text(struct fm_run_config *cfg, const struct fm_probe_param *param,
     return 0;
 }
 
-/* One value through the options' own check (a status list, a regex, a
- * method, one header). */
+/* expect_status, receive_regex, http_method through the options' own check.
+ * A parameter's "" keeps the default (the meta-data's default=""); an
+ * option's "" is the check's to refuse. */
 static int
-add_item(struct fm_run_config *cfg, const struct fm_probe_param *param,
-         const char *value, char *why, size_t why_len)
+set_checked(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+            enum fm_probe_param_source source, char *why, size_t why_len)
 {
+    if (value[0] == '\0' && source == FM_PARAM_FROM_PARAMETER) {
+        return 0;
+    }
     return (param->check(&cfg->probe, value, why, why_len) == 0)? 0 : EINVAL;
 }
 
-/* expect_status, receive_regex, http_method: "" keeps the default (the
- * meta-data's default=""). */
-static int
-set_checked(struct fm_run_config *cfg, const struct fm_probe_param *param,
-            const char *value, char *why, size_t why_len)
-{
-    if (value[0] == '\0') {
-        return 0;
-    }
-    return add_item(cfg, param, value, why, why_len);
-}
-
 /* http_headers: headers separated by newlines or '|', blanks before each
- * ignored. */
+ * ignored; the option -H gives one (which may hold a '|'). */
 static int
-set_headers(struct fm_run_config *cfg, const struct fm_probe_param *param,
-            const char *value, char *why, size_t why_len)
+set_headers(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+            enum fm_probe_param_source source, char *why, size_t why_len)
 {
-    char *copy = strdup(value);
+    char *copy = NULL;
     char *save = NULL;
     int rc = 0;
 
+    if (source == FM_PARAM_FROM_OPTION) {
+        return set_checked(cfg, param, value, source, why, why_len);
+    }
+    copy = strdup(value);
     if (copy == NULL) {
         return ENOMEM;
     }
@@ -145,7 +152,7 @@ set_headers(struct fm_run_config *cfg, const struct fm_probe_param *param,
             item++;
         }
         if (*item != '\0') {
-            rc = add_item(cfg, param, item, why, why_len);
+            rc = set_checked(cfg, param, item, source, why, why_len);
         }
     }
     free(copy);
@@ -211,26 +218,22 @@ add_list_item(struct fm_run_config *cfg, const char *item, bool is_uri, char *wh
     return fm_run_config_add_target(cfg, uri, false, why, why_len);
 }
 
-/* One URI (the option --uri, repeatable): no limit but memory, as the
- * command line and a targets file have none. */
+/* Port_list and Monitor_Uri_List: items separated by blanks or commas.
+ * The option --uri gives one URI (which may hold a comma), with no limit
+ * but memory, as the command line and a targets file have none. */
 static int
-add_uri(struct fm_run_config *cfg, const struct fm_probe_param *param,
-        const char *value, char *why, size_t why_len)
-{
-    (void) param;
-    return fm_run_config_add_target(cfg, value, true, why, why_len);
-}
-
-/* Port_list and Monitor_Uri_List: items separated by blanks or commas. */
-static int
-set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param,
-            const char *value, char *why, size_t why_len)
+set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+            enum fm_probe_param_source source, char *why, size_t why_len)
 {
     bool is_uri = (strcmp(param->name, "Monitor_Uri_List") == 0);
-    char *copy = strdup(value);
+    char *copy = NULL;
     char *save = NULL;
     int rc = 0;
 
+    if (source == FM_PARAM_FROM_OPTION) {
+        return fm_run_config_add_target(cfg, value, is_uri, why, why_len);
+    }
+    copy = strdup(value);
     if (copy == NULL) {
         return ENOMEM;
     }
@@ -256,7 +259,7 @@ static const struct fm_probe_param probe_params[] = {
     {
         .name = "Monitor_Uri_List", .option = "uri", .short_option = 'u', .option_takes_value = true,
         .type = FM_PARAM_TARGETS, .default_text = "",
-        .set = set_targets, .option_set = add_uri,
+        .set = set_targets,
         .help = "http(s) URIs fetched with HTTP/1.1 GET",
     },
     {
@@ -301,7 +304,7 @@ static const struct fm_probe_param probe_params[] = {
     {
         .name = "http_headers", .option = "header", .short_option = 'H', .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
-        .check = fm_probe_opts_add_header, .set = set_headers, .option_set = add_item,
+        .check = fm_probe_opts_add_header, .set = set_headers,
         .help = "extra headers, \"Name: value\", separated by newlines or '|'",
     },
     {
@@ -375,7 +378,7 @@ fm_probe_param_apply(struct fm_run_config *cfg, const struct fm_probe_param *par
                      const char *value, char *err, size_t err_len)
 {
     char why[512] = "";
-    int rc = param->set(cfg, param, value, why, sizeof(why));
+    int rc = param->set(cfg, param, value, FM_PARAM_FROM_PARAMETER, why, sizeof(why));
 
     if (rc == 0 || rc == ENOMEM) {
         return rc;

@@ -18,6 +18,17 @@
 #include <faultmon/probe_params.h>
 #include <faultmon/runconf.h>
 
+/* Set through a row, as the run configuration (FM_PARAM_FROM_PARAMETER) or
+ * faultmon probe (FM_PARAM_FROM_OPTION) does. */
+static int
+row_set(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+        enum fm_probe_param_source source)
+{
+    char why[256] = "";
+
+    return param->set(cfg, param, value, source, why, sizeof(why));
+}
+
 /* Every row is complete, and names and options are each used once. */
 static void
 test_rows_are_complete(void **state)
@@ -83,7 +94,6 @@ test_defaults_are_the_options_own(void **state)
     for (size_t i = 0; i < n; i++) {
         struct fm_run_config fresh;
         struct fm_run_config set;
-        char why[256] = "";
 
         /* tls_verify unset is neither true nor false (a CA file implies
          * it); its default says what that comes to without one. */
@@ -92,7 +102,8 @@ test_defaults_are_the_options_own(void **state)
         }
         fm_run_config_init(&fresh);
         fm_run_config_init(&set);
-        assert_int_equal(params[i].set(&set, &params[i], params[i].default_text, why, sizeof(why)), 0);
+        assert_int_equal(row_set(&set, &params[i], params[i].default_text,
+                                 FM_PARAM_FROM_PARAMETER), 0);
         assert_memory_equal(&set.probe, &fresh.probe, sizeof(set.probe));
         assert_int_equal(set.n_targets, 0);
         fm_run_config_clear(&fresh);
@@ -108,23 +119,22 @@ test_ranges(void **state)
     const struct fm_probe_param *max = fm_probe_param_find("max_reply_bytes");
     const struct fm_probe_param *window = fm_probe_param_find("receive_bytes");
     struct fm_run_config cfg;
-    char why[256] = "";
 
     (void) state;
     fm_run_config_init(&cfg);
-    assert_int_equal(timeout->set(&cfg, timeout, "1ms", why, sizeof(why)), 0);
+    assert_int_equal(row_set(&cfg, timeout, "1ms", FM_PARAM_FROM_PARAMETER), 0);
     assert_int_equal(cfg.probe.timeout_ms, 1);
-    assert_int_equal(timeout->set(&cfg, timeout, "0", why, sizeof(why)), ERANGE);
-    assert_int_equal(timeout->set(&cfg, timeout, "soon", why, sizeof(why)), EINVAL);
+    assert_int_equal(row_set(&cfg, timeout, "0", FM_PARAM_FROM_PARAMETER), ERANGE);
+    assert_int_equal(row_set(&cfg, timeout, "soon", FM_PARAM_FROM_PARAMETER), EINVAL);
     assert_int_equal(cfg.probe.timeout_ms, 1);
-    assert_int_equal(max->set(&cfg, max, "64", why, sizeof(why)), 0);
+    assert_int_equal(row_set(&cfg, max, "64", FM_PARAM_FROM_PARAMETER), 0);
     assert_int_equal(cfg.probe.max_reply_bytes, 64);
-    assert_int_equal(max->set(&cfg, max, "63", why, sizeof(why)), ERANGE);
-    assert_int_equal(max->set(&cfg, max, "1M", why, sizeof(why)), 0);
+    assert_int_equal(row_set(&cfg, max, "63", FM_PARAM_FROM_PARAMETER), ERANGE);
+    assert_int_equal(row_set(&cfg, max, "1M", FM_PARAM_FROM_PARAMETER), 0);
     assert_int_equal(cfg.probe.max_reply_bytes, 1024 * 1024);
-    assert_int_equal(window->set(&cfg, window, "1", why, sizeof(why)), 0);
-    assert_int_equal(window->set(&cfg, window, "0", why, sizeof(why)), ERANGE);
-    assert_int_equal(window->set(&cfg, window, "", why, sizeof(why)), EINVAL);
+    assert_int_equal(row_set(&cfg, window, "1", FM_PARAM_FROM_PARAMETER), 0);
+    assert_int_equal(row_set(&cfg, window, "0", FM_PARAM_FROM_PARAMETER), ERANGE);
+    assert_int_equal(row_set(&cfg, window, "", FM_PARAM_FROM_PARAMETER), EINVAL);
     assert_int_equal(cfg.probe.receive_window_bytes, 1);
     fm_run_config_clear(&cfg);
 }
@@ -154,29 +164,46 @@ test_apply_wording(void **state)
     fm_run_config_clear(&cfg);
 }
 
-/* An option that gives one item: one --header may hold '|', which the
- * parameter's list would split. */
+/* An option gives one item (one --header may hold '|', one --uri a ','),
+ * refuses "" where a parameter takes it for the default, and its
+ * --tls-no-verify wins in any order. */
 static void
-test_option_setters(void **state)
+test_option_source(void **state)
 {
     const struct fm_probe_param *headers = fm_probe_param_find("http_headers");
     const struct fm_probe_param *uris = fm_probe_param_find("Monitor_Uri_List");
+    const struct fm_probe_param *expect = fm_probe_param_find("expect_status");
+    const struct fm_probe_param *verify = fm_probe_param_find("tls_verify");
+    const struct fm_probe_param *sni = fm_probe_param_find("tls_sni");
     struct fm_run_config cfg;
     char why[256] = "";
 
     (void) state;
     fm_run_config_init(&cfg);
-    assert_non_null(headers->option_set);
-    assert_int_equal(headers->option_set(&cfg, headers, "X-A: a|b", why, sizeof(why)), 0);
+    assert_int_equal(row_set(&cfg, headers, "X-A: a|b", FM_PARAM_FROM_OPTION), 0);
     assert_int_equal(cfg.probe.n_headers, 1);
-    assert_int_equal(headers->set(&cfg, headers, "X-B: 1|X-C: 2", why, sizeof(why)), 0);
+    assert_int_equal(row_set(&cfg, headers, "X-B: 1|X-C: 2", FM_PARAM_FROM_PARAMETER), 0);
     assert_int_equal(cfg.probe.n_headers, 3);
-    assert_non_null(uris->option_set);
-    assert_int_equal(uris->option_set(&cfg, uris, "http://h/a,b", why, sizeof(why)), 0);
+    assert_int_equal(row_set(&cfg, uris, "http://h/a,b", FM_PARAM_FROM_OPTION), 0);
     assert_int_equal(cfg.n_targets, 1);
     assert_string_equal(cfg.targets[0].path, "/a,b");
-    assert_int_equal(uris->option_set(&cfg, uris, "tcp://h:1", why, sizeof(why)), EINVAL);
+    assert_int_equal(uris->set(&cfg, uris, "tcp://h:1", FM_PARAM_FROM_OPTION, why, sizeof(why)),
+                     EINVAL);
     assert_non_null(strstr(why, "tcp://h:1"));
+
+    assert_int_equal(row_set(&cfg, expect, "", FM_PARAM_FROM_PARAMETER), 0);
+    assert_int_equal(row_set(&cfg, expect, "", FM_PARAM_FROM_OPTION), EINVAL);
+    assert_int_equal(row_set(&cfg, sni, "", FM_PARAM_FROM_PARAMETER), 0);
+    assert_null(cfg.probe.sni);
+    assert_int_equal(row_set(&cfg, sni, "", FM_PARAM_FROM_OPTION), 0);
+    assert_string_equal(cfg.probe.sni, "");
+
+    assert_int_equal(row_set(&cfg, verify, "false", FM_PARAM_FROM_OPTION), 0);
+    assert_int_equal(row_set(&cfg, verify, "true", FM_PARAM_FROM_OPTION), 0);
+    assert_true(cfg.no_verify);
+    assert_int_equal(row_set(&cfg, verify, "true", FM_PARAM_FROM_PARAMETER), 0);
+    assert_false(cfg.no_verify);
+    assert_true(cfg.verify_set);
     fm_run_config_clear(&cfg);
 }
 
@@ -220,7 +247,7 @@ main(void)
         cmocka_unit_test(test_defaults_are_the_options_own),
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_apply_wording),
-        cmocka_unit_test(test_option_setters),
+        cmocka_unit_test(test_option_source),
         cmocka_unit_test(test_finish),
     };
 

@@ -157,8 +157,8 @@ static const struct param_case param_cases[] = {
       "tls_verification" },
     { "tls_ca_file", "/etc/ca.pem", ca_file_set, NULL, NULL, "tls_ca" },
     { "tls_sni", "www.example.com", sni_set, NULL, NULL, "sni" },
-    { "max_reply_bytes", "1M", max_set, "63", "invalid max_reply_bytes '63': expected a size of at least 64",
-      "max_reply" },
+    { "max_reply_bytes", "1M", max_set, "63",
+      "invalid max_reply_bytes '63': expected a size of at least 64", "max_reply" },
 };
 
 #define N_CASES (sizeof(param_cases) / sizeof(param_cases[0]))
@@ -218,7 +218,8 @@ test_good_values(void **state)
             char name[64];
             const char *eq = strchr(param_cases[i].needs, '=');
 
-            snprintf(name, sizeof(name), "%.*s", (int) (eq - param_cases[i].needs), param_cases[i].needs);
+            snprintf(name, sizeof(name), "%.*s", (int) (eq - param_cases[i].needs),
+                     param_cases[i].needs);
             set_ok(&cfg, name, eq + 1);
         }
         if (fm_run_config_set(&cfg, param_cases[i].name, param_cases[i].good, err, sizeof(err)) != 0
