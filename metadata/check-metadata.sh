@@ -13,7 +13,7 @@ top_builddir=${FM_TOP_BUILDDIR:-$top_srcdir}
 
 dtd=${FA_DTD:-/usr/share/resource-agents/ra-api-1.dtd}
 program=$top_builddir/agents/faultmon-ocf
-faultmon=$top_builddir/src/faultmon
+faultmon=${FAULTMON:-$top_builddir/src/faultmon}
 heartbeat_apache=/usr/lib/ocf/resource.d/heartbeat/apache
 agents="apache httpmon"
 
