@@ -30,8 +30,9 @@ src_util_libfmutil_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/core/libfmcore.la
 src_core_libfmcore_la_SOURCES = \
-	src/core/result.c \
+	src/core/probe_opts.c \
 	src/core/probe_params.c \
+	src/core/result.c \
 	src/core/runconf.c \
 	src/core/state.c \
 	src/core/state_dir.c \

@@ -9,6 +9,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_http_request \
 	tests/unit/test_kvfile \
 	tests/unit/test_parse \
+	tests/unit/test_probe_opts \
 	tests/unit/test_probe_params \
 	tests/unit/test_regex_guard \
 	tests/unit/test_result \
@@ -44,6 +45,9 @@ tests_unit_test_parse_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_regex_guard_SOURCES = tests/unit/test_regex_guard.c
 tests_unit_test_regex_guard_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_regex_guard_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_probe_opts_SOURCES = tests/unit/test_probe_opts.c
+tests_unit_test_probe_opts_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_probe_opts_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_probe_params_SOURCES = tests/unit/test_probe_params.c
 tests_unit_test_probe_params_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_probe_params_LDADD = $(FM_UNIT_LDADD)

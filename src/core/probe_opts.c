@@ -1,0 +1,249 @@
+/*
+ * faultmon: the options shared by every target of a probe run (struct
+ * fm_probe_opts, declared in target.h): the statuses that pass, the receive
+ * regex, the method and headers, each checked once, at load time.  The
+ * probe-parameter table (probe_params.c) sets them through these checks.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <faultmon/regex_guard.h>
+#include <faultmon/target.h>
+#include <faultmon/text.h>
+
+bool
+fm_status_set_has(const struct fm_status_set *set, int status)
+{
+    if (status < 0 || status > 999) {
+        return false;
+    }
+    return (set->bits[status / 8] & (1u << (status % 8))) != 0;
+}
+
+static void
+status_set_add(struct fm_status_set *set, int lo, int hi)
+{
+    for (int s = lo; s <= hi; s++) {
+        set->bits[s / 8] |= (uint8_t) (1u << (s % 8));
+    }
+}
+
+/* One code: three digits, or a digit followed by "xx". */
+static bool
+parse_status_code(const char *start, size_t len, int *lo, int *hi)
+{
+    if (len != 3 || start[0] < '1' || start[0] > '9') {
+        return false;
+    }
+    if ((start[1] == 'x' || start[1] == 'X') && (start[2] == 'x' || start[2] == 'X')) {
+        *lo = (start[0] - '0') * 100;
+        *hi = *lo + 99;
+        return true;
+    }
+    if (!isdigit((unsigned char) start[1]) || !isdigit((unsigned char) start[2])) {
+        return false;
+    }
+    *lo = *hi = (start[0] - '0') * 100 + (start[1] - '0') * 10 + (start[2] - '0');
+    return true;
+}
+
+int
+fm_status_set_parse(struct fm_status_set *set, const char *text, char *err, size_t err_len)
+{
+    const char *p = text;
+
+    memset(set, 0, sizeof(*set));
+    if (text == NULL || text[0] == '\0') {
+        return fm_errf(err, err_len, EINVAL, "invalid status list '': empty");
+    }
+    while (*p != '\0') {
+        size_t item_len = strcspn(p, ",");
+        const char *dash = memchr(p, '-', item_len);
+        int lo1 = 0;
+        int hi1 = 0;
+        int lo2 = 0;
+        int hi2 = 0;
+
+        if (dash == NULL) {
+            if (!parse_status_code(p, item_len, &lo1, &hi1)) {
+                goto bad;
+            }
+            status_set_add(set, lo1, hi1);
+        } else {
+            if (!parse_status_code(p, (size_t) (dash - p), &lo1, &hi1)
+                || !parse_status_code(dash + 1, item_len - (size_t) (dash - p) - 1, &lo2, &hi2)
+                || lo1 > hi2) {
+                goto bad;
+            }
+            status_set_add(set, lo1, hi2);
+        }
+        p += item_len;
+        if (*p == ',') {
+            p++;
+            if (*p == '\0') {
+                goto bad;
+            }
+        }
+    }
+    return 0;
+
+bad:
+    memset(set, 0, sizeof(*set));
+    return fm_errf(err, err_len, EINVAL,
+                   "invalid status list '%s': expected codes 100-999, ranges (200-399) or classes (2xx), comma-separated",
+                   text);
+}
+
+void
+fm_probe_opts_init(struct fm_probe_opts *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->timeout_ms = FM_DEFAULT_TIMEOUT_MS;
+    fm_status_set_parse(&opts->expect_get, FM_DEFAULT_EXPECT_GET, NULL, 0);
+    fm_status_set_parse(&opts->expect_head, FM_DEFAULT_EXPECT_HEAD, NULL, 0);
+    opts->tls_verify = true;
+    opts->max_reply_bytes = FM_DEFAULT_MAX_REPLY_BYTES;
+    opts->receive_window_bytes = FM_DEFAULT_RECEIVE_WINDOW_BYTES;
+}
+
+void
+fm_probe_opts_clear(struct fm_probe_opts *opts)
+{
+    if (opts->have_receive) {
+        regfree(&opts->receive);
+    }
+    free(opts->receive_text);
+    free(opts->method);
+    free(opts->ca_file);
+    free(opts->sni);
+    for (size_t i = 0; i < opts->n_headers; i++) {
+        free(opts->headers[i]);
+    }
+    memset(opts, 0, sizeof(*opts));
+}
+
+int
+fm_probe_opts_set_expect(struct fm_probe_opts *opts, const char *list, char *err, size_t err_len)
+{
+    struct fm_status_set set;
+    int rc = fm_status_set_parse(&set, list, err, err_len);
+
+    if (rc != 0) {
+        return rc;
+    }
+    /* An explicit list is meant for every request, whatever it asks for. */
+    opts->expect_get = set;
+    opts->expect_head = set;
+    return 0;
+}
+
+const struct fm_status_set *
+fm_probe_opts_expect(const struct fm_probe_opts *opts, enum fm_probe_kind kind)
+{
+    return (kind == FM_PROBE_GET)? &opts->expect_get : &opts->expect_head;
+}
+
+int
+fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
+                          char *err, size_t err_len)
+{
+    regex_t compiled;
+    char why_guard[160];
+    char *text = NULL;
+    int rc = 0;
+
+    /* Every user pattern passes the guard before regcomp(), which a
+     * pathological one can keep busy for gigabytes. */
+    if (fm_regex_check(regex, why_guard, sizeof(why_guard)) != 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid regex '%.64s%s': %s", regex,
+                       (strlen(regex) > 64)? "..." : "", why_guard);
+    }
+    /* REG_NEWLINE: ^ and $ match at each line, as a receive string for a
+     * header or a body line is usually written. */
+    rc = regcomp(&compiled, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
+    if (rc != 0) {
+        char why[128];
+
+        regerror(rc, &compiled, why, sizeof(why));
+        return fm_errf(err, err_len, EINVAL, "invalid regex '%s': %s", regex, why);
+    }
+    text = strdup(regex);
+    if (text == NULL) {
+        regfree(&compiled);
+        return ENOMEM;
+    }
+    if (opts->have_receive) {
+        regfree(&opts->receive);
+    }
+    free(opts->receive_text);
+    opts->receive = compiled;
+    opts->have_receive = true;
+    opts->receive_text = text;
+    return 0;
+}
+
+static bool
+is_token(const char *start, size_t len)
+{
+    static const char specials[] = "!#$%&'*+-.^_`|~";
+
+    if (len == 0) {
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (!isalnum((unsigned char) start[i]) && strchr(specials, start[i]) == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int
+fm_probe_opts_add_header(struct fm_probe_opts *opts, const char *header,
+                         char *err, size_t err_len)
+{
+    const char *colon = strchr(header, ':');
+
+    if (colon == NULL || !is_token(header, (size_t) (colon - header))) {
+        return fm_errf(err, err_len, EINVAL, "invalid header '%s': expected 'Name: value'", header);
+    }
+    for (const unsigned char *p = (const unsigned char *) colon; *p != '\0'; p++) {
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+            return fm_errf(err, err_len, EINVAL, "invalid header '%s': control characters in value", header);
+        }
+    }
+    if (opts->n_headers >= FM_HEADER_MAX) {
+        fm_errf(err, err_len, EINVAL, "too many headers (at most %d)", FM_HEADER_MAX);
+        return E2BIG;
+    }
+    opts->headers[opts->n_headers] = strdup(header);
+    if (opts->headers[opts->n_headers] == NULL) {
+        return ENOMEM;
+    }
+    opts->n_headers++;
+    return 0;
+}
+
+int
+fm_probe_opts_set_method(struct fm_probe_opts *opts, const char *method,
+                         char *err, size_t err_len)
+{
+    char *copy = NULL;
+
+    if (method == NULL || !is_token(method, strlen(method)) || strlen(method) > 32) {
+        return fm_errf(err, err_len, EINVAL, "invalid method '%s': expected a token such as GET or HEAD",
+                       (method != NULL)? method : "");
+    }
+    copy = strdup(method);
+    if (copy == NULL) {
+        return ENOMEM;
+    }
+    free(opts->method);
+    opts->method = copy;
+    return 0;
+}

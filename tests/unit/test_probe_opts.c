@@ -1,0 +1,113 @@
+/*
+ * Unit tests: the options every target of a probe run shares (probe_opts.c):
+ * their defaults, what each setter keeps and replaces, and that clearing
+ * frees all.  (Refused values and status lists are tested in test_target.c,
+ * where they were before probe_opts.c was cut from target.c.)
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <faultmon/target.h>
+
+static void
+test_defaults(void **state)
+{
+    struct fm_probe_opts opts;
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(opts.timeout_ms, FM_DEFAULT_TIMEOUT_MS);
+    assert_int_equal(opts.max_reply_bytes, FM_DEFAULT_MAX_REPLY_BYTES);
+    assert_int_equal(opts.receive_window_bytes, FM_DEFAULT_RECEIVE_WINDOW_BYTES);
+    assert_true(opts.tls_verify);
+    assert_false(opts.have_receive);
+    assert_false(opts.reverse);
+    assert_false(opts.tls_request);
+    assert_null(opts.method);
+    assert_null(opts.ca_file);
+    assert_null(opts.sni);
+    assert_int_equal(opts.n_headers, 0);
+    fm_probe_opts_clear(&opts);
+    /* Cleared options are all zero, and clearing again is harmless. */
+    assert_int_equal(opts.timeout_ms, 0);
+    fm_probe_opts_clear(&opts);
+}
+
+/* A second regex or method replaces the first; a refused one keeps it. */
+static void
+test_setters_replace(void **state)
+{
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "first", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "^second$", err, sizeof(err)), 0);
+    assert_true(opts.have_receive);
+    assert_string_equal(opts.receive_text, "^second$");
+    assert_int_equal(regexec(&opts.receive, "second", 0, NULL, 0), 0);
+    assert_int_not_equal(regexec(&opts.receive, "first", 0, NULL, 0), 0);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "[", err, sizeof(err)), EINVAL);
+    assert_string_equal(opts.receive_text, "^second$");
+
+    assert_int_equal(fm_probe_opts_set_method(&opts, "OPTIONS", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_method(&opts, "PROPFIND", err, sizeof(err)), 0);
+    assert_string_equal(opts.method, "PROPFIND");
+    assert_int_equal(fm_probe_opts_set_method(&opts, "BAD METHOD", err, sizeof(err)), EINVAL);
+    assert_string_equal(opts.method, "PROPFIND");
+    fm_probe_opts_clear(&opts);
+}
+
+/* Headers keep their order and their text as given. */
+static void
+test_headers_in_order(void **state)
+{
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_add_header(&opts, "X-First: 1", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_add_header(&opts, "x-second:two words", err, sizeof(err)), 0);
+    assert_int_equal(opts.n_headers, 2);
+    assert_string_equal(opts.headers[0], "X-First: 1");
+    assert_string_equal(opts.headers[1], "x-second:two words");
+    fm_probe_opts_clear(&opts);
+}
+
+/* The statuses that pass: GET for a URI, the HEAD set for every other kind. */
+static void
+test_expect_by_kind(void **state)
+{
+    struct fm_probe_opts opts;
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_ptr_equal(fm_probe_opts_expect(&opts, FM_PROBE_GET), &opts.expect_get);
+    assert_ptr_equal(fm_probe_opts_expect(&opts, FM_PROBE_HEAD), &opts.expect_head);
+    assert_ptr_equal(fm_probe_opts_expect(&opts, FM_PROBE_TCP_CONNECT), &opts.expect_head);
+    fm_probe_opts_clear(&opts);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_setters_replace),
+        cmocka_unit_test(test_headers_in_order),
+        cmocka_unit_test(test_expect_by_kind),
+    };
+
+    return cmocka_run_group_tests_name("probe_opts", tests, NULL, NULL);
+}
