@@ -14,7 +14,11 @@
 #   src/pcmk    libfmpcmk    libqb + libcrmcommon: logging, the controller
 #                            request
 #   src/pcmk    libfmocf     libc only (Pacemaker's headers, not its
-#                            libraries): OCF exit codes
+#                            libraries): OCF exit codes, and the Pacemaker
+#                            protocol the loop and the agents share (pending
+#                            recovery, refusal, staleness; attrd_updater)
+#   src/monitor libfmmonitor libc only: what the loop does with each outcome
+#                            (summary, decision, state, actions)
 #
 # The OCF agent program links only the libc-only ones (FM_LIBS_LIBC);
 # the faultmon command and the tests link them all through libfaultmon.
@@ -36,6 +40,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/runconf.c \
 	src/core/state.c \
 	src/core/state_dir.c \
+	src/core/summary.c \
 	src/core/target.c
 src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
@@ -65,7 +70,9 @@ src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS)
 # <crm/common/results.h> for the OCF codes but links no Pacemaker library.
 noinst_LTLIBRARIES += src/pcmk/libfmocf.la
 src_pcmk_libfmocf_la_SOURCES = \
-	src/pcmk/ocf_rc.c
+	src/pcmk/attrd.c \
+	src/pcmk/ocf_rc.c \
+	src/pcmk/recovery.c
 src_pcmk_libfmocf_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 noinst_LTLIBRARIES += src/pcmk/libfmpcmk.la
@@ -75,6 +82,11 @@ src_pcmk_libfmpcmk_la_SOURCES = \
 src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
 src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS) $(PACEMAKER_LIBS)
 
+noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
+src_monitor_libfmmonitor_la_SOURCES = \
+	src/monitor/monitor.c
+src_monitor_libfmmonitor_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
+
 # The libc-only libraries, in link order (each archive before those it uses:
 # the state store in core uses the engine and the OCF codes).
 FM_LIBS_LIBC = src/core/libfmcore.la src/decide/libfmdecide.la src/pcmk/libfmocf.la \
@@ -83,7 +95,7 @@ FM_LIBS_LIBC = src/core/libfmcore.la src/decide/libfmdecide.la src/pcmk/libfmocf
 # the fuzz harnesses.
 noinst_LTLIBRARIES += src/libfaultmon.la
 src_libfaultmon_la_SOURCES =
-src_libfaultmon_la_LIBADD = src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
+src_libfaultmon_la_LIBADD = src/monitor/libfmmonitor.la src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
 
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
@@ -91,6 +103,8 @@ src_faultmon_SOURCES = \
 	src/cmd_probe.c \
 	src/cmd_reset.c \
 	src/cmd_run.c \
+	src/cmd_run_args.c \
+	src/cmd_run_args.h \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
 	src/faultmon.c
@@ -101,6 +115,7 @@ src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
 # The headers are the project's own: nothing installs them, since no library
 # is installed.
 noinst_HEADERS = \
+	include/faultmon/attrd.h \
 	include/faultmon/clock.h \
 	include/faultmon/commands.h \
 	include/faultmon/deadline.h \
@@ -111,15 +126,18 @@ noinst_HEADERS = \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \
 	include/faultmon/log.h \
+	include/faultmon/monitor.h \
 	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \
 	include/faultmon/probe.h \
 	include/faultmon/probe_params.h \
+	include/faultmon/recovery.h \
 	include/faultmon/regex_guard.h \
 	include/faultmon/result.h \
 	include/faultmon/runconf.h \
 	include/faultmon/state.h \
+	include/faultmon/summary.h \
 	include/faultmon/target.h \
 	include/faultmon/text.h
 

@@ -2,25 +2,32 @@
 # convenience library as the faultmon program.
 if HAVE_CMOCKA
 FM_UNIT_TESTS = \
+	tests/unit/test_attrd \
 	tests/unit/test_clock \
 	tests/unit/test_fd_limit \
 	tests/unit/test_http \
 	tests/unit/test_http_judge \
 	tests/unit/test_http_request \
 	tests/unit/test_kvfile \
+	tests/unit/test_monitor \
 	tests/unit/test_parse \
 	tests/unit/test_probe_opts \
 	tests/unit/test_probe_params \
+	tests/unit/test_recovery \
 	tests/unit/test_regex_guard \
 	tests/unit/test_result \
 	tests/unit/test_runconf \
 	tests/unit/test_state \
+	tests/unit/test_summary \
 	tests/unit/test_target \
 	tests/unit/test_text
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
 FM_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
 FM_UNIT_LDADD = src/libfaultmon.la $(CMOCKA_LIBS)
+tests_unit_test_attrd_SOURCES = tests/unit/test_attrd.c
+tests_unit_test_attrd_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_attrd_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
 tests_unit_test_clock_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
@@ -39,9 +46,15 @@ tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
 tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_monitor_SOURCES = tests/unit/test_monitor.c
+tests_unit_test_monitor_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_monitor_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_parse_SOURCES = tests/unit/test_parse.c
 tests_unit_test_parse_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_parse_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_recovery_SOURCES = tests/unit/test_recovery.c
+tests_unit_test_recovery_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_recovery_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_regex_guard_SOURCES = tests/unit/test_regex_guard.c
 tests_unit_test_regex_guard_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_regex_guard_LDADD = $(FM_UNIT_LDADD)
@@ -60,6 +73,9 @@ tests_unit_test_runconf_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_SOURCES = tests/unit/test_state.c
 tests_unit_test_state_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_summary_SOURCES = tests/unit/test_summary.c
+tests_unit_test_summary_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_summary_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_target_SOURCES = tests/unit/test_target.c
 tests_unit_test_target_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_target_LDADD = $(FM_UNIT_LDADD)

@@ -1,0 +1,28 @@
+/*
+ * faultmon: node attributes through Pacemaker's attrd_updater.
+ */
+#ifndef FAULTMON_ATTRD_H
+#define FAULTMON_ATTRD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*!
+ * \brief Set or delete a node attribute with attrd_updater: fork and execve
+ *        (never a shell) with the current environment, within a deadline.
+ *
+ * \param[in]  tool        the attrd_updater program (an absolute path)
+ * \param[in]  name        the attribute
+ * \param[in]  value       its value, or NULL to delete it
+ * \param[in]  dampen      attrd_updater's -d (a duration), or NULL
+ * \param[in]  timeout_ms  deadline; the program is killed (SIGKILL) then
+ * \param[out] out         when not NULL, its output (stdout and stderr, the
+ *                         first line), NUL-terminated
+ * \param[in]  out_len     size of \p out
+ * \return its exit status (0-255), 128 + a signal that ended it, or -1 when
+ *         it could not be started or ran out of time (\p out says which)
+ */
+int fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
+                    uint64_t timeout_ms, char *out, size_t out_len);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * faultmon run: its command line and configuration (src/cmd_run_args.c),
+ * apart from the loop's wiring (src/cmd_run.c).
+ */
+#ifndef FAULTMON_CMD_RUN_ARGS_H
+#define FAULTMON_CMD_RUN_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <faultmon/runconf.h>
+#include <faultmon/state.h>
+
+/* What the command line and the environment ask for. */
+struct fm_run_args {
+    const char *resource;
+    char **params;                  /* --param NAME=VALUE, in order */
+    size_t n_params;
+    bool use_env;                   /* read OCF_RESKEY_* */
+    bool signal_pacemaker;          /* not --no-pacemaker nor httpmon */
+    char kind[FM_STATE_KIND_MAX];   /* --kind; FM_KIND_APACHE once configured */
+    uint64_t max_cycles;            /* --cycles; 0: forever */
+    int verbose;
+    char dir[4096];                 /* the resource's state directory */
+    const char *watch_pid_file;     /* FAULTMON_WATCH_PIDFILE: the service's */
+    struct fm_run_config cfg;       /* the parameters */
+};
+
+/*! \brief Defaults: the environment read, Pacemaker signalled. */
+void fm_run_args_init(struct fm_run_args *args);
+
+/*!
+ * \brief Read the command line into \p args.
+ * \return -1 to go on, else the exit status (0 after --help)
+ */
+int fm_run_args_parse(int argc, char **argv, struct fm_run_args *args);
+
+/*!
+ * \brief The resource's state directory and parameters: OCF_RESKEY_*, then
+ *        --param, then the kind of loop.
+ * \return -1 to go on, else the exit status (an error was printed)
+ */
+int fm_run_args_configure(struct fm_run_args *args);
+
+/*! \brief Free what the two above allocated. */
+void fm_run_args_clear(struct fm_run_args *args);
+
+#endif

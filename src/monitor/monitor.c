@@ -1,0 +1,344 @@
+/*
+ * faultmon: the monitor (see faultmon/monitor.h): summary, decision, state
+ * and what to do, for every outcome the loop learns of.  No clock is read
+ * and no file is touched here: the caller passes the time in and carries
+ * the answer out.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include <faultmon/monitor.h>
+#include <faultmon/recovery.h>
+#include <faultmon/summary.h>
+#include <faultmon/target.h>
+
+static void __attribute__((format(printf, 3, 4)))
+out_log(struct fm_monitor_out *out, int priority, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (out->n_logs == FM_MONITOR_LOGS_MAX) {
+        return;
+    }
+    out->logs[out->n_logs].priority = priority;
+    va_start(ap, fmt);
+    vsnprintf(out->logs[out->n_logs].text, sizeof(out->logs[0].text), fmt, ap);
+    va_end(ap);
+    out->n_logs++;
+}
+
+static bool
+is_recovery(enum fm_action action)
+{
+    return action == FM_ACTION_RESTART || action == FM_ACTION_FAILOVER;
+}
+
+int
+fm_monitor_init(struct fm_monitor *mon, const struct fm_decide_opts *opts, const char *resource,
+                const char *kind, bool signal_pacemaker)
+{
+    memset(mon, 0, sizeof(*mon));
+    mon->opts = opts;
+    mon->signal_pacemaker = signal_pacemaker && !opts->publish_only;
+    snprintf(mon->st.resource, sizeof(mon->st.resource), "%s", resource);
+    snprintf(mon->st.kind, sizeof(mon->st.kind), "%s", kind);
+    mon->st.probe_timeout_ms = opts->probe_timeout_ms;
+    mon->st.pending = FM_ACTION_NONE;
+    return fm_decide_new(opts, &mon->decide);
+}
+
+void
+fm_monitor_clear(struct fm_monitor *mon)
+{
+    fm_decide_free(mon->decide);
+    mon->decide = NULL;
+}
+
+int
+fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, uint64_t now_us,
+                   char *err, size_t err_len)
+{
+    if (fm_decide_import(mon->decide, &old->decide, now_us, err, err_len) != 0) {
+        return EINVAL;
+    }
+    mon->st.n_records = old->n_records;
+    memcpy(mon->st.records, old->records, sizeof(old->records));
+    /* A restart we asked for has happened if we are starting again. */
+    mon->verify_restart = (old->pending == FM_ACTION_RESTART);
+    return 0;
+}
+
+void
+fm_monitor_reported(struct fm_monitor *mon)
+{
+    mon->recovery_reported = true;
+}
+
+/* The state as it is written now: the engine's history and the time. */
+static void
+state_to_write(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, struct fm_monitor_out *out)
+{
+    mon->st.updated_mono_us = now_us;
+    mon->st.updated_wall_s = now_wall_s;
+    fm_decide_export(mon->decide, &mon->st.decide);
+    if (mon->st.pending == FM_ACTION_NONE) {
+        mon->outage_pending = false;
+        mon->recovery_reported = false;
+    }
+    out->write_state = true;
+}
+
+/* The current decision as the agent's monitor reports it. */
+static void
+set_decision(struct fm_monitor *mon, const struct fm_decision *dec, uint64_t now_us)
+{
+    struct fm_run_state *st = &mon->st;
+    bool publish_only = mon->opts->publish_only;
+    struct fm_decision next;
+
+    st->state = dec->state;
+    st->action = dec->action;
+    st->weight = dec->weight;
+    st->restarts_in_window = dec->restarts_in_window;
+    st->interval_ms = dec->interval_ms;
+    snprintf(st->reason, sizeof(st->reason), "%s", dec->reason);
+    st->pending = fm_recovery_pending(st->pending, dec, publish_only);
+    st->ocf_rc = fm_recovery_ocf_rc(st->pending, dec, publish_only);
+    fm_decide_preview(mon->decide, now_us, FM_CLASS_COMPLETE, &next);
+    snprintf(st->next_failure, sizeof(st->next_failure), "%s: %.200s",
+             fm_action_word(next.action, publish_only), next.reason);
+}
+
+static void
+add_record(struct fm_monitor *mon, enum fm_class verdict, uint64_t latency_us, enum fm_action action,
+           int64_t now_wall_s)
+{
+    struct fm_run_state *st = &mon->st;
+    struct fm_state_record *r = NULL;
+
+    if (st->n_records == FM_STATE_MAX_RECORDS) {
+        memmove(&st->records[0], &st->records[1], (FM_STATE_MAX_RECORDS - 1) * sizeof(st->records[0]));
+        st->n_records--;
+    }
+    r = &st->records[st->n_records++];
+    r->wall_s = now_wall_s;
+    r->cls = verdict;
+    r->latency_us = latency_us;
+    r->action = action;
+}
+
+/* A recovery decided: ask the cluster (when \p may_request) and publish
+ * its reason, or for httpmon only say that the agent publishes it. */
+static void
+act(struct fm_monitor *mon, const char *cause, const struct fm_decision *dec, bool may_request,
+    struct fm_monitor_out *out)
+{
+    if (!is_recovery(dec->action)) {
+        return;
+    }
+    if (may_request && mon->opts->publish_only) {
+        out_log(out, LOG_WARNING, "unhealthy; the agent publishes it at its next monitor: %s", dec->reason);
+        return;
+    }
+    if (may_request && mon->signal_pacemaker) {
+        out->request = dec->action;
+    }
+    out->publish = true;
+    snprintf(out->cause, sizeof(out->cause), "%s", (cause != NULL)? cause : "");
+    snprintf(out->reason, sizeof(out->reason), "%s%s%s", (cause != NULL)? cause : "",
+             (cause != NULL)? ": " : "", dec->reason);
+    snprintf(out->publish_log, sizeof(out->publish_log), "%s: %s",
+             (dec->action == FM_ACTION_RESTART)? "asking for a local restart" : "asking for a failover",
+             out->reason);
+}
+
+/* The first failed target of the last cycle and why ("" when none). */
+static void
+first_failure(const struct fm_run_state *st, char *buf, size_t buf_len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < st->n_targets; i++) {
+        const struct fm_state_target *t = &st->targets[i];
+
+        if (t->cls == FM_CLASS_OK) {
+            continue;
+        }
+        if (t->http_status != 0) {
+            snprintf(buf, buf_len, "%s: %s, HTTP %d", t->target, fm_reason_name(t->reason), t->http_status);
+        } else {
+            snprintf(buf, buf_len, "%s: %s", t->target, fm_reason_name(t->reason));
+        }
+        return;
+    }
+}
+
+/* The cycle's results into the state's targets and the engine's input. */
+static void
+take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struct fm_decide_input *in)
+{
+    struct fm_run_state *st = &mon->st;
+    struct fm_cycle_summary sum;
+
+    fm_cycle_summarize(cycle->results, cycle->n, cycle->now_wall_s, &sum);
+    st->n_targets = (cycle->n < FM_STATE_MAX_TARGETS)? cycle->n : FM_STATE_MAX_TARGETS;
+    for (size_t i = 0; i < st->n_targets; i++) {
+        const struct fm_result *r = &cycle->results[i];
+        struct fm_state_target *t = &st->targets[i];
+
+        snprintf(t->target, sizeof(t->target), "%s", r->target->text);
+        t->cls = fm_result_class(r);
+        t->reason = r->reason;
+        t->http_status = r->http_status;
+        t->latency_us = r->latency_us;
+    }
+    in->cls = sum.worst;
+    in->latency_us = sum.max_latency_us;
+    in->have_cert = sum.have_cert;
+    in->cert_left_s = sum.cert_left_s;
+    /* Only successful probes say how fast the service is. */
+    in->have_latency = (sum.worst == FM_CLASS_OK);
+}
+
+/* The cluster is carrying out the recovery of this outage: a failed cycle
+ * is the same failure again, not a new one.  (Without a cluster nobody
+ * does, and failures while down count as usual.) */
+static bool
+cycle_under_way(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
+                const struct fm_decide_input *in, struct fm_monitor_out *out)
+{
+    if (!mon->signal_pacemaker || !mon->outage_pending || mon->st.pending == FM_ACTION_NONE
+        || in->cls == FM_CLASS_OK) {
+        return false;
+    }
+    add_record(mon, in->cls, in->latency_us, FM_ACTION_NONE, cycle->now_wall_s);
+    state_to_write(mon, cycle->now_us, cycle->now_wall_s, out);
+    out_log(out, LOG_INFO, "cycle %s while the %s asked is under way", fm_class_name(in->cls),
+            fm_action_name(mon->st.pending));
+    out->next_cycle_ms = mon->st.interval_ms;
+    return true;
+}
+
+void
+fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
+                      struct fm_monitor_out *out)
+{
+    struct fm_decide_input in = { .cls = FM_CLASS_PARTIAL };
+    struct fm_decision dec;
+    char cause[FM_MONITOR_CAUSE_MAX] = "";
+    uint64_t elapsed_ms = 0;
+
+    memset(out, 0, sizeof(*out));
+    mon->st.cycles++;
+    if (cycle->start_error != NULL) {
+        out_log(out, LOG_ERR, "cannot start a probe cycle (%s): counted as a partial failure",
+                cycle->start_error);
+        snprintf(cause, sizeof(cause), "the probe cycle could not start: %s", cycle->start_error);
+    } else {
+        take_results(mon, cycle, &in);
+    }
+    if (cycle_under_way(mon, cycle, &in, out)) {
+        return;
+    }
+    if (mon->verify_restart && in.cls == FM_CLASS_COMPLETE) {
+        fm_decide_restart_failed(mon->decide, cycle->now_us, &dec);
+    } else {
+        fm_decide_cycle(mon->decide, cycle->now_us, &in, &dec);
+    }
+    mon->verify_restart = false;
+    set_decision(mon, &dec, cycle->now_us);
+    add_record(mon, in.cls, in.latency_us, dec.action, cycle->now_wall_s);
+    if (is_recovery(dec.action)) {
+        mon->outage_pending = true;
+    }
+    state_to_write(mon, cycle->now_us, cycle->now_wall_s, out);
+    out->watch = true;
+    if (dec.action != FM_ACTION_NONE || in.cls != FM_CLASS_OK) {
+        out_log(out, LOG_INFO, "cycle %s, state %s, action %s: %s", fm_class_name(in.cls),
+                fm_state_name(dec.state), fm_action_word(dec.action, mon->opts->publish_only), dec.reason);
+    }
+    if (cause[0] == '\0') {
+        first_failure(&mon->st, cause, sizeof(cause));
+    }
+    act(mon, (cause[0] != '\0')? cause : NULL, &dec, true, out);
+    elapsed_ms = (cycle->now_us > cycle->start_us)? (cycle->now_us - cycle->start_us) / 1000u : 0;
+    out->next_cycle_ms = (dec.interval_ms > elapsed_ms)? dec.interval_ms - elapsed_ms : 0;
+}
+
+void
+fm_monitor_event(struct fm_monitor *mon, const char *cause, bool agent_answers, uint64_t now_us,
+                 int64_t now_wall_s, struct fm_monitor_out *out)
+{
+    struct fm_decide_input ev = { .cls = FM_CLASS_COMPLETE };
+    struct fm_decision dec;
+
+    memset(out, 0, sizeof(*out));
+    if (mon->st.pending != FM_ACTION_NONE && mon->outage_pending) {
+        /* Counted already.  When our fail request reported it, the agent's
+         * monitor answers "under way" instead of the decision: Pacemaker
+         * has this outage.  Otherwise its answer is the report. */
+        out->event_same = agent_answers && mon->recovery_reported;
+        out_log(out, LOG_INFO, "%s: the %s %s (same outage)", cause, fm_action_name(mon->st.pending),
+                agent_answers? "decided is pending" : "asked is under way");
+        return;
+    }
+    fm_decide_cycle(mon->decide, now_us, &ev, &dec);
+    set_decision(mon, &dec, now_us);
+    add_record(mon, FM_CLASS_COMPLETE, 0, dec.action, now_wall_s);
+    /* One outage, one failure, whoever reports it next. */
+    mon->outage_pending = is_recovery(dec.action);
+    state_to_write(mon, now_us, now_wall_s, out);
+    out_log(out, LOG_INFO, "%s%s: state %s, action %s: %s", agent_answers? "monitor found " : "", cause,
+            fm_state_name(dec.state), fm_action_name(dec.action), dec.reason);
+    act(mon, cause, &dec, !agent_answers, out);
+}
+
+int
+fm_monitor_resume(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, struct fm_monitor_out *out)
+{
+    struct fm_decision dec;
+
+    memset(out, 0, sizeof(*out));
+    if (fm_decide_resume(mon->decide, now_us, &dec) != 0) {
+        return EALREADY;
+    }
+    out_log(out, LOG_NOTICE, "resumed by an administrator");
+    mon->st.pending = FM_ACTION_NONE;
+    set_decision(mon, &dec, now_us);
+    state_to_write(mon, now_us, now_wall_s, out);
+    return 0;
+}
+
+int
+fm_monitor_reset(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, struct fm_monitor_out *out)
+{
+    struct fm_decide *fresh = NULL;
+    struct fm_decision dec;
+
+    memset(out, 0, sizeof(*out));
+    fm_decide_export(mon->decide, &mon->st.decide);
+    if (mon->st.decide.held != 0) {
+        out_log(out, LOG_NOTICE, "held for manual resume; a reset keeps the hold (faultmon resume)");
+        return EBUSY;
+    }
+    if (fm_decide_new(mon->opts, &fresh) != 0) {
+        out_log(out, LOG_ERR, "cannot reset the history: out of memory");
+        return ENOMEM;
+    }
+    fm_decide_free(mon->decide);
+    mon->decide = fresh;
+    mon->st.pending = FM_ACTION_NONE;
+    mon->outage_pending = false;
+    mon->recovery_reported = false;
+    mon->verify_restart = false;
+    fm_decide_status(mon->decide, now_us, &dec);
+    snprintf(dec.reason, sizeof(dec.reason), "history and decision reset");
+    set_decision(mon, &dec, now_us);
+    state_to_write(mon, now_us, now_wall_s, out);
+    out_log(out, LOG_NOTICE, "failure history and decision reset (cleanup or faultmon reset)");
+    return 0;
+}

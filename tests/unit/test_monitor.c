@@ -1,0 +1,377 @@
+/*
+ * Unit tests: the monitor (src/monitor/monitor.c) with a fake clock.  Each
+ * case feeds a sequence of cycle outcomes at pretend times and checks the
+ * answer (what to write, ask, publish, log) and the state written each time,
+ * which must always be one the agents' reader accepts.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <cmocka.h>
+
+#include <faultmon/monitor.h>
+#include <faultmon/target.h>
+
+#define S_US UINT64_C(1000000)
+#define T0_US (UINT64_C(1000) * S_US)   /* the fake monotonic clock's start */
+#define WALL0_S INT64_C(1700000000)
+
+struct fake {
+    struct fm_decide_opts opts;
+    struct fm_monitor mon;
+    struct fm_monitor_out out;
+    struct fm_target target;
+    struct fm_result result;
+    uint64_t now_us;                    /* the fake clock */
+};
+
+static struct fake fk;
+
+static void
+fake_setup(bool signal_pacemaker, bool manual_resume)
+{
+    memset(&fk, 0, sizeof(fk));
+    fm_decide_opts_init(&fk.opts);
+    fk.opts.retry_count = 1;
+    fk.opts.retry_interval_ms = 300 * 1000;
+    fk.opts.interval_up_ms = 10 * 1000;
+    fk.opts.manual_resume = manual_resume;
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, signal_pacemaker), 0);
+    fk.mon.st.pid = 1234;
+    fk.target.text = (char *) "http://127.0.0.1:8080/";
+    fk.result.target = &fk.target;
+    fk.now_us = T0_US;
+}
+
+static int
+teardown(void **state)
+{
+    (void) state;
+    fm_monitor_clear(&fk.mon);
+    return 0;
+}
+
+/* The state as written now must pass the agents' one reader. */
+static void
+assert_state_written(void)
+{
+    char err[512] = "";
+
+    assert_true(fk.out.write_state);
+    assert_int_equal(fk.mon.st.updated_mono_us, fk.now_us);
+    assert_int_equal(fk.mon.st.updated_wall_s, WALL0_S + (int64_t) ((fk.now_us - T0_US) / S_US));
+    if (fm_state_validate(&fk.mon.st, "web", fk.now_us, err, sizeof(err)) != 0) {
+        fail_msg("the state written is refused: %s", err);
+    }
+}
+
+/* One cycle of 20 ms with the one target's \p reason, \p after_s seconds
+ * after the last one. */
+static void
+cycle(uint64_t after_s, enum fm_reason reason)
+{
+    struct fm_monitor_cycle c = { .results = &fk.result, .n = 1 };
+
+    fk.now_us += after_s * S_US;
+    fk.result.reason = reason;
+    fk.result.http_status = (reason == FM_REASON_STATUS)? 503 : 0;
+    fk.result.latency_us = 20000;
+    c.start_us = fk.now_us - 20000;
+    c.now_us = fk.now_us;
+    c.now_wall_s = WALL0_S + (int64_t) ((fk.now_us - T0_US) / S_US);
+    fm_monitor_cycle_done(&fk.mon, &c, &fk.out);
+}
+
+static bool
+logged(const char *text)
+{
+    for (size_t i = 0; i < fk.out.n_logs; i++) {
+        if (strstr(fk.out.logs[i].text, text) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Ok cycles: nothing to do but write the state and wait the interval, less
+ * the cycle's own time. */
+static void
+test_ok_cycles(void **state)
+{
+    (void) state;
+    fake_setup(true, false);
+    for (int i = 0; i < 3; i++) {
+        cycle(10, FM_REASON_OK);
+        assert_state_written();
+        assert_true(fk.out.watch);
+        assert_int_equal(fk.out.request, FM_ACTION_NONE);
+        assert_false(fk.out.publish);
+        assert_int_equal(fk.out.n_logs, 0);
+        assert_int_equal(fk.out.next_cycle_ms, 10000 - 20);
+        assert_int_equal(fk.mon.st.state, FM_STATE_UP);
+        assert_int_equal(fk.mon.st.ocf_rc, 0);
+    }
+    assert_int_equal(fk.mon.st.cycles, 3);
+    assert_int_equal(fk.mon.st.n_records, 3);
+}
+
+/* A complete failure asks the cluster for a restart, and publishes why;
+ * the failed cycles after it are the same outage while it is under way. */
+static void
+test_restart_then_under_way(void **state)
+{
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_OK);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_state_written();
+    assert_int_equal(fk.out.request, FM_ACTION_RESTART);
+    assert_true(fk.out.publish);
+    assert_string_equal(fk.out.cause, "http://127.0.0.1:8080/: connect-failed");
+    assert_non_null(strstr(fk.out.publish_log, "asking for a local restart: http://127.0.0.1:8080/"));
+    assert_true(logged("cycle complete, state down, action restart"));
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_RESTART);
+    assert_int_equal(fk.mon.st.ocf_rc, 1);
+    assert_int_equal(fk.mon.st.records[1].action, FM_ACTION_RESTART);
+    fm_monitor_reported(&fk.mon);
+
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_state_written();
+    assert_false(fk.out.watch);
+    assert_int_equal(fk.out.request, FM_ACTION_NONE);
+    assert_true(logged("cycle complete while the restart asked is under way"));
+    assert_int_equal(fk.mon.st.records[2].action, FM_ACTION_NONE);
+    assert_int_equal(fk.out.next_cycle_ms, fk.mon.st.interval_ms);
+    assert_true(fk.mon.recovery_reported);
+
+    /* Back up: the recovery is moot, and so is the report. */
+    cycle(10, FM_REASON_OK);
+    assert_state_written();
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_NONE);
+    assert_false(fk.mon.recovery_reported);
+    assert_false(fk.mon.outage_pending);
+}
+
+/* After the restart (a new loop restores the state), a complete failure in
+ * the first cycle means the restart did not help: fail over. */
+static void
+test_failed_restart_fails_over(void **state)
+{
+    struct fm_run_state old;
+    char err[512] = "";
+
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_int_equal(fk.out.request, FM_ACTION_RESTART);
+    old = fk.mon.st;
+    fm_monitor_clear(&fk.mon);
+
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, true), 0);
+    fk.mon.st.pid = 1235;
+    assert_int_equal(fm_monitor_restore(&fk.mon, &old, fk.now_us + 5 * S_US, err, sizeof(err)), 0);
+    assert_true(fk.mon.verify_restart);
+    cycle(10, FM_REASON_CONNECT_TIMEOUT);
+    assert_state_written();
+    assert_int_equal(fk.out.request, FM_ACTION_FAILOVER);
+    assert_non_null(strstr(fk.out.publish_log, "asking for a failover"));
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_FAILOVER);
+    assert_int_equal(fk.mon.st.ocf_rc, 4);
+    assert_false(fk.mon.verify_restart);
+}
+
+/* Without a cluster nothing is asked, but the reason is still published. */
+static void
+test_no_cluster_publishes_only(void **state)
+{
+    (void) state;
+    fake_setup(false, false);
+    cycle(10, FM_REASON_STATUS);
+    assert_state_written();
+    assert_int_equal(fk.out.request, FM_ACTION_NONE);
+    assert_true(fk.out.publish);
+    assert_string_equal(fk.out.cause, "http://127.0.0.1:8080/: status, HTTP 503");
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_RESTART);
+    /* Nobody carries it out: the next failure counts as usual. */
+    cycle(10, FM_REASON_STATUS);
+    assert_true(logged("action failover"));
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_FAILOVER);
+}
+
+/* A partial failure is half a failure: degraded (190), no recovery; a
+ * second one within Retry_interval adds up to a restart. */
+static void
+test_partial_degraded(void **state)
+{
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_READ_TIMEOUT);
+    assert_state_written();
+    assert_int_equal(fk.out.request, FM_ACTION_NONE);
+    assert_false(fk.out.publish);
+    assert_int_equal(fk.mon.st.action, FM_ACTION_DEGRADED);
+    assert_int_equal(fk.mon.st.ocf_rc, 190);
+    assert_int_equal(fk.mon.st.weight, 50);
+    assert_true(logged("cycle partial"));
+    cycle(10, FM_REASON_READ_FAILED);
+    assert_int_equal(fk.out.request, FM_ACTION_RESTART);
+}
+
+/* A cycle that cannot start is a partial failure, logged as an error:
+ * alone it never recovers, repeated it does. */
+static void
+test_start_failure_is_partial(void **state)
+{
+    struct fm_monitor_cycle c = { .start_error = "Too many open files" };
+
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_OK);
+    for (int i = 0; i < 2; i++) {
+        fk.now_us += 10 * S_US;
+        c.start_us = fk.now_us;
+        c.now_us = fk.now_us;
+        c.now_wall_s = WALL0_S + (int64_t) ((fk.now_us - T0_US) / S_US);
+        fm_monitor_cycle_done(&fk.mon, &c, &fk.out);
+        assert_state_written();
+        assert_int_equal(fk.out.logs[0].priority, LOG_ERR);
+        assert_true(logged("cannot start a probe cycle (Too many open files)"));
+        assert_int_equal(fk.mon.st.records[fk.mon.st.n_records - 1].cls, FM_CLASS_PARTIAL);
+    }
+    assert_int_equal(fk.mon.st.cycles, 3);
+    assert_int_equal(fk.out.request, FM_ACTION_RESTART);
+    assert_string_equal(fk.out.cause, "the probe cycle could not start: Too many open files");
+    /* The targets keep the last cycle that ran. */
+    assert_int_equal(fk.mon.st.targets[0].cls, FM_CLASS_OK);
+}
+
+/* httpd's exit and the agent's report: one outage, one failure. */
+static void
+test_events_one_outage(void **state)
+{
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_OK);
+    fk.now_us += S_US;
+    fm_monitor_event(&fk.mon, "httpd (pid 42) exited", false, fk.now_us, WALL0_S + 11, &fk.out);
+    assert_state_written();
+    assert_int_equal(fk.out.request, FM_ACTION_RESTART);
+    assert_string_equal(fk.out.cause, "httpd (pid 42) exited");
+    assert_true(logged("httpd (pid 42) exited: state down, action restart"));
+    fm_monitor_reported(&fk.mon);
+
+    fm_monitor_event(&fk.mon, "httpd is not running", true, fk.now_us + S_US, WALL0_S + 12, &fk.out);
+    assert_false(fk.out.write_state);
+    assert_true(fk.out.event_same);
+    assert_true(logged("httpd is not running: the restart decided is pending (same outage)"));
+    assert_int_equal(fk.mon.st.n_records, 2);
+}
+
+/* The agent's report decides, but the agent answers Pacemaker: no fail
+ * request from the loop. */
+static void
+test_agent_event_no_request(void **state)
+{
+    (void) state;
+    fake_setup(true, false);
+    fk.now_us += S_US;
+    fm_monitor_event(&fk.mon, "httpd is not running", true, fk.now_us, WALL0_S + 1, &fk.out);
+    assert_state_written();
+    assert_int_equal(fk.out.request, FM_ACTION_NONE);
+    assert_true(fk.out.publish);
+    assert_false(fk.out.event_same);
+    assert_true(logged("monitor found httpd is not running"));
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_RESTART);
+}
+
+/* Held for manual resume after a failover; a reset keeps the hold; a
+ * resume puts it back in service, once. */
+static void
+test_held_resume(void **state)
+{
+    (void) state;
+    fake_setup(false, true);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_FAILOVER);
+    assert_int_equal(fk.mon.st.decide.held, 1);
+
+    fk.now_us += S_US;
+    assert_int_equal(fm_monitor_reset(&fk.mon, fk.now_us, WALL0_S, &fk.out), EBUSY);
+    assert_false(fk.out.write_state);
+    assert_true(logged("a reset keeps the hold"));
+
+    fk.now_us += S_US;
+    assert_int_equal(fm_monitor_resume(&fk.mon, fk.now_us, WALL0_S + 22, &fk.out), 0);
+    assert_state_written();
+    assert_true(logged("resumed by an administrator"));
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_NONE);
+    assert_int_equal(fk.mon.st.decide.held, 0);
+    assert_int_equal(fm_monitor_resume(&fk.mon, fk.now_us, WALL0_S + 22, &fk.out), EALREADY);
+    assert_false(fk.out.write_state);
+}
+
+/* A reset forgets the history and any pending recovery. */
+static void
+test_reset(void **state)
+{
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    fm_monitor_reported(&fk.mon);
+    fk.now_us += S_US;
+    assert_int_equal(fm_monitor_reset(&fk.mon, fk.now_us, WALL0_S + 11, &fk.out), 0);
+    assert_state_written();
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_NONE);
+    assert_int_equal(fk.mon.st.state, FM_STATE_UP);
+    assert_string_equal(fk.mon.st.reason, "history and decision reset");
+    assert_int_equal(fk.mon.st.decide.n_failures, 0);
+    assert_false(fk.mon.recovery_reported);
+    assert_false(fk.mon.outage_pending);
+}
+
+/* httpmon publishes: never a pending recovery, never a request. */
+static void
+test_publish_only(void **state)
+{
+    (void) state;
+    fake_setup(true, false);
+    fm_monitor_clear(&fk.mon);
+    fk.opts.publish_only = true;
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_HTTPMON, true), 0);
+    fk.mon.st.pid = 1234;
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_state_written();
+    assert_int_equal(fk.out.request, FM_ACTION_NONE);
+    assert_false(fk.out.publish);
+    assert_true(logged("unhealthy; the agent publishes it at its next monitor"));
+    assert_int_equal(fk.mon.st.pending, FM_ACTION_NONE);
+    assert_int_equal(fk.mon.st.ocf_rc, 0);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_ok_cycles, teardown),
+        cmocka_unit_test_teardown(test_restart_then_under_way, teardown),
+        cmocka_unit_test_teardown(test_failed_restart_fails_over, teardown),
+        cmocka_unit_test_teardown(test_no_cluster_publishes_only, teardown),
+        cmocka_unit_test_teardown(test_partial_degraded, teardown),
+        cmocka_unit_test_teardown(test_start_failure_is_partial, teardown),
+        cmocka_unit_test_teardown(test_events_one_outage, teardown),
+        cmocka_unit_test_teardown(test_agent_event_no_request, teardown),
+        cmocka_unit_test_teardown(test_held_resume, teardown),
+        cmocka_unit_test_teardown(test_reset, teardown),
+        cmocka_unit_test_teardown(test_publish_only, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
