@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <faultmon/clock.h>
+#include <faultmon/recovery.h>
 #include <faultmon/state.h>
 
 #include "ocf_apache_int.h"
@@ -101,7 +102,8 @@ check_refusal(const struct fm_ocf *ocf)
 {
     struct fm_run_state *st = calloc(1, sizeof(*st));
     char err[512];
-    char path[FM_OCF_PATH_MAX + 16];
+    char reason[1024];
+    enum fm_refusal refusal = FM_REFUSAL_NONE;
     int rc = PCMK_OCF_OK;
 
     if (st == NULL) {
@@ -111,30 +113,33 @@ check_refusal(const struct fm_ocf *ocf)
         free(st);
         return PCMK_OCF_OK;
     }
-    snprintf(path, sizeof(path), "%s/resume", ocf->state_dir);
-    if (st->pending == FM_ACTION_FAILOVER) {
-        char reason[1024];
-
+    refusal = fm_recovery_start_refusal(st, fm_recovery_file_exists(ocf->state_dir, FM_RECOVERY_RESUME));
+    if (refusal == FM_REFUSAL_FAILOVER || refusal == FM_REFUSAL_HELD_FAILOVER) {
         fm_ocf_short_decision(st, NULL, reason, sizeof(reason));
         /* Refuse once: after a cleanup, a start here works again. */
-        fm_state_clear_pending(st);
-        if (fm_state_write(ocf->state_dir, st, err, sizeof(err)) != 0) {
+        if (fm_recovery_refuse_once(ocf->state_dir, st, err, sizeof(err)) != 0) {
             fm_ocf_log(LOG_WARNING, "cannot clear the failover request: %s", err);
         }
-        /* Pacemaker keeps about 128 bytes of a reason: the decision and
-         * its cause first, then what the administrator can do. */
-        if (st->decide.held != 0) {
+    }
+    /* Pacemaker keeps about 128 bytes of a reason: the decision and its
+     * cause first, then what the administrator can do. */
+    switch (refusal) {
+        case FM_REFUSAL_HELD_FAILOVER:
             rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
                              "held for manual resume, not starting here: %s; run faultmon resume %s, "
                              "then a cleanup", reason, ocf->resource);
-        } else {
+            break;
+        case FM_REFUSAL_FAILOVER:
             rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
                              "%s; not starting here until a cleanup of %s", reason, ocf->resource);
-        }
-    } else if (st->decide.held != 0 && access(path, F_OK) != 0) {
-        rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
-                         "held for manual resume, not starting here: run faultmon resume %s, then a "
-                         "cleanup (%s)", ocf->resource, st->reason);
+            break;
+        case FM_REFUSAL_HELD:
+            rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+                             "held for manual resume, not starting here: run faultmon resume %s, then a "
+                             "cleanup (%s)", ocf->resource, st->reason);
+            break;
+        case FM_REFUSAL_NONE:
+            break;
     }
     free(st);
     return rc;
@@ -427,11 +432,11 @@ monitor_loop_state(struct apache *a, const struct fm_ocf_record *rec, struct fm_
 static int
 check_stale(const struct fm_run_state *st)
 {
-    uint64_t stale_us = (2 * (st->interval_ms + st->probe_timeout_ms) + 30000) * 1000u;
+    uint64_t age_s = 0;
 
-    if (st->updated_mono_us + stale_us < fm_now_us()) {
+    if (fm_recovery_state_stale(st, fm_now_us(), &age_s)) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor has not written its state for %" PRIu64
-                           " s: it is stuck", (fm_now_us() - st->updated_mono_us) / 1000000u);
+                           " s: it is stuck", age_s);
     }
     return PCMK_OCF_OK;
 }

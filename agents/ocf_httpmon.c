@@ -13,6 +13,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <faultmon/attrd.h>
 #include <faultmon/parse.h>
 #include <faultmon/state.h>
 #include <faultmon/target.h>
@@ -22,16 +23,6 @@
 #define DEFAULT_NAME "faultmon-httpmon"
 #define DEFAULT_DAMPEN "5s"
 #define HEALTH_PREFIX "#health-"
-
-/* Pacemaker's attrd_updater; FAULTMON_OCF_ATTRD_UPDATER (an absolute path)
- * replaces it in tests, which have no cluster to publish to. */
-static const char *
-attrd_updater_path(void)
-{
-    const char *env = getenv("FAULTMON_OCF_ATTRD_UPDATER");
-
-    return (env != NULL && env[0] == '/')? env : FM_OCF_ATTRD_UPDATER;
-}
 
 struct httpmon {
     struct fm_ocf *ocf;
@@ -96,9 +87,9 @@ httpmon_validate(struct httpmon *h)
     if (rc == PCMK_OCF_OK && access(fm_ocf_faultmon_path(), X_OK) != 0) {
         rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "the faultmon program %s is missing", fm_ocf_faultmon_path());
     }
-    if (rc == PCMK_OCF_OK && access(attrd_updater_path(), X_OK) != 0) {
+    if (rc == PCMK_OCF_OK && access(fm_ocf_attrd_updater_path(), X_OK) != 0) {
         rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "%s is missing (Debian: pacemaker-cli-utils)",
-                         attrd_updater_path());
+                         fm_ocf_attrd_updater_path());
     }
     return rc;
 }
@@ -108,26 +99,11 @@ static void
 attrd(const struct httpmon *h, const char *name, const char *value)
 {
     char out[512];
-    char *argv[9];
-    size_t n = 0;
-    int status = 0;
     uint64_t left_ms = fm_ocf_left_ms(h->ocf);
+    int status = fm_attrd_update(fm_ocf_attrd_updater_path(), name, value, h->dampen,
+                                 (left_ms > 5000)? 5000 : left_ms, out, sizeof(out));
 
-    argv[n++] = (char *) attrd_updater_path();
-    argv[n++] = (char *) "-n";
-    argv[n++] = (char *) name;
-    if (value != NULL) {
-        argv[n++] = (char *) "-U";
-        argv[n++] = (char *) value;
-    } else {
-        argv[n++] = (char *) "-D";
-    }
-    argv[n++] = (char *) "-d";
-    argv[n++] = (char *) h->dampen;
-    argv[n] = NULL;
-    status = fm_ocf_run(argv, out, sizeof(out), NULL, (left_ms > 5000)? 5000 : left_ms);
     if (status != 0) {
-        out[strcspn(out, "\n")] = '\0';
         fm_ocf_log(LOG_WARNING, "attrd_updater could not %s %s (status %d): %s",
                    (value != NULL)? "set" : "delete", name, status, out);
     }
@@ -215,7 +191,7 @@ httpmon_stop(struct httpmon *h)
         const char *name = fm_ocf_record_get(&rec, "name");
         const char *health = fm_ocf_record_get(&rec, "health_attribute");
 
-        if (access(attrd_updater_path(), X_OK) == 0) {
+        if (access(fm_ocf_attrd_updater_path(), X_OK) == 0) {
             attrd(h, (name != NULL && name[0] != '\0')? name : h->name, NULL);
             if (health != NULL && health[0] != '\0') {
                 attrd(h, health, NULL);

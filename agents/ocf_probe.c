@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <faultmon/commands.h>
 #include <faultmon/deadline.h>
@@ -27,6 +28,7 @@
 #include <faultmon/parse.h>
 #include <faultmon/probe.h>
 #include <faultmon/runconf.h>
+#include <faultmon/summary.h>
 
 struct probe_set {
     struct fm_probe_opts *opts;
@@ -79,16 +81,15 @@ report(const struct probe_set *set, enum fm_class *worst, char *line, size_t lin
 {
     size_t n = 0;
     const struct fm_result *results = fm_probe_run_results(set->run, &n);
+    struct fm_cycle_summary sum;
 
-    for (size_t i = 0; i < n; i++) {
-        enum fm_class cls = fm_result_class(&results[i]);
+    fm_cycle_summarize(results, n, (int64_t) time(NULL), &sum);
+    if (sum.worst > *worst) {
+        const struct fm_result *r = &results[sum.worst_index];
 
-        if (cls > *worst) {
-            *worst = cls;
-            snprintf(line, line_len, "%s: %s%s%s", results[i].target->text,
-                     fm_reason_name(results[i].reason), (results[i].detail[0] != '\0')? ": " : "",
-                     results[i].detail);
-        }
+        *worst = sum.worst;
+        snprintf(line, line_len, "%s: %s%s%s", r->target->text, fm_reason_name(r->reason),
+                 (r->detail[0] != '\0')? ": " : "", r->detail);
     }
 }
 

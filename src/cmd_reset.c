@@ -5,7 +5,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include <faultmon/commands.h>
 #include <faultmon/deadline.h>
+#include <faultmon/recovery.h>
 #include <faultmon/state.h>
 
 static void
@@ -106,7 +106,7 @@ fm_cmd_reset(int argc, char **argv)
     char dir[4096];
     char path[4200];
     int64_t pid = 0;
-    int fd = -1;
+    int rc = 0;
 
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         reset_usage(stdout);
@@ -123,13 +123,12 @@ fm_cmd_reset(int argc, char **argv)
         printf("%s: no history on this node\n", argv[1]);
         return 0;
     }
-    snprintf(path, sizeof(path), "%s/reset", dir);
-    fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        fprintf(stderr, "faultmon reset: cannot write %s: %s\n", path, strerror(errno));
+    snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_RESET);
+    rc = fm_recovery_file_mark(dir, FM_RECOVERY_RESET, true);
+    if (rc != 0) {
+        fprintf(stderr, "faultmon reset: cannot write %s: %s\n", path, strerror(rc));
         return 1;
     }
-    close(fd);
     pid = fm_state_loop_pid(dir);
     if (pid != 0) {
         /* The loop owns the state: it resets itself and writes it. */

@@ -450,7 +450,7 @@ loop_check_reset(struct fm_loop *lp)
 {
     struct fm_monitor_out out;
 
-    if (!fm_recovery_file_exists(lp->dir, "reset")) {
+    if (!fm_recovery_file_exists(lp->dir, FM_RECOVERY_RESET)) {
         return;
     }
     if (fm_monitor_reset(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
@@ -461,7 +461,7 @@ loop_check_reset(struct fm_loop *lp)
         loop_apply(lp, &out);
     }
     /* Last: whoever asked sees the request gone once the state is new. */
-    unlink_in(lp->dir, "reset");
+    unlink_in(lp->dir, FM_RECOVERY_RESET);
 }
 
 static int32_t

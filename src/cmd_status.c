@@ -6,7 +6,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include <faultmon/commands.h>
 #include <faultmon/deadline.h>
 #include <faultmon/json.h>
+#include <faultmon/recovery.h>
 #include <faultmon/state.h>
 #include <faultmon/text.h>
 
@@ -351,7 +351,7 @@ fm_cmd_resume(int argc, char **argv)
     char err[512];
     struct fm_run_state *st = NULL;
     int64_t pid = 0;
-    int fd = -1;
+    int rc = 0;
 
     if (argc != 2 || argv[1][0] == '-') {
         if (argc == 2 && strcmp(argv[1], "--help") == 0) {
@@ -366,16 +366,15 @@ fm_cmd_resume(int argc, char **argv)
     if (fm_state_dir(argv[1], dir, sizeof(dir)) != 0) {
         return fm_cli_error("resume", "invalid resource name '%s'", argv[1]);
     }
-    snprintf(path, sizeof(path), "%s/resume", dir);
+    snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_RESUME);
     pid = fm_state_loop_pid(dir);
     if (pid != 0) {
         /* The loop owns the state: leave the request and wake it. */
-        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-        if (fd < 0) {
-            fm_cli_error("resume", "cannot write %s: %s", path, strerror(errno));
+        rc = fm_recovery_file_mark(dir, FM_RECOVERY_RESUME, true);
+        if (rc != 0) {
+            fm_cli_error("resume", "cannot write %s: %s", path, strerror(rc));
             return 1;
         }
-        close(fd);
         kill((pid_t) pid, SIGUSR1);
         printf("%s: resume requested from the running loop (pid %lld)\n", argv[1], (long long) pid);
         return 0;

@@ -20,7 +20,9 @@
  *               its decision
  *   event.same  left by the loop when that event was the outage already
  *               being recovered
- *   resume      an administrator's `faultmon resume`
+ *   resume      an administrator's `faultmon resume`, for the running loop
+ *   reset       `faultmon reset` or Pacemaker's probe after a cleanup, for
+ *               the running loop
  */
 #ifndef FAULTMON_RECOVERY_H
 #define FAULTMON_RECOVERY_H
@@ -38,6 +40,7 @@
 #define FM_RECOVERY_EVENT "event"
 #define FM_RECOVERY_EVENT_SAME "event.same"
 #define FM_RECOVERY_RESUME "resume"
+#define FM_RECOVERY_RESET "reset"
 
 /* How many fail requests `asked` keeps at most. */
 #define FM_RECOVERY_ASKED_MAX 64

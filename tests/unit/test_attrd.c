@@ -55,11 +55,10 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-    char cmd[128];
-
     (void) state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-    return system(cmd);
+    unlink(args_file);
+    unlink(tool);
+    return rmdir(top);
 }
 
 static void

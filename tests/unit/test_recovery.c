@@ -155,16 +155,16 @@ read_file(const char *name, char *buf, size_t buf_len)
 }
 
 static void
+put_text(FILE *out, const void *data)
+{
+    fputs(data, out);
+}
+
+/* As the other side writes them: atomically, through the state store. */
+static void
 write_file(const char *name, const char *text)
 {
-    char path[256];
-    FILE *out = NULL;
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    out = fopen(path, "w");
-    assert_non_null(out);
-    fputs(text, out);
-    fclose(out);
+    assert_int_equal(fm_state_file_write(dir, name, put_text, text), 0);
 }
 
 static void
