@@ -27,8 +27,8 @@
 #include <qb/qbloop.h>
 
 #include <faultmon/attrd.h>
+#include <faultmon/clock.h>
 #include <faultmon/commands.h>
-#include <faultmon/deadline.h>
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <faultmon/commands.h>
+#include <faultmon/parse.h>
 
 #include "cmd_run_args.h"
 
@@ -77,20 +78,6 @@ run_usage(FILE *out)
 }
 
 
-/* --cycles N: a whole number from 1. \return 0, or EINVAL */
-static int
-parse_cycles(const char *text, uint64_t *cycles)
-{
-    char *end = NULL;
-
-    errno = 0;
-    *cycles = strtoull(text, &end, 10);
-    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || *cycles == 0) {
-        return EINVAL;
-    }
-    return 0;
-}
-
 int
 fm_run_args_parse(int argc, char **argv, struct fm_run_args *args)
 {
@@ -121,7 +108,7 @@ fm_run_args_parse(int argc, char **argv, struct fm_run_args *args)
                 snprintf(args->kind, sizeof(args->kind), "%s", optarg);
                 break;
             case 'n':
-                if (parse_cycles(optarg, &args->max_cycles) != 0) {
+                if (fm_parse_u64(optarg, 1, UINT64_MAX, FM_PARSE_DEFAULT, &args->max_cycles) != 0) {
                     return fm_cli_error("run", "invalid value '%s' for --cycles: expected a whole number from 1", optarg);
                 }
                 break;

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include <faultmon/attrd.h>
-#include <faultmon/deadline.h>
+#include <faultmon/clock.h>
 
 #define ATTRD_ARGS_MAX 10
 

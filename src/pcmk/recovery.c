@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <faultmon/kvfile.h>
 #include <faultmon/ocf_rc.h>
 #include <faultmon/recovery.h>
 
@@ -141,7 +142,7 @@ fm_recovery_note_asked(const char *dir, int64_t now_wall_s, int64_t window_s)
         fclose(in);
     }
     snprintf(text + used, sizeof(line), "%lld\n", (long long) now_wall_s);
-    rc = fm_state_file_write(dir, FM_RECOVERY_ASKED, write_text, text);
+    rc = fm_kvfile_write(dir, FM_RECOVERY_ASKED, write_text, text);
     free(text);
     return rc;
 }
@@ -149,7 +150,7 @@ fm_recovery_note_asked(const char *dir, int64_t now_wall_s, int64_t window_s)
 int
 fm_recovery_write_cause(const char *dir, const char *cause)
 {
-    return fm_state_file_write(dir, FM_RECOVERY_CAUSE, write_text, cause);
+    return fm_kvfile_write(dir, FM_RECOVERY_CAUSE, write_text, cause);
 }
 
 int

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include <faultmon/attrd.h>
-#include <faultmon/deadline.h>
+#include <faultmon/clock.h>
 
 static char top[64];
 static char tool[128];

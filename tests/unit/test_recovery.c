@@ -17,7 +17,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <faultmon/deadline.h>
+#include <faultmon/clock.h>
+#include <faultmon/kvfile.h>
 #include <faultmon/monitor.h>
 #include <faultmon/recovery.h>
 #include <faultmon/target.h>
@@ -160,11 +161,11 @@ put_text(FILE *out, const void *data)
     fputs(data, out);
 }
 
-/* As the other side writes them: atomically, through the state store. */
+/* As the other side writes them: atomically. */
 static void
 write_file(const char *name, const char *text)
 {
-    assert_int_equal(fm_state_file_write(dir, name, put_text, text), 0);
+    assert_int_equal(fm_kvfile_write(dir, name, put_text, text), 0);
 }
 
 static void
