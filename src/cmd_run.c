@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <malloc.h>
-#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
