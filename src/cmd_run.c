@@ -356,16 +356,23 @@ loop_cycle_start(struct fm_loop *lp)
 }
 
 static void
-loop_check_resume(struct fm_loop *lp)
+unlink_in(const char *dir, const char *name)
 {
     char path[4200];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    unlink(path);
+}
+
+static void
+loop_check_resume(struct fm_loop *lp)
+{
     struct fm_monitor_out out;
 
     if (!fm_recovery_file_exists(lp->dir, FM_RECOVERY_RESUME)) {
         return;
     }
-    snprintf(path, sizeof(path), "%s/%s", lp->dir, FM_RECOVERY_RESUME);
-    unlink(path);
+    unlink_in(lp->dir, FM_RECOVERY_RESUME);
     if (fm_monitor_resume(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
         loop_apply(lp, &out);
     }
@@ -429,15 +436,6 @@ loop_watch(struct fm_loop *lp)
     }
     lp->watch_fd = fd;
     lp->watch_pid = pid;
-}
-
-static void
-unlink_in(const char *dir, const char *name)
-{
-    char path[4200];
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    unlink(path);
 }
 
 /*
@@ -609,7 +607,6 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     }
     lp->have_monitor = true;
     lp->mon.st.pid = (int64_t) getpid();
-    lp->mon.st.probe_timeout_ms = lp->cfg->probe.timeout_ms;
     loop_restore(lp);
     /* A recovery reported by an earlier loop is not this one's. */
     unlink_in(lp->dir, FM_RECOVERY_REPORTED);
