@@ -24,7 +24,7 @@
 
 #define FM_MONITOR_CAUSE_MAX 600
 #define FM_MONITOR_TEXT_MAX (FM_DECIDE_REASON_MAX + FM_MONITOR_CAUSE_MAX + 128)
-#define FM_MONITOR_LOGS_MAX 2
+#define FM_MONITOR_LOGS_MAX 4
 
 /* The loop's memory between cycles, beside the engine and its state. */
 struct fm_monitor {
