@@ -122,3 +122,5 @@ tests_unit_test_ocf_rc_LDADD = $(FM_UNIT_LDADD)
 endif
 TESTS += tests/unit/simulate.sh
 dist_check_SCRIPTS += tests/unit/simulate.sh
+TESTS += tests/unit/sizes.sh
+dist_check_SCRIPTS += tests/unit/sizes.sh
