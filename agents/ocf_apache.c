@@ -75,7 +75,7 @@ sync_failcount(const struct fm_ocf *ocf, const struct fm_run_state *prev)
     char name[FM_RESOURCE_NAME_MAX + 64];
     char value[32];
     char id[FM_RESOURCE_NAME_MAX];
-    unsigned asked = fm_ocf_asked_count(ocf);
+    unsigned asked = fm_recovery_asked_count(ocf->state_dir);
     unsigned restarts = prev->restarts_in_window;
     uint64_t interval_ms = 0;
     uint64_t timeout_ms = 0;
@@ -335,7 +335,7 @@ monitor_httpd_dead(struct apache *a, const struct fm_ocf_record *rec)
     if (st == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s", cause);
     }
-    if (fm_ocf_loop_reported(a->ocf) && fm_state_read(a->ocf->state_dir, st, err, sizeof(err)) == 0
+    if (fm_recovery_reported(a->ocf->state_dir) && fm_state_read(a->ocf->state_dir, st, err, sizeof(err)) == 0
         && st->pending != FM_ACTION_NONE) {
         const char *action = fm_action_name(st->pending);
 
@@ -485,7 +485,7 @@ monitor_decision(struct apache *a, const struct fm_run_state *st, int rc)
     /* Target, cause and decision first: Pacemaker keeps only the start
      * of the reason. */
     fm_ocf_short_decision(st, NULL, reason, sizeof(reason));
-    if ((rc == PCMK_OCF_UNKNOWN_ERROR || rc == PCMK_OCF_INSUFFICIENT_PRIV) && fm_ocf_loop_reported(a->ocf)) {
+    if ((rc == PCMK_OCF_UNKNOWN_ERROR || rc == PCMK_OCF_INSUFFICIENT_PRIV) && fm_recovery_reported(a->ocf->state_dir)) {
         /* The loop's fail request already reported it: count it once. */
         return fm_ocf_fail(PCMK_OCF_DEGRADED, "%s asked, under way: %s", fm_action_name(st->pending), reason);
     }

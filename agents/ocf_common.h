@@ -265,9 +265,6 @@ int fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value);
  */
 int fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run_state *st);
 
-/*! \return whether the cluster already knows of the loop's pending recovery */
-bool fm_ocf_loop_reported(const struct fm_ocf *ocf);
-
 /*! \brief Forget the loop's history and decision (`faultmon reset`). */
 void fm_ocf_loop_reset(const struct fm_ocf *ocf);
 
@@ -287,10 +284,8 @@ bool fm_ocf_monitor_op(const struct fm_ocf *ocf, uint64_t *interval_ms, uint64_t
  */
 bool fm_ocf_meta_attr(const struct fm_ocf *ocf, const char *name, char *buf, size_t buf_len);
 
-/* ---- the fault-monitor loop, its files (ocf_loop.c) ---- */
-
-/*! \return how many fail requests the loop made within Retry_interval */
-unsigned fm_ocf_asked_count(const struct fm_ocf *ocf);
+/* ---- the fault-monitor loop, its decisions as exit reasons (ocf_loop.c);
+ * the files the loop and the agent exchange are faultmon/recovery.h's ---- */
 
 /*!
  * \brief An exit reason for the decision in \p st: the target and cause

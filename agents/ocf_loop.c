@@ -1,8 +1,9 @@
 /*
  * faultmon OCF agents: control of the fault-monitor loop (`faultmon run`):
  * validating its parameters, starting and stopping it, handing it a failure
- * the agent found, resetting it, a fresh probe with the helper, and the exit
- * reasons made of its decisions.
+ * the agent found (waking it and waiting for its answer; the files of that
+ * exchange are faultmon/recovery.h's), resetting it, a fresh probe with the
+ * helper, and the exit reasons made of its decisions.
  */
 #include <config.h>
 
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include <faultmon/clock.h>
+#include <faultmon/recovery.h>
 #include <faultmon/runconf.h>
 
 #include "ocf_common.h"
@@ -297,18 +299,10 @@ fm_ocf_fresh_probe(const struct fm_ocf *ocf, uint64_t probe_timeout_ms)
     }
 }
 
-static void
-write_text(FILE *out, const void *data)
-{
-    fprintf(out, "%s\n", (const char *) data);
-}
-
 int
 fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run_state *st)
 {
     int64_t pid = fm_state_loop_pid(ocf->state_dir);
-    char text[FM_OCF_PATH_MAX + 600];
-    char path[FM_OCF_PATH_MAX + 16];
     char err[512];
     uint64_t left_ms = fm_ocf_left_ms(ocf);
     uint64_t end_us = 0;
@@ -317,45 +311,29 @@ fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run_sta
     if (pid == 0) {
         return ESRCH;
     }
-    snprintf(path, sizeof(path), "%s/event.same", ocf->state_dir);
-    unlink(path);
-    snprintf(text, sizeof(text), "complete %s", cause);
-    text[strcspn(text, "\n")] = '\0';
-    rc = fm_state_file_write(ocf->state_dir, "event", write_text, text);
+    rc = fm_recovery_post_event(ocf->state_dir, cause);
     if (rc != 0) {
         return rc;
     }
-    snprintf(path, sizeof(path), "%s/event", ocf->state_dir);
     if (kill((pid_t) pid, SIGUSR2) != 0) {
         rc = errno;
-        unlink(path);
+        fm_recovery_withdraw_event(ocf->state_dir);
         return rc;
     }
     /* The loop removes the file once the state holds its decision. */
     end_us = fm_now_us() + ((left_ms > 0 && left_ms < 3000)? left_ms : 3000) * 1000u;
-    while (access(path, F_OK) == 0) {
+    while (fm_recovery_event_waiting(ocf->state_dir)) {
         if (fm_now_us() >= end_us) {
-            unlink(path);
+            fm_recovery_withdraw_event(ocf->state_dir);
             return ETIMEDOUT;
         }
         fm_ocf_sleep_ms(5);
     }
     rc = fm_state_read(ocf->state_dir, st, err, sizeof(err));
-    snprintf(path, sizeof(path), "%s/event.same", ocf->state_dir);
-    if (rc == 0 && access(path, F_OK) == 0) {
-        unlink(path);
+    if (rc == 0 && fm_recovery_take_event_same(ocf->state_dir)) {
         return EALREADY;
     }
     return rc;
-}
-
-bool
-fm_ocf_loop_reported(const struct fm_ocf *ocf)
-{
-    char path[FM_OCF_PATH_MAX + 16];
-
-    snprintf(path, sizeof(path), "%s/reported", ocf->state_dir);
-    return access(path, F_OK) == 0;
 }
 
 void
@@ -389,26 +367,6 @@ fm_ocf_loop_reset(const struct fm_ocf *ocf)
     }
 }
 
-unsigned
-fm_ocf_asked_count(const struct fm_ocf *ocf)
-{
-    char path[FM_OCF_PATH_MAX + 16];
-    char line[64];
-    unsigned n = 0;
-    FILE *in = NULL;
-
-    snprintf(path, sizeof(path), "%s/asked", ocf->state_dir);
-    in = fopen(path, "re");
-    if (in == NULL) {
-        return 0;
-    }
-    while (fgets(line, sizeof(line), in) != NULL) {
-        n++;
-    }
-    fclose(in);
-    return n;
-}
-
 void
 fm_ocf_short_decision(const struct fm_run_state *st, const char *cause, char *buf, size_t buf_len)
 {
@@ -425,18 +383,9 @@ fm_ocf_short_decision(const struct fm_run_state *st, const char *cause, char *bu
         /* A recovery not decided by a probe (httpd's exit, the monitor's
          * report): the loop wrote its cause beside the state. */
         char dir[FM_OCF_PATH_MAX];
-        char path[FM_OCF_PATH_MAX + 16];
-        FILE *in = NULL;
 
         if (fm_state_dir(st->resource, dir, sizeof(dir)) == 0) {
-            snprintf(path, sizeof(path), "%s/cause", dir);
-            in = fopen(path, "re");
-        }
-        if (in != NULL) {
-            if (fgets(failed, sizeof(failed), in) != NULL) {
-                failed[strcspn(failed, "\n")] = '\0';
-            }
-            fclose(in);
+            fm_recovery_read_cause(dir, failed, sizeof(failed));
         }
     }
     /* Target and cause, then the decision, then the rest: Pacemaker keeps

@@ -39,7 +39,6 @@ fm_reset_state_file(const char *resource, const char *dir)
 {
     struct fm_run_state *st = calloc(1, sizeof(*st));
     char err[512];
-    char path[4200];
     int rc = 0;
 
     if (st == NULL) {
@@ -60,23 +59,7 @@ fm_reset_state_file(const char *resource, const char *dir)
     }
     /* Consistent as the reader checks it: no failures, no restarts, no
      * action of a last cycle; a hold keeps its pending failover. */
-    st->decide.n_failures = 0;
-    st->decide.n_restarts = 0;
-    st->decide.fail_streak = 0;
-    st->decide.miss_streak = 0;
-    st->action = FM_ACTION_NONE;
-    st->weight = 0;
-    st->restarts_in_window = 0;
-    st->next_failure[0] = '\0';    /* the next loop works it out */
-    if (st->decide.held == 0) {
-        st->decide.down = 0;
-        st->decide.last_action = 0;
-        st->decide.last_action_us = 0;
-        st->pending = FM_ACTION_NONE;
-        st->state = FM_STATE_UP;
-        snprintf(st->reason, sizeof(st->reason), "history and decision reset");
-    }
-    st->ocf_rc = fm_state_ocf_rc(st);
+    fm_state_forget(st, FM_STATE_FORGET_HISTORY);
     if (fm_state_validate(st, resource, fm_now_us(), err, sizeof(err)) != 0) {
         /* Never leave a state the agents would refuse: it would hide a hold. */
         fprintf(stderr, "faultmon reset: %s: cannot make a consistent state (%s); kept as it was\n",
@@ -90,10 +73,7 @@ fm_reset_state_file(const char *resource, const char *dir)
         free(st);
         return 1;
     }
-    snprintf(path, sizeof(path), "%s/asked", dir);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s/cause", dir);
-    unlink(path);
+    fm_recovery_forget(dir);
     printf("%s: history and decision forgotten%s\n", resource,
            (st->decide.held != 0)? "; still held for manual resume (faultmon resume)" : "");
     free(st);
@@ -136,6 +116,6 @@ fm_cmd_reset(int argc, char **argv)
         printf("%s: reset requested from the running loop (pid %lld)\n", argv[1], (long long) pid);
         return 0;
     }
-    unlink(path);
+    fm_recovery_file_mark(dir, FM_RECOVERY_RESET, false);
     return fm_reset_state_file(argv[1], dir);
 }

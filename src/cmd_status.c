@@ -391,20 +391,7 @@ fm_cmd_resume(int argc, char **argv)
     /* No loop: clear the hold in the file that the next loop will read,
      * as the engine's own resume does, so that the file stays one the
      * reader accepts. */
-    st->decide.held = 0;
-    st->decide.down = 0;
-    st->decide.n_failures = 0;
-    st->decide.fail_streak = 0;
-    st->decide.fail_worst = FM_CLASS_OK;
-    st->decide.ok_streak = 0;
-    st->decide.miss_streak = 0;
-    st->state = FM_STATE_UP;
-    fm_state_clear_pending(st);
-    st->action = FM_ACTION_NONE;
-    st->weight = 0;
-    st->ocf_rc = fm_state_ocf_rc(st);
-    st->next_failure[0] = '\0';    /* the next loop works it out */
-    snprintf(st->reason, sizeof(st->reason), "resumed by an administrator");
+    fm_state_forget(st, FM_STATE_FORGET_HOLD);
     if (fm_state_write(dir, st, err, sizeof(err)) != 0) {
         fm_cli_error("resume", "%s", err);
         free(st);

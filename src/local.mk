@@ -7,7 +7,8 @@
 #                            redact, base64, error messages), value parsing,
 #                            the key=value file format (kvfile), the regex guard
 #   src/core    libfmcore    libc only: results, target URIs, the run
-#                            configuration, the state store
+#                            configuration, the state store (and what an
+#                            offline reset or resume forgets in it)
 #   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)
 #   src/probe   libfmprobe   OpenSSL: the probe engine (epoll, one deadline)
 #                            and one file per protocol
@@ -16,7 +17,8 @@
 #   src/pcmk    libfmocf     libc only (Pacemaker's headers, not its
 #                            libraries): OCF exit codes, and the Pacemaker
 #                            protocol the loop and the agents share (pending
-#                            recovery, refusal, staleness; attrd_updater)
+#                            recovery, refusal, staleness, and every file
+#                            they exchange: recovery.c; attrd_updater)
 #   src/monitor libfmmonitor libc only: what the loop does with each outcome
 #                            (summary, decision, state, actions)
 #
@@ -40,6 +42,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/runconf.c \
 	src/core/state.c \
 	src/core/state_dir.c \
+	src/core/state_forget.c \
 	src/core/summary.c \
 	src/core/target.c
 src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)

@@ -109,16 +109,44 @@ enum fm_refusal fm_recovery_start_refusal(const struct fm_run_state *st, bool re
  */
 int fm_recovery_refuse_once(const char *dir, struct fm_run_state *st, char *err, size_t err_len);
 
-/*! \return whether DIR/NAME exists (one of the FM_RECOVERY_* files) */
+/*
+ * The files.  Every reader takes a file only when it is a regular file of its
+ * own: a symbolic link or a FIFO at one of these names is refused at once,
+ * without blocking, and counts as no marker and no content (so that nothing
+ * planted there can make the agent answer success, or hang the loop).
+ */
+
+/*! \return whether DIR/NAME (one of the FM_RECOVERY_* files) is a regular file */
 bool fm_recovery_file_exists(const char *dir, const char *name);
 
-/*! \brief Create (\p present) or remove DIR/NAME, an empty marker file. \return 0 or errno */
+/*!
+ * \brief Create (\p present) or remove DIR/NAME, an empty marker file.
+ * \return 0 or errno: never blocking, and an error when something other
+ *         than a regular file is there (ELOOP for a symbolic link, ENXIO for
+ *         a FIFO, EINVAL for the rest)
+ */
 int fm_recovery_file_mark(const char *dir, const char *name, bool present);
+
+/*! \return whether `reported` says the pending recovery is known to Pacemaker */
+bool fm_recovery_reported(const char *dir);
+
+/*!
+ * \brief An offline reset: remove `asked` and `cause`, which belong to the
+ *        history forgotten.
+ * \return 0 or the first errno
+ */
+int fm_recovery_forget(const char *dir);
+
+/*!
+ * \brief How many fail requests `asked` holds (its lines).
+ * \return that count; 0 when there is no file or it cannot be trusted
+ */
+unsigned fm_recovery_asked_count(const char *dir);
 
 /*!
  * \brief Add a fail request at \p now_wall_s to `asked`, dropping those
  *        older than \p window_s (Retry_interval) and keeping at most
- *        FM_RECOVERY_ASKED_MAX.
+ *        FM_RECOVERY_ASKED_MAX.  A file that cannot be trusted is replaced.
  * \return 0 or errno
  */
 int fm_recovery_note_asked(const char *dir, int64_t now_wall_s, int64_t window_s);
@@ -127,13 +155,42 @@ int fm_recovery_note_asked(const char *dir, int64_t now_wall_s, int64_t window_s
 int fm_recovery_write_cause(const char *dir, const char *cause);
 
 /*!
+ * \brief Read the first line of `cause`.
+ * \param[out] cause      the line without its newline; "" when none is read
+ * \param[in]  cause_len  size of \p cause
+ * \return 0; ENOENT when there is none; another errno when it cannot be
+ *         trusted or read
+ */
+int fm_recovery_read_cause(const char *dir, char *cause, size_t cause_len);
+
+/*!
+ * \brief The agent's side of an event: remove an old `event.same`, and write
+ *        `event` ("complete CAUSE", CAUSE up to its first newline) atomically.
+ * \return 0 or errno
+ */
+int fm_recovery_post_event(const char *dir, const char *cause);
+
+/*! \return whether `event` is still there (the loop has not decided on it) */
+bool fm_recovery_event_waiting(const char *dir);
+
+/*! \brief Remove `event` (the agent gives up waiting, or the loop is done). */
+void fm_recovery_withdraw_event(const char *dir);
+
+/*!
+ * \brief Whether the loop answered the last event with `event.same` (the
+ *        outage already being recovered); the marker is consumed.
+ */
+bool fm_recovery_take_event_same(const char *dir);
+
+/*!
  * \brief Read the agent's `event`.
  *
  * \param[in]  dir        the state directory
  * \param[out] cause      its cause (the text after "complete ")
  * \param[in]  cause_len  size of \p cause
- * \return 0; ENOENT when there is none; EINVAL when it is malformed (then
- *         \p cause holds the whole line, for the log)
+ * \return 0; ENOENT when there is none; EINVAL when it is malformed or
+ *         cannot be trusted (then \p cause holds the line read, if any,
+ *         for the log)
  */
 int fm_recovery_read_event(const char *dir, char *cause, size_t cause_len);
 

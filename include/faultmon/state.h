@@ -22,7 +22,11 @@
  *                left in an unlocked file means the loop died
  *   pid          the loop's PID (written by the loop at start, for people;
  *                whether a loop runs is decided by the lock, never by this)
- *   resume       present when an administrator asked to resume a held service
+ *   reported, asked, cause, event, event.same, resume, reset
+ *                the files the loop and the agents (and `faultmon resume`
+ *                and `faultmon reset`) exchange: the pending-recovery
+ *                protocol, described, read and written by faultmon/recovery.h
+ *                (src/pcmk/recovery.c) alone
  *   loop-died    one line per loop that died without stopping cleanly, added
  *                by the agent that started the next one
  *   agent        the agent's record of the service it started (written by
@@ -185,6 +189,23 @@ int fm_state_ocf_rc(const struct fm_run_state *st);
  *        action, weight and ocf_rc are set as the loop would have set them.
  */
 void fm_state_clear_pending(struct fm_run_state *st);
+
+/* What an offline `faultmon reset` or `faultmon resume` forgets. */
+enum fm_state_forget {
+    FM_STATE_FORGET_HISTORY,        /* reset: failures, restarts, decision; a hold stays */
+    FM_STATE_FORGET_HOLD,           /* resume: the hold, the failures and the pending recovery */
+};
+
+/*!
+ * \brief Forget in a state that no loop owns what `faultmon reset` or
+ *        `faultmon resume` forgets (src/core/state_forget.c), as the
+ *        engine's own reset and resume would, keeping the file one the
+ *        reader accepts (the caller still checks with fm_state_validate()).
+ *
+ * \param[in,out] st    the state read from the file
+ * \param[in]     what  which of the two
+ */
+void fm_state_forget(struct fm_run_state *st, enum fm_state_forget what);
 
 /*!
  * \brief Move a bad state file aside as state.<wall-time>.bad, keeping the

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <faultmon/kvfile.h>
@@ -80,31 +81,91 @@ recovery_path(char *buf, size_t buf_len, const char *dir, const char *name)
     snprintf(buf, buf_len, "%s/%s", dir, name);
 }
 
+/*
+ * Open DIR/NAME for reading only when it is a regular file itself: a
+ * symbolic link or a FIFO put there is refused at once (O_NOFOLLOW, and
+ * O_NONBLOCK so that opening a FIFO never waits for a writer), since what it
+ * says could not be trusted.  \return the stream, or NULL with *rc set
+ * (ENOENT when there is none)
+ */
+static FILE *
+recovery_open_read(const char *dir, const char *name, int *rc)
+{
+    char path[RECOVERY_PATH_MAX];
+    struct stat sb;
+    FILE *in = NULL;
+    int fd = -1;
+
+    recovery_path(path, sizeof(path), dir, name);
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        *rc = errno;
+        return NULL;
+    }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        *rc = EINVAL;
+        return NULL;
+    }
+    in = fdopen(fd, "r");
+    if (in == NULL) {
+        *rc = errno;
+        close(fd);
+        return NULL;
+    }
+    *rc = 0;
+    return in;
+}
+
 bool
 fm_recovery_file_exists(const char *dir, const char *name)
 {
     char path[RECOVERY_PATH_MAX];
+    struct stat sb;
 
+    /* Only a marker one of the two sides made counts: a link or a FIFO
+     * says nothing. */
     recovery_path(path, sizeof(path), dir, name);
-    return access(path, F_OK) == 0;
+    return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
 int
 fm_recovery_file_mark(const char *dir, const char *name, bool present)
 {
     char path[RECOVERY_PATH_MAX];
+    struct stat sb;
     int fd = -1;
+    int rc = 0;
 
     recovery_path(path, sizeof(path), dir, name);
     if (!present) {
         return (unlink(path) == 0 || errno == ENOENT)? 0 : errno;
     }
-    fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    /* Never through a link, and never waiting on a FIFO's reader. */
+    fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
     if (fd < 0) {
         return errno;
     }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        rc = EINVAL;
+    }
     close(fd);
-    return 0;
+    return rc;
+}
+
+bool
+fm_recovery_reported(const char *dir)
+{
+    return fm_recovery_file_exists(dir, FM_RECOVERY_REPORTED);
+}
+
+int
+fm_recovery_forget(const char *dir)
+{
+    int rc = fm_recovery_file_mark(dir, FM_RECOVERY_ASKED, false);
+    int rc_cause = fm_recovery_file_mark(dir, FM_RECOVERY_CAUSE, false);
+
+    return (rc != 0)? rc : rc_cause;
 }
 
 static void
@@ -113,10 +174,27 @@ write_text(FILE *out, const void *data)
     fputs(data, out);
 }
 
+unsigned
+fm_recovery_asked_count(const char *dir)
+{
+    char line[RECOVERY_LINE_MAX];
+    unsigned n = 0;
+    int rc = 0;
+    FILE *in = recovery_open_read(dir, FM_RECOVERY_ASKED, &rc);
+
+    if (in == NULL) {
+        return 0;
+    }
+    while (fgets(line, sizeof(line), in) != NULL) {
+        n++;
+    }
+    fclose(in);
+    return n;
+}
+
 int
 fm_recovery_note_asked(const char *dir, int64_t now_wall_s, int64_t window_s)
 {
-    char path[RECOVERY_PATH_MAX];
     char line[RECOVERY_LINE_MAX];
     char *text = calloc(FM_RECOVERY_ASKED_MAX + 1, sizeof(line));
     size_t used = 0;
@@ -127,8 +205,8 @@ fm_recovery_note_asked(const char *dir, int64_t now_wall_s, int64_t window_s)
     if (text == NULL) {
         return ENOMEM;
     }
-    recovery_path(path, sizeof(path), dir, FM_RECOVERY_ASKED);
-    in = fopen(path, "re");
+    /* A file we cannot read as ours starts the list afresh. */
+    in = recovery_open_read(dir, FM_RECOVERY_ASKED, &rc);
     /* One slot is kept for this request. */
     while (in != NULL && fgets(line, sizeof(line), in) != NULL && n < FM_RECOVERY_ASKED_MAX - 1) {
         long long t = strtoll(line, NULL, 10);
@@ -153,25 +231,87 @@ fm_recovery_write_cause(const char *dir, const char *cause)
     return fm_kvfile_write(dir, FM_RECOVERY_CAUSE, write_text, cause);
 }
 
+/* The first line of DIR/NAME into \p buf ("" when it cannot be read). */
+static int
+read_first_line(const char *dir, const char *name, char *buf, size_t buf_len)
+{
+    int rc = 0;
+    FILE *in = recovery_open_read(dir, name, &rc);
+
+    buf[0] = '\0';
+    if (in == NULL) {
+        return rc;
+    }
+    if (fgets(buf, (int) buf_len, in) == NULL) {
+        buf[0] = '\0';
+    }
+    fclose(in);
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+int
+fm_recovery_read_cause(const char *dir, char *cause, size_t cause_len)
+{
+    return read_first_line(dir, FM_RECOVERY_CAUSE, cause, cause_len);
+}
+
+static void
+write_event(FILE *out, const void *data)
+{
+    const char *cause = data;
+
+    /* One line: the loop reads only the first. */
+    fprintf(out, "complete %.*s\n", (int) strcspn(cause, "\n"), cause);
+}
+
+int
+fm_recovery_post_event(const char *dir, const char *cause)
+{
+    /* An old answer must not be read as this event's. */
+    fm_recovery_file_mark(dir, FM_RECOVERY_EVENT_SAME, false);
+    return fm_kvfile_write(dir, FM_RECOVERY_EVENT, write_event, cause);
+}
+
+bool
+fm_recovery_event_waiting(const char *dir)
+{
+    char path[RECOVERY_PATH_MAX];
+    struct stat sb;
+
+    /* Whatever is there: the loop removes it once it has decided. */
+    recovery_path(path, sizeof(path), dir, FM_RECOVERY_EVENT);
+    return lstat(path, &sb) == 0;
+}
+
+void
+fm_recovery_withdraw_event(const char *dir)
+{
+    fm_recovery_file_mark(dir, FM_RECOVERY_EVENT, false);
+}
+
+bool
+fm_recovery_take_event_same(const char *dir)
+{
+    if (!fm_recovery_file_exists(dir, FM_RECOVERY_EVENT_SAME)) {
+        return false;
+    }
+    fm_recovery_file_mark(dir, FM_RECOVERY_EVENT_SAME, false);
+    return true;
+}
+
 int
 fm_recovery_read_event(const char *dir, char *cause, size_t cause_len)
 {
     static const char prefix[] = "complete ";
-    char path[RECOVERY_PATH_MAX];
     char line[600] = "";
-    FILE *in = NULL;
+    int rc = read_first_line(dir, FM_RECOVERY_EVENT, line, sizeof(line));
 
-    recovery_path(path, sizeof(path), dir, FM_RECOVERY_EVENT);
-    in = fopen(path, "re");
-    if (in == NULL) {
+    if (rc == ENOENT) {
         return ENOENT;
     }
-    if (fgets(line, sizeof(line), in) == NULL) {
-        line[0] = '\0';
-    }
-    fclose(in);
-    line[strcspn(line, "\n")] = '\0';
-    if (strncmp(line, prefix, sizeof(prefix) - 1) != 0) {
+    if (rc != 0 || strncmp(line, prefix, sizeof(prefix) - 1) != 0) {
+        /* A link, a FIFO or another line: no event to judge. */
         snprintf(cause, cause_len, "%s", line);
         return EINVAL;
     }

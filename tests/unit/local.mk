@@ -18,6 +18,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_result \
 	tests/unit/test_runconf \
 	tests/unit/test_state \
+	tests/unit/test_state_forget \
 	tests/unit/test_summary \
 	tests/unit/test_target \
 	tests/unit/test_text
@@ -73,6 +74,9 @@ tests_unit_test_runconf_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_SOURCES = tests/unit/test_state.c
 tests_unit_test_state_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_state_forget_SOURCES = tests/unit/test_state_forget.c
+tests_unit_test_state_forget_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_state_forget_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_summary_SOURCES = tests/unit/test_summary.c
 tests_unit_test_summary_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_summary_LDADD = $(FM_UNIT_LDADD)

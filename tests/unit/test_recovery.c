@@ -1,7 +1,9 @@
 /*
  * Unit tests: the pending-recovery protocol between the loop and the agents
  * (src/pcmk/recovery.c): the pending rule, the OCF code, staleness with a
- * pretend clock, the start refusal and its one rewrite, and the files.
+ * pretend clock, the start refusal and its one rewrite, and the files:
+ * each reader and writer, and FIFOs and symbolic links at their names
+ * refused without blocking.
  */
 #include <config.h>
 
@@ -230,6 +232,161 @@ test_cause_and_event(void **state)
     assert_string_equal(text, "partial something");
 }
 
+/* The markers are regular files the two sides made. */
+static void
+test_reported_and_forget(void **state)
+{
+    char text[700];
+
+    (void) state;
+    assert_false(fm_recovery_reported(dir));
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_REPORTED, true), 0);
+    assert_true(fm_recovery_reported(dir));
+
+    assert_int_equal(fm_recovery_asked_count(dir), 0);
+    write_file(FM_RECOVERY_ASKED, "1000\n1250\n1300\n");
+    assert_int_equal(fm_recovery_asked_count(dir), 3);
+
+    assert_int_equal(fm_recovery_read_cause(dir, text, sizeof(text)), ENOENT);
+    assert_string_equal(text, "");
+    assert_int_equal(fm_recovery_write_cause(dir, "httpd (pid 42) exited\nmore"), 0);
+    assert_int_equal(fm_recovery_read_cause(dir, text, sizeof(text)), 0);
+    assert_string_equal(text, "httpd (pid 42) exited");
+
+    /* An offline reset takes `asked` and `cause`, and nothing else. */
+    assert_int_equal(fm_recovery_forget(dir), 0);
+    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_ASKED));
+    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_CAUSE));
+    assert_true(fm_recovery_reported(dir));
+    assert_int_equal(fm_recovery_forget(dir), 0);
+}
+
+/* The agent posts an event, the loop reads and removes it, and may leave
+ * event.same, which the agent consumes once. */
+static void
+test_event_handshake(void **state)
+{
+    char text[700];
+
+    (void) state;
+    assert_false(fm_recovery_event_waiting(dir));
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_EVENT_SAME, true), 0);
+    assert_int_equal(fm_recovery_post_event(dir, "httpd is not running\nsecond line"), 0);
+    /* An answer to an earlier event is gone. */
+    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_EVENT_SAME));
+    assert_true(fm_recovery_event_waiting(dir));
+    read_file(FM_RECOVERY_EVENT, text, sizeof(text));
+    assert_string_equal(text, "complete httpd is not running\n");
+    assert_int_equal(fm_recovery_read_event(dir, text, sizeof(text)), 0);
+    assert_string_equal(text, "httpd is not running");
+
+    fm_recovery_withdraw_event(dir);
+    assert_false(fm_recovery_event_waiting(dir));
+    assert_false(fm_recovery_take_event_same(dir));
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_EVENT_SAME, true), 0);
+    assert_true(fm_recovery_take_event_same(dir));
+    assert_false(fm_recovery_take_event_same(dir));
+}
+
+static void
+path_in(char *buf, size_t buf_len, const char *name)
+{
+    snprintf(buf, buf_len, "%s/%s", dir, name);
+}
+
+static void
+plant_fifo(const char *name)
+{
+    char path[256];
+
+    path_in(path, sizeof(path), name);
+    assert_int_equal(mkfifo(path, 0600), 0);
+}
+
+/* A link to a file that says what the other side would say. */
+static void
+plant_link(const char *name, const char *text)
+{
+    char path[256];
+    char target[256];
+    FILE *out = NULL;
+
+    snprintf(target, sizeof(target), "%s/elsewhere-%s", top, name);
+    out = fopen(target, "w");
+    assert_non_null(out);
+    fputs(text, out);
+    fclose(out);
+    path_in(path, sizeof(path), name);
+    assert_int_equal(symlink(target, path), 0);
+}
+
+/* A FIFO at a protocol name: refused at once, never waited on. */
+static void
+test_fifos_refused(void **state)
+{
+    char text[700] = "x";
+
+    (void) state;
+    plant_fifo(FM_RECOVERY_REPORTED);
+    assert_false(fm_recovery_reported(dir));
+    /* ENXIO: a FIFO with no reader, opened without waiting for one. */
+    assert_int_not_equal(fm_recovery_file_mark(dir, FM_RECOVERY_REPORTED, true), 0);
+    assert_false(fm_recovery_reported(dir));
+
+    plant_fifo(FM_RECOVERY_ASKED);
+    assert_int_equal(fm_recovery_asked_count(dir), 0);
+    /* The loop's next request replaces it. */
+    assert_int_equal(fm_recovery_note_asked(dir, 1300, 100), 0);
+    read_file(FM_RECOVERY_ASKED, text, sizeof(text));
+    assert_string_equal(text, "1300\n");
+
+    plant_fifo(FM_RECOVERY_CAUSE);
+    assert_int_not_equal(fm_recovery_read_cause(dir, text, sizeof(text)), 0);
+    assert_string_equal(text, "");
+
+    plant_fifo(FM_RECOVERY_EVENT);
+    assert_int_equal(fm_recovery_read_event(dir, text, sizeof(text)), EINVAL);
+
+    plant_fifo(FM_RECOVERY_EVENT_SAME);
+    assert_false(fm_recovery_take_event_same(dir));
+    plant_fifo(FM_RECOVERY_RESUME);
+    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_RESUME));
+    /* Removing one is allowed: it is how the sides clear their names. */
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_RESUME, false), 0);
+}
+
+/* A symbolic link at a protocol name: what it points to is not read, and
+ * a marker is not made through it. */
+static void
+test_links_refused(void **state)
+{
+    char text[700] = "x";
+    char target[256];
+
+    (void) state;
+    plant_link(FM_RECOVERY_REPORTED, "");
+    assert_false(fm_recovery_reported(dir));
+    plant_link(FM_RECOVERY_ASKED, "1\n2\n3\n");
+    assert_int_equal(fm_recovery_asked_count(dir), 0);
+    plant_link(FM_RECOVERY_CAUSE, "a cause\n");
+    assert_int_not_equal(fm_recovery_read_cause(dir, text, sizeof(text)), 0);
+    assert_string_equal(text, "");
+    plant_link(FM_RECOVERY_EVENT, "complete httpd is not running\n");
+    assert_int_equal(fm_recovery_read_event(dir, text, sizeof(text)), EINVAL);
+    plant_link(FM_RECOVERY_EVENT_SAME, "");
+    assert_false(fm_recovery_take_event_same(dir));
+    plant_link(FM_RECOVERY_RESUME, "");
+    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_RESUME));
+
+    /* A dangling link: the marker is not created where it points. */
+    snprintf(target, sizeof(target), "%s/made-through-a-link", top);
+    path_in(text, sizeof(text), FM_RECOVERY_RESET);
+    assert_int_equal(symlink(target, text), 0);
+    assert_int_not_equal(fm_recovery_file_mark(dir, FM_RECOVERY_RESET, true), 0);
+    assert_int_not_equal(access(target, F_OK), 0);
+    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_RESET));
+}
+
 /* The loop writes a failover; the agent's start refuses once and clears
  * it, keeping the file one the reader accepts; the next start goes. */
 static void
@@ -283,6 +440,10 @@ main(void)
         cmocka_unit_test_setup_teardown(test_asked, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_cause_and_event, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_refuse_once, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_reported_and_forget, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_event_handshake, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_fifos_refused, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_links_refused, dir_setup, dir_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
