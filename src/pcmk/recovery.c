@@ -18,6 +18,9 @@
 
 #define RECOVERY_PATH_MAX 4200
 #define RECOVERY_LINE_MAX 64
+/* The largest file of the protocol believed: `asked` holds 64 short lines,
+ * the others one. */
+#define RECOVERY_FILE_MAX_BYTES 65536
 
 enum fm_action
 fm_recovery_pending(enum fm_action pending, const struct fm_decision *dec, bool publish_only)
@@ -82,39 +85,20 @@ recovery_path(char *buf, size_t buf_len, const char *dir, const char *name)
 }
 
 /*
- * Open DIR/NAME for reading only when it is a regular file itself: a
- * symbolic link or a FIFO put there is refused at once (O_NOFOLLOW, and
- * O_NONBLOCK so that opening a FIFO never waits for a writer), since what it
- * says could not be trusted.  \return the stream, or NULL with *rc set
- * (ENOENT when there is none)
+ * The bytes of DIR/NAME, only when it is a regular file itself:
+ * fm_kvfile_load() refuses a symbolic link or a FIFO put there at once,
+ * without blocking, since what it says could not be trusted.
+ * \return 0 (free *text), ENOENT when there is none, another errno
  */
-static FILE *
-recovery_open_read(const char *dir, const char *name, int *rc)
+static int
+recovery_load(const char *dir, const char *name, char **text)
 {
     char path[RECOVERY_PATH_MAX];
-    struct stat sb;
-    FILE *in = NULL;
-    int fd = -1;
+    size_t len = 0;
 
     recovery_path(path, sizeof(path), dir, name);
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0) {
-        *rc = errno;
-        return NULL;
-    }
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
-        *rc = EINVAL;
-        return NULL;
-    }
-    in = fdopen(fd, "r");
-    if (in == NULL) {
-        *rc = errno;
-        close(fd);
-        return NULL;
-    }
-    *rc = 0;
-    return in;
+    *text = NULL;
+    return fm_kvfile_load(path, RECOVERY_FILE_MAX_BYTES, text, &len, NULL, 0);
 }
 
 bool
@@ -177,49 +161,51 @@ write_text(FILE *out, const void *data)
 unsigned
 fm_recovery_asked_count(const char *dir)
 {
-    char line[RECOVERY_LINE_MAX];
+    char *text = NULL;
     unsigned n = 0;
-    int rc = 0;
-    FILE *in = recovery_open_read(dir, FM_RECOVERY_ASKED, &rc);
 
-    if (in == NULL) {
+    if (recovery_load(dir, FM_RECOVERY_ASKED, &text) != 0) {
         return 0;
     }
-    while (fgets(line, sizeof(line), in) != NULL) {
-        n++;
+    /* Its lines, the last one with or without its newline. */
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p == '\n' || p[1] == '\0') {
+            n++;
+        }
     }
-    fclose(in);
+    free(text);
     return n;
 }
 
 int
 fm_recovery_note_asked(const char *dir, int64_t now_wall_s, int64_t window_s)
 {
-    char line[RECOVERY_LINE_MAX];
-    char *text = calloc(FM_RECOVERY_ASKED_MAX + 1, sizeof(line));
+    char *old = NULL;
+    char *text = calloc(FM_RECOVERY_ASKED_MAX + 1, RECOVERY_LINE_MAX);
+    char *save = NULL;
     size_t used = 0;
     size_t n = 0;
-    FILE *in = NULL;
     int rc = 0;
 
     if (text == NULL) {
         return ENOMEM;
     }
     /* A file we cannot read as ours starts the list afresh. */
-    in = recovery_open_read(dir, FM_RECOVERY_ASKED, &rc);
+    if (recovery_load(dir, FM_RECOVERY_ASKED, &old) != 0) {
+        old = NULL;
+    }
     /* One slot is kept for this request. */
-    while (in != NULL && fgets(line, sizeof(line), in) != NULL && n < FM_RECOVERY_ASKED_MAX - 1) {
+    for (char *line = (old != NULL)? strtok_r(old, "\n", &save) : NULL;
+         line != NULL && n < FM_RECOVERY_ASKED_MAX - 1; line = strtok_r(NULL, "\n", &save)) {
         long long t = strtoll(line, NULL, 10);
 
         if (t > 0 && now_wall_s - t <= window_s) {
-            used += (size_t) snprintf(text + used, sizeof(line), "%lld\n", t);
+            used += (size_t) snprintf(text + used, RECOVERY_LINE_MAX, "%lld\n", t);
             n++;
         }
     }
-    if (in != NULL) {
-        fclose(in);
-    }
-    snprintf(text + used, sizeof(line), "%lld\n", (long long) now_wall_s);
+    free(old);
+    snprintf(text + used, RECOVERY_LINE_MAX, "%lld\n", (long long) now_wall_s);
     rc = fm_kvfile_write(dir, FM_RECOVERY_ASKED, write_text, text);
     free(text);
     return rc;
@@ -235,18 +221,15 @@ fm_recovery_write_cause(const char *dir, const char *cause)
 static int
 read_first_line(const char *dir, const char *name, char *buf, size_t buf_len)
 {
-    int rc = 0;
-    FILE *in = recovery_open_read(dir, name, &rc);
+    char *text = NULL;
+    int rc = recovery_load(dir, name, &text);
 
     buf[0] = '\0';
-    if (in == NULL) {
+    if (rc != 0) {
         return rc;
     }
-    if (fgets(buf, (int) buf_len, in) == NULL) {
-        buf[0] = '\0';
-    }
-    fclose(in);
-    buf[strcspn(buf, "\n")] = '\0';
+    snprintf(buf, buf_len, "%.*s", (int) strcspn(text, "\n"), text);
+    free(text);
     return 0;
 }
 

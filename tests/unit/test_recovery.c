@@ -269,17 +269,17 @@ test_event_handshake(void **state)
     char text[700];
 
     (void) state;
-    assert_false(fm_recovery_event_waiting(dir));
-    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_EVENT_SAME, true), 0);
     assert_int_equal(fm_recovery_post_event(dir, "httpd is not running\nsecond line"), 0);
-    /* An answer to an earlier event is gone. */
-    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_EVENT_SAME));
     assert_true(fm_recovery_event_waiting(dir));
     read_file(FM_RECOVERY_EVENT, text, sizeof(text));
     assert_string_equal(text, "complete httpd is not running\n");
     assert_int_equal(fm_recovery_read_event(dir, text, sizeof(text)), 0);
     assert_string_equal(text, "httpd is not running");
 
+    /* An answer to an earlier event goes when the next is posted. */
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_EVENT_SAME, true), 0);
+    assert_int_equal(fm_recovery_post_event(dir, "status check failed"), 0);
+    assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_EVENT_SAME));
     fm_recovery_withdraw_event(dir);
     assert_false(fm_recovery_event_waiting(dir));
     assert_false(fm_recovery_take_event_same(dir));
@@ -308,14 +308,12 @@ static void
 plant_link(const char *name, const char *text)
 {
     char path[256];
+    char target_name[64];
     char target[256];
-    FILE *out = NULL;
 
-    snprintf(target, sizeof(target), "%s/elsewhere-%s", top, name);
-    out = fopen(target, "w");
-    assert_non_null(out);
-    fputs(text, out);
-    fclose(out);
+    snprintf(target_name, sizeof(target_name), "elsewhere-%s", name);
+    assert_int_equal(fm_kvfile_write(top, target_name, put_text, text), 0);
+    snprintf(target, sizeof(target), "%s/%s", top, target_name);
     path_in(path, sizeof(path), name);
     assert_int_equal(symlink(target, path), 0);
 }
@@ -363,19 +361,25 @@ test_links_refused(void **state)
     char text[700] = "x";
     char target[256];
 
+    static const char *const planted[][2] = {
+        { FM_RECOVERY_REPORTED, "" },
+        { FM_RECOVERY_ASKED, "1\n2\n3\n" },
+        { FM_RECOVERY_CAUSE, "a cause\n" },
+        { FM_RECOVERY_EVENT, "complete httpd is not running\n" },
+        { FM_RECOVERY_EVENT_SAME, "" },
+        { FM_RECOVERY_RESUME, "" },
+    };
+
     (void) state;
-    plant_link(FM_RECOVERY_REPORTED, "");
+    for (size_t i = 0; i < sizeof(planted) / sizeof(planted[0]); i++) {
+        plant_link(planted[i][0], planted[i][1]);
+    }
     assert_false(fm_recovery_reported(dir));
-    plant_link(FM_RECOVERY_ASKED, "1\n2\n3\n");
     assert_int_equal(fm_recovery_asked_count(dir), 0);
-    plant_link(FM_RECOVERY_CAUSE, "a cause\n");
     assert_int_not_equal(fm_recovery_read_cause(dir, text, sizeof(text)), 0);
     assert_string_equal(text, "");
-    plant_link(FM_RECOVERY_EVENT, "complete httpd is not running\n");
     assert_int_equal(fm_recovery_read_event(dir, text, sizeof(text)), EINVAL);
-    plant_link(FM_RECOVERY_EVENT_SAME, "");
     assert_false(fm_recovery_take_event_same(dir));
-    plant_link(FM_RECOVERY_RESUME, "");
     assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_RESUME));
 
     /* A dangling link: the marker is not created where it points. */

@@ -16,11 +16,12 @@
 #include <cmocka.h>
 
 #include <faultmon/clock.h>
+#include <faultmon/kvfile.h>
 #include <faultmon/monitor.h>
 #include <faultmon/state.h>
 #include <faultmon/target.h>
 
-static char top[128];
+#include "ocf_tmpdir.h"
 
 /* fall for state_after(); 0 for the default */
 static unsigned fall_cycles;
@@ -29,18 +30,16 @@ static int
 dir_setup(void **state)
 {
     (void) state;
-    snprintf(top, sizeof(top), "/tmp/test_state_forget.XXXXXX");
-    return (mkdtemp(top) == NULL)? -1 : 0;
+    return ocf_tmpdir_make("test_state_forget");
 }
 
 static int
 dir_teardown(void **state)
 {
-    char cmd[256];
+    static const char *const files[] = { "state", NULL };
 
     (void) state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-    return system(cmd);
+    return ocf_tmpdir_remove(files);
 }
 
 /*
@@ -96,27 +95,23 @@ assert_valid(const struct fm_run_state *st)
     }
 }
 
-/* What fm_state_write() makes of \p st. */
-static void
-written(const struct fm_run_state *st, const char *name, char *buf, size_t buf_len)
+/* What fm_state_write() makes of \p st (free it). */
+static char *
+written(const struct fm_run_state *st)
 {
-    char path[256];
+    char path[512];
     char err[512] = "";
-    FILE *in = NULL;
-    size_t n = 0;
+    char *text = NULL;
+    size_t len = 0;
 
-    snprintf(path, sizeof(path), "%s/%s", top, name);
-    assert_int_equal(fm_state_dir_create(path), 0);
-    assert_int_equal(fm_state_write(path, st, err, sizeof(err)), 0);
-    snprintf(path, sizeof(path), "%s/%s/state", top, name);
-    in = fopen(path, "r");
-    assert_non_null(in);
-    n = fread(buf, 1, buf_len - 1, in);
-    buf[n] = '\0';
-    fclose(in);
+    assert_int_equal(fm_state_write(ocf_tmpdir, st, err, sizeof(err)), 0);
+    snprintf(path, sizeof(path), "%s/state", ocf_tmpdir);
+    assert_int_equal(fm_kvfile_load(path, 1 << 20, &text, &len, err, sizeof(err)), 0);
+    return text;
 }
 
-/* cmd_reset.c's own code before fm_state_forget(), for the bytes. */
+/* cmd_reset.c's own code before fm_state_forget(), kept here frozen, as
+ * the reference for the bytes (a deliberate copy: do not share it). */
 static void
 reset_as_before(struct fm_run_state *st)
 {
@@ -139,7 +134,7 @@ reset_as_before(struct fm_run_state *st)
     st->ocf_rc = fm_state_ocf_rc(st);
 }
 
-/* cmd_status.c's resume before fm_state_forget(), for the bytes. */
+/* cmd_status.c's resume before fm_state_forget(), frozen likewise. */
 static void
 resume_as_before(struct fm_run_state *st)
 {
@@ -162,12 +157,23 @@ resume_as_before(struct fm_run_state *st)
 static void
 assert_same_bytes(const struct fm_run_state *a, const struct fm_run_state *b)
 {
-    static char text_a[65536];
-    static char text_b[65536];
+    char *text_a = written(a);
+    char *text_b = written(b);
 
-    written(a, "a", text_a, sizeof(text_a));
-    written(b, "b", text_b, sizeof(text_b));
     assert_string_equal(text_a, text_b);
+    free(text_a);
+    free(text_b);
+}
+
+/* A copy of \p st, to apply the commands' former code to. */
+static struct fm_run_state *
+copy_of(const struct fm_run_state *st)
+{
+    struct fm_run_state *copy = calloc(1, sizeof(*copy));
+
+    assert_non_null(copy);
+    *copy = *st;
+    return copy;
 }
 
 /* A failover decided, then good cycles: a reset forgets it all (but the
@@ -176,13 +182,11 @@ static void
 test_reset(void **state)
 {
     struct fm_run_state *st = state_after(FM_REASON_CONNECT_FAILED, 3, 2, false);
-    struct fm_run_state *before = calloc(1, sizeof(*before));
+    struct fm_run_state *before = copy_of(st);
 
     (void) state;
-    assert_non_null(before);
     assert_int_equal(st->decide.last_action, FM_ACTION_FAILOVER);
     assert_int_not_equal(st->decide.ok_streak, 0);
-    *before = *st;
     fm_state_forget(st, FM_STATE_FORGET_HISTORY);
     assert_valid(st);
     assert_int_equal(st->pending, FM_ACTION_NONE);
@@ -204,17 +208,16 @@ static void
 test_reset_mid_streak(void **state)
 {
     struct fm_run_state *st = NULL;
-    struct fm_run_state *before = calloc(1, sizeof(*before));
+    struct fm_run_state *before = NULL;
     char err[512] = "";
 
     fall_cycles = 3;
     st = state_after(FM_REASON_READ_TIMEOUT, 1, 0, false);
     fall_cycles = 0;
+    before = copy_of(st);
 
     (void) state;
-    assert_non_null(before);
     assert_int_not_equal(st->decide.fail_streak, 0);
-    *before = *st;
     reset_as_before(before);
     assert_int_not_equal(fm_state_validate(before, "web", fm_now_us(), err, sizeof(err)), 0);
     free(before);
@@ -230,12 +233,10 @@ static void
 test_hold_then_resume(void **state)
 {
     struct fm_run_state *st = state_after(FM_REASON_CONNECT_FAILED, 3, 0, true);
-    struct fm_run_state *before = calloc(1, sizeof(*before));
+    struct fm_run_state *before = copy_of(st);
 
     (void) state;
-    assert_non_null(before);
     assert_int_not_equal(st->decide.held, 0);
-    *before = *st;
     fm_state_forget(st, FM_STATE_FORGET_HISTORY);
     assert_valid(st);
     assert_int_not_equal(st->decide.held, 0);
@@ -243,8 +244,9 @@ test_hold_then_resume(void **state)
     assert_int_equal(st->ocf_rc, 4);
     reset_as_before(before);
     assert_same_bytes(st, before);
+    free(before);
 
-    *before = *st;
+    before = copy_of(st);
     fm_state_forget(st, FM_STATE_FORGET_HOLD);
     assert_valid(st);
     assert_int_equal(st->decide.held, 0);
