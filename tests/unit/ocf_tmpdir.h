@@ -1,6 +1,7 @@
 /*
- * Unit tests of the agents: a private directory for a test program's files
- * (pid files, records), made before its tests and removed after them.
+ * Unit tests (the agents', the state store's): a private directory for a
+ * test program's files (pid files, records, states), made before its tests
+ * and removed after them.
  * Included by one test file each, hence static.
  */
 #ifndef FAULTMON_TEST_OCF_TMPDIR_H
