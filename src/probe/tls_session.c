@@ -251,25 +251,16 @@ slot_store(struct fm_tls_session *slot, const unsigned char *der, size_t len)
 int
 fm_tls_session_keep(struct fm_tls_session *slot, SSL_SESSION *session)
 {
-    unsigned char buf[8192];
-    unsigned char *der = buf;
-    unsigned char *p = NULL;
+    unsigned char *der = NULL;
     const X509 *peer = SSL_SESSION_get0_peer(session);
-    int len = i2d_SSL_SESSION(session, NULL);
+    int len = i2d_SSL_SESSION(session, &der);   /* one encoding, allocated */
     size_t kept = 0;
     int rc = 0;
 
-    if (len <= 0 || len > FM_TLS_SESSION_MAX) {
-        return EINVAL;
+    if (len <= 0 || der == NULL) {
+        return ENOMEM;
     }
-    if ((size_t) len > sizeof(buf)) {
-        der = malloc((size_t) len);
-        if (der == NULL) {
-            return ENOMEM;
-        }
-    }
-    p = der;
-    if (i2d_SSL_SESSION(session, &p) != len) {
+    if (len > FM_TLS_SESSION_MAX) {
         rc = EINVAL;
     } else {
         kept = fm_tls_der_strip_peer(der, (size_t) len, der, (size_t) len);
@@ -279,9 +270,7 @@ fm_tls_session_keep(struct fm_tls_session *slot, SSL_SESSION *session)
     if (rc == 0 && peer != NULL) {
         slot->cert_not_after = fm_tls_cert_not_after(peer);
     }
-    if (der != buf) {
-        free(der);
-    }
+    OPENSSL_free(der);
     return rc;
 }
 
