@@ -65,7 +65,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/http_parse.c \
 	src/probe/probe_int.h \
 	src/probe/tcp.c \
-	src/probe/tls.c
+	src/probe/tls.c \
+	src/probe/tls_session.c
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS)
 src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS)
 

@@ -381,6 +381,10 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     }
     if (need_tls) {
         rc = fm_tls_ctx_new(opts, &run->ssl_ctx, err, err_len);
+        if (rc == 0 && fm_tls_sessions_new(run) != 0) {
+            snprintf(err, err_len, "out of memory");
+            rc = ENOMEM;
+        }
         if (rc != 0) {
             fm_probe_run_free(run);
             return rc;
@@ -419,8 +423,8 @@ fm_probe_run_free(struct fm_probe_run *run)
         struct fm_conn *conn = &run->conns[i];
 
         conn_close(conn, true);
-        fm_tls_forget_session(conn);
     }
+    fm_tls_sessions_free(run);
     if (run->ssl_ctx != NULL) {
         SSL_CTX_free(run->ssl_ctx);
     }

@@ -43,6 +43,24 @@ enum fm_step {
 
 struct fm_conn;
 
+/* Bytes of a session's DER kept in its slot; a larger one goes on the heap.
+ * A TLS 1.3 session from nginx (OpenSSL) takes 372 without its peer
+ * certificate, plus the SNI's length. */
+#define FM_TLS_SESSION_INLINE 512
+
+/*
+ * The session kept for resumption, one per server:port of a run (see
+ * tls_session.c), shared by the conns of the targets that address it.
+ */
+struct fm_tls_session {
+    const char *host;               /* the key, from the first target's */
+    uint16_t port;
+    int64_t cert_not_after;         /* of the certificate it was made with */
+    size_t der_len;                 /* 0: none kept */
+    unsigned char *der_heap;        /* the DER when over FM_TLS_SESSION_INLINE */
+    unsigned char der[FM_TLS_SESSION_INLINE];
+};
+
 /*
  * What a protocol implements.  The engine calls these; every verdict goes
  * through fm_conn_finish().
@@ -79,7 +97,7 @@ struct fm_conn {
     int fd;
     uint32_t watched_events;        /* registered with epoll; 0: not yet */
     SSL *ssl;
-    SSL_SESSION *session;           /* kept across cycles for resumption */
+    struct fm_tls_session *tls_session; /* shared by key, kept across cycles */
     bool got_ticket;                /* a new session arrived this cycle */
     size_t sent;
     char *rx;                       /* reply bytes, only while reading */
@@ -115,6 +133,8 @@ struct fm_probe_run {
     int gai_pipe[2];                /* resolver threads write conn indexes here */
     bool gai_in_flight;             /* some lookup may still call us back */
     SSL_CTX *ssl_ctx;
+    struct fm_tls_session *sessions; /* one per server:port of the TLS targets */
+    size_t n_sessions;
     struct fm_deadline deadline;
     bool keep_sessions;
     bool released;                  /* every TLS connection of a cycle closed
@@ -162,7 +182,31 @@ ssize_t fm_tls_io(struct fm_conn *conn, bool writing, void *buf, size_t len,
 bool fm_tls_wants_ticket(const struct fm_conn *conn);
 /*! \brief Read what came while waiting for a ticket. \return true: wait no more */
 bool fm_tls_read_ticket(struct fm_conn *conn);
-/*! \brief Drop the session kept for resumption. */
-void fm_tls_forget_session(struct fm_conn *conn);
+
+/* tls_session.c: the sessions kept between cycles */
+
+/*! \brief Give every TLS conn its session slot, shared by server:port. \return 0 or ENOMEM */
+int fm_tls_sessions_new(struct fm_probe_run *run);
+/*! \brief Free every session slot of the run. */
+void fm_tls_sessions_free(struct fm_probe_run *run);
+/*!
+ * \brief Keep \p session in \p slot (as DER, without its peer certificate).
+ * \return 0, ENOMEM, or EINVAL for a session that cannot be kept
+ */
+int fm_tls_session_keep(struct fm_tls_session *slot, SSL_SESSION *session);
+/*! \brief A new SSL_SESSION from the slot, for SSL_set_session(); NULL if none. */
+SSL_SESSION *fm_tls_session_load(const struct fm_tls_session *slot);
+/*! \brief Drop what the slot keeps. */
+void fm_tls_session_forget(struct fm_tls_session *slot);
+/*! \brief A certificate's notAfter as UNIX time, 0 if none. */
+int64_t fm_tls_cert_not_after(const X509 *cert);
+/*!
+ * \brief Copy an SSL_SESSION's DER without its peer certificate ([3]).
+ * \param[out] out  may be \p der itself
+ * \return the length written, 0 if \p der is not a DER it can read or
+ *         \p out_len is too short
+ */
+size_t fm_tls_der_strip_peer(const unsigned char *der, size_t len, unsigned char *out,
+                             size_t out_len);
 
 #endif

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <sys/epoll.h>
 
@@ -20,21 +19,20 @@
 #include "probe_int.h"
 
 /* OpenSSL hands us each new session (TLS 1.2 at the end of the handshake,
- * TLS 1.3 with each ticket); keep the newest for the next cycle. */
+ * TLS 1.3 with each ticket); keep the newest for the next cycle, in the slot
+ * that the targets on this server:port share (tls_session.c). */
 static int
 tls_new_session(SSL *ssl, SSL_SESSION *session)
 {
     struct fm_conn *conn = SSL_get_app_data(ssl);
 
-    if (conn == NULL || !conn->run->keep_sessions) {
+    if (conn == NULL || !conn->run->keep_sessions || conn->tls_session == NULL) {
         return 0;
     }
-    if (conn->session != NULL) {
-        SSL_SESSION_free(conn->session);
+    if (fm_tls_session_keep(conn->tls_session, session) == 0) {
+        conn->got_ticket = true;
     }
-    conn->session = session;
-    conn->got_ticket = true;
-    return 1;   /* we own the reference now */
+    return 0;   /* OpenSSL keeps its reference: we hold a copy */
 }
 
 int
@@ -106,23 +104,29 @@ fm_tls_conn_setup(struct fm_conn *conn)
             X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host);
         }
     }
-    if (conn->run->keep_sessions && conn->session != NULL) {
-        SSL_set_session(ssl, conn->session);
+    if (conn->run->keep_sessions && conn->tls_session != NULL) {
+        SSL_SESSION *session = fm_tls_session_load(conn->tls_session);
+
+        if (session != NULL) {
+            SSL_set_session(ssl, session);
+            SSL_SESSION_free(session);  /* the SSL holds its own reference */
+        }
     }
     SSL_set_connect_state(ssl);
     conn->ssl = ssl;
     return 0;
 }
 
+/* A resumed session carries no certificate (tls_session.c keeps none): its
+ * expiry is the one noted when the session was made. */
 static void
 tls_note_peer(struct fm_conn *conn)
 {
     X509 *cert = SSL_get0_peer_certificate(conn->ssl);
-    struct tm tm;
 
-    conn->result->cert_not_after = 0;
-    if (cert != NULL && ASN1_TIME_to_tm(X509_get0_notAfter(cert), &tm) == 1) {
-        conn->result->cert_not_after = (int64_t) timegm(&tm);
+    conn->result->cert_not_after = fm_tls_cert_not_after(cert);
+    if (cert == NULL && SSL_session_reused(conn->ssl) && conn->tls_session != NULL) {
+        conn->result->cert_not_after = conn->tls_session->cert_not_after;
     }
 }
 
@@ -255,13 +259,4 @@ fm_tls_read_ticket(struct fm_conn *conn)
 
     /* Reading processes the ticket: tls_new_session() keeps it. */
     return rc > 0 || SSL_get_error(conn->ssl, rc) != SSL_ERROR_WANT_READ || conn->got_ticket;
-}
-
-void
-fm_tls_forget_session(struct fm_conn *conn)
-{
-    if (conn->session != NULL) {
-        SSL_SESSION_free(conn->session);
-        conn->session = NULL;
-    }
 }

@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 40
 fm_require_faultmon
 ws_nginx_start || bail_out "nginx did not start"
-plan 4
+plan 11
 
 out=$FM_TMP/resume.out
 fm_timeout 20 "$FAULTMON" probe --count 4 --interval 50ms "https://127.0.0.1:$WS_HTTPS_PORT/" >"$out"
@@ -24,6 +24,25 @@ is "$(grep -c '(resumed)' "$out")" 3 "every handshake after the first is resumed
 
 fm_timeout 20 "$FAULTMON" probe --count 3 --interval 50ms "https://127.0.0.1:$WS_HTTPS_PORT/" \
     "https://127.0.0.1:$WS_HTTPS_PORT/" >"$out"
-is "$(grep -c '(resumed)' "$out")" 4 "two targets on one server each keep their own session"
+is "$(grep -c '(resumed)' "$out")" 4 "two targets on one server both resume (they share its session)"
+
+# A kept session holds no certificate (src/probe/tls_session.c): a resumed
+# probe still reports the certificate's expiry, noted with the session.
+fm_timeout 20 "$FAULTMON" probe --json --count 3 --interval 50ms "https://127.0.0.1:$WS_HTTPS_PORT/" >"$out"
+is "$(grep -c '(resumed)' "$out")" 2 "--json: the second and third handshakes are resumed"
+is "$(grep -o '"cert_not_after":[1-9][0-9]*' "$out" | sort -u | wc -l)$(grep -c '"cert_not_after":[1-9]' "$out")" \
+    13 "--json: every probe, resumed or not, reports the same certificate expiry"
+
+# Verification: a resumed session was verified when it was made, under the
+# same name; a handshake that fails verification leaves nothing to resume.
+fm_timeout 20 "$FAULTMON" probe --count 3 --interval 50ms --tls-ca-file "$WS_CERT" --tls-request \
+    "https://127.0.0.1:$WS_HTTPS_PORT/" >"$out"
+ok_if $? "--tls-ca-file, HEAD over TLS: three probes ok"
+is "$(grep -c '(resumed)' "$out")" 2 "--tls-ca-file: verified sessions are resumed"
+fm_timeout 20 "$FAULTMON" probe --count 3 --interval 50ms --tls-ca-file "$WS_CERT" \
+    --tls-sni wrong.example "https://127.0.0.1:$WS_HTTPS_PORT/" >"$out"
+is "$?" 2 "--tls-sni naming another host: complete failure"
+is "$(grep -c 'tls/tls-verify' "$out")" 3 "every probe fails verification"
+is "$(grep -c '(resumed)' "$out")" 0 "nothing resumed"
 
 tap_done

@@ -21,7 +21,8 @@ FM_UNIT_TESTS = \
 	tests/unit/test_state_forget \
 	tests/unit/test_summary \
 	tests/unit/test_target \
-	tests/unit/test_text
+	tests/unit/test_text \
+	tests/unit/test_tls_session
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
 FM_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS)
@@ -32,6 +33,10 @@ tests_unit_test_attrd_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
 tests_unit_test_clock_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_tls_session_SOURCES = tests/unit/test_tls_session.c
+tests_unit_test_tls_session_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_tls_session_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_tls_session_LDADD = $(FM_UNIT_LDADD) $(OPENSSL_LIBS)
 tests_unit_test_fd_limit_SOURCES = tests/unit/test_fd_limit.c
 tests_unit_test_fd_limit_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_fd_limit_LDADD = $(FM_UNIT_LDADD)
