@@ -32,6 +32,7 @@
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
 #include <faultmon/pcmk.h>
+#include <faultmon/pidfile.h>
 #include <faultmon/probe.h>
 #include <faultmon/recovery.h>
 #include <faultmon/runconf.h>
@@ -61,6 +62,7 @@ struct fm_loop {
     const char *watch_pid_file;     /* FAULTMON_WATCH_PIDFILE: the service's */
     int watch_fd;                   /* pidfd of the watched process, or -1 */
     long watch_pid;
+    int watch_rc;                   /* the last reading's error, said once */
     struct fm_pcmk_resource rsc;
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     int exit_rc;                    /* set when the loop stops on an error */
@@ -403,28 +405,27 @@ on_watch_exit(int32_t fd, int32_t revents, void *data)
     return -1;
 }
 
-/* Watch the process of the pid file, once it names a live one. */
+/* Watch the process of the pid file, once it names a live one.  Read as
+ * the agents read it (faultmon/pidfile.h): a FIFO there must not block the
+ * loop, which would stop probing; why it watches nothing is said once. */
 static void
 loop_watch(struct fm_loop *lp)
 {
-    FILE *in = NULL;
-    long pid = 0;
+    char err[512];
+    pid_t pid = 0;
     int fd = -1;
+    int rc = 0;
 
     if (lp->watch_pid_file == NULL || lp->watch_fd >= 0) {
         return;
     }
-    in = fopen(lp->watch_pid_file, "re");
-    if (in == NULL) {
-        return;
+    rc = fm_pidfile_read(lp->watch_pid_file, &pid, err, sizeof(err));
+    if (rc != 0 && rc != ENOENT && rc != lp->watch_rc) {
+        fm_log_warn("%s: no process to watch: %s", lp->resource, err);
     }
-    if (fscanf(in, "%ld", &pid) != 1 || pid <= 1) {
-        fclose(in);
-        return;
-    }
-    fclose(in);
-    if (pid == lp->watch_pid) {
-        return;                     /* that one has exited already */
+    lp->watch_rc = rc;
+    if (rc != 0 || pid == lp->watch_pid) {
+        return;                     /* none, or one that has exited already */
     }
     fd = pidfd_open((pid_t) pid, 0);
     if (fd < 0) {
