@@ -1,14 +1,10 @@
 /*
- * faultmon run: the fault-monitor loop of one resource.
- *
- * Probe, hand the outcome to the monitor (src/monitor: summary, decision,
- * state, what to do), carry its answer out, sleep the interval of the
- * current state; all on one libqb main loop.  The probe engine's epoll fd is
- * one poll entry of that loop, and one timer carries either the next cycle
- * or the running cycle's deadline, so the process sleeps in epoll_wait
- * between probes and costs nothing there.  This file is the wiring only:
- * arguments, configuration, set-up, the loop's callbacks, and the files,
- * calls and attributes the monitor's answers ask for.
+ * faultmon run: the fault-monitor loop of one resource, on one libqb main
+ * loop: probe, hand the outcome to the monitor (src/monitor), carry its
+ * answer out, sleep the interval of the current state.  The probe engine's
+ * epoll fd is one poll entry, and one timer carries either the next cycle or
+ * the running cycle's deadline, so the process sleeps between probes.  This
+ * file is the wiring only (set-up, callbacks, the files and calls asked for).
  */
 #include <config.h>
 
@@ -42,7 +38,6 @@
 
 #define FM_PCMK_TIMEOUT_MS 1000
 #define FM_ATTRD_TIMEOUT_MS 5000
-
 
 struct fm_loop {
     const char *resource;
@@ -110,16 +105,6 @@ on_probe_ready(int32_t fd, int32_t revents, void *data)
     return 0;
 }
 
-static int32_t
-on_stop_signal(int32_t sig, void *data)
-{
-    struct fm_loop *lp = data;
-
-    fm_log_notice("%s: stopping on signal %d", lp->resource, sig);
-    qb_loop_stop(lp->loop);
-    return 0;
-}
-
 /* Print why another loop holds the resource, in one line. */
 static int
 lock_busy(const char *resource, int64_t pid, bool is_loop)
@@ -162,6 +147,7 @@ loop_keep_lock(struct fm_loop *lp)
         fm_state_unlock(lp->lock_fd);
         lp->lock_fd = fd;
         write_pid_file(lp->dir);
+        fm_monitor_write_failed(&lp->mon);      /* the new directory has none */
         return true;
     }
     if (rc == EBUSY) {
@@ -205,9 +191,38 @@ loop_write_state(struct fm_loop *lp)
     }
     if (fm_state_write(lp->dir, &lp->mon.st, err, sizeof(err)) != 0) {
         fm_log_err("%s: %s", lp->resource, err);
+        fm_monitor_write_failed(&lp->mon);
     }
     loop_sync_reported(lp);
     return true;
+}
+
+/* Write the cycles the monitor has not asked to write yet, if any. */
+static bool
+loop_flush(struct fm_loop *lp)
+{
+    struct fm_monitor_out out;
+
+    fm_monitor_flush(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out);
+    return !out.write_state || loop_write_state(lp);
+}
+
+/* Stop, the state file up to date with the last cycle. */
+static void
+loop_stop(struct fm_loop *lp)
+{
+    loop_flush(lp);
+    qb_loop_stop(lp->loop);
+}
+
+static int32_t
+on_stop_signal(int32_t sig, void *data)
+{
+    struct fm_loop *lp = data;
+
+    fm_log_notice("%s: stopping on signal %d", lp->resource, sig);
+    loop_stop(lp);
+    return 0;
 }
 
 /* Pacemaker's attrd_updater; the loop runs inside the cluster, so a
@@ -233,7 +248,13 @@ loop_attrd(const struct fm_loop *lp, const char *name, const char *value)
 static bool
 loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
 {
-    if (out->write_state && !loop_write_state(lp)) {
+    /* Every cycle, written or not: a loop whose directory was replaced
+     * must not keep running beside the loop that locked the new one. */
+    if (out->write_state) {
+        if (!loop_write_state(lp)) {
+            return false;
+        }
+    } else if (out->watch && (!loop_keep_lock(lp) || (!lp->mon.have_written && !loop_flush(lp)))) {
         return false;
     }
     if (out->watch) {
@@ -309,7 +330,7 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
     }
     loop_act(lp, &out);
     if (lp->max_cycles != 0 && lp->mon.st.cycles >= lp->max_cycles) {
-        qb_loop_stop(lp->loop);
+        loop_stop(lp);
         return;
     }
     loop_arm(lp, out.next_cycle_ms, on_timer_cycle);
@@ -358,15 +379,6 @@ loop_cycle_start(struct fm_loop *lp)
 }
 
 static void
-unlink_in(const char *dir, const char *name)
-{
-    char path[4200];
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    unlink(path);
-}
-
-static void
 loop_check_resume(struct fm_loop *lp)
 {
     struct fm_monitor_out out;
@@ -374,7 +386,7 @@ loop_check_resume(struct fm_loop *lp)
     if (!fm_recovery_file_exists(lp->dir, FM_RECOVERY_RESUME)) {
         return;
     }
-    unlink_in(lp->dir, FM_RECOVERY_RESUME);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_RESUME, false);
     if (fm_monitor_resume(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
         loop_apply(lp, &out);
     }
@@ -453,13 +465,13 @@ loop_check_reset(struct fm_loop *lp)
     }
     if (fm_monitor_reset(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
         loop_apply(lp, &out);
-        unlink_in(lp->dir, FM_RECOVERY_ASKED);
-        unlink_in(lp->dir, FM_RECOVERY_CAUSE);
+        fm_recovery_file_mark(lp->dir, FM_RECOVERY_ASKED, false);
+        fm_recovery_file_mark(lp->dir, FM_RECOVERY_CAUSE, false);
     } else {
         loop_apply(lp, &out);
     }
     /* Last: whoever asked sees the request gone once the state is new. */
-    unlink_in(lp->dir, FM_RECOVERY_RESET);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_RESET, false);
 }
 
 static int32_t
@@ -490,12 +502,12 @@ loop_check_event(struct fm_loop *lp)
     }
     if (rc != 0) {
         fm_log_warn("%s: ignoring a malformed event '%s'", lp->resource, cause);
-        unlink_in(lp->dir, FM_RECOVERY_EVENT);
+        fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
         return;
     }
     fm_monitor_event(&lp->mon, cause, true, fm_now_us(), (int64_t) time(NULL), &out);
     loop_apply(lp, &out);
-    unlink_in(lp->dir, FM_RECOVERY_EVENT);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
     loop_act(lp, &out);
 }
 
@@ -527,24 +539,17 @@ loop_restore(struct fm_loop *lp)
     fm_state_set_aside(lp->dir);
 }
 
+static void
+write_pid(FILE *out, const void *data)
+{
+    fprintf(out, "%ld\n", (long) getpid());
+}
+
+/* DIR/pid, atomically as every file there (kvfile.h). */
 static int
 write_pid_file(const char *dir)
 {
-    char path[4200];
-    char tmp[4200];
-    FILE *out = NULL;
-
-    snprintf(path, sizeof(path), "%s/pid", dir);
-    snprintf(tmp, sizeof(tmp), "%s/.pid.tmp", dir);
-    out = fopen(tmp, "we");
-    if (out == NULL) {
-        return errno;
-    }
-    fprintf(out, "%ld\n", (long) getpid());
-    if (fclose(out) != 0 || rename(tmp, path) != 0) {
-        return errno;
-    }
-    return 0;
+    return fm_state_file_write(dir, "pid", write_pid, NULL);
 }
 
 /* Create and lock the state directory: one loop, one decision engine.
@@ -610,7 +615,7 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     lp->mon.st.pid = (int64_t) getpid();
     loop_restore(lp);
     /* A recovery reported by an earlier loop is not this one's. */
-    unlink_in(lp->dir, FM_RECOVERY_REPORTED);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_REPORTED, false);
     rc = write_pid_file(lp->dir);
     if (rc != 0) {
         return fm_cli_error("run", "cannot write the pid file in %s: %s", lp->dir, strerror(rc));
@@ -651,7 +656,7 @@ run_teardown(struct fm_loop *lp)
         qb_loop_destroy(lp->loop);
     }
     if (lp->lock_fd >= 0 && lp->mon.st.pid != 0 && fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
-        unlink_in(lp->dir, "pid");
+        fm_recovery_file_mark(lp->dir, "pid", false);
     }
     fm_state_unlock(lp->lock_fd);
     if (lp->have_monitor) {
