@@ -21,6 +21,7 @@
 
 #include <faultmon/clock.h>
 #include <faultmon/parse.h>
+#include <faultmon/pidfile.h>
 
 #include "ocf_common.h"
 
@@ -38,49 +39,21 @@ pid_t
 fm_ocf_read_pid_file(const char *path)
 {
     static bool warned = false;
-    char buf[32];
-    ssize_t n = 0;
-    struct stat st;
-    int64_t v = 0;
-    /*
-     * O_NONBLOCK: a FIFO put at the pid file's path must not hold the agent
-     * past its deadline waiting for a writer.  O_NOFOLLOW: httpd writes its
-     * pid file itself, never as a symbolic link (Debian's
-     * /run/apache2/apache2.pid, Red Hat's /run/httpd/httpd.pid through the
-     * directory link /etc/httpd/run); a link there was put by someone else.
-     */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+    char err[512] = "";
+    pid_t pid = 0;
+    /* The loop's rule too (faultmon/pidfile.h): a FIFO there must not hold
+     * the agent past its deadline, a link there was not put by httpd. */
+    int rc = fm_pidfile_read(path, &pid, err, sizeof(err));
 
-    if (fd < 0) {
-        if (errno == ELOOP && !warned) {
-            warned = true;
-            fm_ocf_log(LOG_WARNING, "pid file %s is a symbolic link: no PID taken from it", path);
-        }
-        return 0;
+    if (rc == 0) {
+        return pid;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        if (!warned) {
-            /* Once per action: the start waits for a pid file in a loop. */
-            warned = true;
-            fm_ocf_log(LOG_WARNING, "pid file %s is not a regular file: no PID taken from it", path);
-        }
-        return 0;
+    if (rc != ENOENT && !warned) {
+        /* Once per action: the start waits for a pid file in a loop. */
+        warned = true;
+        fm_ocf_log(LOG_WARNING, "pid file: %s: no PID taken from it", err);
     }
-    n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0) {
-        return 0;
-    }
-    /* "PID\n" as httpd writes it, or without the newline. */
-    if (buf[n - 1] == '\n') {
-        n--;
-    }
-    buf[n] = '\0';
-    if (fm_parse_i64(buf, 2, INT_MAX, FM_PARSE_DEFAULT, &v) != 0) {
-        return 0;
-    }
-    return (pid_t) v;
+    return 0;
 }
 
 /* The state letter of /proc/PID/stat, or 0. */

@@ -1,14 +1,10 @@
 /*
- * faultmon run: the fault-monitor loop of one resource.
- *
- * Probe, hand the outcome to the monitor (src/monitor: summary, decision,
- * state, what to do), carry its answer out, sleep the interval of the
- * current state; all on one libqb main loop.  The probe engine's epoll fd is
- * one poll entry of that loop, and one timer carries either the next cycle
- * or the running cycle's deadline, so the process sleeps in epoll_wait
- * between probes and costs nothing there.  This file is the wiring only:
- * arguments, configuration, set-up, the loop's callbacks, and the files,
- * calls and attributes the monitor's answers ask for.
+ * faultmon run: the fault-monitor loop of one resource, on one libqb main
+ * loop: probe, hand the outcome to the monitor (src/monitor), carry its
+ * answer out, sleep the interval of the current state.  The probe engine's
+ * epoll fd is one poll entry, and one timer carries either the next cycle or
+ * the running cycle's deadline, so the process sleeps between probes.  This
+ * file is the wiring only (set-up, callbacks, the files and calls asked for).
  */
 #include <config.h>
 
@@ -32,6 +28,7 @@
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
 #include <faultmon/pcmk.h>
+#include <faultmon/pidfile.h>
 #include <faultmon/probe.h>
 #include <faultmon/recovery.h>
 #include <faultmon/runconf.h>
@@ -41,7 +38,6 @@
 
 #define FM_PCMK_TIMEOUT_MS 1000
 #define FM_ATTRD_TIMEOUT_MS 5000
-
 
 struct fm_loop {
     const char *resource;
@@ -61,6 +57,7 @@ struct fm_loop {
     const char *watch_pid_file;     /* FAULTMON_WATCH_PIDFILE: the service's */
     int watch_fd;                   /* pidfd of the watched process, or -1 */
     long watch_pid;
+    int watch_rc;                   /* the last reading's error, said once */
     struct fm_pcmk_resource rsc;
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     int exit_rc;                    /* set when the loop stops on an error */
@@ -108,16 +105,6 @@ on_probe_ready(int32_t fd, int32_t revents, void *data)
     return 0;
 }
 
-static int32_t
-on_stop_signal(int32_t sig, void *data)
-{
-    struct fm_loop *lp = data;
-
-    fm_log_notice("%s: stopping on signal %d", lp->resource, sig);
-    qb_loop_stop(lp->loop);
-    return 0;
-}
-
 /* Print why another loop holds the resource, in one line. */
 static int
 lock_busy(const char *resource, int64_t pid, bool is_loop)
@@ -160,6 +147,7 @@ loop_keep_lock(struct fm_loop *lp)
         fm_state_unlock(lp->lock_fd);
         lp->lock_fd = fd;
         write_pid_file(lp->dir);
+        fm_monitor_write_failed(&lp->mon);      /* the new directory has none */
         return true;
     }
     if (rc == EBUSY) {
@@ -203,9 +191,38 @@ loop_write_state(struct fm_loop *lp)
     }
     if (fm_state_write(lp->dir, &lp->mon.st, err, sizeof(err)) != 0) {
         fm_log_err("%s: %s", lp->resource, err);
+        fm_monitor_write_failed(&lp->mon);
     }
     loop_sync_reported(lp);
     return true;
+}
+
+/* Write the cycles the monitor has not asked to write yet, if any. */
+static bool
+loop_flush(struct fm_loop *lp)
+{
+    struct fm_monitor_out out;
+
+    fm_monitor_flush(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out);
+    return !out.write_state || loop_write_state(lp);
+}
+
+/* Stop, the state file up to date with the last cycle. */
+static void
+loop_stop(struct fm_loop *lp)
+{
+    loop_flush(lp);
+    qb_loop_stop(lp->loop);
+}
+
+static int32_t
+on_stop_signal(int32_t sig, void *data)
+{
+    struct fm_loop *lp = data;
+
+    fm_log_notice("%s: stopping on signal %d", lp->resource, sig);
+    loop_stop(lp);
+    return 0;
 }
 
 /* Pacemaker's attrd_updater; the loop runs inside the cluster, so a
@@ -231,7 +248,13 @@ loop_attrd(const struct fm_loop *lp, const char *name, const char *value)
 static bool
 loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
 {
-    if (out->write_state && !loop_write_state(lp)) {
+    /* Every cycle, written or not: a loop whose directory was replaced
+     * must not keep running beside the loop that locked the new one. */
+    if (out->write_state) {
+        if (!loop_write_state(lp)) {
+            return false;
+        }
+    } else if (out->watch && (!loop_keep_lock(lp) || (!lp->mon.have_written && !loop_flush(lp)))) {
         return false;
     }
     if (out->watch) {
@@ -307,7 +330,7 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
     }
     loop_act(lp, &out);
     if (lp->max_cycles != 0 && lp->mon.st.cycles >= lp->max_cycles) {
-        qb_loop_stop(lp->loop);
+        loop_stop(lp);
         return;
     }
     loop_arm(lp, out.next_cycle_ms, on_timer_cycle);
@@ -356,15 +379,6 @@ loop_cycle_start(struct fm_loop *lp)
 }
 
 static void
-unlink_in(const char *dir, const char *name)
-{
-    char path[4200];
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    unlink(path);
-}
-
-static void
 loop_check_resume(struct fm_loop *lp)
 {
     struct fm_monitor_out out;
@@ -372,7 +386,7 @@ loop_check_resume(struct fm_loop *lp)
     if (!fm_recovery_file_exists(lp->dir, FM_RECOVERY_RESUME)) {
         return;
     }
-    unlink_in(lp->dir, FM_RECOVERY_RESUME);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_RESUME, false);
     if (fm_monitor_resume(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
         loop_apply(lp, &out);
     }
@@ -403,28 +417,27 @@ on_watch_exit(int32_t fd, int32_t revents, void *data)
     return -1;
 }
 
-/* Watch the process of the pid file, once it names a live one. */
+/* Watch the process of the pid file, once it names a live one.  Read as
+ * the agents read it (faultmon/pidfile.h): a FIFO there must not block the
+ * loop, which would stop probing; why it watches nothing is said once. */
 static void
 loop_watch(struct fm_loop *lp)
 {
-    FILE *in = NULL;
-    long pid = 0;
+    char err[512];
+    pid_t pid = 0;
     int fd = -1;
+    int rc = 0;
 
     if (lp->watch_pid_file == NULL || lp->watch_fd >= 0) {
         return;
     }
-    in = fopen(lp->watch_pid_file, "re");
-    if (in == NULL) {
-        return;
+    rc = fm_pidfile_read(lp->watch_pid_file, &pid, err, sizeof(err));
+    if (rc != 0 && rc != ENOENT && rc != lp->watch_rc) {
+        fm_log_warn("%s: no process to watch: %s", lp->resource, err);
     }
-    if (fscanf(in, "%ld", &pid) != 1 || pid <= 1) {
-        fclose(in);
-        return;
-    }
-    fclose(in);
-    if (pid == lp->watch_pid) {
-        return;                     /* that one has exited already */
+    lp->watch_rc = rc;
+    if (rc != 0 || pid == lp->watch_pid) {
+        return;                     /* none, or one that has exited already */
     }
     fd = pidfd_open((pid_t) pid, 0);
     if (fd < 0) {
@@ -452,13 +465,13 @@ loop_check_reset(struct fm_loop *lp)
     }
     if (fm_monitor_reset(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
         loop_apply(lp, &out);
-        unlink_in(lp->dir, FM_RECOVERY_ASKED);
-        unlink_in(lp->dir, FM_RECOVERY_CAUSE);
+        fm_recovery_file_mark(lp->dir, FM_RECOVERY_ASKED, false);
+        fm_recovery_file_mark(lp->dir, FM_RECOVERY_CAUSE, false);
     } else {
         loop_apply(lp, &out);
     }
     /* Last: whoever asked sees the request gone once the state is new. */
-    unlink_in(lp->dir, FM_RECOVERY_RESET);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_RESET, false);
 }
 
 static int32_t
@@ -489,12 +502,12 @@ loop_check_event(struct fm_loop *lp)
     }
     if (rc != 0) {
         fm_log_warn("%s: ignoring a malformed event '%s'", lp->resource, cause);
-        unlink_in(lp->dir, FM_RECOVERY_EVENT);
+        fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
         return;
     }
     fm_monitor_event(&lp->mon, cause, true, fm_now_us(), (int64_t) time(NULL), &out);
     loop_apply(lp, &out);
-    unlink_in(lp->dir, FM_RECOVERY_EVENT);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
     loop_act(lp, &out);
 }
 
@@ -526,24 +539,17 @@ loop_restore(struct fm_loop *lp)
     fm_state_set_aside(lp->dir);
 }
 
+static void
+write_pid(FILE *out, const void *data)
+{
+    fprintf(out, "%ld\n", (long) getpid());
+}
+
+/* DIR/pid, atomically as every file there (kvfile.h). */
 static int
 write_pid_file(const char *dir)
 {
-    char path[4200];
-    char tmp[4200];
-    FILE *out = NULL;
-
-    snprintf(path, sizeof(path), "%s/pid", dir);
-    snprintf(tmp, sizeof(tmp), "%s/.pid.tmp", dir);
-    out = fopen(tmp, "we");
-    if (out == NULL) {
-        return errno;
-    }
-    fprintf(out, "%ld\n", (long) getpid());
-    if (fclose(out) != 0 || rename(tmp, path) != 0) {
-        return errno;
-    }
-    return 0;
+    return fm_state_file_write(dir, "pid", write_pid, NULL);
 }
 
 /* Create and lock the state directory: one loop, one decision engine.
@@ -609,7 +615,7 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     lp->mon.st.pid = (int64_t) getpid();
     loop_restore(lp);
     /* A recovery reported by an earlier loop is not this one's. */
-    unlink_in(lp->dir, FM_RECOVERY_REPORTED);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_REPORTED, false);
     rc = write_pid_file(lp->dir);
     if (rc != 0) {
         return fm_cli_error("run", "cannot write the pid file in %s: %s", lp->dir, strerror(rc));
@@ -650,7 +656,7 @@ run_teardown(struct fm_loop *lp)
         qb_loop_destroy(lp->loop);
     }
     if (lp->lock_fd >= 0 && lp->mon.st.pid != 0 && fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
-        unlink_in(lp->dir, "pid");
+        fm_recovery_file_mark(lp->dir, "pid", false);
     }
     fm_state_unlock(lp->lock_fd);
     if (lp->have_monitor) {

@@ -5,7 +5,8 @@
 #
 #   src/util    libfmutil    libc only: clock and deadlines, text (escape,
 #                            redact, base64, error messages), value parsing,
-#                            the key=value file format (kvfile), the regex guard
+#                            the key=value file format (kvfile), the regex guard,
+#                            pid files
 #   src/core    libfmcore    libc only: results, target URIs, the run
 #                            configuration, the state store (and what an
 #                            offline reset or resume forgets in it)
@@ -31,6 +32,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/json.c \
 	src/util/kvfile.c \
 	src/util/parse.c \
+	src/util/pidfile.c \
 	src/util/regex_guard.c \
 	src/util/text.c
 

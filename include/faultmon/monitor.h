@@ -26,6 +26,28 @@
 #define FM_MONITOR_TEXT_MAX (FM_DECIDE_REASON_MAX + FM_MONITOR_CAUSE_MAX + 128)
 #define FM_MONITOR_LOGS_MAX 4
 
+/* What the agents and `faultmon status` act on, as last written: a cycle
+ * that changes none of it need not be written (see fm_monitor_cycle_done()).
+ * int64_t and int32_t fields only, so that memcmp() compares values. */
+struct fm_monitor_shown {
+    int64_t state;
+    int64_t action;
+    int64_t ocf_rc;
+    int64_t pending;
+    int64_t weight;
+    int64_t restarts_in_window;
+    int64_t interval_ms;
+    int64_t n_targets;
+    struct fm_decide_state decide;      /* without its clocks and ok_streak */
+    struct {
+        int32_t cls;
+        int32_t reason;
+        int32_t http_status;
+    } targets[FM_STATE_MAX_TARGETS];
+    char reason[FM_DECIDE_REASON_MAX];
+    char next_failure[FM_DECIDE_REASON_MAX];
+};
+
 /* The loop's memory between cycles, beside the engine and its state. */
 struct fm_monitor {
     const struct fm_decide_opts *opts;  /* the loop's; must outlive it */
@@ -42,6 +64,10 @@ struct fm_monitor {
                                            failure */
     bool recovery_reported;             /* our fail request reported it to the
                                            cluster: the monitor must not again */
+    bool have_written;                  /* a write was asked and not failed */
+    bool unwritten;                     /* st holds cycles not written yet */
+    uint64_t written_us;                /* when the last write was asked */
+    struct fm_monitor_shown shown;      /* as of that write */
 };
 
 /* One line for the log, without the resource name (the caller adds it). */
@@ -107,6 +133,15 @@ int fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, u
 /*!
  * \brief A probe cycle ended (or could not start).
  *
+ * Its state is to be written (out->write_state) when the decision or
+ * anything the agents or `faultmon status` show changed (state, action,
+ * pending recovery, OCF code, reason, the engine's history, a target's
+ * class, reason or HTTP status), when no write succeeded yet, or when the
+ * last write is FM_RECOVERY_STATE_REFRESH_MS old or more; otherwise only the
+ * cycle count, the latencies and the records (history lines) are behind in
+ * the file, for at most that long plus one cycle.  Every other outcome
+ * (events, resume, reset, cycles while a recovery is under way) is written.
+ *
  * A cycle that could not start is a partial failure: whether the service
  * works is unknown, as when a reply does not come in time, so one such
  * cycle never causes a recovery, but a loop that cannot probe for long adds
@@ -144,5 +179,18 @@ int fm_monitor_reset(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s
 
 /*! \brief The fail request reached the controller: the cluster knows. */
 void fm_monitor_reported(struct fm_monitor *mon);
+
+/*!
+ * \brief The state asked for could not be written: the next cycle writes
+ *        it whatever changed.
+ */
+void fm_monitor_write_failed(struct fm_monitor *mon);
+
+/*!
+ * \brief The loop stops: write the cycles not written yet, if any
+ *        (out->write_state), so that the file ends where the loop did.
+ */
+void fm_monitor_flush(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s,
+                      struct fm_monitor_out *out);
 
 #endif

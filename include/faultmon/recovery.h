@@ -49,6 +49,16 @@
  * Probe_timeout) plus this grace is stuck. */
 #define FM_RECOVERY_STALE_GRACE_MS 30000
 
+/* The loop writes its state on every decision and every change of what the
+ * agents or `faultmon status` show, and otherwise at the end of the first
+ * cycle at least this long after its last write: so a live loop's state is
+ * at most this plus one cycle (interval and Probe_timeout) old, inside the
+ * staleness rule above with a margin of a cycle plus the rest of the grace. */
+#define FM_RECOVERY_STATE_REFRESH_MS 10000
+
+_Static_assert(FM_RECOVERY_STATE_REFRESH_MS < FM_RECOVERY_STALE_GRACE_MS,
+               "a live loop's state must never read as stale");
+
 /*!
  * \brief The recovery pending after a decision.
  *

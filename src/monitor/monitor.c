@@ -79,18 +79,80 @@ fm_monitor_reported(struct fm_monitor *mon)
     mon->recovery_reported = true;
 }
 
-/* The state as it is written now: the engine's history and the time. */
+/* What the agents and `faultmon status` act on, out of the state.  The
+ * engine's clocks move and ok_streak grows every cycle; the reader takes
+ * either as of the last write (a shorter streak only delays "up"). */
 static void
-state_to_write(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, struct fm_monitor_out *out)
+take_shown(const struct fm_run_state *st, struct fm_monitor_shown *s)
 {
-    mon->st.updated_mono_us = now_us;
-    mon->st.updated_wall_s = now_wall_s;
+    memset(s, 0, sizeof(*s));
+    s->state = st->state;
+    s->action = st->action;
+    s->ocf_rc = st->ocf_rc;
+    s->pending = st->pending;
+    s->weight = st->weight;
+    s->restarts_in_window = st->restarts_in_window;
+    s->interval_ms = (int64_t) st->interval_ms;
+    s->n_targets = (int64_t) st->n_targets;
+    s->decide = st->decide;
+    s->decide.clock_us = 0;
+    s->decide.last_now_us = 0;
+    s->decide.ok_streak = 0;
+    for (size_t i = 0; i < st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+        s->targets[i].cls = (int32_t) st->targets[i].cls;
+        s->targets[i].reason = (int32_t) st->targets[i].reason;
+        s->targets[i].http_status = (int32_t) st->targets[i].http_status;
+    }
+    snprintf(s->reason, sizeof(s->reason), "%s", st->reason);
+    snprintf(s->next_failure, sizeof(s->next_failure), "%s", st->next_failure);
+}
+
+/*
+ * The state after an outcome, written when \p always, or when something
+ * shown changed, or when the file is FM_RECOVERY_STATE_REFRESH_MS old (so
+ * that a live loop never reads as stale).  A write costs more than an ok
+ * cycle's probe (a new file, fsync, rename, the directory's fsync).
+ */
+static void
+state_to_write(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, bool always,
+               struct fm_monitor_out *out)
+{
+    struct fm_monitor_shown now_shown;
+
     fm_decide_export(mon->decide, &mon->st.decide);
     if (mon->st.pending == FM_ACTION_NONE) {
         mon->outage_pending = false;
         mon->recovery_reported = false;
     }
+    take_shown(&mon->st, &now_shown);
+    if (!always && mon->have_written && now_us - mon->written_us < FM_RECOVERY_STATE_REFRESH_MS * 1000u
+        && now_us >= mon->written_us && memcmp(&now_shown, &mon->shown, sizeof(now_shown)) == 0) {
+        mon->unwritten = true;
+        return;
+    }
+    mon->st.updated_mono_us = now_us;
+    mon->st.updated_wall_s = now_wall_s;
+    mon->shown = now_shown;
+    mon->written_us = now_us;
+    mon->have_written = true;
+    mon->unwritten = false;
     out->write_state = true;
+}
+
+void
+fm_monitor_write_failed(struct fm_monitor *mon)
+{
+    mon->have_written = false;
+    mon->unwritten = true;
+}
+
+void
+fm_monitor_flush(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, struct fm_monitor_out *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (mon->unwritten) {
+        state_to_write(mon, now_us, now_wall_s, true, out);
+    }
 }
 
 /* The current decision as the agent's monitor reports it. */
@@ -216,7 +278,7 @@ cycle_under_way(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
         return false;
     }
     add_record(mon, in->cls, in->latency_us, FM_ACTION_NONE, cycle->now_wall_s);
-    state_to_write(mon, cycle->now_us, cycle->now_wall_s, out);
+    state_to_write(mon, cycle->now_us, cycle->now_wall_s, true, out);
     out_log(out, LOG_INFO, "cycle %s while the %s asked is under way", fm_class_name(in->cls),
             fm_action_name(mon->st.pending));
     out->next_cycle_ms = mon->st.interval_ms;
@@ -255,7 +317,7 @@ fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     if (is_recovery(dec.action)) {
         mon->outage_pending = true;
     }
-    state_to_write(mon, cycle->now_us, cycle->now_wall_s, out);
+    state_to_write(mon, cycle->now_us, cycle->now_wall_s, false, out);
     out->watch = true;
     if (dec.action != FM_ACTION_NONE || in.cls != FM_CLASS_OK) {
         out_log(out, LOG_INFO, "cycle %s, state %s, action %s: %s", fm_class_name(in.cls),
@@ -291,7 +353,7 @@ fm_monitor_event(struct fm_monitor *mon, const char *cause, bool agent_answers, 
     add_record(mon, FM_CLASS_COMPLETE, 0, dec.action, now_wall_s);
     /* One outage, one failure, whoever reports it next. */
     mon->outage_pending = is_recovery(dec.action);
-    state_to_write(mon, now_us, now_wall_s, out);
+    state_to_write(mon, now_us, now_wall_s, true, out);
     out_log(out, LOG_INFO, "%s%s: state %s, action %s: %s", agent_answers? "monitor found " : "", cause,
             fm_state_name(dec.state), fm_action_name(dec.action), dec.reason);
     act(mon, cause, &dec, !agent_answers, out);
@@ -309,7 +371,7 @@ fm_monitor_resume(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, s
     out_log(out, LOG_NOTICE, "resumed by an administrator");
     mon->st.pending = FM_ACTION_NONE;
     set_decision(mon, &dec, now_us);
-    state_to_write(mon, now_us, now_wall_s, out);
+    state_to_write(mon, now_us, now_wall_s, true, out);
     return 0;
 }
 
@@ -338,7 +400,7 @@ fm_monitor_reset(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, st
     fm_decide_status(mon->decide, now_us, &dec);
     snprintf(dec.reason, sizeof(dec.reason), "history and decision reset");
     set_decision(mon, &dec, now_us);
-    state_to_write(mon, now_us, now_wall_s, out);
+    state_to_write(mon, now_us, now_wall_s, true, out);
     out_log(out, LOG_NOTICE, "failure history and decision reset (cleanup or faultmon reset)");
     return 0;
 }

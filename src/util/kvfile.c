@@ -123,7 +123,7 @@ fm_kvfile_load(const char *path, size_t max_bytes, char **text, size_t *len,
 {
     char *buf = NULL;
     ssize_t got = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     struct stat sb;
 
     *text = NULL;

@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 56
+plan 59
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -333,7 +333,22 @@ rc=$?
 is "$rc" 0 "after the loop was killed mid-match, the next loop runs (no child holds the lock)"
 [ "$rc" = 0 ] || diag_file "$FM_TMP/run.err"
 
-# 56: every state any loop above wrote is one the reader accepts (the loop
+# 56-58: a FIFO at the watched pid file (where httpd's pid file should be)
+# does not block the loop: it keeps cycling and says why it watches nothing.
+mkfifo "$FM_TMP/fifo.pid"
+start=$(fm_now_ms)
+FAULTMON_WATCH_PIDFILE=$FM_TMP/fifo.pid fm_timeout 10 "$FAULTMON" run fifo --no-env --no-pacemaker -v \
+    --cycles 3 --param "Port_list=$OK" --param Thorough_probe_interval=1 2>"$FM_TMP/fifo.err"
+rc=$?
+elapsed=$(($(fm_now_ms) - start))
+is "$rc" 0 "a FIFO at the watched pid file: the loop runs its 3 cycles and exits 0 (took ${elapsed} ms)"
+[ "$rc" = 0 ] || diag_file "$FM_TMP/fifo.err"
+is "$(json_field fifo 'str(r["cycles"])')" 3 "and its state has the 3 cycles"
+is "$(grep -c "no process to watch: $FM_TMP/fifo.pid is not a regular file" "$FM_TMP/fifo.err")" 1 \
+    "it says why, once"
+cat "$FM_TMP/fifo.err" >>"$FM_TMP/all-runs.err"
+
+# 59: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).
 cat "$FM_TMP"/bg-*.err >>"$FM_TMP/all-runs.err" 2>/dev/null
 if grep -q "bug: the state" "$FM_TMP/all-runs.err"; then

@@ -11,6 +11,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_kvfile \
 	tests/unit/test_monitor \
 	tests/unit/test_parse \
+	tests/unit/test_pidfile \
 	tests/unit/test_probe_opts \
 	tests/unit/test_probe_params \
 	tests/unit/test_recovery \
@@ -52,6 +53,9 @@ tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
 tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_pidfile_SOURCES = tests/unit/test_pidfile.c
+tests_unit_test_pidfile_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_pidfile_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_monitor_SOURCES = tests/unit/test_monitor.c
 tests_unit_test_monitor_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_monitor_LDADD = $(FM_UNIT_LDADD)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <faultmon/monitor.h>
+#include <faultmon/recovery.h>
 #include <faultmon/target.h>
 
 #define S_US UINT64_C(1000000)
@@ -356,6 +357,89 @@ test_publish_only(void **state)
     assert_int_equal(fk.mon.st.ocf_rc, 0);
 }
 
+/* As fake_setup(true, false), with an interval of 1 s. */
+static void
+fake_setup_1s(void)
+{
+    fake_setup(true, false);
+    fm_monitor_clear(&fk.mon);
+    fk.opts.interval_up_ms = 1000;
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, true), 0);
+    fk.mon.st.pid = 1234;
+}
+
+/*
+ * The state-write policy: an ok cycle that changes nothing shown is not
+ * written until the last write is FM_RECOVERY_STATE_REFRESH_MS old; a
+ * change is written at once; a failed write is tried again at the next
+ * cycle; a stopping loop writes what is behind.
+ */
+static void
+test_state_write_policy(void **state)
+{
+    uint64_t refresh_s = FM_RECOVERY_STATE_REFRESH_MS / 1000u;
+    uint64_t written_us = 0;
+
+    (void) state;
+    fake_setup_1s();
+    cycle(1, FM_REASON_OK);
+    assert_state_written();         /* the first cycle: no file yet */
+    written_us = fk.now_us;
+    for (uint64_t i = 1; i < refresh_s; i++) {
+        cycle(1, FM_REASON_OK);
+        assert_false(fk.out.write_state);
+        assert_int_equal(fk.out.next_cycle_ms, 1000 - 20);
+    }
+    assert_int_equal(fk.mon.st.updated_mono_us, written_us);
+    cycle(1, FM_REASON_OK);
+    assert_state_written();         /* the bound reached */
+    assert_int_equal(fk.mon.st.cycles, refresh_s + 1);
+
+    cycle(1, FM_REASON_STATUS);
+    assert_state_written();         /* a failure */
+    cycle(1, FM_REASON_OK);
+    assert_state_written();         /* and the target ok again */
+    cycle(1, FM_REASON_OK);         /* the decision settles (written or not) */
+    cycle(1, FM_REASON_OK);
+    assert_false(fk.out.write_state);
+
+    fm_monitor_write_failed(&fk.mon);
+    cycle(1, FM_REASON_OK);
+    assert_state_written();         /* the failed write again */
+    cycle(1, FM_REASON_OK);
+    assert_false(fk.out.write_state);
+    fk.now_us += S_US / 2;
+    fm_monitor_flush(&fk.mon, fk.now_us, WALL0_S + (int64_t) ((fk.now_us - T0_US) / S_US), &fk.out);
+    assert_state_written();         /* stopping: the last cycle */
+    fm_monitor_flush(&fk.mon, fk.now_us, WALL0_S, &fk.out);
+    assert_false(fk.out.write_state);
+
+    /* An event is always written, however recent the last write. */
+    fk.now_us += S_US / 2;
+    fm_monitor_event(&fk.mon, "httpd (pid 42) exited", false, fk.now_us,
+                     WALL0_S + (int64_t) ((fk.now_us - T0_US) / S_US), &fk.out);
+    assert_state_written();
+}
+
+/* A live loop's state is never judged stale: written at least every
+ * FM_RECOVERY_STATE_REFRESH_MS, it is at most that plus one cycle old. */
+static void
+test_live_loop_never_stale(void **state)
+{
+    (void) state;
+    fake_setup_1s();
+    for (int i = 0; i < 100; i++) {
+        uint64_t now_us = fk.now_us + S_US;
+
+        /* Just before the next cycle ends, the worst moment for a reader. */
+        if (i > 0) {
+            assert_false(fm_recovery_state_stale(&fk.mon.st, now_us + fk.mon.st.probe_timeout_ms * 1000u,
+                                                 NULL));
+        }
+        cycle(1, FM_REASON_OK);
+    }
+}
+
 int
 main(void)
 {
@@ -369,6 +453,8 @@ main(void)
         cmocka_unit_test_teardown(test_events_one_outage, teardown),
         cmocka_unit_test_teardown(test_agent_event_no_request, teardown),
         cmocka_unit_test_teardown(test_held_resume, teardown),
+        cmocka_unit_test_teardown(test_state_write_policy, teardown),
+        cmocka_unit_test_teardown(test_live_loop_never_stale, teardown),
         cmocka_unit_test_teardown(test_reset, teardown),
         cmocka_unit_test_teardown(test_publish_only, teardown),
     };
