@@ -13,12 +13,10 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -218,25 +216,21 @@ conn_advance(struct fm_conn *conn)
 
 /* Made with the first name target only: a run of addresses never uses it. */
 static int
-run_add_resolver(struct fm_probe_run *run)
+run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len)
 {
-    char err[256] = "";
     struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
-    int rc = fm_resolver_new(&run->resolver, err, sizeof(err));
+    int rc = fm_resolver_new(&run->resolver, err, err_len);
 
-    if (rc != 0) {
-        fm_log_err("%s", err);
-        return rc;
+    if (rc == 0 && epoll_ctl(run->epfd, EPOLL_CTL_ADD, fm_resolver_fd(run->resolver), &ev) != 0) {
+        rc = errno;
+        snprintf(err, err_len, "cannot watch the resolver: %s", strerror(rc));
     }
-    if (epoll_ctl(run->epfd, EPOLL_CTL_ADD, fm_resolver_fd(run->resolver), &ev) != 0) {
-        return errno;
-    }
-    return 0;
+    return rc;
 }
 
 static int
 conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *target,
-          struct fm_result *result)
+          struct fm_result *result, char *err, size_t err_len)
 {
     struct sockaddr_in *in4 = (struct sockaddr_in *) &conn->addr;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &conn->addr;
@@ -250,6 +244,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     /* Preparing may make the target a simpler kind (an https target without
      * tls_request is a handshake): the protocol is chosen after it. */
     if (proto->prepare != NULL && proto->prepare(target, run->opts) != 0) {
+        snprintf(err, err_len, "out of memory");
         return ENOMEM;
     }
     conn->proto = fm_probe_protos[target->kind];
@@ -266,11 +261,16 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
         conn->literal = true;
     } else {
         /* A name: looked up through the run's resolver cache (resolve.c). */
-        if (run->resolver == NULL && run_add_resolver(run) != 0) {
-            return ENOMEM;
+        if (run->resolver == NULL) {
+            int rc = run_add_resolver(run, err, err_len);
+
+            if (rc != 0) {
+                return rc;
+            }
         }
         conn->name = fm_resolver_entry(run->resolver, target->host);
         if (conn->name == NULL) {
+            snprintf(err, err_len, "out of memory");
             return ENOMEM;
         }
     }
@@ -309,10 +309,10 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
         return rc;
     }
     for (size_t i = 0; i < n; i++) {
-        if (conn_init(run, &run->conns[i], &targets[i], &run->results[i]) != 0) {
-            snprintf(err, err_len, "out of memory");
+        rc = conn_init(run, &run->conns[i], &targets[i], &run->results[i], err, err_len);
+        if (rc != 0) {
             fm_probe_run_free(run);
-            return ENOMEM;
+            return rc;
         }
         run->results[i].target = &targets[i];
         need_tls = need_tls || targets[i].use_tls;
