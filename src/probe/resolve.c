@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -36,6 +37,8 @@
 /* The most addresses kept per name (getaddrinfo-like lists are short; this
  * bounds memory and the connect attempts a deadline has to cover). */
 #define FM_RESOLVE_MAX_ADDRS 16
+/* Read by c-ares once per channel: a channel is made again when it changes. */
+#define FM_RESOLV_CONF "/etc/resolv.conf"
 
 struct fm_resolver {
     ares_channel channel;
@@ -43,6 +46,7 @@ struct fm_resolver {
     int epfd;
     size_t in_flight;
     bool closing;                   /* being freed: callbacks touch no conn */
+    struct stat conf_st;            /* resolv.conf when the channel was made */
     struct fm_resolve_cache cache;
 };
 
@@ -63,11 +67,54 @@ on_sock_state(void *data, ares_socket_t fd, int readable, int writable)
     }
 }
 
+/* Whether resolv.conf is not the file the channel was made from. */
+static bool
+conf_changed(const struct stat *was, struct stat *now)
+{
+    if (stat(FM_RESOLV_CONF, now) != 0) {
+        memset(now, 0, sizeof(*now));
+    }
+    return now->st_ino != was->st_ino || now->st_dev != was->st_dev
+           || now->st_size != was->st_size || now->st_mtim.tv_sec != was->st_mtim.tv_sec
+           || now->st_mtim.tv_nsec != was->st_mtim.tv_nsec;
+}
+
+/* A c-ares channel from the system's current configuration. \return ARES_* */
+static int
+channel_open(struct fm_resolver *resolver, ares_channel *channel)
+{
+    struct ares_options opts;
+
+    memset(&opts, 0, sizeof(opts));
+    opts.sock_state_cb = on_sock_state;
+    opts.sock_state_cb_data = resolver;
+    conf_changed(&resolver->conf_st, &resolver->conf_st);
+    return ares_init_options(channel, &opts, ARES_OPT_SOCK_STATE_CB);
+}
+
+/* glibc follows an edited resolv.conf, c-ares 1.18 does not: between
+ * lookups, make the channel again when the file changed (a stat() per
+ * lookup, that is per name and TTL, not per cycle). */
+static void
+channel_refresh(struct fm_resolver *resolver)
+{
+    struct stat now;
+    ares_channel fresh;
+
+    if (resolver->in_flight > 0 || !conf_changed(&resolver->conf_st, &now)) {
+        return;
+    }
+    if (channel_open(resolver, &fresh) == ARES_SUCCESS) {
+        ares_destroy(resolver->channel);    /* nothing in flight: no callback */
+        resolver->channel = fresh;
+        fm_log_debug("Name server configuration %s changed: read again", FM_RESOLV_CONF);
+    }
+}
+
 int
 fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len)
 {
     struct fm_resolver *resolver = calloc(1, sizeof(*resolver));
-    struct ares_options opts;
     int rc = 0;
 
     *out = NULL;
@@ -81,12 +128,9 @@ fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len)
         fm_resolver_free(resolver);
         return rc;
     }
-    memset(&opts, 0, sizeof(opts));
-    opts.sock_state_cb = on_sock_state;
-    opts.sock_state_cb_data = resolver;
     rc = ares_library_init(ARES_LIB_INIT_ALL);
     if (rc == ARES_SUCCESS) {
-        rc = ares_init_options(&resolver->channel, &opts, ARES_OPT_SOCK_STATE_CB);
+        rc = channel_open(resolver, &resolver->channel);
         if (rc != ARES_SUCCESS) {
             ares_library_cleanup();
         }
@@ -240,6 +284,7 @@ fm_resolve_conn(struct fm_conn *conn, uint64_t now_us)
     if (entry->busy) {
         return;     /* one lookup serves every target of the name */
     }
+    channel_refresh(resolver);
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;

@@ -20,7 +20,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 15
+plan 16
 
 fm_fault_server_start ok refuse || bail_out "the fault server did not start"
 OK_PORT=${FS_PORT[ok]}
@@ -64,7 +64,7 @@ is "$(lookups "$FM_TMP/run.err" localhost)" 1 "faultmon run looks localhost up o
 # --- a private /etc/hosts and /etc/resolv.conf ------------------------------
 # unshare -m as root; skipped where that is not allowed.
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-    for _ in 1 2 3 4 5 6 7 8; do
+    for _ in 1 2 3 4 5 6 7 8 9; do
         skip "private /etc/hosts and /etc/resolv.conf" "needs root and unshare -m"
     done
     tap_done
@@ -137,6 +137,19 @@ like "$(fm_json_get "$FM_OUT" targets.0.detail)" '^no answer within Probe_timeou
 lat=$(fm_json_get "$FM_OUT" targets.0.latency_us)
 [ "${lat:-0}" -ge 1490000 ] && [ "${lat:-0}" -le 2500000 ]
 ok_if $? "the lookup is cut off at the deadline, 1500 ms (its latency: $lat us)"
+
+# resolv.conf edited between two cycles: the second cycle asks the new
+# name server (silent: resolve-timeout), not the old one (absent:
+# resolve-failed).  c-ares reads the file once; the resolver reads it again.
+printf 'nameserver 127.53.0.0\n' >"$FM_TMP/resolv.conf"
+: >"$FM_OUT"
+(for _ in $(seq 1 100); do grep -q '^verdict' "$FM_OUT" 2>/dev/null && break; sleep 0.05; done
+ printf 'nameserver %s\noptions timeout:5 attempts:1\n' "$NS_ADDR" >"$FM_TMP/resolv.conf") &
+in_ns silent --count 2 --interval 2s --timeout $TO "http://fm-nowhere.test:$OK_PORT/"
+wait $!
+is "$(grep -o 'resolve/resolve-[a-z]*' "$FM_OUT" | tr '\n' ' ')" "resolve/resolve-failed resolve/resolve-timeout " \
+    "an edited resolv.conf is read again before the next lookup"
+printf 'nameserver %s\noptions timeout:5 attempts:1\n' "$NS_ADDR" >"$FM_TMP/resolv.conf"
 
 in_ns none --json --timeout $TO "http://fm-nowhere.test:$OK_PORT/"
 fm_check_probe "no name server listening: resolve/resolve-failed, complete" 2 \
