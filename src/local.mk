@@ -11,7 +11,7 @@
 #                            configuration, the state store (and what an
 #                            offline reset or resume forgets in it)
 #   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)
-#   src/probe   libfmprobe   OpenSSL: the probe engine (epoll, one deadline)
+#   src/probe   libfmprobe   OpenSSL, c-ares: the probe engine (epoll, one deadline)
 #                            and one file per protocol
 #   src/pcmk    libfmpcmk    libqb + libcrmcommon: logging, the controller
 #                            request
@@ -66,11 +66,13 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
 	src/probe/probe_int.h \
+	src/probe/resolve.c \
+	src/probe/resolve_cache.c \
 	src/probe/tcp.c \
 	src/probe/tls.c \
 	src/probe/tls_session.c
-src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS)
-src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS)
+src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS)
+src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)
 
 # The Pacemaker layer's libc-only part, which the agent links: it includes
 # <crm/common/results.h> for the OCF codes but links no Pacemaker library.

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
     # build
     build-essential autoconf automake libtool pkg-config
-    pacemaker-dev libqb-dev libssl-dev libxml2-dev libglib2.0-dev
+    pacemaker-dev libqb-dev libssl-dev libxml2-dev libglib2.0-dev libc-ares-dev
     libcmocka-dev xsltproc libxml2-utils xxd
     # integration tests: real web servers, TLS tooling, the fault server
     nginx-light apache2 openssl python3 curl iproute2 procps psmisc

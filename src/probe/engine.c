@@ -13,12 +13,10 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -66,16 +64,6 @@ fm_conn_watch(struct fm_conn *conn, uint32_t events)
     }
 }
 
-static void
-conn_free_addrinfo(struct fm_conn *conn)
-{
-    if (!conn->literal && !conn->gai_busy && conn->gai.ar_result != NULL) {
-        freeaddrinfo(conn->gai.ar_result);
-        conn->gai.ar_result = NULL;
-    }
-    conn->ai_next = NULL;
-}
-
 /* Release everything of this cycle's probe; `abortive` resets the TCP
  * connection so that no TIME_WAIT is left on our side. */
 static void
@@ -99,7 +87,6 @@ conn_close(struct fm_conn *conn, bool abortive)
     conn->rx_len = conn->rx_cap = 0;
     conn->rx_final = 0;
     conn->interim = 0;
-    conn_free_addrinfo(conn);
 }
 
 static void
@@ -196,7 +183,6 @@ conn_finish_ticket(struct fm_conn *conn)
 void
 fm_conn_connected(struct fm_conn *conn)
 {
-    conn_free_addrinfo(conn);
     if (!conn->target->use_tls) {
         conn->proto->on_ready(conn);
         return;
@@ -228,72 +214,23 @@ conn_advance(struct fm_conn *conn)
     }
 }
 
-/* Runs in a glibc resolver thread: only hand the conn back to the loop. */
-static void
-gai_notify(union sigval value)
+/* Made with the first name target only: a run of addresses never uses it. */
+static int
+run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len)
 {
-    struct fm_conn *conn = value.sival_ptr;
-    uint32_t index = (uint32_t) (conn - conn->run->conns);
-    ssize_t rc = write(conn->run->gai_pipe[1], &index, sizeof(index));
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+    int rc = fm_resolver_new(&run->resolver, err, err_len);
 
-    (void) rc;
-}
-
-static void
-conn_resolve(struct fm_conn *conn)
-{
-    conn->step = FM_STEP_RESOLVE;
-    if (conn->gai_busy) {
-        return;     /* last cycle's lookup is still running: wait for it */
+    if (rc == 0 && epoll_ctl(run->epfd, EPOLL_CTL_ADD, fm_resolver_fd(run->resolver), &ev) != 0) {
+        rc = errno;
+        snprintf(err, err_len, "cannot watch the resolver: %s", strerror(rc));
     }
-    memset(&conn->gai, 0, sizeof(conn->gai));
-    conn->gai.ar_name = conn->target->host;
-    conn->gai.ar_service = conn->port_text;
-    conn->gai.ar_request = &conn->gai_hints;
-    conn->gai_list[0] = &conn->gai;
-    conn->gai_busy = true;
-    conn->run->gai_in_flight = true;
-    if (getaddrinfo_a(GAI_NOWAIT, conn->gai_list, 1, &conn->gai_event) != 0) {
-        conn->gai_busy = false;
-        fm_conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, "cannot start name resolution");
-    }
-}
-
-static void
-gai_collect(struct fm_probe_run *run)
-{
-    uint32_t index = 0;
-
-    while (read(run->gai_pipe[0], &index, sizeof(index)) == (ssize_t) sizeof(index)) {
-        struct fm_conn *conn = NULL;
-        int rc = 0;
-
-        if (index >= run->n) {
-            continue;
-        }
-        conn = &run->conns[index];
-        conn->gai_busy = false;
-        rc = gai_error(&conn->gai);
-        if (conn->step != FM_STEP_RESOLVE) {
-            conn_free_addrinfo(conn);   /* a late answer for a finished cycle */
-            continue;
-        }
-        if (rc != 0) {
-            char detail[sizeof(conn->result->detail)];
-
-            snprintf(detail, sizeof(detail), "cannot resolve %s: %s", conn->target->host,
-                     gai_strerror(rc));
-            fm_conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, detail);
-            continue;
-        }
-        conn->ai_next = conn->gai.ar_result;
-        fm_tcp_connect_next(conn, EHOSTUNREACH);
-    }
+    return rc;
 }
 
 static int
 conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *target,
-          struct fm_result *result)
+          struct fm_result *result, char *err, size_t err_len)
 {
     struct sockaddr_in *in4 = (struct sockaddr_in *) &conn->addr;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &conn->addr;
@@ -307,6 +244,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     /* Preparing may make the target a simpler kind (an https target without
      * tls_request is a handshake): the protocol is chosen after it. */
     if (proto->prepare != NULL && proto->prepare(target, run->opts) != 0) {
+        snprintf(err, err_len, "out of memory");
         return ENOMEM;
     }
     conn->proto = fm_probe_protos[target->kind];
@@ -322,13 +260,19 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
         conn->addr_len = sizeof(*in6);
         conn->literal = true;
     } else {
-        snprintf(conn->port_text, sizeof(conn->port_text), "%u", (unsigned) target->port);
-        conn->gai_hints.ai_family = AF_UNSPEC;
-        conn->gai_hints.ai_socktype = SOCK_STREAM;
-        conn->gai_hints.ai_protocol = IPPROTO_TCP;
-        conn->gai_event.sigev_notify = SIGEV_THREAD;
-        conn->gai_event.sigev_notify_function = gai_notify;
-        conn->gai_event.sigev_value.sival_ptr = conn;
+        /* A name: looked up through the run's resolver cache (resolve.c). */
+        if (run->resolver == NULL) {
+            int rc = run_add_resolver(run, err, err_len);
+
+            if (rc != 0) {
+                return rc;
+            }
+        }
+        conn->name = fm_resolver_entry(run->resolver, target->host);
+        if (conn->name == NULL) {
+            snprintf(err, err_len, "out of memory");
+            return ENOMEM;
+        }
     }
     return 0;
 }
@@ -348,7 +292,6 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     run->opts = opts;
     run->n = n;
     run->epfd = -1;
-    run->gai_pipe[0] = run->gai_pipe[1] = -1;
     run->conns = calloc(n, sizeof(*run->conns));
     run->results = calloc(n, sizeof(*run->results));
     if (run->conns == NULL || run->results == NULL) {
@@ -359,22 +302,17 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
         run->conns[i].fd = -1;  /* so that freeing a half-made engine closes none */
     }
     run->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (run->epfd < 0 || pipe2(run->gai_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+    if (run->epfd < 0) {
         rc = errno;
         snprintf(err, err_len, "cannot create the event loop: %s", strerror(rc));
         fm_probe_run_free(run);
         return rc;
     }
-    {
-        struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
-
-        epoll_ctl(run->epfd, EPOLL_CTL_ADD, run->gai_pipe[0], &ev);
-    }
     for (size_t i = 0; i < n; i++) {
-        if (conn_init(run, &run->conns[i], &targets[i], &run->results[i]) != 0) {
-            snprintf(err, err_len, "out of memory");
+        rc = conn_init(run, &run->conns[i], &targets[i], &run->results[i], err, err_len);
+        if (rc != 0) {
             fm_probe_run_free(run);
-            return ENOMEM;
+            return rc;
         }
         run->results[i].target = &targets[i];
         need_tls = need_tls || targets[i].use_tls;
@@ -406,19 +344,8 @@ fm_probe_run_free(struct fm_probe_run *run)
     if (run == NULL) {
         return;
     }
-    for (size_t i = 0; i < run->n && run->conns != NULL; i++) {
-        struct fm_conn *conn = &run->conns[i];
-
-        if (conn->gai_busy) {
-            /* A resolver thread still holds this conn and will write to our
-             * pipe: cancel, and if the lookup cannot be cancelled, leave the
-             * engine allocated rather than let the thread touch freed memory. */
-            if (gai_cancel(&conn->gai) != EAI_CANCELED) {
-                return;
-            }
-            conn->gai_busy = false;
-        }
-    }
+    /* Before the conns: ending its lookups calls back with their waiters. */
+    fm_resolver_free(run->resolver);
     for (size_t i = 0; i < run->n && run->conns != NULL; i++) {
         struct fm_conn *conn = &run->conns[i];
 
@@ -430,11 +357,6 @@ fm_probe_run_free(struct fm_probe_run *run)
     }
     if (run->epfd >= 0) {
         close(run->epfd);
-    }
-    for (int i = 0; i < 2; i++) {
-        if (run->gai_pipe[i] >= 0) {
-            close(run->gai_pipe[i]);
-        }
     }
     free(run->conns);
     free(run->results);
@@ -467,7 +389,7 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
         if (conn->literal) {
             fm_tcp_connect_next(conn, 0);
         } else {
-            conn_resolve(conn);
+            fm_resolve_conn(conn, now_us);
         }
     }
     return 0;
@@ -500,6 +422,7 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
                  (conn->proto->timeout_note != NULL)? conn->proto->timeout_note(conn) : "");
         fm_conn_finish(conn, step_timeout_reason(conn->step), 0, detail);
     }
+    fm_resolver_cancel(run->resolver);     /* nothing waits for a lookup now */
 }
 
 bool
@@ -514,7 +437,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
             struct fm_conn *conn = events[i].data.ptr;
 
             if (conn == NULL) {
-                gai_collect(run);
+                fm_resolver_process(run->resolver);
             } else if (conn->step == FM_STEP_TICKET) {
                 if (fm_tls_read_ticket(conn)) {
                     conn_finish_ticket(conn);
@@ -524,6 +447,9 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
             }
         }
     } while (n == FM_EPOLL_BATCH);
+    if (fm_resolver_wait_ms(run->resolver) == 0) {
+        fm_resolver_process(run->resolver);     /* a c-ares timeout is due */
+    }
     fm_probe_run_expire(run, (now_us > 0)? now_us : fm_now_us());
     return fm_probe_run_done(run);
 }
@@ -553,6 +479,11 @@ int
 fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
 {
     int wait_ms = (run->pending > 0)? fm_deadline_wait_ms(&run->deadline, now_us) : -1;
+    int resolve_ms = fm_resolver_wait_ms(run->resolver);
+
+    if (resolve_ms >= 0 && (wait_ms < 0 || resolve_ms < wait_ms)) {
+        wait_ms = resolve_ms;   /* a c-ares retry is due before the deadline */
+    }
 
     if (run->lingering > 0) {
         /* Wake when the last ticket wait ends; earlier ones end with it. */

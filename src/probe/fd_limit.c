@@ -11,7 +11,8 @@
 
 #include <faultmon/probe.h>
 
-/* Descriptors beyond one per target: the engine's epoll and resolver pipe,
+/* Descriptors beyond one per target: the engine's epoll, the resolver's
+ * epoll and c-ares's sockets (one per name server in use),
  * the caller's own files, logging, a regex match's pipe. */
 #define FM_PROBE_SPARE_FDS 64
 

@@ -18,8 +18,6 @@
 #ifndef FAULTMON_PROBE_INT_H
 #define FAULTMON_PROBE_INT_H
 
-#include <netdb.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -42,6 +40,8 @@ enum fm_step {
 };
 
 struct fm_conn;
+struct fm_resolver;
+struct fm_resolve_entry;
 
 /* Bytes of a session's DER kept in its slot; a larger one goes on the heap.
  * A TLS 1.3 session from nginx (OpenSSL) takes 372 without its peer
@@ -108,17 +108,14 @@ struct fm_conn {
     unsigned interim;               /* interim responses skipped */
     uint64_t ticket_end_us;
 
-    /* Address: fixed for literals, resolved every cycle for names. */
+    /* Address: fixed for literals; for a name, each attempt's address is
+     * copied here from the name's entry in the resolver cache (resolve.c). */
     bool literal;
     struct sockaddr_storage addr;
     socklen_t addr_len;
-    struct addrinfo *ai_next;       /* next resolved address to try */
-    bool gai_busy;                  /* a lookup is in flight (may outlive a cycle) */
-    struct gaicb gai;
-    struct gaicb *gai_list[1];
-    struct addrinfo gai_hints;
-    struct sigevent gai_event;
-    char port_text[8];
+    struct fm_resolve_entry *name;  /* NULL for a literal */
+    size_t addr_next;               /* next cached address to try */
+    struct fm_conn *name_waiter;    /* next conn waiting for the same lookup */
 };
 
 struct fm_probe_run {
@@ -130,8 +127,7 @@ struct fm_probe_run {
     size_t lingering;               /* conns in FM_STEP_TICKET */
     uint64_t linger_end_us;         /* when the newest ticket wait ends */
     int epfd;
-    int gai_pipe[2];                /* resolver threads write conn indexes here */
-    bool gai_in_flight;             /* some lookup may still call us back */
+    struct fm_resolver *resolver;   /* NULL when every target is an address */
     SSL_CTX *ssl_ctx;
     struct fm_tls_session *sessions; /* one per server:port of the TLS targets */
     size_t n_sessions;
@@ -168,6 +164,69 @@ void fm_tcp_connect_result(struct fm_conn *conn);
  */
 ssize_t fm_conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len,
                    char *detail, size_t detail_len);
+
+/* resolve_cache.c: host names and their addresses, kept for a bounded time */
+
+/*! \brief How long an answer without a TTL is kept (also a TTL of 0:
+ *         c-ares gives 0 for /etc/hosts answers). */
+#define FM_RESOLVE_NO_TTL_S 10
+/*! \brief The longest any answer is kept, whatever its TTL. */
+#define FM_RESOLVE_MAX_TTL_S 300
+
+/* One host name of the run's targets, shared by every target that names it. */
+struct fm_resolve_entry {
+    char *name;
+    struct sockaddr_storage *addrs; /* port 0: each target sets its own */
+    socklen_t *addr_lens;
+    size_t n_addrs;                 /* 0: nothing usable is cached */
+    uint64_t expires_us;            /* monotonic; usable while now < this */
+    bool busy;                      /* a lookup is in flight */
+    struct fm_conn *waiters;        /* conns waiting for that lookup */
+};
+
+struct fm_resolve_cache {
+    struct fm_resolve_entry **entries;
+    size_t n;
+    size_t cap;
+    unsigned long lookups;          /* lookups started, for the debug log */
+};
+
+/*! \brief The entry for \p name, added if new. \return NULL: out of memory */
+struct fm_resolve_entry *fm_resolve_cache_add(struct fm_resolve_cache *cache, const char *name);
+/*! \brief Whether the entry holds addresses usable at \p now_us. */
+bool fm_resolve_cache_fresh(const struct fm_resolve_entry *entry, uint64_t now_us);
+/*!
+ * \brief Keep a successful answer.
+ * \param[in] ttl_s  the answer's least TTL in seconds, <= 0 when none
+ * \return 0 or ENOMEM (then nothing is cached)
+ */
+int fm_resolve_cache_store(struct fm_resolve_entry *entry, const struct sockaddr *const *addrs,
+                           const socklen_t *lens, size_t n, int ttl_s, uint64_t now_us);
+/*! \brief A failed lookup: drop what was cached (a failure is never cached). */
+void fm_resolve_cache_fail(struct fm_resolve_entry *entry);
+/*! \brief How long an answer with this TTL is kept, in microseconds. */
+uint64_t fm_resolve_keep_us(int ttl_s);
+void fm_resolve_cache_clear(struct fm_resolve_cache *cache);
+
+/* resolve.c: c-ares, its sockets in the engine's epoll */
+
+int fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len);
+void fm_resolver_free(struct fm_resolver *resolver);
+/*! \brief The resolver's own epoll fd, to nest in the engine's. */
+int fm_resolver_fd(const struct fm_resolver *resolver);
+/*! \brief The entry for a target's host name. \return NULL: out of memory */
+struct fm_resolve_entry *fm_resolver_entry(struct fm_resolver *resolver, const char *name);
+/*! \brief Start a name target's probe: connect now if its name is cached,
+ *         else wait for the name's lookup (started once for all its targets). */
+void fm_resolve_conn(struct fm_conn *conn, uint64_t now_us);
+/*! \brief The next cached address into conn->addr. \return false: none left */
+bool fm_resolve_next_addr(struct fm_conn *conn);
+/*! \brief Do the resolver's ready work: socket events, its own timeouts. */
+void fm_resolver_process(struct fm_resolver *resolver);
+/*! \brief Milliseconds until the resolver's next timeout, -1: none. */
+int fm_resolver_wait_ms(struct fm_resolver *resolver);
+/*! \brief Drop every lookup in flight (the cycle's deadline passed). */
+void fm_resolver_cancel(struct fm_resolver *resolver);
 
 /* tls.c: TLS as a layer under any TCP probe */
 int fm_tls_ctx_new(const struct fm_probe_opts *opts, SSL_CTX **out, char *err, size_t err_len);

@@ -21,7 +21,7 @@ connect_failed(struct fm_conn *conn, int err)
     close(conn->fd);
     conn->fd = -1;
     conn->watched_events = 0;
-    if (!conn->literal && conn->ai_next != NULL) {
+    if (!conn->literal && conn->addr_next < conn->name->n_addrs) {
         fm_tcp_connect_next(conn, err);
     } else {
         fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, err, NULL);
@@ -34,16 +34,11 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
     int fd = -1;
     int one = 1;
     const struct sockaddr *sa = (const struct sockaddr *) &conn->addr;
-    socklen_t sa_len = conn->addr_len;
 
-    if (!conn->literal) {
-        if (conn->ai_next == NULL) {
-            fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
-            return;
-        }
-        sa = conn->ai_next->ai_addr;
-        sa_len = conn->ai_next->ai_addrlen;
-        conn->ai_next = conn->ai_next->ai_next;
+    /* A name's next address is copied into conn->addr, its port set. */
+    if (!conn->literal && !fm_resolve_next_addr(conn)) {
+        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
+        return;
     }
     fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
     if (fd < 0) {
@@ -55,7 +50,7 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     conn->fd = fd;
     conn->step = FM_STEP_CONNECT;
-    if (connect(fd, sa, sa_len) == 0) {
+    if (connect(fd, sa, conn->addr_len) == 0) {
         fm_conn_connected(conn);
         return;
     }

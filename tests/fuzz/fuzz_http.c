@@ -141,7 +141,6 @@ judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
     run.n = 1;
     run.pending = 1;
     run.epfd = -1;              /* conn_watch() fails harmlessly */
-    run.gai_pipe[0] = run.gai_pipe[1] = -1;
     fm_deadline_init(&run.deadline, fm_now_us(), opts->timeout_ms);
     conn.run = &run;
     conn.proto = &fm_probe_proto_http;

@@ -11,6 +11,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/status.sh \
 	tests/integration/probe-tls-resume.sh \
 	tests/integration/probe-fd-limit.sh \
+	tests/integration/probe-resolve.sh \
 	tests/integration/probe-usage.sh \
 	tests/integration/probe-faults.sh \
 	tests/integration/probe-nginx.sh \

@@ -1,0 +1,365 @@
+/*
+ * faultmon: host names, resolved with c-ares on the engine's own loop.
+ *
+ * No thread per lookup and no lookup per cycle: a name is looked up when its
+ * cached answer has expired (resolve_cache.c says how long one is kept), once
+ * for every target that names it, with c-ares (the asynchronous resolver of
+ * curl and Node.js; it reads /etc/hosts and resolv.conf as glibc does).
+ * c-ares's sockets are watched by an epoll instance of the resolver's own,
+ * nested in the engine's, and its timeouts are folded into the engine's
+ * wait, so a lookup is bounded by the cycle's one deadline like any other
+ * step: a target still waiting for its name then is resolve-timeout, as
+ * before, and the lookup is cancelled (nothing of it is cached).
+ *
+ * The resolver lives as long as the engine, which a loop (faultmon run,
+ * faultmon probe --count) makes once and starts again every cycle: the cache
+ * outlives the cycles.  It is made only when some target is a name: numeric
+ * addresses never reach it.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <ares.h>
+
+#include <faultmon/log.h>
+#include "probe_int.h"
+
+#define FM_RESOLVE_EPOLL_BATCH 16
+/* The most addresses kept per name (getaddrinfo-like lists are short; this
+ * bounds memory and the connect attempts a deadline has to cover). */
+#define FM_RESOLVE_MAX_ADDRS 16
+/* Read by c-ares once per channel: a channel is made again when it changes. */
+#define FM_RESOLV_CONF "/etc/resolv.conf"
+
+struct fm_resolver {
+    ares_channel channel;
+    bool have_channel;
+    int epfd;
+    size_t in_flight;
+    bool closing;                   /* being freed: callbacks touch no conn */
+    struct stat conf_st;            /* resolv.conf when the channel was made */
+    struct fm_resolve_cache cache;
+};
+
+/* c-ares opens, closes and changes interest in its sockets through here. */
+static void
+on_sock_state(void *data, ares_socket_t fd, int readable, int writable)
+{
+    struct fm_resolver *resolver = data;
+    struct epoll_event ev = { .events = 0, .data.fd = fd };
+
+    ev.events = (readable? EPOLLIN : 0) | (writable? EPOLLOUT : 0);
+    if (ev.events == 0) {
+        epoll_ctl(resolver->epfd, EPOLL_CTL_DEL, fd, NULL);
+        return;
+    }
+    if (epoll_ctl(resolver->epfd, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
+        epoll_ctl(resolver->epfd, EPOLL_CTL_ADD, fd, &ev);
+    }
+}
+
+/* Whether resolv.conf is not the file the channel was made from. */
+static bool
+conf_changed(const struct stat *was, struct stat *now)
+{
+    if (stat(FM_RESOLV_CONF, now) != 0) {
+        memset(now, 0, sizeof(*now));
+    }
+    return now->st_ino != was->st_ino || now->st_dev != was->st_dev
+           || now->st_size != was->st_size || now->st_mtim.tv_sec != was->st_mtim.tv_sec
+           || now->st_mtim.tv_nsec != was->st_mtim.tv_nsec;
+}
+
+/* A c-ares channel from the system's current configuration. \return ARES_* */
+static int
+channel_open(struct fm_resolver *resolver, ares_channel *channel)
+{
+    struct ares_options opts;
+
+    memset(&opts, 0, sizeof(opts));
+    opts.sock_state_cb = on_sock_state;
+    opts.sock_state_cb_data = resolver;
+    conf_changed(&resolver->conf_st, &resolver->conf_st);
+    return ares_init_options(channel, &opts, ARES_OPT_SOCK_STATE_CB);
+}
+
+/* glibc follows an edited resolv.conf, c-ares 1.18 does not: between
+ * lookups, make the channel again when the file changed (a stat() per
+ * lookup, that is per name and TTL, not per cycle). */
+static void
+channel_refresh(struct fm_resolver *resolver)
+{
+    struct stat now;
+    ares_channel fresh;
+
+    if (resolver->in_flight > 0 || !conf_changed(&resolver->conf_st, &now)) {
+        return;
+    }
+    if (channel_open(resolver, &fresh) == ARES_SUCCESS) {
+        ares_destroy(resolver->channel);    /* nothing in flight: no callback */
+        resolver->channel = fresh;
+        fm_log_debug("Name server configuration %s changed: read again", FM_RESOLV_CONF);
+    }
+}
+
+int
+fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len)
+{
+    struct fm_resolver *resolver = calloc(1, sizeof(*resolver));
+    int rc = 0;
+
+    *out = NULL;
+    if (resolver == NULL) {
+        return ENOMEM;
+    }
+    resolver->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (resolver->epfd < 0) {
+        rc = errno;
+        snprintf(err, err_len, "cannot create the resolver's event loop: %s", strerror(rc));
+        fm_resolver_free(resolver);
+        return rc;
+    }
+    rc = ares_library_init(ARES_LIB_INIT_ALL);
+    if (rc == ARES_SUCCESS) {
+        rc = channel_open(resolver, &resolver->channel);
+        if (rc != ARES_SUCCESS) {
+            ares_library_cleanup();
+        }
+    }
+    if (rc != ARES_SUCCESS) {
+        snprintf(err, err_len, "cannot set up name resolution: %s", ares_strerror(rc));
+        fm_resolver_free(resolver);
+        return (rc == ARES_ENOMEM)? ENOMEM : EINVAL;
+    }
+    resolver->have_channel = true;
+    *out = resolver;
+    return 0;
+}
+
+void
+fm_resolver_free(struct fm_resolver *resolver)
+{
+    if (resolver == NULL) {
+        return;
+    }
+    resolver->closing = true;
+    if (resolver->have_channel) {
+        ares_destroy(resolver->channel);    /* ends lookups in flight (their callbacks run) */
+        ares_library_cleanup();
+    }
+    if (resolver->epfd >= 0) {
+        close(resolver->epfd);
+    }
+    fm_resolve_cache_clear(&resolver->cache);
+    free(resolver);
+}
+
+int
+fm_resolver_fd(const struct fm_resolver *resolver)
+{
+    return resolver->epfd;
+}
+
+struct fm_resolve_entry *
+fm_resolver_entry(struct fm_resolver *resolver, const char *name)
+{
+    return fm_resolve_cache_add(&resolver->cache, name);
+}
+
+/* The least TTL of an answer (its CNAMEs' too); 0 when it gives none. */
+static int
+answer_ttl(const struct ares_addrinfo *ai)
+{
+    int ttl = -1;
+
+    for (const struct ares_addrinfo_node *node = ai->nodes; node != NULL; node = node->ai_next) {
+        if (ttl < 0 || node->ai_ttl < ttl) {
+            ttl = node->ai_ttl;
+        }
+    }
+    for (const struct ares_addrinfo_cname *cn = ai->cnames; cn != NULL; cn = cn->next) {
+        if (ttl < 0 || cn->ttl < ttl) {
+            ttl = cn->ttl;
+        }
+    }
+    return (ttl < 0)? 0 : ttl;
+}
+
+/* Keep a lookup's answer. \return 0, or the c-ares status of the failure */
+static int
+store_answer(struct fm_resolve_entry *entry, int status, struct ares_addrinfo *ai,
+             uint64_t now_us)
+{
+    const struct sockaddr *addrs[FM_RESOLVE_MAX_ADDRS];
+    socklen_t lens[FM_RESOLVE_MAX_ADDRS];
+    size_t n = 0;
+
+    if (status == ARES_SUCCESS && ai != NULL) {
+        for (const struct ares_addrinfo_node *node = ai->nodes;
+             node != NULL && n < FM_RESOLVE_MAX_ADDRS; node = node->ai_next) {
+            if (node->ai_family == AF_INET || node->ai_family == AF_INET6) {
+                addrs[n] = node->ai_addr;
+                lens[n] = node->ai_addrlen;
+                n++;
+            }
+        }
+        if (n == 0) {
+            status = ARES_ENODATA;
+        } else if (fm_resolve_cache_store(entry, addrs, lens, n, answer_ttl(ai), now_us) != 0) {
+            status = ARES_ENOMEM;
+        }
+    }
+    if (status != ARES_SUCCESS) {
+        fm_resolve_cache_fail(entry);
+    }
+    return status;
+}
+
+static void
+on_answer(void *arg, int status, int timeouts, struct ares_addrinfo *ai)
+{
+    struct fm_resolve_entry *entry = arg;
+    struct fm_conn *waiters = entry->waiters;
+    struct fm_resolver *resolver = NULL;
+    char detail[sizeof(((struct fm_result *) NULL)->detail)];
+
+    (void) timeouts;
+    entry->busy = false;
+    entry->waiters = NULL;
+    if (waiters != NULL) {
+        resolver = waiters->run->resolver;
+        resolver->in_flight--;
+    }
+    status = store_answer(entry, status, ai, fm_now_us());
+    if (ai != NULL) {
+        ares_freeaddrinfo(ai);
+    }
+    if (status == ARES_SUCCESS) {
+        fm_log_debug("Resolved %s: %zu addresses, kept %llu s", entry->name, entry->n_addrs,
+                     (unsigned long long) ((entry->expires_us - fm_now_us() + 999999) / 1000000));
+    }
+    if (resolver == NULL || resolver->closing) {
+        return;
+    }
+    snprintf(detail, sizeof(detail), "cannot resolve %s: %s", entry->name, ares_strerror(status));
+    for (struct fm_conn *conn = waiters, *next = NULL; conn != NULL; conn = next) {
+        next = conn->name_waiter;
+        conn->name_waiter = NULL;
+        if (conn->step != FM_STEP_RESOLVE) {
+            continue;   /* judged already: the deadline passed */
+        }
+        if (status != ARES_SUCCESS) {
+            fm_conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, detail);
+        } else {
+            conn->addr_next = 0;
+            fm_tcp_connect_next(conn, EHOSTUNREACH);
+        }
+    }
+}
+
+void
+fm_resolve_conn(struct fm_conn *conn, uint64_t now_us)
+{
+    struct fm_resolve_entry *entry = conn->name;
+    struct fm_resolver *resolver = conn->run->resolver;
+    struct ares_addrinfo_hints hints;
+
+    conn->step = FM_STEP_RESOLVE;
+    if (fm_resolve_cache_fresh(entry, now_us)) {
+        conn->addr_next = 0;
+        fm_tcp_connect_next(conn, EHOSTUNREACH);
+        return;
+    }
+    conn->name_waiter = entry->waiters;
+    entry->waiters = conn;
+    if (entry->busy) {
+        return;     /* one lookup serves every target of the name */
+    }
+    channel_refresh(resolver);
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_protocol = IPPROTO_TCP;
+    entry->busy = true;
+    resolver->in_flight++;
+    resolver->cache.lookups++;
+    fm_log_debug("Resolving %s (lookup %lu)", entry->name, resolver->cache.lookups);
+    /* May answer at once (from /etc/hosts): on_answer then runs here. */
+    ares_getaddrinfo(resolver->channel, entry->name, NULL, &hints, on_answer, entry);
+}
+
+bool
+fm_resolve_next_addr(struct fm_conn *conn)
+{
+    const struct fm_resolve_entry *entry = conn->name;
+    struct sockaddr_in *in4 = (struct sockaddr_in *) &conn->addr;
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &conn->addr;
+
+    if (entry == NULL || conn->addr_next >= entry->n_addrs) {
+        return false;
+    }
+    memcpy(&conn->addr, &entry->addrs[conn->addr_next], sizeof(conn->addr));
+    conn->addr_len = entry->addr_lens[conn->addr_next];
+    conn->addr_next++;
+    if (conn->addr.ss_family == AF_INET6) {
+        in6->sin6_port = htons(conn->target->port);
+    } else {
+        in4->sin_port = htons(conn->target->port);
+    }
+    return true;
+}
+
+void
+fm_resolver_process(struct fm_resolver *resolver)
+{
+    struct epoll_event events[FM_RESOLVE_EPOLL_BATCH];
+    int n = 0;
+
+    if (resolver == NULL) {
+        return;
+    }
+    do {
+        n = epoll_wait(resolver->epfd, events, FM_RESOLVE_EPOLL_BATCH, 0);
+        for (int i = 0; i < n; i++) {
+            int fd = events[i].data.fd;
+            bool readable = (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) != 0;
+            bool writable = (events[i].events & EPOLLOUT) != 0;
+
+            ares_process_fd(resolver->channel, readable? fd : ARES_SOCKET_BAD,
+                            writable? fd : ARES_SOCKET_BAD);
+        }
+    } while (n == FM_RESOLVE_EPOLL_BATCH);
+    if (resolver->in_flight > 0) {
+        /* No socket: only c-ares's timeouts (a retry to the next server). */
+        ares_process_fd(resolver->channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
+    }
+}
+
+int
+fm_resolver_wait_ms(struct fm_resolver *resolver)
+{
+    struct timeval tv;
+
+    if (resolver == NULL || resolver->in_flight == 0
+        || ares_timeout(resolver->channel, NULL, &tv) == NULL) {
+        return -1;
+    }
+    return (int) (tv.tv_sec * 1000 + (tv.tv_usec + 999) / 1000);
+}
+
+void
+fm_resolver_cancel(struct fm_resolver *resolver)
+{
+    if (resolver != NULL && resolver->in_flight > 0) {
+        ares_cancel(resolver->channel);     /* on_answer: ARES_ECANCELLED, not cached */
+    }
+}
