@@ -49,6 +49,8 @@ export LC_ALL=C
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bench=$top/tests/bench
+# shellcheck source=tests/bench/lib.sh
+. "$bench/lib.sh"
 cmdline="$0${*:+ $*}"
 
 WINDOW=${WINDOW:-60}
@@ -201,14 +203,6 @@ budget=$(( n_loads * $# * ROUNDS * (HAPROXY_WARMUP + WINDOW + 5) + 300 ))
 timeout -s TERM -k 5 "$budget" $(pin "$NGINX_CPU") nginx -p "$T" -c "$T/nginx.conf" \
 	-e "$T/nginx-error.log" >"$T/nginx.out" 2>&1 &
 nginx_pid=$!
-nginx_alive() {
-	local resp
-	{ exec 3<>"/dev/tcp/$ADMIN_ADDR/$STUB_PORT"; } 2>/dev/null || return 1
-	printf 'GET /id HTTP/1.0\r\n\r\n' >&3
-	resp=$(timeout 5 cat <&3)
-	exec 3<&-
-	[[ $resp == *"$token"* ]] && kill -0 "$nginx_pid" 2>/dev/null
-}
 for ((i = 0; i < 100; i++)); do
 	nginx_alive && break
 	kill -0 "$nginx_pid" 2>/dev/null || break
@@ -228,18 +222,6 @@ timeout 10 "$FAULTMON" run ab-spread-check --no-env --no-pacemaker --cycles 1 \
 "$CC" -O2 -o "$T/floor" "$bench/floor.c" -lssl -lcrypto || die "building floor.c failed (libssl-dev?)"
 
 # ---- reading a process --------------------------------------------------------
-child_of() { # the process a `timeout` started, once it runs the command
-	local c i comm
-	for ((i = 0; i < 200; i++)); do
-		c=$(cat "/proc/$1/task/$1/children" 2>/dev/null)
-		c=${c%% *}
-		if [ -n "$c" ]; then
-			comm=$(cat "/proc/$c/comm" 2>/dev/null)
-			case $comm in "" | timeout | taskset | bash) ;; *) echo "$c"; return ;; esac
-		fi
-		sleep 0.02
-	done
-}
 # One reading, all at one instant (a python start-up on a busy machine takes
 # long enough to matter): pid ->
 # "ns ticks child_ticks hits t_ns busy_ticks": the process CPU clock (all
@@ -333,7 +315,7 @@ start_contender() { # contender load secs
 	# shellcheck disable=SC2046 # empty or "taskset -c CPU"
 	timeout -s TERM -k 5 "$secs" $(pin "$CONTENDER_CPU") "$@" >"$cur_log.out" 2>"$cur_log.err" &
 	cur_wrap=$!
-	cur_pid=$(child_of "$cur_wrap")
+	cur_pid=$(bench_child_of "$cur_wrap")
 	[ -n "$cur_pid" ] || cur_pid=$cur_wrap
 }
 stop_contender() {

@@ -36,6 +36,8 @@ set -u
 export LC_ALL=C
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/bench/lib.sh
+. "$top/tests/bench/lib.sh"
 
 DURATION=${DURATION:-600}
 WARMUP=${WARMUP:-60}
@@ -196,22 +198,6 @@ timeout -s TERM -k 5 "$budget" $(pin "$NGINX_CPU") nginx -p "$T" -c "$T/nginx.co
 	-e "$T/nginx-error.log" >"$T/nginx.out" 2>&1 &
 nginx_pid=$!
 
-nginx_alive() {
-	local resp
-	{ exec 3<>"/dev/tcp/$ADMIN_ADDR/$STUB_PORT"; } 2>/dev/null || return 1
-	printf 'GET /id HTTP/1.0\r\n\r\n' >&3
-	resp=$(timeout 5 cat <&3)
-	exec 3<&-
-	[[ $resp == *"$token"* ]] && kill -0 "$nginx_pid" 2>/dev/null
-}
-nginx_accepts() {
-	local resp
-	{ exec 3<>"/dev/tcp/$ADMIN_ADDR/$STUB_PORT"; } 2>/dev/null || { echo 0; return; }
-	printf 'GET / HTTP/1.0\r\n\r\n' >&3
-	resp=$(timeout 5 cat <&3)
-	exec 3<&-
-	echo "$resp" | awk '/^server accepts/ { getline; print $1; exit }'
-}
 for ((i = 0; i < 100; i++)); do
 	nginx_alive && break
 	kill -0 "$nginx_pid" 2>/dev/null || break
@@ -229,19 +215,7 @@ hits() { # port -> requests nginx has logged on it
 }
 
 # ---- reading a process -------------------------------------------------------
-child_of() { # the process a `timeout` started, once it runs the command
-	local c i comm
-	for ((i = 0; i < 200; i++)); do
-		c=$(cat "/proc/$1/task/$1/children" 2>/dev/null)
-		c=${c%% *}
-		if [ -n "$c" ]; then
-			comm=$(cat "/proc/$c/comm" 2>/dev/null)
-			case $comm in "" | timeout | taskset | bash) ;; *) echo "$c"; return ;; esac
-		fi
-		sleep 0.02
-	done
-}
-nginx_master=$(child_of "$nginx_pid")
+nginx_master=$(bench_child_of "$nginx_pid")
 nginx_cpu() { # on-CPU ns of nginx's master and workers
 	local p s=0 a
 	for p in $nginx_master $(cat "/proc/$nginx_master/task/$nginx_master/children" 2>/dev/null); do
@@ -356,7 +330,7 @@ start_contender() { # j secs
 	# shellcheck disable=SC2046 # empty or "taskset -c CPU"
 	timeout -s TERM -k 5 "$secs" $(pin "$CONTENDER_CPU") "$@" >"$log.out" 2>&1 &
 	C_WRAP[j]=$!
-	C_PID[j]=$(child_of "${C_WRAP[j]}")
+	C_PID[j]=$(bench_child_of "${C_WRAP[j]}")
 	[ -n "${C_PID[j]}" ] || die "${C_NAME[j]} did not start: $(tail -n 2 "$log.out")"
 }
 # SIGTERM and the time until it is gone, in ms (the loop must exit within 1 s)
@@ -408,7 +382,7 @@ sample() { # key
 	local key=$1 j vals f i now live=()
 	now=$(date +%s%N)
 	V[t,$key]=$(( (now - T0) / 1000000 ))
-	V[acc,$key]=$(nginx_accepts)
+	V[acc,$key]=$(bench_nginx_counts | cut -d" " -f1)
 	V[ngx,$key]=$(nginx_cpu)
 	V[cpus,$key]=$(awk -v c="cpu$([ "$PIN" = 1 ] && echo "$CONTENDER_CPU")" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
 	for ((j = 0; j < NC; j++)); do

@@ -26,6 +26,8 @@ export LC_ALL=C
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bench=$top/tests/bench
+# shellcheck source=tests/bench/lib.sh
+. "$bench/lib.sh"
 
 WINDOW=${WINDOW:-10}
 WARMUP=${WARMUP:-3}
@@ -181,22 +183,6 @@ timeout -s TERM -k 5 "$budget" $pfx nginx -p "$T" -c "$T/nginx.conf" \
 	-e "$T/nginx-error.log" >"$T/nginx.out" 2>&1 &
 nginx_pid=$!
 
-nginx_alive() { # our nginx answers with our token
-	local resp
-	{ exec 3<>"/dev/tcp/$ADMIN_ADDR/$STUB_PORT"; } 2>/dev/null || return 1
-	printf 'GET /id HTTP/1.0\r\n\r\n' >&3
-	resp=$(cat <&3)
-	exec 3<&-
-	[[ $resp == *"$token"* ]] && kill -0 "$nginx_pid" 2>/dev/null
-}
-nginx_counts() { # -> "accepts requests"
-	local resp
-	exec 3<>"/dev/tcp/$ADMIN_ADDR/$STUB_PORT" || return 1
-	printf 'GET / HTTP/1.0\r\n\r\n' >&3
-	resp=$(cat <&3)
-	exec 3<&-
-	echo "$resp" | awk '/^server accepts/ { getline; print $1, $3; exit }'
-}
 for ((i = 0; i < 50; i++)); do
 	nginx_alive && break
 	kill -0 "$nginx_pid" 2>/dev/null || break
@@ -209,21 +195,6 @@ nginx_alive || {
 }
 
 # ---- measuring a process ----------------------------------------------------
-child_of() { # the process a `timeout` started, once it runs the command
-	local c i comm
-	for ((i = 0; i < 100; i++)); do
-		c=$(cat "/proc/$1/task/$1/children" 2>/dev/null)
-		c=${c%% *}
-		if [ -n "$c" ]; then
-			comm=$(cat "/proc/$c/comm" 2>/dev/null)
-			case $comm in
-			"" | timeout | taskset | bash) ;;
-			*) echo "$c"; return ;;
-			esac
-		fi
-		sleep 0.02
-	done
-}
 cpu_ns() { # on-CPU ns of all threads (user + system)
 	local f s=0 v
 	for f in /proc/"$1"/task/*/schedstat; do
@@ -343,7 +314,7 @@ start_contender() { # contender proto n seconds
 		timeout -s TERM -k 5 "$((secs + 10))" $pfx "$@" >"$cur_log" 2>&1 &
 	fi
 	cur_wrap=$!
-	cur_pid=$(child_of "$cur_wrap")
+	cur_pid=$(bench_child_of "$cur_wrap")
 	[ -n "$cur_pid" ] || cur_pid=$cur_wrap
 }
 stop_contender() {
@@ -401,12 +372,12 @@ run_row() { # load contender
 	fi
 	case $c in floor-*) kill -USR1 "$cur_pid" ;; esac
 	t0=$(date +%s%N) c0=$(cpu_ns "$cur_pid") k0=$(cpu_ticks "$cur_pid")
-	read -r a0 r0 <<<"$(nginx_counts)"
+	read -r a0 r0 <<<"$(bench_nginx_counts | cut -d" " -f1,3)"
 	case $c in floor-*) sleep 0.05; f0=$(floor_stats "$cur_log") ;; esac
 	sleep "$WINDOW"
 	case $c in floor-*) kill -USR1 "$cur_pid" ;; esac
 	t1=$(date +%s%N) c1=$(cpu_ns "$cur_pid") k1=$(cpu_ticks "$cur_pid")
-	read -r a1 r1 <<<"$(nginx_counts)"
+	read -r a1 r1 <<<"$(bench_nginx_counts | cut -d" " -f1,3)"
 	if ! kill -0 "$cur_pid" 2>/dev/null || [ -z "$c1" ]; then
 		rows+=("| $load | $c | - | - | - | - | - | - | exited before the window ended |")
 		stop_contender
