@@ -373,6 +373,18 @@ fm__rm_run() {  # remove a run directory of ours (never a path we did not make)
     esac
 }
 
+# fm__kill_node_pid SIGNAL PID RUNDIR: signal PID only while it is still a
+# process of one of RUNDIR's namespaces.  A node's PID in its upid/ipid file
+# outlives the node, and with pid_max 32768 the number comes back soon, for
+# a process of anything, another cluster test's node included (make -j2 runs
+# two cluster tests at once): a stale number must never be signalled.
+fm__kill_node_pid() {
+    local sig=$1 p=$2 run=$3 ns
+    ns=$(ip netns identify "$p" 2>/dev/null) || return 1
+    [ -n "$ns" ] && grep -qxF "$ns" "$run/netns" 2>/dev/null || return 1
+    kill "-$sig" "$p" 2>/dev/null
+}
+
 # fm__teardown RUNDIR: kill every node by PID, delete the namespaces.  Reads
 # only files of RUNDIR, so the watchdog (a forked copy) can run it too.
 fm__teardown() {
@@ -380,7 +392,7 @@ fm__teardown() {
     [ -d "$run" ] || return 0
     for n in $(cat "$run/nodes" 2>/dev/null); do
         for p in $(cat "$run/$n/upid" "$run/$n/ipid" 2>/dev/null); do
-            kill -KILL "$p" 2>/dev/null && pids="$pids $p"
+            fm__kill_node_pid KILL "$p" "$run" && pids="$pids $p"
         done
         rm -f "$run/$n/upid" "$run/$n/ipid"
     done
@@ -428,7 +440,7 @@ fm__watchdog() {
             # any command running inside a node
             kill -TERM "$main" 2>/dev/null
             for n in $(cat "$run/nodes" 2>/dev/null); do
-                for p in $(cat "$run/$n/upid" "$run/$n/ipid" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+                for p in $(cat "$run/$n/upid" "$run/$n/ipid" 2>/dev/null); do fm__kill_node_pid KILL "$p" "$run"; done
             done
             i=0
             while fm__alive "$main" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -637,12 +649,13 @@ fm_node_crash() {
     local d=$FM_RUN/$1 p pids
     rm -f "$d/wanted"
     pids=$(cat "$d/upid" "$d/ipid" 2>/dev/null)
-    for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+    for p in $pids; do fm__kill_node_pid KILL "$p" "$FM_RUN"; done
     for p in $pids; do
         local i=0
         while fm__alive "$p" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
         fm__alive "$p" && { fm__log "$1: pid $p survived SIGKILL"; return 1; }
     done
+    rm -f "$d/upid" "$d/ipid"     # gone: never signal these numbers again
     return 0
 }
 
@@ -651,7 +664,7 @@ fm_node_stop() {
     ipid=$(cat "$d/ipid" 2>/dev/null) upid=$(cat "$d/upid" 2>/dev/null)
     rm -f "$d/wanted"
     fm__alive "$ipid" || return 0
-    kill -TERM "$ipid"
+    fm__kill_node_pid TERM "$ipid" "$FM_RUN" || return 0
     local i=0 max=$(( (FM_STOP_TIMEOUT + 15) * 10 ))
     while fm__alive "$upid" && [ $i -lt $max ]; do sleep 0.1; i=$((i + 1)); done
     if fm__alive "$upid"; then
@@ -660,6 +673,7 @@ fm_node_stop() {
         return 1
     fi
     wait "$upid" 2>/dev/null
+    rm -f "$d/upid" "$d/ipid"     # gone: never signal these numbers again
     return 0
 }
 
