@@ -28,11 +28,7 @@ plan 33
 
 # The PID of a live httpd (the pid file may be stale after a kill).
 httpd_pid() {
-    local pid
-    pid=$(cat "$FA_PID_FILE" 2>/dev/null)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-        echo "$pid"
-    fi
+    fa_httpd_pid
 }
 loop_pid() {
     cat "$FAULTMON_STATE_DIR/$OCF_RESOURCE_INSTANCE/pid" 2>/dev/null

@@ -96,8 +96,8 @@ dt_params() {
 # The PIDs of this test's httpd: its master and the master's children.
 dt_httpd_pids() {
     local pid
-    pid=$(cat "$FA_PID_FILE" 2>/dev/null) || return 0
-    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    pid=$(fa_httpd_pid)
+    [ -n "$pid" ] || return 0
     echo "$pid"
     pgrep -P "$pid"
 }

@@ -36,11 +36,7 @@ params() {
 }
 
 httpd_pid() {
-    local pid
-    pid=$(cat "$FA_PID_FILE" 2>/dev/null)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-        echo "$pid"
-    fi
+    fa_httpd_pid
 }
 
 # The PIDs of every `faultmon run RESOURCE` process (default RSC), whatever

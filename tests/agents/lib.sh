@@ -204,11 +204,23 @@ fa_params() {
     export OCF_RESKEY_Probe_timeout=2s
 }
 
+# fa_httpd_pid: the PID in the test's pid file, only while it is this
+# test's httpd (its command line names $FA_CONF).  The file outlives a killed
+# httpd, and the number comes back soon (pid_max is 32768 here) for anything,
+# such as a cluster test's node running at the same time: never signal it.
+fa_httpd_pid() {
+    local pid
+    pid=$(cat "$FA_PID_FILE" 2>/dev/null) || return 0
+    case $pid in '' | *[!0-9]*) return 0 ;; esac
+    tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$FA_CONF" || return 0
+    echo "$pid"
+}
+
 # Stop whatever of the test's Apache and loops is left, by PID.
 fa_apache_kill() {
     local pid f
     if [ -n "${FA_PID_FILE:-}" ] && [ -f "$FA_PID_FILE" ]; then
-        pid=$(cat "$FA_PID_FILE" 2>/dev/null)
+        pid=$(fa_httpd_pid)
         if [ -n "$pid" ]; then
             kill -TERM "$pid" 2>/dev/null
             for _ in $(seq 1 50); do
