@@ -76,7 +76,8 @@ fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms
     char warn[512] = "";
     char a[32];
     char b[32];
-    const char *ca = fm_ocf_param("tls_ca_file");
+    /* Files the loop reads at start: missing ones are this node's problem. */
+    static const char *const tls_files[] = { "tls_ca_file", "tls_cert_file", "tls_key_file" };
     int rc = PCMK_OCF_OK;
 
     fm_run_config_init(&cfg);
@@ -88,10 +89,14 @@ fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms
     /* As its loop will run (--kind=httpmon): no warning about Retry_count,
      * which httpmon does not have. */
     cfg.decide.publish_only = strcmp(ocf->agent, FM_KIND_HTTPMON) == 0;
-    if (ca != NULL && ca[0] != '\0' && access(ca, R_OK) != 0) {
-        rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "tls_ca_file '%s' cannot be read on this node: %s",
-                         ca, strerror(errno));
-        goto done;
+    for (size_t i = 0; i < sizeof(tls_files) / sizeof(tls_files[0]); i++) {
+        const char *file = fm_ocf_param(tls_files[i]);
+
+        if (file != NULL && file[0] != '\0' && access(file, R_OK) != 0) {
+            rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "%s '%s' cannot be read on this node: %s",
+                             tls_files[i], file, strerror(errno));
+            goto done;
+        }
     }
     if (ocf->timeout_given && cfg.probe.timeout_ms + FM_OCF_MARGIN_MS > ocf->timeout_ms) {
         rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,

@@ -85,6 +85,11 @@ probe_usage(FILE *out)
 "      --tls-no-verify       do not verify server certificates\n"
 "      --tls-ca-file FILE    trust these CAs (implies --tls-verify)\n"
 "      --tls-sni NAME        server name to send and to verify [the host]\n"
+"      --tls-cert FILE       client certificate (PEM) for mutual TLS\n"
+"      --tls-key FILE        its private key (PEM, unencrypted) [in --tls-cert]\n"
+"      --tls-min-version V   oldest TLS version to accept: 1.2 or 1.3 [1.2]\n"
+"      --tls-alpn LIST       ALPN protocols to offer (h2,http/1.1); the server\n"
+"                            must agree to one\n"
 "      --max-bytes SIZE      stop reading a reply after SIZE bytes [64k]\n"
 "      --receive-bytes SIZE  body bytes --receive looks at [4k]\n"
 "      --targets-file FILE   read more targets from FILE, one per line\n"
@@ -351,6 +356,8 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
         case FM_PROBE_PARAMS_NO_VERIFY_WITH_CA:
             return fm_cli_error("probe", "--tls-no-verify and --tls-ca-file '%s' contradict each other",
                                 cli->cfg.probe.ca_file);
+        case FM_PROBE_PARAMS_KEY_WITHOUT_CERT:
+            return fm_cli_error("probe", "--tls-key needs --tls-cert");
         case FM_PROBE_PARAMS_OK:
             break;
     }

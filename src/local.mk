@@ -39,6 +39,7 @@ src_util_libfmutil_la_SOURCES = \
 noinst_LTLIBRARIES += src/core/libfmcore.la
 src_core_libfmcore_la_SOURCES = \
 	src/core/probe_opts.c \
+	src/core/probe_opts_tls.c \
 	src/core/probe_params.c \
 	src/core/result.c \
 	src/core/runconf.c \
@@ -70,6 +71,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/resolve_cache.c \
 	src/probe/tcp.c \
 	src/probe/tls.c \
+	src/probe/tls_client.c \
 	src/probe/tls_session.c
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS)
 src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)

@@ -99,6 +99,7 @@ enum fm_probe_params_conflict {
     FM_PROBE_PARAMS_OK = 0,
     FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX,  /* reverse without receive_regex */
     FM_PROBE_PARAMS_NO_VERIFY_WITH_CA,      /* tls_verify false and tls_ca_file */
+    FM_PROBE_PARAMS_KEY_WITHOUT_CERT,       /* tls_key_file without tls_cert_file */
 };
 
 /*!

@@ -53,6 +53,12 @@ struct fm_probe_opts {
     bool tls_verify;
     char *ca_file;
     char *sni;                      /* NULL: the target's host name */
+    char *cert_file;                /* client certificate (chain), PEM; NULL: none */
+    char *key_file;                 /* its private key, PEM; NULL: in cert_file */
+    int tls_min_version;            /* FM_TLS_MIN_1_2 or FM_TLS_MIN_1_3 */
+    char *alpn_text;                /* ALPN protocols as given, "h2,http/1.1" */
+    unsigned char *alpn_wire;       /* the same, as the ClientHello carries it */
+    size_t alpn_wire_len;
     size_t max_reply_bytes;         /* cap on bytes read per probe */
     size_t receive_window_bytes;    /* body bytes the regex sees */
 };
@@ -70,6 +76,10 @@ struct fm_target {
     char *request;                  /* request bytes, built at load time */
     size_t request_len;
 };
+
+/* tls_min_version: the oldest TLS version a handshake may settle on. */
+#define FM_TLS_MIN_1_2 12
+#define FM_TLS_MIN_1_3 13
 
 #define FM_DEFAULT_TIMEOUT_MS 5000
 #define FM_DEFAULT_MAX_REPLY_BYTES (64 * 1024)
@@ -134,6 +144,18 @@ int fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
 /*! \brief Add a "Name: value" header after checking it. \return 0, EINVAL, E2BIG */
 int fm_probe_opts_add_header(struct fm_probe_opts *opts, const char *header,
                              char *err, size_t err_len);
+/*! \brief Set tls_min_version from "1.2" or "1.3" (also "TLSv1.2", "TLSv1.3").
+ *  \return 0 or EINVAL (err says why) */
+int fm_probe_opts_set_tls_min_version(struct fm_probe_opts *opts, const char *text,
+                                      char *err, size_t err_len);
+/*!
+ * \brief Set the ALPN protocols offered in every TLS handshake.
+ * \param[in] text  protocol names separated by commas, such as "h2,http/1.1"
+ *                  (each 1-255 printable characters, no blanks)
+ * \return 0, EINVAL (err says why) or ENOMEM
+ */
+int fm_probe_opts_set_alpn(struct fm_probe_opts *opts, const char *text,
+                           char *err, size_t err_len);
 /*! \brief Check a method token. \return 0 or EINVAL */
 int fm_probe_opts_set_method(struct fm_probe_opts *opts, const char *method,
                              char *err, size_t err_len);

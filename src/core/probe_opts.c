@@ -107,6 +107,7 @@ fm_probe_opts_init(struct fm_probe_opts *opts)
     fm_status_set_parse(&opts->expect_get, FM_DEFAULT_EXPECT_GET, NULL, 0);
     fm_status_set_parse(&opts->expect_head, FM_DEFAULT_EXPECT_HEAD, NULL, 0);
     opts->tls_verify = true;
+    opts->tls_min_version = FM_TLS_MIN_1_2;
     opts->max_reply_bytes = FM_DEFAULT_MAX_REPLY_BYTES;
     opts->receive_window_bytes = FM_DEFAULT_RECEIVE_WINDOW_BYTES;
 }
@@ -121,6 +122,10 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
     free(opts->method);
     free(opts->ca_file);
     free(opts->sni);
+    free(opts->cert_file);
+    free(opts->key_file);
+    free(opts->alpn_text);
+    free(opts->alpn_wire);
     for (size_t i = 0; i < opts->n_headers; i++) {
         free(opts->headers[i]);
     }

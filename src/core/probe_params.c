@@ -332,6 +332,30 @@ static const struct fm_probe_param probe_params[] = {
         .help = "server name to send and verify [the host]",
     },
     {
+        .name = "tls_cert_file", .option = "tls-cert", .option_takes_value = true,
+        .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(cert_file), .set = set_text,
+        .help = "client certificate (PEM, chain first) for servers that ask for one",
+    },
+    {
+        .name = "tls_key_file", .option = "tls-key", .option_takes_value = true,
+        .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(key_file), .set = set_text,
+        .help = "private key of tls_cert_file (PEM, unencrypted) [in tls_cert_file]",
+    },
+    {
+        .name = "tls_min_version", .option = "tls-min-version", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "1.2",
+        .check = fm_probe_opts_set_tls_min_version, .set = set_checked,
+        .help = "oldest TLS version a handshake may use: 1.2 or 1.3",
+    },
+    {
+        .name = "tls_alpn", .option = "tls-alpn", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .check = fm_probe_opts_set_alpn, .set = set_checked,
+        .help = "ALPN protocols to offer, such as h2,http/1.1; the server must agree to one",
+    },
+    {
         .name = "max_reply_bytes", .option = "max-bytes", .option_takes_value = true,
         .type = FM_PARAM_SIZE_BYTES, .min = 64, .max = PARAM_SIZE_CAP_BYTES, .default_text = "64k",
         .expected = "a size of at least 64 such as 64k",
@@ -402,6 +426,9 @@ fm_probe_params_finish(struct fm_run_config *cfg)
     }
     if (cfg->no_verify && cfg->probe.ca_file != NULL) {
         return FM_PROBE_PARAMS_NO_VERIFY_WITH_CA;
+    }
+    if (cfg->probe.key_file != NULL && cfg->probe.cert_file == NULL) {
+        return FM_PROBE_PARAMS_KEY_WITHOUT_CERT;
     }
     cfg->probe.tls_verify = (cfg->verify_set || cfg->probe.ca_file != NULL) && !cfg->no_verify;
     /* The window is a part of the reply: a larger one would only say so. */

@@ -114,6 +114,8 @@ fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len)
         case FM_PROBE_PARAMS_NO_VERIFY_WITH_CA:
             return fm_errf(err, err_len, EINVAL, "tls_verify=false contradicts tls_ca_file '%s'",
                            cfg->probe.ca_file);
+        case FM_PROBE_PARAMS_KEY_WITHOUT_CERT:
+            return fm_errf(err, err_len, EINVAL, "tls_key_file needs tls_cert_file");
         case FM_PROBE_PARAMS_OK:
             break;
     }

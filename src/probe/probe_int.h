@@ -231,6 +231,17 @@ void fm_resolver_cancel(struct fm_resolver *resolver);
 /* tls.c: TLS as a layer under any TCP probe */
 int fm_tls_ctx_new(const struct fm_probe_opts *opts, SSL_CTX **out, char *err, size_t err_len);
 int fm_tls_conn_setup(struct fm_conn *conn);
+
+/* tls_client.c: the client's certificate, versions and ALPN */
+
+/*! \brief Apply tls_cert_file, tls_key_file, tls_min_version and tls_alpn to
+ *         a new context. \return 0, or EINVAL/ENOMEM with err saying why */
+int fm_tls_ctx_client_opts(SSL_CTX *ctx, const struct fm_probe_opts *opts, char *err,
+                           size_t err_len);
+/*! \brief After a handshake: whether the server agreed to an offered ALPN
+ *         protocol (true when none was offered); if not, the verdict is given. */
+bool fm_tls_alpn_agreed(struct fm_conn *conn);
+
 void fm_tls_conn_close(struct fm_conn *conn);
 /*! \brief Drive the handshake (FM_STEP_TLS); on success, the protocol's on_ready. */
 void fm_tls_handshake(struct fm_conn *conn);

@@ -39,13 +39,18 @@ int
 fm_tls_ctx_new(const struct fm_probe_opts *opts, SSL_CTX **out, char *err, size_t err_len)
 {
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    int rc = 0;
 
     *out = NULL;
     if (ctx == NULL) {
         snprintf(err, err_len, "cannot create a TLS context");
         return ENOMEM;
     }
-    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    rc = fm_tls_ctx_client_opts(ctx, opts, err, err_len);
+    if (rc != 0) {
+        SSL_CTX_free(ctx);
+        return rc;
+    }
     /* Free the 34 KiB read and write buffers as soon as they are empty. */
     SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
@@ -179,6 +184,9 @@ fm_tls_handshake(struct fm_conn *conn)
     rc = SSL_connect(conn->ssl);
     if (rc == 1) {
         tls_note_peer(conn);
+        if (!fm_tls_alpn_agreed(conn)) {
+            return;
+        }
         conn->proto->on_ready(conn);
         return;
     }

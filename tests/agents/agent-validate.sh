@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 40
+plan 43
 
 fa_params
 fa_agent apache validate-all
@@ -64,6 +64,21 @@ fa_params
 export OCF_RESKEY_tls_ca_file=$FA_DIR/no-such-ca.pem
 fa_agent apache validate-all
 fa_check_rc_reason "missing tls_ca_file: 5, names it" 5 "tls_ca_file '$FA_DIR/no-such-ca.pem'"
+
+fa_params
+export OCF_RESKEY_tls_cert_file=$FA_DIR/no-such-cert.pem
+fa_agent apache validate-all
+fa_check_rc_reason "missing tls_cert_file: 5, names it" 5 "tls_cert_file '$FA_DIR/no-such-cert.pem'"
+
+fa_params
+export OCF_RESKEY_tls_cert_file=/etc/hostname OCF_RESKEY_tls_key_file=$FA_DIR/no-such-key.pem
+fa_agent httpmon validate-all
+fa_check_rc_reason "httpmon, missing tls_key_file: 5, names it" 5 "tls_key_file '$FA_DIR/no-such-key.pem'"
+
+fa_params
+export OCF_RESKEY_tls_min_version=1.0
+fa_agent apache validate-all
+fa_check_rc_reason "tls_min_version=1.0: 6, says what is accepted" 6 "expected 1.2 or 1.3"
 
 fa_params
 export OCF_RESKEY_envfiles=relative/envvars

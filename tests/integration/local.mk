@@ -9,6 +9,7 @@
 FM_INTEGRATION_TESTS = \
 	tests/integration/run-loop.sh \
 	tests/integration/status.sh \
+	tests/integration/probe-tls-client.sh \
 	tests/integration/probe-tls-resume.sh \
 	tests/integration/probe-fd-limit.sh \
 	tests/integration/probe-resolve.sh \

@@ -99,6 +99,40 @@ test_expect_by_kind(void **state)
     fm_probe_opts_clear(&opts);
 }
 
+/* ALPN names are 1-255 visible characters; a bad list leaves the old one. */
+static void
+test_alpn_list(void **state)
+{
+    struct fm_probe_opts opts;
+    char err[256] = "";
+    char name[300];
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(opts.tls_min_version, FM_TLS_MIN_1_2);
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, "http/1.1", err, sizeof(err)), 0);
+    assert_int_equal(opts.alpn_wire_len, 9);
+    assert_memory_equal(opts.alpn_wire, "\x08http/1.1", 9);
+    memset(name, 'a', 255);
+    name[255] = '\0';
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, name, err, sizeof(err)), 0);
+    assert_int_equal(opts.alpn_wire_len, 256);
+    name[255] = 'a';
+    name[256] = '\0';
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, name, err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, "h2,", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, ",h2", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, "", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, "h 2", err, sizeof(err)), EINVAL);
+    assert_int_equal(fm_probe_opts_set_alpn(&opts, "h2\x01", err, sizeof(err)), EINVAL);
+    assert_int_equal(opts.alpn_wire_len, 256);     /* the last good list stays */
+    assert_int_equal(fm_probe_opts_set_tls_min_version(&opts, "1.3", err, sizeof(err)), 0);
+    assert_int_equal(opts.tls_min_version, FM_TLS_MIN_1_3);
+    assert_int_equal(fm_probe_opts_set_tls_min_version(&opts, "1.0", err, sizeof(err)), EINVAL);
+    assert_int_equal(opts.tls_min_version, FM_TLS_MIN_1_3);
+    fm_probe_opts_clear(&opts);
+}
+
 int
 main(void)
 {
@@ -107,6 +141,7 @@ main(void)
         cmocka_unit_test(test_setters_replace),
         cmocka_unit_test(test_headers_in_order),
         cmocka_unit_test(test_expect_by_kind),
+        cmocka_unit_test(test_alpn_list),
     };
 
     return cmocka_run_group_tests_name("probe_opts", tests, NULL, NULL);

@@ -122,6 +122,34 @@ ca_file_set(const struct fm_run_config *cfg)
 }
 
 static bool
+cert_file_set(const struct fm_run_config *cfg)
+{
+    return strcmp(cfg->probe.cert_file, "/etc/c.pem") == 0;
+}
+
+static bool
+key_file_set(const struct fm_run_config *cfg)
+{
+    return strcmp(cfg->probe.key_file, "/etc/k.pem") == 0;
+}
+
+static bool
+min_version_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.tls_min_version == FM_TLS_MIN_1_3;
+}
+
+static bool
+alpn_set(const struct fm_run_config *cfg)
+{
+    static const unsigned char wire[] = "\x02h2\x08http/1.1";
+
+    return strcmp(cfg->probe.alpn_text, "h2,http/1.1") == 0
+           && cfg->probe.alpn_wire_len == sizeof(wire) - 1
+           && memcmp(cfg->probe.alpn_wire, wire, sizeof(wire) - 1) == 0;
+}
+
+static bool
 sni_set(const struct fm_run_config *cfg)
 {
     return strcmp(cfg->probe.sni, "www.example.com") == 0;
@@ -157,6 +185,11 @@ static const struct param_case param_cases[] = {
       "tls_verification" },
     { "tls_ca_file", "/etc/ca.pem", ca_file_set, NULL, NULL, "tls_ca" },
     { "tls_sni", "www.example.com", sni_set, NULL, NULL, "sni" },
+    { "tls_cert_file", "/etc/c.pem", cert_file_set, NULL, NULL, "tls_cert" },
+    { "tls_key_file", "/etc/k.pem", key_file_set, NULL, NULL, "tls_key", "tls_cert_file=/etc/c.pem" },
+    { "tls_min_version", "TLSv1.3", min_version_set, "1.1",
+      "tls_min_version: invalid TLS version '1.1': expected 1.2 or 1.3", "tls_version" },
+    { "tls_alpn", "h2,http/1.1", alpn_set, "h2, http/1.1", "tls_alpn: invalid ALPN list", "alpn" },
     { "max_reply_bytes", "1M", max_set, "63",
       "invalid max_reply_bytes '63': expected a size of at least 64", "max_reply" },
 };
