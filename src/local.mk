@@ -39,6 +39,7 @@ src_util_libfmutil_la_SOURCES = \
 noinst_LTLIBRARIES += src/core/libfmcore.la
 src_core_libfmcore_la_SOURCES = \
 	src/core/probe_opts.c \
+	src/core/probe_opts_maint.c \
 	src/core/probe_opts_tls.c \
 	src/core/probe_params.c \
 	src/core/result.c \

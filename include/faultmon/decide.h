@@ -86,6 +86,7 @@ struct fm_decide_input {
     uint64_t latency_us;            /* cycle latency (adaptive response time) */
     bool have_cert;
     int64_t cert_left_s;            /* peer certificate: seconds to expiry, < 0 expired */
+    size_t maintenance;             /* targets that signal maintenance (degraded) */
 };
 
 #define FM_DECIDE_REASON_MAX 256

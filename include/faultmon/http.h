@@ -69,6 +69,16 @@ enum fm_http_parse fm_http_parse_reply(const char *buf, size_t len,
  * \param[in] head_request  whether the request was HEAD (no body then)
  * \return the framing
  */
+/*!
+ * \brief Whether the headers of a parsed response hold a field \p name
+ *        (compared without regard to case).
+ *
+ * \param[in] buf         the response, from its status line
+ * \param[in] header_len  fm_http_reply.header_len
+ * \param[in] name        the field name
+ */
+bool fm_http_has_header(const char *buf, size_t header_len, const char *name);
+
 enum fm_http_framing fm_http_reply_framing(const struct fm_http_reply *reply,
                                            bool head_request);
 
@@ -102,10 +112,11 @@ enum fm_http_parse fm_http_chunked(char *body, size_t len, bool decode,
 int fm_http_build_request(struct fm_target *target, const struct fm_probe_opts *opts);
 
 /*!
- * \brief Match the receive regex against \p len bytes at \p data.
+ * \brief Match a regex (the receive or the maintenance regex) against
+ *        \p len bytes at \p data.
  * \return 1 on a match, 0 on none, -1 when the deadline came first
  */
-typedef int (*fm_http_match_fn)(void *ctx, const char *data, size_t len);
+typedef int (*fm_http_match_fn)(void *ctx, const regex_t *re, const char *data, size_t len);
 
 /* What a reply is judged against: the options and the target, as they stand
  * for one probe. */
@@ -116,10 +127,16 @@ struct fm_http_check {
                                  * headers */
     size_t max_reply_bytes;     /* the read cap */
     size_t receive_window_bytes;/* body bytes the regex sees */
-    fm_http_match_fn match;     /* NULL: no receive regex */
+    fm_http_match_fn match;     /* runs receive and maintenance regexes */
+    const regex_t *receive;     /* NULL: no receive regex */
     void *match_ctx;
     const char *receive_text;   /* the regex as written, for details */
     bool reverse;               /* a match means failure */
+    /* Service-signalled maintenance (verdict FM_REASON_MAINTENANCE): */
+    const struct fm_status_set *maintenance_status; /* NULL: none */
+    const char *maintenance_header; /* a header whose presence says it; NULL */
+    const regex_t *maintenance_re;  /* a match in the regex window; NULL */
+    const char *maintenance_text;   /* that regex as written */
 };
 
 /* The reply read so far, and how far the judge has walked it. */

@@ -50,6 +50,9 @@ enum fm_reason {
     FM_REASON_STATUS,           /* status code outside the expected set */
     FM_REASON_CONTENT_MISMATCH, /* receive regex did not match */
     FM_REASON_CONTENT_REVERSE,  /* reverse mode: receive regex matched */
+    FM_REASON_MAINTENANCE,      /* a healthy reply that signals maintenance
+                                   (maintenance_status, _header, _regex): ok,
+                                   no failure weight, the state degraded */
     FM_REASON__COUNT
 };
 

@@ -23,6 +23,8 @@ struct fm_cycle_summary {
     bool have_cert;                 /* some probe saw a peer certificate */
     int64_t cert_left_s;            /* the earliest expiry, seconds from now
                                        (negative: expired) */
+    size_t n_maintenance;           /* results that signal maintenance */
+    size_t maintenance_index;       /* the first of them; n when none */
 };
 
 /*!

@@ -59,6 +59,14 @@ struct fm_probe_opts {
     char *alpn_text;                /* ALPN protocols as given, "h2,http/1.1" */
     unsigned char *alpn_wire;       /* the same, as the ClientHello carries it */
     size_t alpn_wire_len;
+    /* Service-signalled maintenance: a reply that passes (or has one of
+     * these statuses) and says "drain me" is FM_REASON_MAINTENANCE. */
+    bool have_maintenance_status;
+    struct fm_status_set maintenance_status;
+    char *maintenance_header;       /* a header name; NULL: none */
+    bool have_maintenance_regex;
+    regex_t maintenance_regex;
+    char *maintenance_text;
     size_t max_reply_bytes;         /* cap on bytes read per probe */
     size_t receive_window_bytes;    /* body bytes the regex sees */
 };
@@ -138,6 +146,28 @@ int fm_probe_opts_set_expect(struct fm_probe_opts *opts, const char *list,
  */
 const struct fm_status_set *fm_probe_opts_expect(const struct fm_probe_opts *opts,
                                                  enum fm_probe_kind kind);
+/*!
+ * \brief Compile a user's regex (POSIX ERE, REG_NEWLINE) after the guard
+ *        has let it through.
+ * \param[out] out       the compiled regex; regfree() it
+ * \param[out] text_out  a copy of \p regex; free() it
+ * \return 0, EINVAL (err says why) or ENOMEM
+ */
+int fm_probe_regex_compile(const char *regex, regex_t *out, char **text_out, char *err,
+                           size_t err_len);
+/*! \brief maintenance_status: statuses that mean "drain me". \return 0 or EINVAL */
+int fm_probe_opts_set_maintenance_status(struct fm_probe_opts *opts, const char *list,
+                                         char *err, size_t err_len);
+/*! \brief maintenance_header: a header name whose presence means "drain me".
+ *  \return 0, EINVAL or ENOMEM */
+int fm_probe_opts_set_maintenance_header(struct fm_probe_opts *opts, const char *name,
+                                         char *err, size_t err_len);
+/*! \brief maintenance_regex: a match in the reply means "drain me".
+ *  \return 0, EINVAL or ENOMEM */
+int fm_probe_opts_set_maintenance_regex(struct fm_probe_opts *opts, const char *regex,
+                                        char *err, size_t err_len);
+/*! \brief Free the maintenance settings (fm_probe_opts_clear() calls it). */
+void fm_probe_opts_clear_maintenance(struct fm_probe_opts *opts);
 /*! \brief Compile and set the receive regex. \return 0 or EINVAL (err says why) */
 int fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
                               char *err, size_t err_len);

@@ -119,6 +119,7 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
         regfree(&opts->receive);
     }
     free(opts->receive_text);
+    fm_probe_opts_clear_maintenance(opts);
     free(opts->method);
     free(opts->ca_file);
     free(opts->sni);
@@ -154,12 +155,9 @@ fm_probe_opts_expect(const struct fm_probe_opts *opts, enum fm_probe_kind kind)
 }
 
 int
-fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
-                          char *err, size_t err_len)
+fm_probe_regex_compile(const char *regex, regex_t *out, char **text_out, char *err, size_t err_len)
 {
-    regex_t compiled;
     char why_guard[160];
-    char *text = NULL;
     int rc = 0;
 
     /* Every user pattern passes the guard before regcomp(), which a
@@ -170,17 +168,31 @@ fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
     }
     /* REG_NEWLINE: ^ and $ match at each line, as a receive string for a
      * header or a body line is usually written. */
-    rc = regcomp(&compiled, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
+    rc = regcomp(out, regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
     if (rc != 0) {
         char why[128];
 
-        regerror(rc, &compiled, why, sizeof(why));
+        regerror(rc, out, why, sizeof(why));
         return fm_errf(err, err_len, EINVAL, "invalid regex '%s': %s", regex, why);
     }
-    text = strdup(regex);
-    if (text == NULL) {
-        regfree(&compiled);
+    *text_out = strdup(regex);
+    if (*text_out == NULL) {
+        regfree(out);
         return ENOMEM;
+    }
+    return 0;
+}
+
+int
+fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
+                          char *err, size_t err_len)
+{
+    regex_t compiled;
+    char *text = NULL;
+    int rc = fm_probe_regex_compile(regex, &compiled, &text, err, err_len);
+
+    if (rc != 0) {
+        return rc;
     }
     if (opts->have_receive) {
         regfree(&opts->receive);

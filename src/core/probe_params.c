@@ -296,6 +296,24 @@ static const struct fm_probe_param probe_params[] = {
         .help = "a receive_regex match means failure",
     },
     {
+        .name = "maintenance_status", .option = "maintenance-status", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .check = fm_probe_opts_set_maintenance_status, .set = set_checked,
+        .help = "statuses by which the service asks to be drained (404): degraded, no failure",
+    },
+    {
+        .name = "maintenance_header", .option = "maintenance-header", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .check = fm_probe_opts_set_maintenance_header, .set = set_checked,
+        .help = "a reply header that asks to drain (x-envoy-degraded): degraded, no failure",
+    },
+    {
+        .name = "maintenance_regex", .option = "maintenance-regex", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .check = fm_probe_opts_set_maintenance_regex, .set = set_checked,
+        .help = "extended regex; a match in the reply asks to drain: degraded, no failure",
+    },
+    {
         .name = "http_method", .option = "method", .short_option = 'm', .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
         .check = fm_probe_opts_set_method, .set = set_checked,

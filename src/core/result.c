@@ -38,6 +38,9 @@ static const struct fm_reason_info fm_reason_table[FM_REASON__COUNT] = {
     [FM_REASON_STATUS]           = { FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "status" },
     [FM_REASON_CONTENT_MISMATCH] = { FM_LAYER_CONTENT, FM_CLASS_COMPLETE, "content-mismatch" },
     [FM_REASON_CONTENT_REVERSE]  = { FM_LAYER_CONTENT, FM_CLASS_COMPLETE, "content-reverse" },
+    /* The service answers and asks to be drained (HAProxy's disable-on-404,
+     * F5's receive-disable string, Envoy's x-envoy-degraded): no failure. */
+    [FM_REASON_MAINTENANCE]      = { FM_LAYER_NONE,    FM_CLASS_OK,       "maintenance" },
 };
 
 static const char *const fm_class_names[] = {

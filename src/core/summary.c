@@ -18,6 +18,8 @@ fm_cycle_summarize(const struct fm_result *results, size_t n, int64_t now_wall_s
     sum->max_latency_us = 0;
     sum->have_cert = false;
     sum->cert_left_s = 0;
+    sum->n_maintenance = 0;
+    sum->maintenance_index = n;
     for (size_t i = 0; i < n; i++) {
         const struct fm_result *r = &results[i];
         enum fm_class cls = fm_result_class(r);
@@ -25,6 +27,9 @@ fm_cycle_summarize(const struct fm_result *results, size_t n, int64_t now_wall_s
         if (cls > sum->worst) {
             sum->worst = cls;
             sum->worst_index = i;
+        }
+        if (r->reason == FM_REASON_MAINTENANCE && sum->n_maintenance++ == 0) {
+            sum->maintenance_index = i;
         }
         if (r->latency_us > sum->max_latency_us) {
             sum->max_latency_us = r->latency_us;

@@ -41,6 +41,8 @@ struct fm_decide {
 
     bool have_cert;
     int64_t cert_left_s;
+    size_t maintenance;             /* of the last cycle: not kept across restarts,
+                                       the next cycle says it again */
 
     struct fm_decide_ring failures;
     uint64_t failure_us[FM_DECIDE_MAX_FAILURES];

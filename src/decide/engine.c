@@ -284,7 +284,7 @@ derive_state(const struct fm_decide *d, uint32_t weight)
     if (d->fail_streak > 0) {
         return FM_STATE_FLAPPING;
     }
-    if ((weight > 0) || (d->miss_streak > 0) || cert_warning(d)) {
+    if ((weight > 0) || (d->miss_streak > 0) || cert_warning(d) || (d->maintenance > 0)) {
         return FM_STATE_DEGRADED;
     }
     return FM_STATE_UP;
@@ -328,6 +328,12 @@ describe_state(const struct fm_decide *d, enum fm_state state, uint32_t weight,
         case FM_STATE_DEGRADED:
         case FM_STATE_UP:
             break;
+    }
+    /* First: what the administrator draining the node looks for. */
+    if (d->maintenance > 0 && state == FM_STATE_DEGRADED) {
+        add_reason(out->reason, sizeof(out->reason),
+                   "the service signals maintenance (%zu target%s)", d->maintenance,
+                   (d->maintenance == 1)? "" : "s");
     }
     if (weight > 0) {
         add_reason(out->reason, sizeof(out->reason),
@@ -482,6 +488,8 @@ decide_event(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in,
         d->have_cert = true;
         d->cert_left_s = in->cert_left_s;
     }
+    /* A failed cycle says nothing of maintenance: its failure rules. */
+    d->maintenance = (in->cls == FM_CLASS_OK)? in->maintenance : 0;
     if (in->cls == FM_CLASS_OK) {
         count_success(d, t, in, out, &ev);
     } else {

@@ -262,6 +262,7 @@ take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struc
     in->latency_us = sum.max_latency_us;
     in->have_cert = sum.have_cert;
     in->cert_left_s = sum.cert_left_s;
+    in->maintenance = sum.n_maintenance;
     /* Only successful probes say how fast the service is. */
     in->have_latency = (sum.worst == FM_CLASS_OK);
 }

@@ -150,14 +150,14 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     } else if (sys_errno != 0) {
         snprintf(r->detail, sizeof(r->detail), "%s", strerror(sys_errno));
     }
-    if (reason != FM_REASON_OK) {
+    if (fm_reason_class(reason) != FM_CLASS_OK) {
         log_failure(conn);
     }
     conn->run->pending--;
 
     /* A healthy TLS 1.3 probe may wait for its session ticket after its
      * verdict, without holding up the cycle. */
-    linger_for_ticket = (reason == FM_REASON_OK && fm_tls_wants_ticket(conn));
+    linger_for_ticket = (fm_reason_class(reason) == FM_CLASS_OK && fm_tls_wants_ticket(conn));
     if (linger_for_ticket) {
         conn->step = FM_STEP_TICKET;
         conn->ticket_end_us = fm_now_us() + FM_TICKET_WAIT_US;

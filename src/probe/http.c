@@ -153,8 +153,8 @@ http_sent_head(const struct fm_conn *conn)
 
 /* The child's side of http_match(): match, answer, exit. */
 static void __attribute__((noreturn))
-http_match_child(struct fm_conn *conn, const char *data, size_t len, int answer_fd,
-                 pid_t parent)
+http_match_child(struct fm_conn *conn, const regex_t *re, const char *data, size_t len,
+                 int answer_fd, pid_t parent)
 {
     regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
     char answer = 0;
@@ -166,7 +166,7 @@ http_match_child(struct fm_conn *conn, const char *data, size_t len, int answer_
         _exit(1);
     }
     alarm(fm_deadline_wait_ms(&conn->run->deadline, fm_now_us()) / 1000 + 2);
-    answer = (regexec(&conn->run->opts->receive, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
+    answer = (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
     if (write(answer_fd, &answer, 1) != 1) {
         _exit(1);
     }
@@ -184,7 +184,7 @@ http_match_child(struct fm_conn *conn, const char *data, size_t len, int answer_
  * pass for a failed service.
  */
 static int
-http_match(void *ctx, const char *data, size_t len)
+http_match(void *ctx, const regex_t *re, const char *data, size_t len)
 {
     struct fm_conn *conn = ctx;
     regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
@@ -203,10 +203,10 @@ http_match(void *ctx, const char *data, size_t len)
             close(fds[1]);
         }
         /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
-        return (regexec(&conn->run->opts->receive, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
+        return (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
     }
     if (pid == 0) {
-        http_match_child(conn, data, len, fds[1], parent);
+        http_match_child(conn, re, data, len, fds[1], parent);
     }
     close(fds[1]);
     for (;;) {
@@ -241,11 +241,17 @@ http_judge_conn(struct fm_conn *conn, bool eof)
     struct fm_http_check check = {
         .expect = fm_probe_opts_expect(opts, conn->target->kind),
         .head_request = head,
-        .want_body = opts->have_receive && conn->target->kind == FM_PROBE_GET && !head,
+        .want_body = (opts->have_receive || opts->have_maintenance_regex)
+                     && conn->target->kind == FM_PROBE_GET && !head,
         .max_reply_bytes = opts->max_reply_bytes,
         .receive_window_bytes = opts->receive_window_bytes,
-        .match = opts->have_receive? http_match : NULL,
+        .match = http_match,
         .match_ctx = conn,
+        .receive = opts->have_receive? &opts->receive : NULL,
+        .maintenance_status = opts->have_maintenance_status? &opts->maintenance_status : NULL,
+        .maintenance_header = opts->maintenance_header,
+        .maintenance_re = opts->have_maintenance_regex? &opts->maintenance_regex : NULL,
+        .maintenance_text = opts->maintenance_text,
         .receive_text = opts->receive_text,
         .reverse = opts->reverse,
     };

@@ -155,7 +155,7 @@ judge_content(const struct fm_http_check *check, const struct judge_body *body,
 {
     size_t len = (body->len > check->receive_window_bytes)? check->receive_window_bytes
                                                           : body->len;
-    int rc = check->match(check->match_ctx, body->data, len);
+    int rc = check->match(check->match_ctx, check->receive, body->data, len);
 
     if (rc < 0) {
         snprintf(v->detail, sizeof(v->detail),
@@ -171,6 +171,30 @@ judge_content(const struct fm_http_check *check, const struct judge_body *body,
         snprintf(v->detail, sizeof(v->detail), "reply does not match '%s'",
                  check->receive_text);
         return verdict(v, FM_REASON_CONTENT_MISMATCH);
+    }
+    return false;
+}
+
+/* A healthy reply that asks to be drained: the maintenance regex matched
+ * in the window the receive regex sees.  Returns true on a verdict. */
+static bool
+judge_maintenance_content(const struct fm_http_check *check, const struct judge_body *body,
+                          struct fm_http_verdict *v)
+{
+    size_t len = (body->len > check->receive_window_bytes)? check->receive_window_bytes
+                                                          : body->len;
+    int rc = check->match(check->match_ctx, check->maintenance_re, body->data, len);
+
+    if (rc < 0) {
+        snprintf(v->detail, sizeof(v->detail),
+                 "matching '%s' against the reply did not end by the deadline",
+                 check->maintenance_text);
+        return verdict(v, FM_REASON_READ_TIMEOUT);
+    }
+    if (rc == 1) {
+        snprintf(v->detail, sizeof(v->detail),
+                 "maintenance: the reply matches '%s' (maintenance_regex)", check->maintenance_text);
+        return verdict(v, FM_REASON_MAINTENANCE);
     }
     return false;
 }
@@ -211,6 +235,14 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
         return judge_incomplete(check, rx, eof, v);
     }
     v->http_status = reply.status;
+    /* A status the administrator chose to mean "drain me" (HAProxy's
+     * disable-on-404) before the expected set, which it would fail. */
+    if (check->maintenance_status != NULL
+        && fm_status_set_has(check->maintenance_status, reply.status)) {
+        snprintf(v->detail, sizeof(v->detail),
+                 "maintenance: HTTP %d (maintenance_status)", reply.status);
+        return verdict(v, FM_REASON_MAINTENANCE);
+    }
     /* The status is final once the headers are: a failing one needs no body. */
     if (!fm_status_set_has(check->expect, reply.status)) {
         snprintf(v->detail, sizeof(v->detail), "HTTP status %d is not an expected status",
@@ -226,6 +258,13 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
         return judge_malformed(v, "a body where the reply may have none", after_headers,
                                rx->len - rx->final_at - reply.header_len);
     }
+    if (check->maintenance_header != NULL
+        && fm_http_has_header(rx->buf + rx->final_at, reply.header_len, check->maintenance_header)) {
+        /* Envoy's x-envoy-degraded: healthy, but take no new work. */
+        snprintf(v->detail, sizeof(v->detail), "maintenance: HTTP %d with header %s",
+                 reply.status, check->maintenance_header);
+        return verdict(v, FM_REASON_MAINTENANCE);
+    }
     if (check->want_body) {
         if (!body_ready(check, rx, &reply, eof, &body)) {
             return false;
@@ -238,7 +277,11 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
         body.data = rx->buf + rx->final_at;
         body.len = reply.header_len;
     }
-    if (check->match != NULL && judge_content(check, &body, v)) {
+    if (check->maintenance_re != NULL && !body.truncated
+        && judge_maintenance_content(check, &body, v)) {
+        return true;
+    }
+    if (check->receive != NULL && judge_content(check, &body, v)) {
         return true;
     }
     if (body.truncated) {

@@ -384,3 +384,23 @@ fm_http_chunked(char *body, size_t len, bool decode, size_t *data_len, const cha
         pos = (size_t) (eol + 1 - body);
     }
 }
+
+bool
+fm_http_has_header(const char *buf, size_t header_len, const char *name)
+{
+    const char *end = buf + header_len;
+    const char *line = find_line_end(buf, end);    /* after the status line */
+    size_t name_len = strlen(name);
+
+    while (line != NULL && ++line < end) {
+        const char *eol = find_line_end(line, end);
+        size_t len = (eol != NULL)? line_content_len(line, eol) : 0;
+
+        /* fm_http_parse_reply() let no blank in before the colon through. */
+        if (len > name_len && line[name_len] == ':' && strncasecmp(line, name, name_len) == 0) {
+            return true;
+        }
+        line = eol;
+    }
+    return false;
+}

@@ -24,7 +24,7 @@ tap_watchdog 240
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 33
+plan 36
 
 # The PID of a live httpd (the pid file may be stale after a kill).
 httpd_pid() {
@@ -207,6 +207,23 @@ export OCF_RESKEY_statusurl="http://127.0.0.1:$FA_PORT/dir"
 fa_agent apache start
 fa_check_rc_reason "statusurl answering 301 (not followed), default testregex: start fails (1)" 1 \
     "first probe cycle failed.*301"
+fa_agent apache stop
+
+# 34-36: the service asks to be drained (maintenance_status, HAProxy's
+# disable-on-404): a Monitor_Uri_List URI answering 404 is no failure, the
+# monitor answers degraded (190, which crm_mon shows) and says why.
+fa_params fmmaint
+export OCF_RESKEY_Monitor_Uri_List="http://127.0.0.1:$FA_PORT/fm-maintenance-page"
+export OCF_RESKEY_maintenance_status=404
+fa_agent apache start
+fa_check_rc "maintenance_status=404, a URI answering 404: start 0" 0
+fa_agent apache monitor
+fa_check_rc_reason "monitor: degraded (190), the service signals maintenance" 190 "signals maintenance"
+unset OCF_RESKEY_maintenance_status
+fa_agent apache monitor
+fa_agent apache stop
+fa_agent apache start
+fa_check_rc_reason "without maintenance_status the same 404 fails start (1)" 1 "first probe cycle failed.*404"
 fa_agent apache stop
 
 tap_done

@@ -195,12 +195,12 @@ judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
 /* The receive regex as the probe matches it, but in this process: the
  * fuzzer's replies are small. */
 static int
-plain_match(void *ctx, const char *data, size_t len)
+plain_match(void *ctx, const regex_t *re, const char *data, size_t len)
 {
-    const struct fm_probe_opts *opts = ctx;
     regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
 
-    return (regexec(&opts->receive, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
+    (void) ctx;
+    return (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
 }
 
 /* fm_http_judge() on the whole reply read at once, then on the close. */
@@ -213,11 +213,17 @@ judge_pure(const struct fm_probe_opts *opts, const struct fm_target *target, con
     struct fm_http_check check = {
         .expect = fm_probe_opts_expect(opts, target->kind),
         .head_request = head,
-        .want_body = opts->have_receive && target->kind == FM_PROBE_GET && !head,
+        .want_body = (opts->have_receive || opts->have_maintenance_regex)
+                     && target->kind == FM_PROBE_GET && !head,
         .max_reply_bytes = opts->max_reply_bytes,
         .receive_window_bytes = opts->receive_window_bytes,
-        .match = opts->have_receive? plain_match : NULL,
-        .match_ctx = (void *) opts,
+        .match = plain_match,
+        .match_ctx = NULL,
+        .receive = opts->have_receive? &opts->receive : NULL,
+        .maintenance_status = opts->have_maintenance_status? &opts->maintenance_status : NULL,
+        .maintenance_header = opts->maintenance_header,
+        .maintenance_re = opts->have_maintenance_regex? &opts->maintenance_regex : NULL,
+        .maintenance_text = opts->maintenance_text,
         .receive_text = opts->receive_text,
         .reverse = opts->reverse,
     };

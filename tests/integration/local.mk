@@ -15,6 +15,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-resolve.sh \
 	tests/integration/probe-usage.sh \
 	tests/integration/probe-faults.sh \
+	tests/integration/probe-maintenance.sh \
 	tests/integration/probe-nginx.sh \
 	tests/integration/probe-apache.sh
 

@@ -37,6 +37,7 @@ decide_fixture_apply(struct fm_decide *d, const struct step *s, struct fm_decisi
     in.latency_us = (uint64_t) s->latency_ms * 1000;
     in.have_cert = s->have_cert;
     in.cert_left_s = s->cert_days * 86400;
+    in.maintenance = s->maintenance;
     fm_decide_cycle(d, s->t_us, &in, dec);
 }
 

@@ -37,6 +37,7 @@ struct step {
     uint32_t latency_ms;            /* 0: none */
     bool have_cert;
     int64_t cert_days;
+    unsigned maintenance;       /* targets that signal maintenance */
     int64_t act;                    /* X(enum fm_action) */
     int64_t st;                     /* X(enum fm_state) */
     int64_t w;                      /* X(weight) */

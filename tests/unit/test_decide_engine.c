@@ -240,6 +240,20 @@ static const struct tcase cases[] = {
         },
     },
     {
+        "a service that signals maintenance is degraded, with no weight and no recovery",
+        { { "Retry_count", "1" } },
+        {
+            { S(0), OK, .maintenance = 1, .act = DEGR, .st = DEGRADED, .ocf = X(190),
+              .w = X(0), .reason = "the service signals maintenance (1 target)" },
+            { S(10), OK, .maintenance = 2, .act = DEGR, .st = DEGRADED, .w = X(0),
+              .reason = "signals maintenance (2 targets)" },
+            { S(20), OK, .act = NONE, .st = UP, .ocf = X(0) },
+            { S(30), OK, .maintenance = 1, .act = DEGR, .st = DEGRADED },
+            /* a failure while in maintenance counts as any failure */
+            { S(40), COMP, .maintenance = 1, .act = RESTART, .r = X(1) },
+        },
+    },
+    {
         "certificate expiry is not checked by default",
         { { NULL, NULL } },
         {

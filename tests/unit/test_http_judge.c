@@ -21,6 +21,8 @@
 static struct {
     regex_t regex;
     bool compiled;
+    regex_t maint;          /* the maintenance regex */
+    bool maint_compiled;
     int force;              /* -1: out of time; 0: use the regex */
     char seen[256];
     size_t seen_len;
@@ -28,7 +30,7 @@ static struct {
 } matcher;
 
 static int
-test_match(void *ctx, const char *data, size_t len)
+test_match(void *ctx, const regex_t *re, const char *data, size_t len)
 {
     regmatch_t m = { .rm_so = 0, .rm_eo = (regoff_t) len };
 
@@ -39,7 +41,7 @@ test_match(void *ctx, const char *data, size_t len)
     if (matcher.force < 0) {
         return -1;
     }
-    return (regexec(&matcher.regex, data, 1, &m, REG_STARTEND) == 0)? 1 : 0;
+    return (regexec(re, data, 1, &m, REG_STARTEND) == 0)? 1 : 0;
 }
 
 struct judge_case {
@@ -58,6 +60,9 @@ struct judge_case {
     enum fm_reason reason;
     int status;
     const char *detail;     /* a part of the detail */
+    const char *maint_status;   /* maintenance_status, or NULL */
+    const char *maint_header;   /* maintenance_header, or NULL */
+    const char *maint_regex;    /* maintenance_regex, or NULL */
 };
 
 static const struct judge_case cases[] = {
@@ -139,20 +144,64 @@ static const struct judge_case cases[] = {
       .reason = FM_REASON_READ_MALFORMED, .detail = "\"\\x22\\x5c\\x01\\x01" },
     { "a GET without a regex needs no body", REPLY("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n"),
       .get = true, .done = true, .reason = FM_REASON_OK, .status = 200 },
+    /* service-signalled maintenance */
+    { "maintenance_status 404: a 404 is maintenance, not a failure",
+      REPLY("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"), .get = true, .expect = "200-399",
+      .maint_status = "404", .done = true, .reason = FM_REASON_MAINTENANCE, .status = 404,
+      .detail = "maintenance: HTTP 404 (maintenance_status)" },
+    { "maintenance_status 404: a 500 still fails",
+      REPLY("HTTP/1.1 500 Oops\r\nContent-Length: 0\r\n\r\n"), .get = true, .expect = "200-399",
+      .maint_status = "404", .done = true, .reason = FM_REASON_STATUS, .status = 500 },
+    { "maintenance_status 404: a 200 is ok",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"), .get = true, .expect = "200-399",
+      .maint_status = "404", .done = true, .reason = FM_REASON_OK, .status = 200 },
+    { "maintenance_header, any case, on a 200: maintenance",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Envoy-Degraded: 1\r\n\r\n"),
+      .maint_header = "x-envoy-degraded", .done = true, .reason = FM_REASON_MAINTENANCE, .status = 200,
+      .detail = "with header x-envoy-degraded" },
+    { "maintenance_header on a 503: the failure rules",
+      REPLY("HTTP/1.1 503 Busy\r\nx-envoy-degraded: 1\r\nContent-Length: 0\r\n\r\n"),
+      .maint_header = "x-envoy-degraded", .done = true, .reason = FM_REASON_STATUS, .status = 503 },
+    { "maintenance_header: a longer name or a value is not it",
+      REPLY("HTTP/1.1 200 OK\r\nx-envoy-degraded-not: 1\r\nX-A: x-envoy-degraded:\r\n\r\n"),
+      .maint_header = "x-envoy-degraded", .done = true, .reason = FM_REASON_OK, .status = 200 },
+    { "maintenance_header: not in the body",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\nx-envoy-degraded: 1\r\n"), .get = true,
+      .maint_header = "x-envoy-degraded", .done = true, .reason = FM_REASON_OK, .status = 200 },
+    { "maintenance_regex matches the body: maintenance, before the receive regex",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nstatus: off"), .get = true,
+      .regex = "^status: on$", .maint_regex = "^status: off$", .done = true,
+      .reason = FM_REASON_MAINTENANCE, .status = 200, .detail = "matches '^status: off$'" },
+    { "maintenance_regex without a match: the receive regex judges",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nstatus: on"), .get = true,
+      .regex = "^status: on$", .maint_regex = "^status: off$", .done = true,
+      .reason = FM_REASON_OK, .status = 200 },
+    { "maintenance_regex on a body cut short by the server: the cut rules",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\nstatus: off"), .get = true, .eof = true,
+      .maint_regex = "off", .done = true, .reason = FM_REASON_READ_FAILED, .status = 200 },
+    { "maintenance_regex out of time: partial",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"), .get = true,
+      .maint_regex = "off", .force = -1, .done = true, .reason = FM_REASON_READ_TIMEOUT, .status = 200 },
 };
 
 static void
 run_case(const struct judge_case *c, struct fm_http_verdict *v, bool *done)
 {
     struct fm_status_set expect;
+    struct fm_status_set maint_status;
     struct fm_http_check check = {
         .expect = &expect,
         .head_request = !c->get,
-        .want_body = c->get && c->regex != NULL,
+        .want_body = c->get && (c->regex != NULL || c->maint_regex != NULL),
         .max_reply_bytes = (c->max_bytes != 0)? c->max_bytes : 65536,
         .receive_window_bytes = (c->window != 0)? c->window : 4096,
-        .match = (c->regex != NULL)? test_match : NULL,
+        .match = test_match,
+        .receive = (c->regex != NULL)? &matcher.regex : NULL,
         .receive_text = c->regex,
+        .maintenance_status = (c->maint_status != NULL)? &maint_status : NULL,
+        .maintenance_header = c->maint_header,
+        .maintenance_re = (c->maint_regex != NULL)? &matcher.maint : NULL,
+        .maintenance_text = c->maint_regex,
         .reverse = c->reverse,
     };
     char *buf = malloc(c->len + 1);
@@ -164,6 +213,13 @@ run_case(const struct judge_case *c, struct fm_http_verdict *v, bool *done)
     assert_int_equal(fm_status_set_parse(&expect, (c->expect != NULL)? c->expect : "100-499",
                                          NULL, 0), 0);
     matcher.force = c->force;
+    if (c->maint_status != NULL) {
+        assert_int_equal(fm_status_set_parse(&maint_status, c->maint_status, NULL, 0), 0);
+    }
+    if (c->maint_regex != NULL) {
+        assert_int_equal(regcomp(&matcher.maint, c->maint_regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE), 0);
+        matcher.maint_compiled = true;
+    }
     if (c->regex != NULL) {
         assert_int_equal(regcomp(&matcher.regex, c->regex, REG_EXTENDED | REG_NOSUB | REG_NEWLINE), 0);
         matcher.compiled = true;
@@ -173,6 +229,10 @@ run_case(const struct judge_case *c, struct fm_http_verdict *v, bool *done)
     if (matcher.compiled) {
         regfree(&matcher.regex);
         matcher.compiled = false;
+    }
+    if (matcher.maint_compiled) {
+        regfree(&matcher.maint);
+        matcher.maint_compiled = false;
     }
     free(buf);
 }
@@ -230,7 +290,8 @@ test_judge_incremental(void **state)
     struct fm_status_set expect;
     struct fm_http_check check = {
         .expect = &expect, .want_body = true, .max_reply_bytes = 65536,
-        .receive_window_bytes = 4096, .match = test_match, .receive_text = "ok",
+        .receive_window_bytes = 4096, .match = test_match, .receive = &matcher.regex,
+        .receive_text = "ok",
     };
     char buf[sizeof(reply)];
     struct fm_http_rx rx = { .buf = buf };

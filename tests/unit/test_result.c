@@ -40,6 +40,8 @@ static const struct class_case class_cases[] = {
     { FM_REASON_STATUS,           FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "status" },
     { FM_REASON_CONTENT_MISMATCH, FM_LAYER_CONTENT, FM_CLASS_COMPLETE, "content-mismatch" },
     { FM_REASON_CONTENT_REVERSE,  FM_LAYER_CONTENT, FM_CLASS_COMPLETE, "content-reverse" },
+    /* A service that asks to be drained is not failing. */
+    { FM_REASON_MAINTENANCE,      FM_LAYER_NONE,    FM_CLASS_OK,       "maintenance" },
 };
 
 static void

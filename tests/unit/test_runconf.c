@@ -150,6 +150,27 @@ alpn_set(const struct fm_run_config *cfg)
 }
 
 static bool
+maint_status_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.have_maintenance_status
+           && fm_status_set_has(&cfg->probe.maintenance_status, 404)
+           && !fm_status_set_has(&cfg->probe.maintenance_status, 200);
+}
+
+static bool
+maint_header_set(const struct fm_run_config *cfg)
+{
+    return strcmp(cfg->probe.maintenance_header, "x-envoy-degraded") == 0;
+}
+
+static bool
+maint_regex_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.have_maintenance_regex
+           && strcmp(cfg->probe.maintenance_text, "^draining$") == 0;
+}
+
+static bool
 sni_set(const struct fm_run_config *cfg)
 {
     return strcmp(cfg->probe.sni, "www.example.com") == 0;
@@ -176,6 +197,12 @@ static const struct param_case param_cases[] = {
       "receive_byte" },
     { "reverse", "yes", reverse_set, "maybe", "invalid reverse 'maybe': expected true or false",
       "reversed", "receive_regex=down" },
+    { "maintenance_status", "404", maint_status_set, "4o4",
+      "maintenance_status: invalid status list '4o4'", "maintenance_statuses" },
+    { "maintenance_header", "x-envoy-degraded", maint_header_set, "x envoy",
+      "maintenance_header: invalid header name 'x envoy'", "maintenance_headers" },
+    { "maintenance_regex", "^draining$", maint_regex_set, "(", "maintenance_regex: invalid regex",
+      "maintenance_regexp" },
     { "http_method", "OPTIONS", method_set, "GE T", "http_method: invalid method 'GE T'", "method" },
     { "http_headers", "X-A: 1| X-B: 2", headers_set, "NoColon", "http_headers: invalid header 'NoColon'",
       "http_header" },

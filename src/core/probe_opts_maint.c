@@ -1,0 +1,98 @@
+/*
+ * faultmon: service-signalled maintenance (libfmcore, libc only).
+ *
+ * A service can ask to be drained while it still answers: a status chosen
+ * for it (HAProxy's disable-on-404), a header (Envoy's x-envoy-degraded), or
+ * a string in the reply (F5's receive-disable string).  Such a reply is
+ * judged FM_REASON_MAINTENANCE: no failure, no weight, the state degraded
+ * (OCF 190), so that an administrator can drain a node from the application
+ * side without the cluster restarting anything.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <faultmon/target.h>
+#include <faultmon/text.h>
+
+int
+fm_probe_opts_set_maintenance_status(struct fm_probe_opts *opts, const char *list,
+                                     char *err, size_t err_len)
+{
+    struct fm_status_set set;
+    int rc = fm_status_set_parse(&set, list, err, err_len);
+
+    if (rc != 0) {
+        return rc;
+    }
+    opts->maintenance_status = set;
+    opts->have_maintenance_status = true;
+    return 0;
+}
+
+int
+fm_probe_opts_set_maintenance_header(struct fm_probe_opts *opts, const char *name,
+                                     char *err, size_t err_len)
+{
+    size_t len = strlen(name);
+    char *copy = NULL;
+
+    /* A field name is a token (RFC 9110 section 5.1). */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char) name[i];
+
+        if (!isalnum(ch) && strchr("!#$%&'*+-.^_`|~", ch) == NULL) {
+            return fm_errf(err, err_len, EINVAL,
+                           "invalid header name '%s': letters, digits and !#$%%&'*+-.^_`|~ only",
+                           name);
+        }
+    }
+    if (len == 0 || len > 128) {
+        return fm_errf(err, err_len, EINVAL, "invalid header name '%s': 1 to 128 characters", name);
+    }
+    copy = strdup(name);
+    if (copy == NULL) {
+        return ENOMEM;
+    }
+    free(opts->maintenance_header);
+    opts->maintenance_header = copy;
+    return 0;
+}
+
+int
+fm_probe_opts_set_maintenance_regex(struct fm_probe_opts *opts, const char *regex,
+                                    char *err, size_t err_len)
+{
+    regex_t compiled;
+    char *text = NULL;
+    int rc = fm_probe_regex_compile(regex, &compiled, &text, err, err_len);
+
+    if (rc != 0) {
+        return rc;
+    }
+    if (opts->have_maintenance_regex) {
+        regfree(&opts->maintenance_regex);
+    }
+    free(opts->maintenance_text);
+    opts->maintenance_regex = compiled;
+    opts->maintenance_text = text;
+    opts->have_maintenance_regex = true;
+    return 0;
+}
+
+void
+fm_probe_opts_clear_maintenance(struct fm_probe_opts *opts)
+{
+    if (opts->have_maintenance_regex) {
+        regfree(&opts->maintenance_regex);
+    }
+    free(opts->maintenance_text);
+    free(opts->maintenance_header);
+    opts->have_maintenance_regex = false;
+    opts->maintenance_text = NULL;
+    opts->maintenance_header = NULL;
+    opts->have_maintenance_status = false;
+}

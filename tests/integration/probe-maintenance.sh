@@ -1,0 +1,84 @@
+#!/bin/bash
+# probe-maintenance.sh: a service that asks to be drained while it still
+# answers (HAProxy's disable-on-404, Envoy's x-envoy-degraded, F5's
+# receive-disable string) gets the verdict "maintenance": not a failure
+# (class ok, exit 0), never hiding a real failure, against a real nginx.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/probe.sh
+. "$FM_TEST_LIB/probe.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+
+tap_watchdog 60
+fm_require_faultmon
+[ -x "$WS_NGINX" ] || bail_out "nginx not found at $WS_NGINX"
+PORT=$(fm_free_port 0) || bail_out "no free port"
+mkdir -p "$FM_TMP/nginx/tmp"
+user_line=''
+[ "$(id -u)" = 0 ] && user_line='user root;'
+cat >"$FM_TMP/nginx/nginx.conf" <<EOF
+$user_line
+worker_processes 1;
+daemon off;
+pid $FM_TMP/nginx/nginx.pid;
+error_log $FM_TMP/nginx/error.log info;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $FM_TMP/nginx/tmp;
+    proxy_temp_path $FM_TMP/nginx/tmp;
+    fastcgi_temp_path $FM_TMP/nginx/tmp;
+    uwsgi_temp_path $FM_TMP/nginx/tmp;
+    scgi_temp_path $FM_TMP/nginx/tmp;
+    default_type text/plain;
+    server {
+        listen 127.0.0.1:$PORT;
+        location = /up { return 200 "status: up\n"; }
+        location = /drain-header { add_header X-Envoy-Degraded 1 always; return 200 "status: up\n"; }
+        location = /broken-header { add_header X-Envoy-Degraded 1 always; return 503 "busy\n"; }
+        location = /drain-body { return 200 "status: maintenance\n"; }
+        location = /boom { return 500; }
+        location / { return 404; }
+    }
+}
+EOF
+"$WS_NGINX" -p "$FM_TMP/nginx" -c "$FM_TMP/nginx/nginx.conf" >"$FM_TMP/nginx/stdout.log" 2>&1 </dev/null &
+nginx_pid=$!
+fm_cleanup_add "kill -QUIT $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null"
+fm_wait_port 127.0.0.1 "$PORT" 5 || bail_out "nginx did not start"
+plan 12
+
+base=http://127.0.0.1:$PORT
+fm_probe --json --maintenance-status 404 --uri "$base/gone"
+fm_check_probe "--maintenance-status 404, a page answering 404: maintenance, exit 0" 0 \
+    verdict=ok targets.0.reason=maintenance targets.0.status=404
+fm_probe --json --maintenance-status 404 --uri "$base/boom"
+fm_check_probe "--maintenance-status 404, a page answering 500: still a complete failure" 2 \
+    verdict=complete targets.0.reason=status targets.0.status=500
+fm_probe --json --maintenance-status 404 "$base/gone"
+fm_check_probe "--maintenance-status 404 also for a Port_list HEAD" 0 targets.0.reason=maintenance
+fm_probe --json --uri "$base/gone"
+fm_check_probe "without it, the 404 fails as before" 2 verdict=complete targets.0.reason=status
+
+fm_probe --json --maintenance-header x-envoy-degraded --uri "$base/drain-header"
+fm_check_probe "--maintenance-header x-envoy-degraded, present: maintenance" 0 targets.0.reason=maintenance
+like "$(cat "$FM_OUT")" "with header x-envoy-degraded" "  the detail names the header"
+fm_probe --json --maintenance-header x-envoy-degraded --uri "$base/broken-header"
+fm_check_probe "the header on a 503: the failure rules" 2 verdict=complete targets.0.status=503
+fm_probe --json --maintenance-header x-envoy-degraded --uri "$base/up"
+fm_check_probe "no header: ok" 0 targets.0.reason=ok
+
+fm_probe --json --receive '^status: up$' --maintenance-regex '^status: maintenance$' --uri "$base/drain-body"
+fm_check_probe "--maintenance-regex matching the body: maintenance before the receive regex" 0 \
+    targets.0.reason=maintenance
+fm_probe --json --receive '^status: up$' --maintenance-regex '^status: maintenance$' --uri "$base/up"
+fm_check_probe "--maintenance-regex without a match: the receive regex passes it" 0 targets.0.reason=ok
+fm_probe --maintenance-regex '(' --uri "$base/up"
+is "$FM_RC" 64 "a maintenance regex that does not compile: usage error"
+fm_probe --maintenance-header 'x envoy' --uri "$base/up"
+is "$FM_RC" 64 "a header name with a blank: usage error"
+
+tap_done
