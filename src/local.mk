@@ -70,6 +70,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/probe_int.h \
 	src/probe/resolve.c \
 	src/probe/resolve_cache.c \
+	src/probe/resolve_nss.c \
 	src/probe/tcp.c \
 	src/probe/tls.c \
 	src/probe/tls_client.c \

@@ -208,6 +208,30 @@ void fm_resolve_cache_fail(struct fm_resolve_entry *entry);
 uint64_t fm_resolve_keep_us(int ttl_s);
 void fm_resolve_cache_clear(struct fm_resolve_cache *cache);
 
+/* resolve_nss.c: names that only an NSS module knows (getaddrinfo in a thread) */
+
+#define FM_NSS_MAX_ADDRS 16
+/*! \brief Whether a "hosts:" line of nsswitch.conf names a source other
+ *         than files and dns (what c-ares reads). */
+bool fm_nss_hosts_line_beyond_dns(const char *line);
+/*! \brief The same of the file's (last) hosts line; false without one. */
+bool fm_nss_hosts_beyond_dns(const char *path);
+/*!
+ * \brief Look \p name up with getaddrinfo() in a detached thread.
+ * \param[out] fd_out  readable when the answer is there; give it to
+ *                     fm_nss_lookup_finish(), or close it to abandon
+ * \return 0 or an errno
+ */
+int fm_nss_lookup_start(const char *name, int *fd_out);
+/*!
+ * \brief Take the answer of a lookup whose fd is readable; closes the fd
+ *        unless EAGAIN.
+ * \param[out] addrs, lens  up to FM_NSS_MAX_ADDRS addresses (port 0)
+ * \return 0, EAGAIN (not yet), ENOENT or EIO (\p why says why)
+ */
+int fm_nss_lookup_finish(int fd, struct sockaddr_storage *addrs, socklen_t *lens, size_t *n,
+                         const char **why);
+
 /* resolve.c: c-ares, its sockets in the engine's epoll */
 
 int fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len);

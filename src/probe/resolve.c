@@ -39,6 +39,14 @@
 #define FM_RESOLVE_MAX_ADDRS 16
 /* Read by c-ares once per channel: a channel is made again when it changes. */
 #define FM_RESOLV_CONF "/etc/resolv.conf"
+/* Read once per resolver: whether names may need the glibc resolver too. */
+#define FM_NSSWITCH_CONF "/etc/nsswitch.conf"
+
+/* A name that c-ares did not find, being looked up through NSS. */
+struct nss_pending {
+    struct fm_resolve_entry *entry;
+    int fd;
+};
 
 struct fm_resolver {
     ares_channel channel;
@@ -48,6 +56,10 @@ struct fm_resolver {
     bool closing;                   /* being freed: callbacks touch no conn */
     struct stat conf_st;            /* resolv.conf when the channel was made */
     struct fm_resolve_cache cache;
+    bool nss_fallback;              /* nsswitch.conf lists more than files, dns */
+    struct nss_pending *nss;        /* lookups through NSS in flight */
+    size_t n_nss;
+    size_t nss_cap;
 };
 
 /* c-ares opens, closes and changes interest in its sockets through here. */
@@ -141,6 +153,7 @@ fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len)
         return (rc == ARES_ENOMEM)? ENOMEM : EINVAL;
     }
     resolver->have_channel = true;
+    resolver->nss_fallback = fm_nss_hosts_beyond_dns(FM_NSSWITCH_CONF);
     *out = resolver;
     return 0;
 }
@@ -152,6 +165,10 @@ fm_resolver_free(struct fm_resolver *resolver)
         return;
     }
     resolver->closing = true;
+    for (size_t i = 0; i < resolver->n_nss; i++) {
+        close(resolver->nss[i].fd);     /* the thread ends on its own */
+    }
+    free(resolver->nss);
     if (resolver->have_channel) {
         ares_destroy(resolver->channel);    /* ends lookups in flight (their callbacks run) */
         ares_library_cleanup();
@@ -224,46 +241,147 @@ store_answer(struct fm_resolve_entry *entry, int status, struct ares_addrinfo *a
     return status;
 }
 
+/* The lookup of \p entry is over (status: ARES_SUCCESS or why not): hand
+ * its answer, or its failure, to the targets that waited for it. */
 static void
-on_answer(void *arg, int status, int timeouts, struct ares_addrinfo *ai)
+wake_waiters(struct fm_resolver *resolver, struct fm_resolve_entry *entry, bool ok,
+             const char *detail)
 {
-    struct fm_resolve_entry *entry = arg;
     struct fm_conn *waiters = entry->waiters;
-    struct fm_resolver *resolver = NULL;
-    char detail[sizeof(((struct fm_result *) NULL)->detail)];
 
-    (void) timeouts;
     entry->busy = false;
     entry->waiters = NULL;
-    if (waiters != NULL) {
-        resolver = waiters->run->resolver;
-        resolver->in_flight--;
-    }
-    status = store_answer(entry, status, ai, fm_now_us());
-    if (ai != NULL) {
-        ares_freeaddrinfo(ai);
-    }
-    if (status == ARES_SUCCESS) {
+    resolver->in_flight--;
+    if (ok) {
         fm_log_debug("Resolved %s: %zu addresses, kept %llu s", entry->name, entry->n_addrs,
                      (unsigned long long) ((entry->expires_us - fm_now_us() + 999999) / 1000000));
     }
-    if (resolver == NULL || resolver->closing) {
-        return;
-    }
-    snprintf(detail, sizeof(detail), "cannot resolve %s: %s", entry->name, ares_strerror(status));
     for (struct fm_conn *conn = waiters, *next = NULL; conn != NULL; conn = next) {
         next = conn->name_waiter;
         conn->name_waiter = NULL;
         if (conn->step != FM_STEP_RESOLVE) {
             continue;   /* judged already: the deadline passed */
         }
-        if (status != ARES_SUCCESS) {
+        if (!ok) {
             fm_conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, detail);
         } else {
             conn->addr_next = 0;
             fm_tcp_connect_next(conn, EHOSTUNREACH);
         }
     }
+}
+
+/* c-ares did not find the name: ask NSS too when nsswitch.conf has more
+ * sources than c-ares reads.  \return true when that lookup is under way */
+static bool
+nss_fallback_start(struct fm_resolver *resolver, struct fm_resolve_entry *entry, int status)
+{
+    struct epoll_event ev = { .events = EPOLLIN };
+    int fd = -1;
+
+    /* Not when the lookup was cut short or memory ran out; any answer (or
+     * refusal) of the name servers, and their silence, is no verdict on a
+     * name that another source may know. */
+    if (!resolver->nss_fallback || status == ARES_ECANCELLED || status == ARES_EDESTRUCTION
+        || status == ARES_ENOMEM) {
+        return false;
+    }
+    if (resolver->n_nss == resolver->nss_cap) {
+        size_t cap = (resolver->nss_cap == 0)? 4 : 2 * resolver->nss_cap;
+        struct nss_pending *grown = realloc(resolver->nss, cap * sizeof(*grown));
+
+        if (grown == NULL) {
+            return false;
+        }
+        resolver->nss = grown;
+        resolver->nss_cap = cap;
+    }
+    if (fm_nss_lookup_start(entry->name, &fd) != 0) {
+        return false;
+    }
+    ev.data.fd = fd;
+    if (epoll_ctl(resolver->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        close(fd);
+        return false;
+    }
+    resolver->nss[resolver->n_nss].entry = entry;
+    resolver->nss[resolver->n_nss].fd = fd;
+    resolver->n_nss++;
+    fm_log_debug("%s: not found by c-ares (%s); asking NSS (%s)", entry->name,
+                 ares_strerror(status), FM_NSSWITCH_CONF);
+    return true;
+}
+
+static void
+on_answer(void *arg, int status, int timeouts, struct ares_addrinfo *ai)
+{
+    struct fm_resolve_entry *entry = arg;
+    struct fm_resolver *resolver = NULL;
+    char detail[sizeof(((struct fm_result *) NULL)->detail)];
+
+    (void) timeouts;
+    if (entry->waiters != NULL) {
+        resolver = entry->waiters->run->resolver;
+    }
+    status = store_answer(entry, status, ai, fm_now_us());
+    if (ai != NULL) {
+        ares_freeaddrinfo(ai);
+    }
+    if (resolver == NULL || resolver->closing) {
+        entry->busy = false;
+        entry->waiters = NULL;
+        return;
+    }
+    if (status != ARES_SUCCESS && nss_fallback_start(resolver, entry, status)) {
+        return;     /* still busy: the waiters wait for NSS */
+    }
+    snprintf(detail, sizeof(detail), "cannot resolve %s: %s", entry->name, ares_strerror(status));
+    wake_waiters(resolver, entry, status == ARES_SUCCESS, detail);
+}
+
+/* A lookup through NSS answered (its fd is readable). */
+static void
+nss_answered(struct fm_resolver *resolver, size_t i)
+{
+    struct fm_resolve_entry *entry = resolver->nss[i].entry;
+    struct sockaddr_storage addrs[FM_NSS_MAX_ADDRS];
+    const struct sockaddr *ptrs[FM_NSS_MAX_ADDRS];
+    socklen_t lens[FM_NSS_MAX_ADDRS];
+    char detail[sizeof(((struct fm_result *) NULL)->detail)];
+    const char *why = NULL;
+    size_t n = 0;
+    int rc = fm_nss_lookup_finish(resolver->nss[i].fd, addrs, lens, &n, &why);
+
+    if (rc == EAGAIN) {
+        return;
+    }
+    resolver->nss[i] = resolver->nss[--resolver->n_nss];   /* its fd is closed */
+    for (size_t k = 0; k < n; k++) {
+        ptrs[k] = (const struct sockaddr *) &addrs[k];
+    }
+    /* NSS gives no TTL: kept as long as an answer without one. */
+    if (rc == 0 && fm_resolve_cache_store(entry, ptrs, lens, n, 0, fm_now_us()) != 0) {
+        rc = ENOMEM;
+        why = strerror(ENOMEM);
+    }
+    if (rc != 0) {
+        fm_resolve_cache_fail(entry);
+    }
+    snprintf(detail, sizeof(detail), "cannot resolve %s: %s (c-ares and NSS)", entry->name, why);
+    wake_waiters(resolver, entry, rc == 0, detail);
+}
+
+/* If \p fd is a lookup through NSS, take its answer. \return whether it was */
+static bool
+nss_process_fd(struct fm_resolver *resolver, int fd)
+{
+    for (size_t i = 0; i < resolver->n_nss; i++) {
+        if (resolver->nss[i].fd == fd) {
+            nss_answered(resolver, i);
+            return true;
+        }
+    }
+    return false;
 }
 
 void
@@ -334,6 +452,9 @@ fm_resolver_process(struct fm_resolver *resolver)
             bool readable = (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) != 0;
             bool writable = (events[i].events & EPOLLOUT) != 0;
 
+            if (nss_process_fd(resolver, fd)) {
+                continue;
+            }
             ares_process_fd(resolver->channel, readable? fd : ARES_SOCKET_BAD,
                             writable? fd : ARES_SOCKET_BAD);
         }
@@ -359,7 +480,20 @@ fm_resolver_wait_ms(struct fm_resolver *resolver)
 void
 fm_resolver_cancel(struct fm_resolver *resolver)
 {
-    if (resolver != NULL && resolver->in_flight > 0) {
+    if (resolver == NULL) {
+        return;
+    }
+    /* The lookups through NSS are abandoned: their threads end in their own
+     * time, and their answers, unread, are not cached. */
+    while (resolver->n_nss > 0) {
+        struct nss_pending *p = &resolver->nss[--resolver->n_nss];
+
+        close(p->fd);
+        p->entry->busy = false;
+        p->entry->waiters = NULL;
+        resolver->in_flight--;
+    }
+    if (resolver->in_flight > 0) {
         ares_cancel(resolver->channel);     /* on_answer: ARES_ECANCELLED, not cached */
     }
 }

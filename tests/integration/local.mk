@@ -12,6 +12,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-tls-client.sh \
 	tests/integration/probe-tls-resume.sh \
 	tests/integration/probe-fd-limit.sh \
+	tests/integration/probe-resolve-nss.sh \
 	tests/integration/probe-resolve.sh \
 	tests/integration/probe-usage.sh \
 	tests/integration/probe-faults.sh \

@@ -17,6 +17,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_recovery \
 	tests/unit/test_regex_guard \
 	tests/unit/test_resolve_cache \
+	tests/unit/test_resolve_nss \
 	tests/unit/test_result \
 	tests/unit/test_runconf \
 	tests/unit/test_state \
@@ -78,6 +79,9 @@ tests_unit_test_probe_params_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_resolve_cache_SOURCES = tests/unit/test_resolve_cache.c
 tests_unit_test_resolve_cache_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_resolve_cache_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_resolve_nss_SOURCES = tests/unit/test_resolve_nss.c
+tests_unit_test_resolve_nss_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_resolve_nss_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_result_SOURCES = tests/unit/test_result.c
 tests_unit_test_result_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_result_LDADD = $(FM_UNIT_LDADD)
