@@ -56,6 +56,7 @@ src_decide_libfmdecide_la_SOURCES = \
 	src/decide/adaptive.c \
 	src/decide/decide_int.h \
 	src/decide/engine.c \
+	src/decide/excuse.c \
 	src/decide/names.c \
 	src/decide/params.c \
 	src/decide/persist.c

@@ -87,6 +87,8 @@ struct fm_decide_input {
     bool have_cert;
     int64_t cert_left_s;            /* peer certificate: seconds to expiry, < 0 expired */
     size_t maintenance;             /* targets that signal maintenance (degraded) */
+    size_t n_targets;               /* the cycle's targets (0: unknown, no quorum) */
+    size_t n_failed;                /* of which failed */
 };
 
 #define FM_DECIDE_REASON_MAX 256

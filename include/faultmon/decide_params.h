@@ -47,6 +47,11 @@ struct fm_decide_opts {
     uint64_t adaptive_window_ms;    /* how much latency history makes the mean */
     uint32_t adaptive_misses;       /* consecutive misses that make one failure */
     uint32_t cert_warn_days;        /* degraded when the cert expires sooner; 0 off */
+    uint32_t quorum;                /* failed targets of one cycle that count as a
+                                       failure (1: any; capped at the targets) */
+    uint64_t startup_grace_ms;      /* after a start or a restart, failures shown
+                                       but not weighed until the first success or
+                                       this long; 0 off */
     bool publish_only;              /* not a parameter: set for a loop whose
                                        agent only publishes the verdict
                                        (httpmon); a recovery marks the service

@@ -24,6 +24,7 @@ struct fm_cycle_summary {
     int64_t cert_left_s;            /* the earliest expiry, seconds from now
                                        (negative: expired) */
     size_t n_maintenance;           /* results that signal maintenance */
+    size_t n_failed;                /* results that are not ok (quorum) */
     size_t maintenance_index;       /* the first of them; n when none */
 };
 

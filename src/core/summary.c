@@ -19,11 +19,15 @@ fm_cycle_summarize(const struct fm_result *results, size_t n, int64_t now_wall_s
     sum->have_cert = false;
     sum->cert_left_s = 0;
     sum->n_maintenance = 0;
+    sum->n_failed = 0;
     sum->maintenance_index = n;
     for (size_t i = 0; i < n; i++) {
         const struct fm_result *r = &results[i];
         enum fm_class cls = fm_result_class(r);
 
+        if (cls != FM_CLASS_OK) {
+            sum->n_failed++;
+        }
         if (cls > sum->worst) {
             sum->worst = cls;
             sum->worst_index = i;

@@ -21,6 +21,13 @@ struct fm_decide_ring {
     uint32_t cap;
 };
 
+/* Why a failed cycle was not weighed (excuse.c). */
+enum fm_decide_excuse {
+    FM_EXCUSE_NONE = 0,
+    FM_EXCUSE_QUORUM,               /* fewer targets failed than quorum */
+    FM_EXCUSE_GRACE,                /* within startup_grace */
+};
+
 struct fm_decide {
     struct fm_decide_opts opts;
     uint64_t retry_interval_us;
@@ -43,6 +50,14 @@ struct fm_decide {
     int64_t cert_left_s;
     size_t maintenance;             /* of the last cycle: not kept across restarts,
                                        the next cycle says it again */
+
+    /* quorum and startup_grace (excuse.c): a failed cycle shown, not weighed */
+    enum fm_decide_excuse excused;  /* of the last cycle */
+    size_t excused_failed;          /* quorum: failed targets of that cycle */
+    size_t excused_targets;
+    bool grace_pending;             /* the next cycle opens a startup grace */
+    bool grace_open;
+    uint64_t grace_end_us;          /* engine time */
 
     struct fm_decide_ring failures;
     uint64_t failure_us[FM_DECIDE_MAX_FAILURES];
@@ -125,5 +140,13 @@ bool fm_decide_adaptive_step(struct fm_decide *d, uint64_t t, uint64_t latency_u
 
 /*! \brief Drop the latency samples older than adaptive_window at \p t. */
 void fm_decide_adaptive_prune(struct fm_decide *d, uint64_t t);
+
+/* excuse.c: quorum and startup grace */
+
+/*! \brief Whether this cycle's failure is excused (shown, not weighed);
+ *         sets d->excused, opens and closes the grace. */
+bool fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in);
+/*! \brief Add why the last cycle was excused to \p buf (nothing if it was not). */
+void fm_decide_excuse_reason(const struct fm_decide *d, uint64_t t, char *buf, size_t len);
 
 #endif

@@ -66,6 +66,7 @@ fm_decide_reset(struct fm_decide *d)
     d->failures.cap = FM_DECIDE_MAX_FAILURES;
     d->restarts.cap = FM_DECIDE_MAX_RESTARTS;
     d->samples.cap = FM_DECIDE_MAX_SAMPLES;
+    d->grace_pending = true;        /* a new engine: the service just started */
 }
 
 int
@@ -213,6 +214,8 @@ enter_recovery(struct fm_decide *d, uint64_t t, enum fm_action action)
     }
     d->last_action = action;
     d->last_action_us = t;
+    /* The service restarted in place warms up again (httpmon restarts nothing). */
+    d->grace_pending = (action == FM_ACTION_RESTART) && !d->opts.publish_only;
 }
 
 /*
@@ -284,7 +287,8 @@ derive_state(const struct fm_decide *d, uint32_t weight)
     if (d->fail_streak > 0) {
         return FM_STATE_FLAPPING;
     }
-    if ((weight > 0) || (d->miss_streak > 0) || cert_warning(d) || (d->maintenance > 0)) {
+    if ((weight > 0) || (d->miss_streak > 0) || cert_warning(d) || (d->maintenance > 0)
+        || (d->excused != FM_EXCUSE_NONE)) {
         return FM_STATE_DEGRADED;
     }
     return FM_STATE_UP;
@@ -329,7 +333,9 @@ describe_state(const struct fm_decide *d, enum fm_state state, uint32_t weight,
         case FM_STATE_UP:
             break;
     }
-    /* First: what the administrator draining the node looks for. */
+    /* First: why a failure was not counted, and what the administrator
+     * draining the node looks for. */
+    fm_decide_excuse_reason(d, d->clock_us, out->reason, sizeof(out->reason));
     if (d->maintenance > 0 && state == FM_STATE_DEGRADED) {
         add_reason(out->reason, sizeof(out->reason),
                    "the service signals maintenance (%zu target%s)", d->maintenance,
@@ -490,6 +496,12 @@ decide_event(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in,
     }
     /* A failed cycle says nothing of maintenance: its failure rules. */
     d->maintenance = (in->cls == FM_CLASS_OK)? in->maintenance : 0;
+    if (fm_decide_excuse(d, t, in)) {
+        weight = window_weight(d);
+        out->weight = weight;
+        settle(d, was_down, &ev, weight, out);
+        return;
+    }
     if (in->cls == FM_CLASS_OK) {
         count_success(d, t, in, out, &ev);
     } else {

@@ -32,6 +32,8 @@
 #define MIN_ADAPTIVE_WINDOW_MS (UINT64_C(10) * 1000)
 #define MAX_ADAPTIVE_PCT 10000
 #define MAX_CERT_WARN_DAYS 3650
+#define MAX_QUORUM 256
+#define MAX_STARTUP_GRACE_MS (UINT64_C(3600) * 1000)
 
 enum param_id {
     P_RETRY_COUNT = 0,
@@ -50,6 +52,8 @@ enum param_id {
     P_ADAPTIVE_WINDOW,
     P_ADAPTIVE_MISSES,
     P_CERT_WARN_DAYS,
+    P_QUORUM,
+    P_STARTUP_GRACE,
     P__COUNT
 };
 
@@ -113,6 +117,12 @@ static const struct fm_decide_param param_table[P__COUNT] = {
     [P_CERT_WARN_DAYS] = { "cert_warn_days", "integer", "0 (off)",
         "degraded when the peer certificate expires within this many days",
         COUNT, 0, MAX_CERT_WARN_DAYS, 0, FIELD(cert_warn_days) },
+    [P_QUORUM] = { "quorum", "integer", "1",
+        "failed targets in one cycle that make a failure; fewer: degraded (1-256)",
+        COUNT, 1, MAX_QUORUM, 0, FIELD(quorum) },
+    [P_STARTUP_GRACE] = { "startup_grace", "string", "0 (off)",
+        "after a start or restart, failures shown, not weighed, until a success",
+        DURATION, 1, MAX_STARTUP_GRACE_MS, ZERO_OK, FIELD(startup_grace_ms) },
 };
 
 const struct fm_decide_param *
@@ -153,6 +163,8 @@ fm_decide_opts_init(struct fm_decide_opts *o)
     o->adaptive_window_ms = DEF_ADAPTIVE_WINDOW_MS;
     o->adaptive_misses = DEF_ADAPTIVE_MISSES;
     o->cert_warn_days = 0;
+    o->quorum = 1;
+    o->startup_grace_ms = 0;
 }
 
 bool

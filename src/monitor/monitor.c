@@ -263,6 +263,8 @@ take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struc
     in->have_cert = sum.have_cert;
     in->cert_left_s = sum.cert_left_s;
     in->maintenance = sum.n_maintenance;
+    in->n_targets = cycle->n;
+    in->n_failed = sum.n_failed;
     /* Only successful probes say how fast the service is. */
     in->have_latency = (sum.worst == FM_CLASS_OK);
 }

@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 59
+plan 66
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -347,6 +347,19 @@ is "$(json_field fifo 'str(r["cycles"])')" 3 "and its state has the 3 cycles"
 is "$(grep -c "no process to watch: $FM_TMP/fifo.pid is not a regular file" "$FM_TMP/fifo.err")" 1 \
     "it says why, once"
 cat "$FM_TMP/fifo.err" >>"$FM_TMP/all-runs.err"
+
+# quorum: one refused target of three is degraded, not a restart; two are a
+# failure.  startup_grace: a refused target right after the start is shown,
+# not weighed.
+run_loop quorum1 1 "Port_list=$OK $REFUSED $OK" quorum=2
+is "$(json_field quorum1 'r["state"] + "/" + r["pending"] + "/" + str(r["ocf_rc"])')" "degraded/none/190" \
+    "quorum=2, 1 of 3 targets refused: degraded (190), nothing asked"
+like "$(json_field quorum1 'r["reason"]')" "1 of 3 targets failing, below quorum 2" "  the reason says why"
+run_loop quorum2 1 "Port_list=$OK $REFUSED $REFUSED" quorum=2
+is "$(json_field quorum2 'r["pending"]')" restart "quorum=2, 2 of 3 targets refused: a restart"
+run_loop grace 1 "Port_list=$REFUSED" startup_grace=60s
+is "$(json_field grace 'r["pending"] + "/" + str(r["weight"])')" "none/0" \
+    "startup_grace=60s: a complete failure in the first cycle asks nothing, weighs nothing"
 
 # 59: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).

@@ -38,6 +38,8 @@ decide_fixture_apply(struct fm_decide *d, const struct step *s, struct fm_decisi
     in.have_cert = s->have_cert;
     in.cert_left_s = s->cert_days * 86400;
     in.maintenance = s->maintenance;
+    in.n_targets = s->targets;
+    in.n_failed = s->failed;
     fm_decide_cycle(d, s->t_us, &in, dec);
 }
 

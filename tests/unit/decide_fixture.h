@@ -38,6 +38,8 @@ struct step {
     bool have_cert;
     int64_t cert_days;
     unsigned maintenance;       /* targets that signal maintenance */
+    unsigned targets;           /* the cycle's targets (0: unknown) */
+    unsigned failed;            /* of which failed */
     int64_t act;                    /* X(enum fm_action) */
     int64_t st;                     /* X(enum fm_state) */
     int64_t w;                      /* X(weight) */

@@ -254,6 +254,47 @@ static const struct tcase cases[] = {
         },
     },
     {
+        "quorum 2 of 3: one failed target is degraded, two are a failure",
+        { { "quorum", "2" } },
+        {
+            { S(0), COMP, .targets = 3, .failed = 1, .act = DEGR, .st = DEGRADED, .w = X(0),
+              .ocf = X(190), .reason = "1 of 3 targets failing, below quorum 2: not counted" },
+            { S(10), PART, .targets = 3, .failed = 1, .act = DEGR, .w = X(0) },
+            { S(20), OK, .targets = 3, .act = NONE, .st = UP },
+            { S(30), COMP, .targets = 3, .failed = 2, .act = RESTART, .r = X(1) },
+        },
+    },
+    {
+        "a quorum above the number of targets means all of them",
+        { { "quorum", "5" } },
+        {
+            { S(0), COMP, .targets = 2, .failed = 1, .act = DEGR, .w = X(0), .reason = "below quorum 5" },
+            { S(10), COMP, .targets = 2, .failed = 2, .act = RESTART },
+        },
+    },
+    {
+        "startup_grace: failures after the start are shown, not weighed, until the first success",
+        { { "startup_grace", "30s" } },
+        {
+            { S(0), COMP, .act = DEGR, .st = DEGRADED, .w = X(0), .ocf = X(190),
+              .reason = "failure within startup_grace (30000 ms left): not counted" },
+            { S(10), COMP, .act = DEGR, .w = X(0), .reason = "20000 ms left" },
+            { S(20), OK, .act = NONE, .st = UP },
+            { S(25), COMP, .act = RESTART, .r = X(1) },
+        },
+    },
+    {
+        "startup_grace ends at its end at the latest, and opens again after a restart",
+        { { "startup_grace", "20s" }, { "Retry_count", "1" } },
+        {
+            { S(0), COMP, .act = DEGR, .w = X(0) },
+            { S(10), COMP, .act = DEGR, .w = X(0) },
+            { S(20), COMP, .act = RESTART, .r = X(1) },
+            { S(30), COMP, .act = DEGR, .w = X(0), .reason = "within startup_grace" },
+            { S(50), COMP, .act = FAILOVER, .ocf = X(4) },
+        },
+    },
+    {
         "certificate expiry is not checked by default",
         { { NULL, NULL } },
         {
