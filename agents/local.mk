@@ -41,6 +41,7 @@ FM_OCF_APACHE_SOURCES = \
 	agents/ocf_apache_int.h \
 	agents/ocf_apache_level10.c \
 	agents/ocf_apache_params.c \
+	agents/ocf_apache_reload.c \
 	agents/ocf_apache_targets.c
 
 agents_faultmon_ocf_SOURCES = \

@@ -37,6 +37,7 @@ static void
 write_record(const struct apache *a)
 {
     struct fm_ocf_record rec;
+    char digest[17];
     int rc = 0;
 
     memset(&rec, 0, sizeof(rec));
@@ -50,6 +51,8 @@ write_record(const struct apache *a)
     fm_ocf_record_set(&rec, "base_url", a->base_url);
     fm_ocf_record_set(&rec, "Thorough_probe_interval", fm_ocf_param_or("Thorough_probe_interval", ""));
     fm_ocf_record_set(&rec, "Probe_timeout", fm_ocf_param_or("Probe_timeout", ""));
+    fm_apache_httpd_params_digest(digest);
+    fm_ocf_record_set(&rec, "httpd_params", digest);
     rc = fm_ocf_record_write(a->ocf->state_dir, &rec);
     if (rc != 0) {
         fm_ocf_log(LOG_WARNING, "cannot write %s/agent: %s", a->ocf->state_dir, strerror(rc));
@@ -593,6 +596,53 @@ apache_monitor(struct apache *a, bool status_only)
     return monitor_running(a, &rec, heartbeat);
 }
 
+/*
+ * reload: Pacemaker calls it instead of a restart when only parameters
+ * without unique="1" changed (the OCF 1.0 reload that Pacemaker 2.1 still
+ * honours).  The fault monitor's parameters (Retry_count, Probe_timeout,
+ * targets...) take effect by a restart of the loop alone, which keeps its
+ * history in the state directory; httpd's own (httpd, options, envfiles)
+ * by a restart of httpd in place, as Pacemaker would have done.  Invalid
+ * new parameters change nothing and fail the reload.
+ */
+static int
+apache_reload(struct apache *a)
+{
+    struct fm_ocf_record rec;
+    struct apache fresh;
+    char digest[17];
+    int rc = fm_apache_validate_in_child(a);
+
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    if (fm_ocf_record_read(a->ocf->state_dir, &rec) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_RUNNING, "not started by this agent here: nothing to reload");
+    }
+    memset(&fresh, 0, sizeof(fresh));
+    fresh.ocf = a->ocf;
+    fm_apache_httpd_params_digest(digest);
+    if (strcmp(rec_or(&rec, "httpd_params", ""), digest) != 0) {
+        fm_ocf_log(LOG_NOTICE, "reload: httpd's own parameters changed: restarting httpd in place");
+        rc = apache_stop(&fresh);
+        apache_clear(&fresh);
+        memset(&fresh, 0, sizeof(fresh));
+        fresh.ocf = a->ocf;
+        if (rc == PCMK_OCF_OK) {
+            rc = apache_start(&fresh);
+        }
+        apache_clear(&fresh);
+        return rc;
+    }
+    fm_ocf_log(LOG_NOTICE, "reload: restarting the fault monitor with the new parameters (httpd untouched)");
+    if (!fm_ocf_loop_stop(a->ocf, 2000)) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: the fault monitor does not stop");
+    }
+    rc = apache_start(&fresh);      /* httpd runs: starts only its fault monitor */
+    apache_clear(&fresh);
+    return rc;
+}
+
 int
 fm_ocf_apache_main(struct fm_ocf *ocf)
 {
@@ -614,6 +664,8 @@ fm_ocf_apache_main(struct fm_ocf *ocf)
         }
     } else if (strcmp(ocf->action, "validate-all") == 0) {
         rc = fm_apache_validate(&a, true);
+    } else if (strcmp(ocf->action, "reload") == 0) {
+        rc = apache_reload(&a);
     }
     apache_clear(&a);
     return rc;

@@ -102,4 +102,13 @@ int fm_apache_httpd_start(struct apache *a);
 /*! \brief Stop httpd (\p pid, 0 when unknown) and every process of it. \return an OCF code */
 int fm_apache_httpd_stop(struct apache *a, pid_t pid);
 
+/* ocf_apache_reload.c */
+
+/*! \brief httpd's own parameters (httpd, options, envfiles, configfile) as
+ *         given, in 16 hex digits: a reload that changes them restarts httpd. */
+void fm_apache_httpd_params_digest(char out[17]);
+/*! \brief validate-all in a child process (validation rewrites this
+ *         process's parameters). \return its OCF exit code */
+int fm_apache_validate_in_child(struct apache *a);
+
 #endif

@@ -241,6 +241,43 @@ httpmon_monitor(struct httpmon *h)
     return PCMK_OCF_OK;
 }
 
+/*
+ * reload (Pacemaker's, for parameters without unique="1"): the loop is
+ * restarted with the new parameters and keeps its history; the attributes
+ * stay published throughout (deleting them would move what follows them),
+ * except those whose name changed, which go.
+ */
+static int
+httpmon_reload(struct httpmon *h)
+{
+    struct fm_ocf_record rec;
+    struct httpmon fresh;
+    const char *old = NULL;
+    int rc = httpmon_validate(h);
+
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    if (fm_ocf_record_read(h->ocf->state_dir, &rec) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_RUNNING, "not started here: nothing to reload");
+    }
+    if (!fm_ocf_loop_stop(h->ocf, 2000)) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: the fault monitor does not stop");
+    }
+    old = fm_ocf_record_get(&rec, "name");
+    if (old != NULL && old[0] != '\0' && strcmp(old, h->name) != 0) {
+        attrd(h, old, NULL);
+    }
+    old = fm_ocf_record_get(&rec, "health_attribute");
+    if (old != NULL && old[0] != '\0' && (h->health == NULL || strcmp(old, h->health) != 0)) {
+        attrd(h, old, NULL);
+    }
+    fm_ocf_log(LOG_NOTICE, "reload: restarting the fault monitor with the new parameters");
+    memset(&fresh, 0, sizeof(fresh));
+    fresh.ocf = h->ocf;
+    return httpmon_start(&fresh);
+}
+
 int
 fm_ocf_httpmon_main(struct fm_ocf *ocf)
 {
@@ -259,6 +296,9 @@ fm_ocf_httpmon_main(struct fm_ocf *ocf)
     }
     if (strcmp(ocf->action, "validate-all") == 0) {
         return httpmon_validate(&h);
+    }
+    if (strcmp(ocf->action, "reload") == 0) {
+        return httpmon_reload(&h);
     }
     return PCMK_OCF_UNIMPLEMENT_FEATURE;
 }

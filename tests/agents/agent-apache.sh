@@ -24,7 +24,7 @@ tap_watchdog 240
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 36
+plan 45
 
 # The PID of a live httpd (the pid file may be stale after a kill).
 httpd_pid() {
@@ -224,6 +224,40 @@ fa_agent apache monitor
 fa_agent apache stop
 fa_agent apache start
 fa_check_rc_reason "without maintenance_status the same 404 fails start (1)" 1 "first probe cycle failed.*404"
+fa_agent apache stop
+
+# 37-45: reload (Pacemaker calls it for a change of parameters without
+# unique="1"): the fault monitor's parameters restart the loop alone, httpd
+# keeps its pid, the loop its history; httpd's own parameters restart httpd
+# in place; invalid ones change nothing and fail the reload.
+fa_params fmreload
+export OCF_RESKEY_Retry_count=2
+fa_agent apache start
+fa_check_rc "reload: start 0" 0
+httpd_before=$(httpd_pid) loop_before=$(loop_pid)
+streak_before=$(fa_state_get fmreload d.ok_streak)
+export OCF_RESKEY_Retry_count=5
+fa_agent apache reload
+fa_check_rc "reload with Retry_count=5: 0" 0
+loop_after=$(loop_pid)
+is "$(httpd_pid)" "$httpd_before" "  httpd keeps its pid"
+ok_if "$([ -n "$loop_after" ] && [ "$loop_after" != "$loop_before" ] &&
+    tr '\0' '\n' <"/proc/$loop_after/environ" | grep -qx 'OCF_RESKEY_Retry_count=5'; echo $?)" \
+    "  a new loop runs with Retry_count=5"
+fa_wait_state fmreload pid "$loop_after" 5
+streak_after=$(fa_state_get fmreload d.ok_streak)
+ok_if "$([ "${streak_after:-0}" -gt "${streak_before:-0}" ]; echo $?)" \
+    "  and keeps the engine's history (successes in a row: ${streak_before:-?}, then ${streak_after:-?})"
+export OCF_RESKEY_Retry_count=many
+fa_agent apache reload
+fa_check_rc_reason "reload with Retry_count=many: 6, nothing changes" 6 "Retry_count"
+is "$(httpd_pid)/$(loop_pid)" "$httpd_before/$loop_after" "  httpd and the loop are the same"
+export OCF_RESKEY_Retry_count=5 OCF_RESKEY_options="-DFaultmonReload"
+fa_agent apache reload
+fa_check_rc "reload with new httpd options: 0" 0
+ok_if "$(p=$(httpd_pid); [ -n "$p" ] && [ "$p" != "$httpd_before" ] &&
+    tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- -DFaultmonReload; echo $?)" \
+    "  httpd was restarted in place with them"
 fa_agent apache stop
 
 tap_done

@@ -22,7 +22,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 16
+plan 18
 
 # The recorder: one line per call, "ARGS...".
 FA_ATTRD_LOG=$FA_TMP/attrd.log
@@ -98,6 +98,15 @@ fa_wait_state fmcheck:0 d.down 0 10
 fa_agent httpmon monitor
 is "$(attr_value faultmon-httpmon)" "100" "back up: the attribute is the multiplier again"
 is "$(attr_value '#health-fmcheck')" "green" "back up: the health attribute is green again"
+
+# reload (a parameter without unique="1" changed): a new loop with the new
+# multiplier publishes at once; the attribute is never deleted meanwhile.
+: >"$FA_ATTRD_LOG"
+export OCF_RESKEY_multiplier=50
+fa_agent httpmon reload
+fa_check_rc "reload with multiplier=50: 0" 0
+is "$(attr_value faultmon-httpmon)/$(grep -c -- ' -D' "$FA_ATTRD_LOG")" "50/0" \
+    "  the attribute is 50 at once, and was never deleted"
 
 # 12-14: stop removes both attributes and the loop.
 fa_agent httpmon stop

@@ -174,10 +174,12 @@ sc_break_app() {
     : > "$s/www/fail-500"
     fm_node_exec "$node" sh -c "kill -USR1 \$(cat '$FM_APACHE_PIDFILE')" || { rm -f "$s/www/fail-500"; return 1; }
     sc__app_500() { [ "$(fm_http "$node" /app)" = 500 ]; }
-    fm_poll 10 sc__app_500
+    fm_poll 10 sc__app_500 || { rm -f "$s/www/fail-500"; return 1; }
     t=$(fm_now_ms)
     rm -f "$s/www/fail-500"
-    [ "$(fm_http "$node" /app)" = 500 ] || return 1
+    # No check that /app still answers 500 here: faultmon may already have
+    # had httpd restarted (detection takes ~100 ms at times); the scenario
+    # asserts the restart (a new httpd pid, asyncmon rc 1) itself.
     echo "$t"
 }
 

@@ -49,7 +49,7 @@ TPI=2                   # Thorough_probe_interval, seconds
 AG=ocf:faultmon:apache
 LOG=""                  # the node's pacemaker.log (set below)
 
-fm_plan 27
+fm_plan 28
 
 fm_cluster_start 1 || fm_bail "single-node cluster did not form"
 fm_result 0 "single-node cluster formed in ${FM_LAST_MS} ms; agents: $(readlink -f "$FM_OCF_DIR/faultmon/apache"), loop: $SC_FAULTMON"
@@ -88,6 +88,18 @@ fm_result "$ok" "1: httpd killed: restarted on $SC_ON (httpd pid $pid0 -> $pid1)
 sc_row "1 httpd killed (SIGKILL)" "restart in place" "restart on ${SC_ON:-?} (asyncmon rc ${rc:-?})" "$SC_DETECT" "$SC_RESTORED" "$ok"
 ok=$([ "$rc" = 1 ] && [ "$fc" != INFINITY ] && [ "$fc" -gt "$SC_FC0" ] && ! sc_has_failure fm1 start; echo $?)
 fm_result "$ok" "mapping: restart -> rc 1 (soft): failed asyncmon rc ${rc:-none}, fail-count $SC_FC0 -> $fc, recovered in place, no failed start"
+# reload: a loop parameter changed with pcs resource update is taken by a new
+# loop (Pacemaker calls the agent's reload: Retry_count has no unique="1"),
+# and httpd keeps running with the same pid.
+pid2=$(sc_httpd_pid "$N")
+fm_node_exec "$N" pcs resource update fm1 Retry_count=5 >/dev/null 2>&1
+st=$?
+fm_wait_idle 60
+fm_wait_resource fm1 "$N" 10 >/dev/null
+pid3=$(sc_httpd_pid "$N")
+took=$(fm_node_exec "$N" sh -c 'p=$(cat /run/faultmon/fm1/pid 2>/dev/null) && tr "\0" "\n" <"/proc/$p/environ" | grep -cx OCF_RESKEY_Retry_count=5')
+ok=$([ "$st" = 0 ] && [ -n "$pid2" ] && [ "$pid2" = "$pid3" ] && [ "$took" = 1 ] && ! sc_has_failure fm1 reload; echo $?)
+fm_result "$ok" "reload: pcs resource update fm1 Retry_count=5: httpd keeps pid ${pid2:-?} (now ${pid3:-none}), the loop runs with Retry_count=5 (${took:-0})"
 delete fm1
 
 # ------------------------------------------ 3: a Monitor_Uri_List URI 500
