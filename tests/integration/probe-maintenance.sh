@@ -16,38 +16,16 @@ tap_watchdog 60
 fm_require_faultmon
 [ -x "$WS_NGINX" ] || bail_out "nginx not found at $WS_NGINX"
 PORT=$(fm_free_port 0) || bail_out "no free port"
-mkdir -p "$FM_TMP/nginx/tmp"
-user_line=''
-[ "$(id -u)" = 0 ] && user_line='user root;'
-cat >"$FM_TMP/nginx/nginx.conf" <<EOF
-$user_line
-worker_processes 1;
-daemon off;
-pid $FM_TMP/nginx/nginx.pid;
-error_log $FM_TMP/nginx/error.log info;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $FM_TMP/nginx/tmp;
-    proxy_temp_path $FM_TMP/nginx/tmp;
-    fastcgi_temp_path $FM_TMP/nginx/tmp;
-    uwsgi_temp_path $FM_TMP/nginx/tmp;
-    scgi_temp_path $FM_TMP/nginx/tmp;
-    default_type text/plain;
+ws_nginx_custom "$FM_TMP/nginx" "
     server {
         listen 127.0.0.1:$PORT;
-        location = /up { return 200 "status: up\n"; }
-        location = /drain-header { add_header X-Envoy-Degraded 1 always; return 200 "status: up\n"; }
-        location = /broken-header { add_header X-Envoy-Degraded 1 always; return 503 "busy\n"; }
-        location = /drain-body { return 200 "status: maintenance\n"; }
+        location = /up { return 200 'status: up\\n'; }
+        location = /drain-header { add_header X-Envoy-Degraded 1 always; return 200 'status: up\\n'; }
+        location = /broken-header { add_header X-Envoy-Degraded 1 always; return 503 'busy\\n'; }
+        location = /drain-body { return 200 'status: maintenance\\n'; }
         location = /boom { return 500; }
         location / { return 404; }
-    }
-}
-EOF
-"$WS_NGINX" -p "$FM_TMP/nginx" -c "$FM_TMP/nginx/nginx.conf" >"$FM_TMP/nginx/stdout.log" 2>&1 </dev/null &
-nginx_pid=$!
-fm_cleanup_add "kill -QUIT $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null"
+    }" || bail_out "cannot write nginx's configuration"
 fm_wait_port 127.0.0.1 "$PORT" 5 || bail_out "nginx did not start"
 plan 12
 

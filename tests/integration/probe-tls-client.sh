@@ -18,7 +18,7 @@ fm_require_faultmon
 [ -x "$WS_NGINX" ] || bail_out "nginx not found at $WS_NGINX"
 
 dir=$FM_TMP/pki
-mkdir -p "$dir" "$FM_TMP/nginx/tmp"
+mkdir -p "$dir"
 # A CA, a client certificate it signed, and a stranger's self-signed one.
 mk() { openssl "$@" >>"$dir/openssl.log" 2>&1 || bail_out "openssl $1 failed"; }
 mk req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=faultmon-test-ca \
@@ -33,22 +33,7 @@ ws_make_cert "$dir" || bail_out "no server certificate"
 
 MTLS=$(fm_free_port 0) && V12=$(fm_free_port 0) && H2=$(fm_free_port 0) && IGN=$(fm_free_port 0) ||
     bail_out "no free ports"
-user_line=''
-[ "$(id -u)" = 0 ] && user_line='user root;'
-cat >"$FM_TMP/nginx/nginx.conf" <<EOF
-$user_line
-worker_processes 1;
-daemon off;
-pid $FM_TMP/nginx/nginx.pid;
-error_log $FM_TMP/nginx/error.log info;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $FM_TMP/nginx/tmp;
-    proxy_temp_path $FM_TMP/nginx/tmp;
-    fastcgi_temp_path $FM_TMP/nginx/tmp;
-    uwsgi_temp_path $FM_TMP/nginx/tmp;
-    scgi_temp_path $FM_TMP/nginx/tmp;
+ws_nginx_custom "$FM_TMP/nginx" "
     ssl_certificate $dir/cert.pem;
     ssl_certificate_key $dir/key.pem;
     server {
@@ -56,23 +41,18 @@ http {
         ssl_protocols TLSv1.2 TLSv1.3;
         ssl_verify_client on;
         ssl_client_certificate $dir/ca.pem;
-        location / { return 200 "mtls ok\n"; }
+        location / { return 200 'mtls ok\\n'; }
     }
     server {
         listen 127.0.0.1:$V12 ssl;
         ssl_protocols TLSv1.2;
-        location / { return 200 "tls 1.2 only\n"; }
+        location / { return 200 'tls 1.2 only\\n'; }
     }
     server {
         listen 127.0.0.1:$H2 ssl http2;
         ssl_protocols TLSv1.2 TLSv1.3;
-        location / { return 200 "h2\n"; }
-    }
-}
-EOF
-"$WS_NGINX" -p "$FM_TMP/nginx" -c "$FM_TMP/nginx/nginx.conf" >"$FM_TMP/nginx/stdout.log" 2>&1 </dev/null &
-nginx_pid=$!
-fm_cleanup_add "kill -QUIT $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null"
+        location / { return 200 'h2\\n'; }
+    }" || bail_out "cannot write nginx's configuration"
 openssl s_server -quiet -accept "127.0.0.1:$IGN" -cert "$dir/cert.pem" -key "$dir/key.pem" -www \
     </dev/null >"$FM_TMP/s_server.log" 2>&1 &
 s_server_pid=$!

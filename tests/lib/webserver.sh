@@ -148,6 +148,38 @@ http {
 EOF
 }
 
+# ws_nginx_custom DIR HTTP_BLOCK: start an nginx of the test's own, whose
+# configuration is the usual preamble (foreground, one worker, temp paths
+# and logs in DIR) around HTTP_BLOCK (server blocks and http-level
+# directives); stopped on exit.  Does not wait for its ports: the caller
+# knows which they are (fm_wait_port).  Sets WS_CUSTOM_PID.
+ws_nginx_custom() {
+    local dir=$1 block=$2 user_line=''
+    [ "$(id -u)" = 0 ] && user_line='user root;'
+    mkdir -p "$dir/tmp" || return 1
+    cat >"$dir/nginx.conf" <<EOF
+$user_line
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log info;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $dir/tmp;
+    proxy_temp_path $dir/tmp;
+    fastcgi_temp_path $dir/tmp;
+    uwsgi_temp_path $dir/tmp;
+    scgi_temp_path $dir/tmp;
+    default_type text/plain;
+$block
+}
+EOF
+    "$WS_NGINX" -p "$dir" -c "$dir/nginx.conf" >"$dir/stdout.log" 2>&1 </dev/null &
+    WS_CUSTOM_PID=$!
+    fm_cleanup_add "kill -QUIT $WS_CUSTOM_PID 2>/dev/null; wait $WS_CUSTOM_PID 2>/dev/null"
+}
+
 # ws_nginx_start: start nginx in the foreground, in the background of this
 # shell, on two free ports; wait until both answer.  Registers its own stop
 # with fm_cleanup_add.  Returns non-zero (with diagnostics) if it cannot.
