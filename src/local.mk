@@ -34,6 +34,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/parse.c \
 	src/util/pidfile.c \
 	src/util/regex_guard.c \
+	src/util/regex_linear.c \
 	src/util/text.c
 
 noinst_LTLIBRARIES += src/core/libfmcore.la
@@ -147,6 +148,7 @@ noinst_HEADERS = \
 	include/faultmon/probe_params.h \
 	include/faultmon/recovery.h \
 	include/faultmon/regex_guard.h \
+	include/faultmon/regex_linear.h \
 	include/faultmon/result.h \
 	include/faultmon/runconf.h \
 	include/faultmon/state.h \

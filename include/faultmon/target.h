@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <faultmon/parse.h>   /* durations and sizes, for the callers of old */
+#include <faultmon/regex_linear.h>
 #include <faultmon/result.h>
 #include <faultmon/text.h>
 
@@ -45,6 +46,11 @@ struct fm_probe_opts {
     bool have_receive;
     regex_t receive;                /* matched against the start of the body */
     char *receive_text;
+    /* The receive regex when it is plain enough to be searched in linear
+     * time here, without the child process regexec() needs (see
+     * regex_linear.h); set with it by fm_probe_opts_set_receive(). */
+    bool have_receive_linear;
+    struct fm_regex_linear receive_linear;
     bool reverse;                   /* a receive match means failure */
     char *method;                   /* NULL: HEAD for targets, GET for URIs */
     char *headers[FM_HEADER_MAX];   /* "Name: value", validated */

@@ -201,6 +201,7 @@ fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
     opts->receive = compiled;
     opts->have_receive = true;
     opts->receive_text = text;
+    opts->have_receive_linear = fm_regex_linear_compile(regex, &opts->receive_linear);
     return 0;
 }
 

@@ -27,7 +27,7 @@ ws_nginx_custom "$FM_TMP/nginx" "
         location / { return 404; }
     }" || bail_out "cannot write nginx's configuration"
 fm_wait_port 127.0.0.1 "$PORT" 5 || bail_out "nginx did not start"
-plan 12
+plan 14
 
 base=http://127.0.0.1:$PORT
 fm_probe --json --maintenance-status 404 --uri "$base/gone"
@@ -54,6 +54,13 @@ fm_check_probe "--maintenance-regex matching the body: maintenance before the re
     targets.0.reason=maintenance
 fm_probe --json --receive '^status: up$' --maintenance-regex '^status: maintenance$' --uri "$base/up"
 fm_check_probe "--maintenance-regex without a match: the receive regex passes it" 0 targets.0.reason=ok
+# A plain receive pattern is searched without a child (regex_linear.h): the
+# maintenance regex beside it is still its own pattern.
+fm_probe --json --receive 'status: up' --maintenance-regex 'status: maintenance' --uri "$base/drain-body"
+fm_check_probe "plain --receive and --maintenance-regex, the drain body: maintenance" 0 \
+    verdict=ok targets.0.reason=maintenance
+fm_probe --json --receive 'status: up' --maintenance-regex 'status: maintenance' --uri "$base/up"
+fm_check_probe "plain --receive and --maintenance-regex, the up body: ok, not maintenance" 0 targets.0.reason=ok
 fm_probe --maintenance-regex '(' --uri "$base/up"
 is "$FM_RC" 64 "a maintenance regex that does not compile: usage error"
 fm_probe --maintenance-header 'x envoy' --uri "$base/up"

@@ -16,6 +16,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_probe_params \
 	tests/unit/test_recovery \
 	tests/unit/test_regex_guard \
+	tests/unit/test_regex_linear \
 	tests/unit/test_resolve_cache \
 	tests/unit/test_resolve_nss \
 	tests/unit/test_result \
@@ -70,6 +71,9 @@ tests_unit_test_recovery_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_regex_guard_SOURCES = tests/unit/test_regex_guard.c
 tests_unit_test_regex_guard_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_regex_guard_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_regex_linear_SOURCES = tests/unit/test_regex_linear.c
+tests_unit_test_regex_linear_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_regex_linear_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_probe_opts_SOURCES = tests/unit/test_probe_opts.c
 tests_unit_test_probe_opts_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_probe_opts_LDADD = $(FM_UNIT_LDADD)

@@ -52,7 +52,12 @@ test_setters_replace(void **state)
     (void) state;
     fm_probe_opts_init(&opts);
     assert_int_equal(fm_probe_opts_set_receive(&opts, "first", err, sizeof(err)), 0);
+    /* A plain pattern is searched without a child process; an anchored
+     * one is not plain, and replaces it whole. */
+    assert_true(opts.have_receive_linear);
+    assert_true(fm_regex_linear_search(&opts.receive_linear, "a first", 7));
     assert_int_equal(fm_probe_opts_set_receive(&opts, "^second$", err, sizeof(err)), 0);
+    assert_false(opts.have_receive_linear);
     assert_true(opts.have_receive);
     assert_string_equal(opts.receive_text, "^second$");
     assert_int_equal(regexec(&opts.receive, "second", 0, NULL, 0), 0);
@@ -65,6 +70,23 @@ test_setters_replace(void **state)
     assert_string_equal(opts.method, "PROPFIND");
     assert_int_equal(fm_probe_opts_set_method(&opts, "BAD METHOD", err, sizeof(err)), EINVAL);
     assert_string_equal(opts.method, "PROPFIND");
+    fm_probe_opts_clear(&opts);
+}
+
+/* The agents' default testregex, case-folded as they pass it, needs no
+ * child process per match (a fork per probe cycle before). */
+static void
+test_default_testregex_is_linear(void **state)
+{
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "</ *[Hh][Tt][Mm][Ll] *>", err, sizeof(err)), 0);
+    assert_true(opts.have_receive_linear);
+    assert_true(fm_regex_linear_search(&opts.receive_linear, "</body></HTML>\n", 15));
+    assert_false(fm_regex_linear_search(&opts.receive_linear, "</body></HTM", 12));
     fm_probe_opts_clear(&opts);
 }
 
@@ -139,6 +161,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_setters_replace),
+        cmocka_unit_test(test_default_testregex_is_linear),
         cmocka_unit_test(test_headers_in_order),
         cmocka_unit_test(test_expect_by_kind),
         cmocka_unit_test(test_alpn_list),
