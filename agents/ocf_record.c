@@ -75,7 +75,9 @@ fm_ocf_record_read_why(const char *dir, struct fm_ocf_record *rec, char *err, si
     char path[FM_OCF_PATH_MAX + 16];
     int rc = 0;
 
-    memset(rec, 0, sizeof(*rec));
+    /* Only the first n entries are ever read: zeroing all 66 KB cost each
+     * monitor a third of its page faults. */
+    rec->n = 0;
     if (err != NULL && err_len > 0) {
         err[0] = '\0';
     }
