@@ -57,6 +57,8 @@ agents_faultmon_ocf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
 	-DFM_OCF_ATTRD_UPDATER='"$(FM_ATTRD_UPDATER)"'
 agents_faultmon_ocf_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 agents_faultmon_ocf_LDADD = $(FM_LIBS_LIBC)
+# --enable-static-agent: a static PIE, without the dynamic loader (configure.ac).
+agents_faultmon_ocf_LDFLAGS = $(FM_AGENT_LDFLAGS)
 
 agents_faultmon_ocf_probe_SOURCES = agents/ocf_probe.c
 agents_faultmon_ocf_probe_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
