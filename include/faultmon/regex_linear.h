@@ -35,6 +35,7 @@ struct fm_regex_linear_item {
 /* A compiled pattern; plain data, may be copied. */
 struct fm_regex_linear {
     size_t n_items;
+    int first_byte;                 /* the one byte item 0 matches, or -1 */
     struct fm_regex_linear_item items[FM_REGEX_LINEAR_MAX_ITEMS];
 };
 

@@ -58,6 +58,16 @@ parse_list(const char *p, uint64_t set[2])
     return p + 1;
 }
 
+/* The byte a set holds when it holds only one (memchr() finds it), or -1. */
+static int
+single_byte(const uint64_t set[2])
+{
+    if (__builtin_popcountll(set[0]) + __builtin_popcountll(set[1]) != 1) {
+        return -1;
+    }
+    return (set[0] != 0)? __builtin_ctzll(set[0]) : 64 + __builtin_ctzll(set[1]);
+}
+
 /* One atom at \p p into \p item; returns the text after it, or NULL. */
 static const char *
 parse_atom(const char *p, struct fm_regex_linear_item *item)
@@ -111,6 +121,7 @@ fm_regex_linear_compile(const char *pattern, struct fm_regex_linear *prog)
         }
         prog->n_items++;
     }
+    prog->first_byte = (prog->n_items > 0)? single_byte(prog->items[0].set) : -1;
     return true;
 }
 
@@ -162,6 +173,11 @@ fm_regex_linear_search(const struct fm_regex_linear *prog, const char *data, siz
         /* Only the start state live, and the first item needed: skip to a
          * byte that can begin a match. */
         if (live == start && !prog->items[0].optional) {
+            if (prog->first_byte >= 0) {
+                const unsigned char *at = memchr(s + i, prog->first_byte, len - i);
+
+                i = (at != NULL)? (size_t) (at - s) : len;
+            }
             while (i < len && !set_has(prog->items[0].set, s[i])) {
                 i++;
             }
