@@ -11,11 +11,14 @@
  *  - a pattern is refused or compiled within 64 MiB and 3 s of CPU time
  *    (about 1 s outside ASan, whose allocator makes regcomp() some 4 times
  *    slower), never left to take gigabytes; a refusal is one terminated line;
- *  - a compiled pattern matches a 4 KiB subject within the same time.
+ *  - a compiled pattern matches a 4 KiB subject within the same time;
+ *  - where the plain-pattern search (regex_linear.h) takes the pattern, it
+ *    answers as regexec() does.
  */
 #include <config.h>
 
 #include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t before = 0;
     int64_t start_ns = 0;
     int rc = 0;
+    bool found = false;
 
     if (size > FUZZ_REGEX_MAX) {
         return -1;
@@ -94,9 +98,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         match.rm_eo = (regoff_t) len;
         start_ns = cpu_ns();
-        (void) regexec(&opts.receive, subject, 1, &match, REG_STARTEND);
+        found = (regexec(&opts.receive, subject, 1, &match, REG_STARTEND) == 0);
         FM_FUZZ_CHECK(cpu_ns() - start_ns < FUZZ_CPU_LIMIT_NS, "matching took %lld ms",
                       (long long) ((cpu_ns() - start_ns) / 1000000));
+        /* The plain-pattern search, where it is used, answers as regexec(). */
+        FM_FUZZ_CHECK(!opts.have_receive_linear
+                      || fm_regex_linear_search(&opts.receive_linear, subject, len) == found,
+                      "the linear search of '%s' says %s, regexec() the opposite", regex,
+                      found? "no match" : "a match");
     }
     fm_probe_opts_clear(&opts);
     free(pattern);
