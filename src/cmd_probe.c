@@ -97,6 +97,8 @@ probe_usage(FILE *out)
 "                            must agree to one\n"
 "      --max-bytes SIZE      stop reading a reply after SIZE bytes [64k]\n"
 "      --receive-bytes SIZE  body bytes --receive looks at [4k]\n"
+"      --spread              start the targets spread over --interval (with\n"
+"                            a little jitter per node), not all at once\n"
 "      --targets-file FILE   read more targets from FILE, one per line\n"
 "  -c, --count N             run N times [1]; exit with the worst verdict\n"
 "  -i, --interval DURATION   time between the starts of runs [1s]\n"
@@ -493,6 +495,7 @@ fm_cmd_probe(int argc, char **argv)
         goto done;
     }
     fm_probe_run_set_keep_sessions(run, cli.count > 1);
+    fm_probe_run_set_interval(run, cli.interval_ms);
     for (uint64_t i = 0; i < cli.count; i++) {
         uint64_t start_us = fm_now_us();
         enum fm_class verdict = FM_CLASS_OK;

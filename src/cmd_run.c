@@ -368,6 +368,9 @@ loop_cycle_start(struct fm_loop *lp)
     /* The resume file is checked at start-up and on SIGUSR1 (which
      * `faultmon resume` sends), not every cycle. */
     lp->cycle_start_us = fm_now_us();
+    /* In spread mode the probes spread over the interval of the state. */
+    fm_probe_run_set_interval(lp->probe, (lp->mon.st.interval_ms > 0)? lp->mon.st.interval_ms
+                                         : lp->cfg->decide.interval_up_ms);
     rc = fm_probe_run_start(lp->probe, lp->cycle_start_us);
     if (rc != 0) {
         /* Not a silent skip: the monitor counts it (see fm_monitor_cycle_done()). */

@@ -73,6 +73,9 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/resolve.c \
 	src/probe/resolve_cache.c \
 	src/probe/resolve_nss.c \
+	src/probe/schedule.c \
+	src/probe/schedule.h \
+	src/probe/spread.c \
 	src/probe/tcp.c \
 	src/probe/tls.c \
 	src/probe/tls_client.c \

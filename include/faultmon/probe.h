@@ -65,7 +65,20 @@ void fm_probe_run_free(struct fm_probe_run *run);
  */
 void fm_probe_run_set_keep_sessions(struct fm_probe_run *run, bool keep);
 
-/*! \brief Start a cycle: every target's probe begins now. \return 0 or errno */
+/*!
+ * \brief The interval a cycle's probes spread over in spread mode
+ *        (opts->spread; ignored otherwise): target i of n starts at
+ *        i * interval / n plus a jitter below a tenth of its slot, seeded
+ *        per node.  Call it before a cycle starts, when the interval changes.
+ */
+void fm_probe_run_set_interval(struct fm_probe_run *run, uint64_t interval_ms);
+
+/*!
+ * \brief Start a cycle: every target's probe begins now (burst mode), or
+ *        as it comes due over the interval (spread mode).  Either way the
+ *        cycle is done once every target has a verdict of this cycle.
+ * \return 0 or errno
+ */
 int fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us);
 
 /*!

@@ -75,6 +75,8 @@ struct fm_probe_opts {
     char *maintenance_text;
     size_t max_reply_bytes;         /* cap on bytes read per probe */
     size_t receive_window_bytes;    /* body bytes the regex sees */
+    bool spread;                    /* start the targets spread over the
+                                     * interval, not all at once */
 };
 
 struct fm_target {

@@ -381,6 +381,12 @@ static const struct fm_probe_param probe_params[] = {
         .offset = OPT_FIELD(max_reply_bytes), .set = set_number,
         .help = "read cap per reply",
     },
+    {
+        .name = "spread", .option = "spread", .type = FM_PARAM_BOOL, .default_text = "false",
+        .expected = "true or false",
+        .offset = OPT_FIELD(spread), .set = set_bool,
+        .help = "start the probes of an interval spread over it, not all at once",
+    },
 };
 
 const struct fm_probe_param *

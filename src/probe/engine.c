@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <faultmon/log.h>
@@ -144,7 +145,7 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     }
     r->reason = reason;
     r->sys_errno = sys_errno;
-    r->latency_us = fm_deadline_elapsed_us(&conn->run->deadline, fm_now_us());
+    r->latency_us = fm_deadline_elapsed_us(&conn->deadline, fm_now_us());
     if (detail != NULL) {
         snprintf(r->detail, sizeof(r->detail), "%s", detail);
     } else if (sys_errno != 0) {
@@ -154,6 +155,9 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
         log_failure(conn);
     }
     conn->run->pending--;
+    if (reason != FM_REASON_OK && conn->run->opts->spread && !conn->run->escalated) {
+        conn->run->escalate = true;     /* the rest of the sweep starts at once */
+    }
 
     /* A healthy TLS 1.3 probe may wait for its session ticket after its
      * verdict, without holding up the cycle. */
@@ -171,8 +175,8 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     run_note_released(conn->run);
 }
 
-static void
-conn_finish_ticket(struct fm_conn *conn)
+void
+fm_conn_end_ticket(struct fm_conn *conn)
 {
     conn->step = FM_STEP_DONE;
     conn->run->lingering--;
@@ -317,6 +321,13 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
         run->results[i].target = &targets[i];
         need_tls = need_tls || targets[i].use_tls;
     }
+    if (opts->spread) {
+        struct utsname node;
+
+        /* Clones on other nodes get other jitters; this node keeps its own. */
+        run->spread_seed = fm_spread_seed((uname(&node) == 0)? node.nodename : "");
+        run->interval_ms = 1000;
+    }
     if (need_tls) {
         rc = fm_tls_ctx_new(opts, &run->ssl_ctx, err, err_len);
         if (rc == 0 && fm_tls_sessions_new(run) != 0) {
@@ -363,36 +374,63 @@ fm_probe_run_free(struct fm_probe_run *run)
     free(run);
 }
 
+void
+fm_probe_run_set_interval(struct fm_probe_run *run, uint64_t interval_ms)
+{
+    run->interval_ms = interval_ms;
+}
+
+void
+fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *deadline)
+{
+    struct fm_result *r = conn->result;
+
+    r->reason = FM_REASON_OK;
+    r->http_status = 0;
+    r->sys_errno = 0;
+    r->latency_us = 0;
+    r->detail[0] = '\0';
+    conn->deadline = *deadline;
+    conn->sent = 0;
+    conn->got_ticket = false;
+    conn->step = FM_STEP_IDLE;
+    if (conn->literal) {
+        fm_tcp_connect_next(conn, 0);
+    } else {
+        fm_resolve_conn(conn, now_us);
+    }
+}
+
 int
 fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
 {
     /* A conn still waiting for a ticket from the last cycle gives up now. */
     for (size_t i = 0; i < run->n && run->lingering > 0; i++) {
         if (run->conns[i].step == FM_STEP_TICKET) {
-            conn_finish_ticket(&run->conns[i]);
+            fm_conn_end_ticket(&run->conns[i]);
         }
     }
     fm_deadline_init(&run->deadline, now_us, run->opts->timeout_ms);
     run->pending = run->n;
+    if (run->opts->spread) {
+        fm_spread_run_start(run, now_us);
+        return 0;
+    }
     for (size_t i = 0; i < run->n; i++) {
-        struct fm_conn *conn = &run->conns[i];
-        struct fm_result *r = conn->result;
-
-        r->reason = FM_REASON_OK;
-        r->http_status = 0;
-        r->sys_errno = 0;
-        r->latency_us = 0;
-        r->detail[0] = '\0';
-        conn->sent = 0;
-        conn->got_ticket = false;
-        conn->step = FM_STEP_IDLE;
-        if (conn->literal) {
-            fm_tcp_connect_next(conn, 0);
-        } else {
-            fm_resolve_conn(conn, now_us);
-        }
+        fm_conn_begin(&run->conns[i], now_us, &run->deadline);
     }
     return 0;
+}
+
+void
+fm_conn_expire(struct fm_conn *conn)
+{
+    char detail[sizeof(conn->result->detail)];
+
+    snprintf(detail, sizeof(detail), "no answer within Probe_timeout %llu ms%s",
+             (unsigned long long) conn->run->opts->timeout_ms,
+             (conn->proto->timeout_note != NULL)? conn->proto->timeout_note(conn) : "");
+    fm_conn_finish(conn, step_timeout_reason(conn->step), 0, detail);
 }
 
 void
@@ -403,24 +441,21 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
             struct fm_conn *conn = &run->conns[i];
 
             if (conn->step == FM_STEP_TICKET && now_us >= conn->ticket_end_us) {
-                conn_finish_ticket(conn);
+                fm_conn_end_ticket(conn);
             }
         }
+    }
+    if (run->opts->spread) {
+        fm_spread_run_tick(run, now_us);   /* each probe has its own deadline */
+        return;
     }
     if (run->pending == 0 || !fm_deadline_expired(&run->deadline, now_us)) {
         return;
     }
     for (size_t i = 0; i < run->n; i++) {
-        struct fm_conn *conn = &run->conns[i];
-        char detail[sizeof(conn->result->detail)];
-
-        if (fm_conn_judged(conn)) {
-            continue;
+        if (!fm_conn_judged(&run->conns[i])) {
+            fm_conn_expire(&run->conns[i]);
         }
-        snprintf(detail, sizeof(detail), "no answer within Probe_timeout %llu ms%s",
-                 (unsigned long long) run->opts->timeout_ms,
-                 (conn->proto->timeout_note != NULL)? conn->proto->timeout_note(conn) : "");
-        fm_conn_finish(conn, step_timeout_reason(conn->step), 0, detail);
     }
     fm_resolver_cancel(run->resolver);     /* nothing waits for a lookup now */
 }
@@ -440,7 +475,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
                 fm_resolver_process(run->resolver);
             } else if (conn->step == FM_STEP_TICKET) {
                 if (fm_tls_read_ticket(conn)) {
-                    conn_finish_ticket(conn);
+                    fm_conn_end_ticket(conn);
                 }
             } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
                 conn_advance(conn);
@@ -478,7 +513,9 @@ fm_probe_run_done(const struct fm_probe_run *run)
 int
 fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
 {
-    int wait_ms = (run->pending > 0)? fm_deadline_wait_ms(&run->deadline, now_us) : -1;
+    int wait_ms = (run->pending == 0)? -1
+                  : run->opts->spread? fm_spread_run_wait_ms(run, now_us)
+                  : fm_deadline_wait_ms(&run->deadline, now_us);
     int resolve_ms = fm_resolver_wait_ms(run->resolver);
 
     if (resolve_ms >= 0 && (wait_ms < 0 || resolve_ms < wait_ms)) {

@@ -165,7 +165,7 @@ http_match_child(struct fm_conn *conn, const regex_t *re, const char *data, size
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
         _exit(1);
     }
-    alarm(fm_deadline_wait_ms(&conn->run->deadline, fm_now_us()) / 1000 + 2);
+    alarm(fm_deadline_wait_ms(&conn->deadline, fm_now_us()) / 1000 + 2);
     answer = (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
     if (write(answer_fd, &answer, 1) != 1) {
         _exit(1);
@@ -216,7 +216,7 @@ http_match(void *ctx, const regex_t *re, const char *data, size_t len)
     close(fds[1]);
     for (;;) {
         struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-        int wait_ms = fm_deadline_wait_ms(&conn->run->deadline, fm_now_us());
+        int wait_ms = fm_deadline_wait_ms(&conn->deadline, fm_now_us());
         int n = poll(&pfd, 1, (wait_ms < FM_MATCH_GRACE_MS)? FM_MATCH_GRACE_MS : wait_ms);
 
         if (n < 0 && errno == EINTR) {

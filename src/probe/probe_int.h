@@ -28,6 +28,8 @@
 #include <faultmon/deadline.h>
 #include <faultmon/probe.h>
 
+#include "schedule.h"
+
 enum fm_step {
     FM_STEP_IDLE = 0,
     FM_STEP_RESOLVE,
@@ -94,6 +96,9 @@ struct fm_conn {
     struct fm_result *result;
     const struct fm_probe_proto *proto;
     enum fm_step step;
+    /* This probe's own deadline: the run's in burst mode, Probe_timeout from
+     * its own start in spread mode. */
+    struct fm_deadline deadline;
     int fd;
     uint32_t watched_events;        /* registered with epoll; 0: not yet */
     SSL *ssl;
@@ -135,6 +140,14 @@ struct fm_probe_run {
     bool keep_sessions;
     bool released;                  /* every TLS connection of a cycle closed
                                      * since the caller last asked */
+    /* Spread mode (opts->spread): the sweep, and the probes it started. */
+    struct fm_spread spread;
+    uint64_t spread_seed;           /* per node, set when the engine is made */
+    uint64_t interval_ms;           /* what a sweep spreads over */
+    size_t first_open;              /* no probe below it is running (unless
+                                     * escalated) */
+    bool escalate;                  /* a failure came: start the rest now */
+    bool escalated;                 /* ... done: deadlines no longer in order */
 };
 
 /* engine.c: what the protocols and the transports call back */
@@ -150,6 +163,21 @@ void fm_conn_watch(struct fm_conn *conn, uint32_t events);
 void fm_conn_connected(struct fm_conn *conn);
 /*! \brief Cut off every probe still running when the deadline has passed. */
 void fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us);
+/*! \brief Start one probe now, with its deadline (the cycle's, or its own). */
+void fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *deadline);
+/*! \brief Cut off a probe at its deadline: the timeout of the step it is in. */
+void fm_conn_expire(struct fm_conn *conn);
+/*! \brief A probe with its verdict, waiting for a TLS ticket, gives up now. */
+void fm_conn_end_ticket(struct fm_conn *conn);
+
+/* spread.c: the spread mode of the engine (schedule.c says when) */
+
+/*! \brief Begin a sweep: the probes start as they come due. */
+void fm_spread_run_start(struct fm_probe_run *run, uint64_t now_us);
+/*! \brief Start what is due, escalate after a failure, cut off what is late. */
+void fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us);
+/*! \brief Milliseconds until the next start or deadline, -1: none. */
+int fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
 
 /* tcp.c: the connection under every probe */
 

@@ -149,6 +149,7 @@ judge(const struct fm_probe_opts *opts, const struct fm_status_set *expect,
     result.target = target;
     conn.fd = -1;               /* no socket: recv() is ours, close() skipped */
     conn.step = FM_STEP_READ;
+    conn.deadline = run.deadline;  /* the probe's own deadline is the run's */
 
     fuzz_peer.data = data;
     fuzz_peer.len = len;

@@ -21,6 +21,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_resolve_nss \
 	tests/unit/test_result \
 	tests/unit/test_runconf \
+	tests/unit/test_schedule \
 	tests/unit/test_state \
 	tests/unit/test_state_forget \
 	tests/unit/test_summary \
@@ -86,6 +87,9 @@ tests_unit_test_resolve_cache_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_resolve_nss_SOURCES = tests/unit/test_resolve_nss.c
 tests_unit_test_resolve_nss_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_resolve_nss_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_schedule_SOURCES = tests/unit/test_schedule.c
+tests_unit_test_schedule_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_schedule_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_result_SOURCES = tests/unit/test_result.c
 tests_unit_test_result_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_result_LDADD = $(FM_UNIT_LDADD)

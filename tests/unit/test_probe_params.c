@@ -37,7 +37,7 @@ test_rows_are_complete(void **state)
     const struct fm_probe_param *params = fm_probe_params(&n);
 
     (void) state;
-    assert_int_equal(n, 21);
+    assert_int_equal(n, 22);     /* ... spread: the last row */
     for (size_t i = 0; i < n; i++) {
         const struct fm_probe_param *p = &params[i];
 
@@ -238,6 +238,31 @@ test_finish(void **state)
     fm_run_config_clear(&cfg);
 }
 
+/* spread: off by default (burst), set by the parameter and by --spread. */
+static void
+test_spread(void **state)
+{
+    const struct fm_probe_param *spread = fm_probe_param_find("spread");
+    struct fm_run_config cfg;
+    char err[256] = "";
+
+    (void) state;
+    assert_non_null(spread);
+    assert_string_equal(spread->option, "spread");
+    assert_string_equal(spread->default_text, "false");
+    fm_run_config_init(&cfg);
+    assert_false(cfg.probe.spread);
+    assert_int_equal(fm_probe_param_apply(&cfg, spread, "true", err, sizeof(err)), 0);
+    assert_true(cfg.probe.spread);
+    assert_int_equal(fm_probe_param_apply(&cfg, spread, "no", err, sizeof(err)), 0);
+    assert_false(cfg.probe.spread);
+    assert_int_equal(row_set(&cfg, spread, "true", FM_PARAM_FROM_OPTION), 0);
+    assert_true(cfg.probe.spread);
+    assert_int_equal(fm_probe_param_apply(&cfg, spread, "sometimes", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "invalid spread 'sometimes': expected true or false");
+    fm_run_config_clear(&cfg);
+}
+
 int
 main(void)
 {
@@ -249,6 +274,7 @@ main(void)
         cmocka_unit_test(test_apply_wording),
         cmocka_unit_test(test_option_source),
         cmocka_unit_test(test_finish),
+        cmocka_unit_test(test_spread),
     };
 
     return cmocka_run_group_tests_name("probe_params", tests, NULL, NULL);
