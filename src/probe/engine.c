@@ -155,8 +155,8 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
         log_failure(conn);
     }
     conn->run->pending--;
-    if (reason != FM_REASON_OK && conn->run->opts->spread && !conn->run->escalated) {
-        conn->run->escalate = true;     /* the rest of the sweep starts at once */
+    if (reason != FM_REASON_OK && conn->run->opts->spread) {
+        conn->run->hurry = true;        /* the rest of the sweep starts at once */
     }
 
     /* A healthy TLS 1.3 probe may wait for its session ticket after its
@@ -175,8 +175,8 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     run_note_released(conn->run);
 }
 
-void
-fm_conn_end_ticket(struct fm_conn *conn)
+static void
+conn_finish_ticket(struct fm_conn *conn)
 {
     conn->step = FM_STEP_DONE;
     conn->run->lingering--;
@@ -407,7 +407,7 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
     /* A conn still waiting for a ticket from the last cycle gives up now. */
     for (size_t i = 0; i < run->n && run->lingering > 0; i++) {
         if (run->conns[i].step == FM_STEP_TICKET) {
-            fm_conn_end_ticket(&run->conns[i]);
+            conn_finish_ticket(&run->conns[i]);
         }
     }
     fm_deadline_init(&run->deadline, now_us, run->opts->timeout_ms);
@@ -441,7 +441,7 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
             struct fm_conn *conn = &run->conns[i];
 
             if (conn->step == FM_STEP_TICKET && now_us >= conn->ticket_end_us) {
-                fm_conn_end_ticket(conn);
+                conn_finish_ticket(conn);
             }
         }
     }
@@ -475,7 +475,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
                 fm_resolver_process(run->resolver);
             } else if (conn->step == FM_STEP_TICKET) {
                 if (fm_tls_read_ticket(conn)) {
-                    fm_conn_end_ticket(conn);
+                    conn_finish_ticket(conn);
                 }
             } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
                 conn_advance(conn);

@@ -144,10 +144,8 @@ struct fm_probe_run {
     struct fm_spread spread;
     uint64_t spread_seed;           /* per node, set when the engine is made */
     uint64_t interval_ms;           /* what a sweep spreads over */
-    size_t first_open;              /* no probe below it is running (unless
-                                     * escalated) */
-    bool escalate;                  /* a failure came: start the rest now */
-    bool escalated;                 /* ... done: deadlines no longer in order */
+    size_t first_open;              /* no probe below it is running */
+    bool hurry;                     /* a failure came: start the rest now */
 };
 
 /* engine.c: what the protocols and the transports call back */
@@ -167,14 +165,12 @@ void fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us);
 void fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *deadline);
 /*! \brief Cut off a probe at its deadline: the timeout of the step it is in. */
 void fm_conn_expire(struct fm_conn *conn);
-/*! \brief A probe with its verdict, waiting for a TLS ticket, gives up now. */
-void fm_conn_end_ticket(struct fm_conn *conn);
 
 /* spread.c: the spread mode of the engine (schedule.c says when) */
 
 /*! \brief Begin a sweep: the probes start as they come due. */
 void fm_spread_run_start(struct fm_probe_run *run, uint64_t now_us);
-/*! \brief Start what is due, escalate after a failure, cut off what is late. */
+/*! \brief Cut off what is late, start what is due, and the rest after a failure. */
 void fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us);
 /*! \brief Milliseconds until the next start or deadline, -1: none. */
 int fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);

@@ -7,17 +7,19 @@
  * the decision is taken over a verdict of every target, none left "ok" from
  * an earlier cycle.
  *
- * A failure escalates the sweep: the first verdict that is not ok starts
- * every target not yet due at once, and probes again at once every target
- * found ok earlier in the sweep.  So every verdict of a failing cycle comes
- * from a probe started after the failure was seen, and a stopped server is a
- * complete failure in the cycle that first meets it, as in burst mode, not a
- * partial one followed by a complete one an interval later.
+ * A failure hurries the sweep: the first verdict that is not ok starts
+ * every target not yet due at once, so the cycle's decision comes as soon
+ * as those probes end rather than at the end of the interval.  The cycle's
+ * class is its worst target's (src/core/summary.c), so the one failure
+ * already makes it as bad as burst mode would; a target probed earlier in
+ * the sweep keeps its verdict, the latest there is.  Starting a probe early
+ * never ends the sweep later: it ends at most Probe_timeout after the
+ * failure, before the probe's own start and Probe_timeout would have.
  *
  * Cheap: starts are whole milliseconds from the sweep's start, so the probes
- * due in one millisecond share a wake-up; without escalation start times,
- * and so deadlines, grow with the index, and the probes running are found
- * from one cursor (first_open) rather than by a walk over every target.
+ * due in one millisecond share a wake-up.  Start times, and so deadlines,
+ * grow with the index, hurried or not, so the running probes are found from
+ * one cursor (first_open), never by a walk over every target.
  */
 #include <config.h>
 
@@ -39,31 +41,17 @@ start_due(struct fm_probe_run *run, uint64_t now_us)
     }
 }
 
-/* A failure came: everything not yet started starts now, and what was
- * found ok earlier in the sweep is probed again now. */
+/* A failure came: everything not yet started starts now. */
 static void
-escalate(struct fm_probe_run *run, uint64_t now_us)
+hurry(struct fm_probe_run *run, uint64_t now_us)
 {
-    size_t started = run->spread.next;
+    size_t from = run->spread.next;
     struct fm_deadline deadline;
 
-    run->escalate = false;
-    run->escalated = true;
-    fm_deadline_init(&deadline, now_us, run->opts->timeout_ms);
-    for (size_t i = 0; i < started; i++) {
-        struct fm_conn *conn = &run->conns[i];
-
-        if (!fm_conn_judged(conn) || conn->result->reason != FM_REASON_OK) {
-            continue;
-        }
-        if (conn->step == FM_STEP_TICKET) {
-            fm_conn_end_ticket(conn);
-        }
-        run->pending++;
-        fm_conn_begin(conn, now_us, &deadline);
-    }
+    run->hurry = false;
     run->spread.next = run->n;
-    for (size_t i = started; i < run->n; i++) {
+    fm_deadline_init(&deadline, now_us, run->opts->timeout_ms);
+    for (size_t i = from; i < run->n; i++) {
         fm_conn_begin(&run->conns[i], now_us, &deadline);
     }
 }
@@ -72,21 +60,16 @@ escalate(struct fm_probe_run *run, uint64_t now_us)
 static void
 expire(struct fm_probe_run *run, uint64_t now_us)
 {
-    bool ordered = !run->escalated;
-
-    for (size_t i = ordered? run->first_open : 0; i < run->spread.next; i++) {
+    for (size_t i = run->first_open; i < run->spread.next; i++) {
         struct fm_conn *conn = &run->conns[i];
 
         if (!fm_conn_judged(conn)) {
             if (!fm_deadline_expired(&conn->deadline, now_us)) {
-                if (ordered) {
-                    break;      /* every later probe started later */
-                }
-                continue;
+                break;      /* every later probe started later */
             }
             fm_conn_expire(conn);
         }
-        if (ordered && i == run->first_open) {
+        if (i == run->first_open) {
             run->first_open++;
         }
     }
@@ -102,8 +85,7 @@ fm_spread_run_start(struct fm_probe_run *run, uint64_t now_us)
     }
     fm_spread_begin(&run->spread, run->n, run->interval_ms, run->spread_seed, now_us);
     run->first_open = 0;
-    run->escalate = false;
-    run->escalated = false;
+    run->hurry = false;
     for (size_t i = 0; i < run->n; i++) {
         run->conns[i].step = FM_STEP_IDLE;      /* not judged: not started */
     }
@@ -115,12 +97,10 @@ fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us)
 {
     expire(run, now_us);
     start_due(run, now_us);
-    /* A probe may fail while it starts (a refused connect), and escalating
-     * once is enough: the flag is not set again after it. */
-    if (run->escalate) {
-        escalate(run, now_us);
+    /* A probe may fail while it starts (a refused connect): hurry then too. */
+    if (run->hurry) {
+        hurry(run, now_us);
     }
-    expire(run, now_us);    /* a zero Probe_timeout cannot exist, but be exact */
 }
 
 int
@@ -128,7 +108,8 @@ fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
 {
     int wait_ms = fm_spread_wait_ms(&run->spread, now_us);
 
-    for (size_t i = run->escalated? 0 : run->first_open; i < run->spread.next; i++) {
+    /* The first probe still running has the nearest deadline. */
+    for (size_t i = run->first_open; i < run->spread.next; i++) {
         const struct fm_conn *conn = &run->conns[i];
         int dl_ms = 0;
 
@@ -139,9 +120,7 @@ fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
         if (wait_ms < 0 || dl_ms < wait_ms) {
             wait_ms = dl_ms;
         }
-        if (!run->escalated) {
-            break;      /* the first running probe has the nearest deadline */
-        }
+        break;
     }
     return wait_ms;
 }

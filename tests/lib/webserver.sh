@@ -87,6 +87,9 @@ ws_make_cert() {
 
 ws_write_nginx_conf() {
     local listen_v6_http='' listen_v6_https='' user_line=''
+    # WS_LOG_FORMAT: another access log line, for a test that needs one
+    # (nginx variables, such as $msec for the time of each request).
+    local log_format=${WS_LOG_FORMAT:-'$request|$http_x_faultmon_test|$status'}
     if [ "$WS_HAVE_IPV6" = 1 ]; then
         listen_v6_http="listen [::1]:$WS_HTTP_PORT;"
         listen_v6_https="listen [::1]:$WS_HTTPS_PORT ssl;"
@@ -118,7 +121,7 @@ http {
     scgi_temp_path $WS_DIR/tmp/scgi;
     default_type text/plain;
     keepalive_timeout 5;
-    log_format fmtest '\$request|\$http_x_faultmon_test|\$status';
+    log_format fmtest '$log_format';
 
     server {
         listen 127.0.0.1:$WS_HTTP_PORT;
