@@ -296,6 +296,7 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     run->opts = opts;
     run->n = n;
     run->epfd = -1;
+    run->timer_fd = -1;
     run->conns = calloc(n, sizeof(*run->conns));
     run->results = calloc(n, sizeof(*run->results));
     if (run->conns == NULL || run->results == NULL) {
@@ -327,6 +328,11 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
         /* Clones on other nodes get other jitters; this node keeps its own. */
         run->spread_seed = fm_spread_seed((uname(&node) == 0)? node.nodename : "");
         run->interval_ms = 1000;
+        rc = fm_spread_run_timer_new(run, err, err_len);
+        if (rc != 0) {
+            fm_probe_run_free(run);
+            return rc;
+        }
     }
     if (need_tls) {
         rc = fm_tls_ctx_new(opts, &run->ssl_ctx, err, err_len);
@@ -365,6 +371,9 @@ fm_probe_run_free(struct fm_probe_run *run)
     fm_tls_sessions_free(run);
     if (run->ssl_ctx != NULL) {
         SSL_CTX_free(run->ssl_ctx);
+    }
+    if (run->timer_fd >= 0) {
+        close(run->timer_fd);
     }
     if (run->epfd >= 0) {
         close(run->epfd);
@@ -473,6 +482,8 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
 
             if (conn == NULL) {
                 fm_resolver_process(run->resolver);
+            } else if (events[i].data.ptr == (void *) &run->timer_fd) {
+                fm_spread_run_timer_read(run);
             } else if (conn->step == FM_STEP_TICKET) {
                 if (fm_tls_read_ticket(conn)) {
                     conn_finish_ticket(conn);

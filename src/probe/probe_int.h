@@ -145,6 +145,9 @@ struct fm_probe_run {
     uint64_t spread_seed;           /* per node, set when the engine is made */
     uint64_t interval_ms;           /* what a sweep spreads over */
     size_t first_open;              /* no probe below it is running */
+    int timer_fd;                   /* in epfd: wakes at the next start or
+                                     * deadline, to the microsecond */
+    uint64_t timer_at_us;           /* when it is set to fire, 0: unset */
     bool hurry;                     /* a failure came: start the rest now */
 };
 
@@ -174,6 +177,10 @@ void fm_spread_run_start(struct fm_probe_run *run, uint64_t now_us);
 void fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us);
 /*! \brief Milliseconds until the next start or deadline, -1: none. */
 int fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
+/*! \brief Make the run's timer fd and watch it. \return 0 or errno */
+int fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len);
+/*! \brief The timer fd fired: read it off. */
+void fm_spread_run_timer_read(struct fm_probe_run *run);
 
 /* tcp.c: the connection under every probe */
 

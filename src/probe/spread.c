@@ -23,9 +23,87 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 
 #include "probe_int.h"
+
+/* libqb (faultmon run's loop) sleeps whole milliseconds rounded down, then
+ * polls without sleeping until its timer is due: up to a millisecond of
+ * spinning before every wake-up, once per target in spread mode.  A timer
+ * fd in the engine's epoll set wakes the loop at the microsecond instead,
+ * and the wait a caller is told is only a backstop, this much later. */
+#define FM_SPREAD_BACKSTOP_MS 2
+
+/* When the next probe is due to start or the nearest deadline comes;
+ * 0: neither (the sweep is done). */
+static uint64_t
+next_wake_us(const struct fm_probe_run *run)
+{
+    uint64_t at = (run->spread.next < run->n)? fm_spread_start_us(&run->spread, run->spread.next) : 0;
+
+    /* The first probe still running has the nearest deadline. */
+    for (size_t i = run->first_open; i < run->spread.next; i++) {
+        const struct fm_conn *conn = &run->conns[i];
+
+        if (!fm_conn_judged(conn)) {
+            if (at == 0 || conn->deadline.end_us < at) {
+                at = conn->deadline.end_us;
+            }
+            break;
+        }
+    }
+    return at;
+}
+
+/* Set the timer fd to the next wake-up (a time past fires at once). */
+static void
+arm(struct fm_probe_run *run)
+{
+    uint64_t at = next_wake_us(run);
+    struct itimerspec its;
+
+    if (at == run->timer_at_us) {
+        return;
+    }
+    memset(&its, 0, sizeof(its));      /* at 0: disarmed */
+    its.it_value.tv_sec = (time_t) (at / 1000000u);
+    its.it_value.tv_nsec = (long) (at % 1000000u) * 1000;
+    if (timerfd_settime(run->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) == 0) {
+        run->timer_at_us = at;
+    }
+}
+
+int
+fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len)
+{
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->timer_fd };
+    int rc = 0;
+
+    run->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (run->timer_fd < 0 || epoll_ctl(run->epfd, EPOLL_CTL_ADD, run->timer_fd, &ev) != 0) {
+        rc = errno;
+        snprintf(err, err_len, "cannot make the spread timer: %s", strerror(rc));
+    }
+    return rc;
+}
+
+void
+fm_spread_run_timer_read(struct fm_probe_run *run)
+{
+    uint64_t expirations = 0;
+
+    /* Nothing to read (EAGAIN) only if it was set again meanwhile. */
+    if (read(run->timer_fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN) {
+        return;
+    }
+    run->timer_at_us = 0;   /* fired: set it again, to the same time too */
+}
 
 /* Start the probes that have come due. */
 static void
@@ -101,26 +179,19 @@ fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us)
     if (run->hurry) {
         hurry(run, now_us);
     }
+    arm(run);
 }
 
 int
 fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
 {
-    int wait_ms = fm_spread_wait_ms(&run->spread, now_us);
+    uint64_t at = next_wake_us(run);
+    uint64_t wait_ms = 0;
 
-    /* The first probe still running has the nearest deadline. */
-    for (size_t i = run->first_open; i < run->spread.next; i++) {
-        const struct fm_conn *conn = &run->conns[i];
-        int dl_ms = 0;
-
-        if (fm_conn_judged(conn)) {
-            continue;
-        }
-        dl_ms = fm_deadline_wait_ms(&conn->deadline, now_us);
-        if (wait_ms < 0 || dl_ms < wait_ms) {
-            wait_ms = dl_ms;
-        }
-        break;
+    if (at == 0) {
+        return -1;
     }
-    return wait_ms;
+    /* The timer fd wakes the caller at `at`; this only backs it up. */
+    wait_ms = ((at > now_us)? (at - now_us + 999u) / 1000u : 0) + FM_SPREAD_BACKSTOP_MS;
+    return (wait_ms > INT_MAX)? INT_MAX : (int) wait_ms;
 }

@@ -29,6 +29,7 @@ plan 15
 
 # Background loops of this script, stopped on exit whatever happens.
 BG_PIDS=()
+# shellcheck disable=SC2016 # expanded when the cleanup runs
 fm_cleanup_add 'for p in "${BG_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done'
 
 # targets TAG N: N Port_list URIs, /TAG0 ... (HEAD: a 404 is an answer).
@@ -152,10 +153,11 @@ for _ in $(seq 1 100); do
     fi
     sleep 0.05
 done
-ok_if $([ -n "$found_ms" ] && echo 0 || echo 1) "spread loop: the stopped server is found"
+[ -n "$found_ms" ]
+ok_if $? "spread loop: the stopped server is found"
 took=$((${found_ms:-99999} - killed_ms))
-ok_if $([ "$took" -le 3000 ] && echo 0 || echo 1) \
-    "spread loop: found within Thorough_probe_interval + Probe_timeout (3000 ms): $took ms"
+[ "$took" -le 3000 ]
+ok_if $? "spread loop: found within Thorough_probe_interval + Probe_timeout (3000 ms): $took ms"
 is "$(status_field dead '",".join(h["verdict"] for h in r["history"]['"$before"':])')" "$(
     status_field dead '",".join(["ok"] * (len(r["history"]) - '"$before"' - 1) + ["complete"])')" \
     "spread loop: a complete failure, no partial one first"

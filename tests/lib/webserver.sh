@@ -89,6 +89,7 @@ ws_write_nginx_conf() {
     local listen_v6_http='' listen_v6_https='' user_line=''
     # WS_LOG_FORMAT: another access log line, for a test that needs one
     # (nginx variables, such as $msec for the time of each request).
+    # shellcheck disable=SC2016 # nginx's variables, not the shell's
     local log_format=${WS_LOG_FORMAT:-'$request|$http_x_faultmon_test|$status'}
     if [ "$WS_HAVE_IPV6" = 1 ]; then
         listen_v6_http="listen [::1]:$WS_HTTP_PORT;"
