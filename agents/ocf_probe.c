@@ -139,6 +139,9 @@ start_cycle(struct probe_cycle *c, uint64_t cap_ms)
     if (cap_ms != 0 && c->cfg.probe.timeout_ms > cap_ms) {
         c->cfg.probe.timeout_ms = cap_ms;
     }
+    /* One check inside the monitor's own timeout: every target at once,
+     * whatever spread says for the loop. */
+    c->cfg.probe.spread = false;
     c->sets[0].opts = &c->cfg.probe;
     c->sets[0].targets = c->cfg.targets;
     c->sets[0].n = c->cfg.n_targets;

@@ -25,7 +25,7 @@ ws_nginx_start || bail_out "nginx did not start"
 H=127.0.0.1:$WS_HTTP_PORT
 PYTHON3=${PYTHON3:-python3}
 
-plan 15
+plan 16
 
 # Background loops of this script, stopped on exit whatever happens.
 BG_PIDS=()
@@ -116,7 +116,24 @@ starts b 0 >"$FM_TMP/b0"
 burst=$(awk 'NR == 1 { lo = $1 } { hi = $1 } END { print (NR == 8 && hi - lo < 300)? "burst" : "span " hi - lo " ms over " NR }' "$FM_TMP/b0")
 is "$burst" burst "probe without --spread (the default): every target at once"
 
-# 8-9: a bad value is refused by the row's check (exit 64).
+# 8: the agents' one-shot probe (OCF_CHECK_LEVEL=10) never spreads: it is
+# one check inside the monitor's own timeout (8 targets spread over the
+# default second would take 875 ms).
+ocf_probe=${FM_TOP_BUILDDIR:-$FM_TESTS_DIR/..}/agents/faultmon-ocf-probe
+start_ms=$(fm_now_ms)
+OCF_RESKEY_Port_list=$(targets o 8 | paste -sd, -) OCF_RESKEY_spread=true \
+    fm_timeout 10 "$ocf_probe" >"$FM_TMP/ocf-probe.out" 2>&1
+rc=$?
+took=$(($(fm_now_ms) - start_ms))
+if [ "$rc" = 0 ] && [ "$took" -lt 600 ]; then
+    ok "faultmon-ocf-probe with spread=true: every target at once, ok ($took ms)"
+else
+    not_ok "faultmon-ocf-probe with spread=true: every target at once, ok ($took ms)"
+    diag "exit $rc"
+    diag_file "$FM_TMP/ocf-probe.out"
+fi
+
+# 9-10: a bad value is refused by the row's check (exit 64).
 fm_timeout 10 "$FAULTMON" run sp-bad --no-env --no-pacemaker --cycles 1 --param "Port_list=$H" \
     --param spread=sometimes >/dev/null 2>"$FM_TMP/bad.err"
 is "$?" 64 "run --param spread=sometimes: a usage error"
@@ -128,7 +145,7 @@ status_field() {
         "$PYTHON3" -c "import json,sys; r=json.load(sys.stdin)['resources'][0]; print($2)" 2>/dev/null
 }
 
-# 10-15: nginx stops under a spread loop (4 targets, 2 s, Probe_timeout 1 s):
+# 11-16: nginx stops under a spread loop (4 targets, 2 s, Probe_timeout 1 s):
 # a complete failure, no partial one first, within interval + timeout (the
 # first refused probe starts the rest of the sweep at once).
 list=$(targets d 4 | paste -sd, -)
