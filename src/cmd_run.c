@@ -355,9 +355,11 @@ loop_dispatch(struct fm_loop *lp)
         loop_cycle_done(lp, NULL);
         return;
     }
-    /* Wake for the deadline even if no fd does. */
+    /* Wake for the deadline even if no fd does (-1: the engine's timer fd will). */
     wait_ms = fm_probe_run_wait_ms(lp->probe, fm_now_us());
-    loop_arm(lp, (wait_ms > 0)? (uint64_t) wait_ms : 0, on_timer_deadline);
+    if (wait_ms >= 0) {
+        loop_arm(lp, (uint64_t) wait_ms, on_timer_deadline);
+    }
 }
 
 static void

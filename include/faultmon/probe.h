@@ -102,7 +102,10 @@ int fm_probe_run_fd(const struct fm_probe_run *run);
 
 /*!
  * \brief How long a caller may sleep before the next dispatch.
- * \return milliseconds, or -1 when nothing is waiting on time
+ * \return milliseconds, or -1 when nothing is waiting on time or when the
+ *         engine's fd itself becomes readable in time (in spread mode a
+ *         timer fd in its epoll set wakes the caller for each start and
+ *         deadline)
  */
 int fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
 

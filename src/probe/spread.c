@@ -37,7 +37,9 @@
  * polls without sleeping until its timer is due: up to a millisecond of
  * spinning before every wake-up, once per target in spread mode.  A timer
  * fd in the engine's epoll set wakes the loop at the microsecond instead,
- * and the wait a caller is told is only a backstop, this much later. */
+ * and the caller needs no timer of its own (fm_probe_run_wait_ms() says
+ * -1); only if the timer fd cannot be set is it told a wait, this much
+ * later than the wake-up it missed. */
 #define FM_SPREAD_BACKSTOP_MS 2
 
 /* When the next probe is due to start or the nearest deadline comes;
@@ -188,10 +190,10 @@ fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
     uint64_t at = next_wake_us(run);
     uint64_t wait_ms = 0;
 
-    if (at == 0) {
-        return -1;
+    if (at == 0 || at == run->timer_at_us) {
+        return -1;      /* nothing to wait for, or the timer fd wakes the caller */
     }
-    /* The timer fd wakes the caller at `at`; this only backs it up. */
+    /* The timer fd could not be set: a backstop a little later. */
     wait_ms = ((at > now_us)? (at - now_us + 999u) / 1000u : 0) + FM_SPREAD_BACKSTOP_MS;
     return (wait_ms > INT_MAX)? INT_MAX : (int) wait_ms;
 }

@@ -159,7 +159,6 @@ for _ in $(seq 1 100); do
 done
 sleep 0.7    # into the second sweep: some targets of it probed already
 is "$(status_field dead 'r["history"][-1]["verdict"]')" ok "spread loop: a healthy first cycle"
-before=$(status_field dead 'len(r["history"])')
 killed_ms=$(fm_now_ms)
 ws_nginx_kill
 found_ms=
@@ -175,9 +174,10 @@ ok_if $? "spread loop: the stopped server is found"
 took=$((${found_ms:-99999} - killed_ms))
 [ "$took" -le 3000 ]
 ok_if $? "spread loop: found within Thorough_probe_interval + Probe_timeout (3000 ms): $took ms"
-is "$(status_field dead '",".join(h["verdict"] for h in r["history"]['"$before"':])')" "$(
-    status_field dead '",".join(["ok"] * (len(r["history"]) - '"$before"' - 1) + ["complete"])')" \
-    "spread loop: a complete failure, no partial one first"
+# (The history's length is not read before the stop: the loop writes an
+# unchanged ok state only every 10 s, so the file may lag by a few cycles.)
+is "$(status_field dead '",".join(sorted(set(h["verdict"] for h in r["history"])))')" "complete,ok" \
+    "spread loop: a complete failure, no partial one on the way"
 # That cycle: the targets probed before the stop keep their ok (their latest
 # verdict), every one after it is refused, and none is missing.
 like "$(status_field dead '",".join(t["reason"] for t in r["targets"])')" \
