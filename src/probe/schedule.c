@@ -75,7 +75,13 @@ fm_spread_start_us(const struct fm_spread *sp, size_t i)
 size_t
 fm_spread_take_due(struct fm_spread *sp, uint64_t now_us)
 {
-    while (sp->next < sp->n && fm_spread_start_us(sp, sp->next) <= now_us) {
+    uint64_t until_us = now_us + FM_SPREAD_BATCH_MS * 1000u;
+
+    /* Only a wake-up for a start that has come takes the ones after it. */
+    if (sp->next >= sp->n || fm_spread_start_us(sp, sp->next) > now_us) {
+        return sp->next;
+    }
+    while (sp->next < sp->n && fm_spread_start_us(sp, sp->next) <= until_us) {
         sp->next++;
     }
     return sp->next;

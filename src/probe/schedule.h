@@ -5,10 +5,15 @@
  * i of n starts at i * interval / n plus a jitter below a tenth of its slot,
  * seeded per node, so that clones on many nodes never probe a backend in
  * lockstep while one node keeps the same phase from cycle to cycle.  Offsets
- * are whole milliseconds, so the probes due in the same millisecond start on
- * one wake-up; they depend only on the sweep's start, never on how long an
- * earlier probe took.  The jitter stays below the slot, so start times grow
- * with the index and "the next to start" is one cursor.
+ * are whole milliseconds and depend only on the sweep's start, never on how
+ * long an earlier probe took.  The jitter stays below the slot, so start
+ * times grow with the index and "the next to start" is one cursor.
+ *
+ * A wake-up costs more than a probe on a busy machine, so a wake-up for one
+ * start also starts the targets due within FM_SPREAD_BATCH_MS after it: at
+ * most FM_SPREAD_BATCH_MS early, one wake-up per 20 ms when slots are
+ * shorter (200 targets a second: four at a time), and nothing changes when
+ * slots are longer (each target has its wake-up, at its jittered time).
  */
 #ifndef FAULTMON_PROBE_SCHEDULE_H
 #define FAULTMON_PROBE_SCHEDULE_H
@@ -18,6 +23,8 @@
 
 /*! The jitter of a start is below 1/FM_SPREAD_JITTER_DIV of its slot. */
 #define FM_SPREAD_JITTER_DIV 10
+/*! A wake-up starts the targets due up to this much later too. */
+#define FM_SPREAD_BATCH_MS 20
 
 /*! One sweep over the targets of a cycle. */
 struct fm_spread {
@@ -46,7 +53,7 @@ uint64_t fm_spread_start_us(const struct fm_spread *sp, size_t i);
 
 /*!
  * \brief Take the targets due at \p now_us: every target from sp->next on
- *        whose start has come.
+ *        whose start has come or comes within FM_SPREAD_BATCH_MS.
  * \return the new cursor: targets [old sp->next, returned) start now
  */
 size_t fm_spread_take_due(struct fm_spread *sp, uint64_t now_us);
