@@ -110,6 +110,12 @@ tls_request_set(const struct fm_run_config *cfg)
 }
 
 static bool
+spread_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.spread;
+}
+
+static bool
 tls_verify_set(const struct fm_run_config *cfg)
 {
     return cfg->probe.tls_verify;
@@ -219,6 +225,8 @@ static const struct param_case param_cases[] = {
     { "tls_alpn", "h2,http/1.1", alpn_set, "h2, http/1.1", "tls_alpn: invalid ALPN list", "alpn" },
     { "max_reply_bytes", "1M", max_set, "63",
       "invalid max_reply_bytes '63': expected a size of at least 64", "max_reply" },
+    { "spread", "true", spread_set, "often", "invalid spread 'often': expected true or false",
+      "spreads" },
 };
 
 #define N_CASES (sizeof(param_cases) / sizeof(param_cases[0]))
