@@ -23,6 +23,8 @@ static const struct fm_command fm_commands[] = {
     { "resume", fm_cmd_resume, "put a service held for manual resume back in service" },
     { "reset", fm_cmd_reset, "forget a resource's failure history and decision on this node" },
     { "simulate", fm_cmd_simulate, "show what a timeline of probe results would cause" },
+    { "metrics", fm_cmd_metrics, "print every resource's state in Prometheus' text format" },
+    { "exporter", fm_cmd_exporter, "serve those metrics over HTTP for Prometheus" },
 };
 
 static void

@@ -99,6 +99,13 @@ src_pcmk_libfmpcmk_la_SOURCES = \
 src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
 src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS) $(PACEMAKER_LIBS)
 
+# The Prometheus text format of the state files, and what the exporter
+# answers (libc only; never the probe path).
+noinst_LTLIBRARIES += src/metrics/libfmmetrics.la
+src_metrics_libfmmetrics_la_SOURCES = \
+	src/metrics/http_serve.c \
+	src/metrics/render.c
+
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
 	src/monitor/monitor.c
@@ -112,11 +119,13 @@ FM_LIBS_LIBC = src/core/libfmcore.la src/decide/libfmdecide.la src/pcmk/libfmocf
 # the fuzz harnesses.
 noinst_LTLIBRARIES += src/libfaultmon.la
 src_libfaultmon_la_SOURCES =
-src_libfaultmon_la_LIBADD = src/monitor/libfmmonitor.la src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
+src_libfaultmon_la_LIBADD = src/metrics/libfmmetrics.la src/monitor/libfmmonitor.la src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
 
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
 	src/cli.c \
+	src/cmd_exporter.c \
+	src/cmd_metrics.c \
 	src/cmd_probe.c \
 	src/cmd_reset.c \
 	src/cmd_run.c \
@@ -143,6 +152,7 @@ noinst_HEADERS = \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \
 	include/faultmon/log.h \
+	include/faultmon/metrics.h \
 	include/faultmon/monitor.h \
 	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \

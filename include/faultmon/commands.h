@@ -45,6 +45,12 @@ int fm_cmd_status(int argc, char **argv);
 int fm_cmd_resume(int argc, char **argv);
 int fm_cmd_reset(int argc, char **argv);
 
+/*! \brief `faultmon metrics`: the Prometheus text format, on stdout or in a file. */
+int fm_cmd_metrics(int argc, char **argv);
+
+/*! \brief `faultmon exporter`: serve `faultmon metrics` over HTTP until SIGTERM. */
+int fm_cmd_exporter(int argc, char **argv);
+
 /*!
  * \brief `faultmon simulate`: run a timeline from stdin through the engine.
  *

@@ -9,6 +9,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_http_judge \
 	tests/unit/test_http_request \
 	tests/unit/test_kvfile \
+	tests/unit/test_metrics \
 	tests/unit/test_monitor \
 	tests/unit/test_parse \
 	tests/unit/test_pidfile \
@@ -57,6 +58,9 @@ tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
 tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_metrics_SOURCES = tests/unit/test_metrics.c
+tests_unit_test_metrics_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_metrics_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_pidfile_SOURCES = tests/unit/test_pidfile.c
 tests_unit_test_pidfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_pidfile_LDADD = $(FM_UNIT_LDADD)

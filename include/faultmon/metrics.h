@@ -1,0 +1,97 @@
+/*
+ * faultmon: the Prometheus text exposition format (version 0.0.4) of the
+ * state files, for `faultmon metrics` (node_exporter's textfile collector)
+ * and `faultmon exporter` (a scrape over HTTP).
+ *
+ * The renderer reads only what fm_state_read() accepted: it never touches a
+ * probe, a socket or the loop, so a scrape can neither slow a cycle nor
+ * change a verdict.  Every family is written once, with its HELP and TYPE,
+ * its series for every resource together, as the format demands.
+ */
+#ifndef FAULTMON_METRICS_H
+#define FAULTMON_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <faultmon/state.h>
+
+/* The Content-Type of the format. */
+#define FM_METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+
+/* One resource found under the state directory. */
+struct fm_metrics_resource {
+    char name[FM_RESOURCE_NAME_MAX];
+    const struct fm_run_state *st;  /* NULL: no state the reader trusts */
+};
+
+/*!
+ * \brief Write a label value as the format quotes it: backslash, double
+ *        quote and newline escaped; other control characters and bytes that
+ *        are not UTF-8 as '?', so that hostile text cannot break a line or
+ *        the parser.
+ *
+ * \param[in] out   where to write (without the surrounding quotes)
+ * \param[in] text  the value
+ */
+void fm_metrics_put_label(FILE *out, const char *text);
+
+/*!
+ * \brief Render every family for \p n resources.
+ *
+ * \param[in] out  where to write
+ * \param[in] res  the resources, in the order to show them
+ * \param[in] n    their number
+ */
+void fm_metrics_render(FILE *out, const struct fm_metrics_resource *res, size_t n);
+
+/*!
+ * \brief Read every resource's state under the state directory and render
+ *        them (what both commands serve).
+ *
+ * \param[in] out  where to write
+ * \return 0, or an errno value when the state directory cannot be listed
+ *         (ENOENT: none yet; the families are still written, empty)
+ */
+int fm_metrics_render_dir(FILE *out);
+
+/* What a request to the exporter gets. */
+enum fm_metrics_http {
+    FM_METRICS_HTTP_MORE = 0,       /* the header is not complete yet */
+    FM_METRICS_HTTP_OK,             /* GET or HEAD /metrics: 200 */
+    FM_METRICS_HTTP_HEAD,           /* HEAD /metrics: 200 without a body */
+    FM_METRICS_HTTP_BAD,            /* 400: not an HTTP/1.x request line */
+    FM_METRICS_HTTP_NOT_FOUND,      /* 404: any other path */
+    FM_METRICS_HTTP_METHOD,         /* 405: any other method */
+    FM_METRICS_HTTP_TOO_LARGE,      /* 431: header over the limit */
+};
+
+/*!
+ * \brief Judge the bytes a client sent so far.
+ *
+ * Only the request line matters; the header must end (a blank line) within
+ * \p max_len bytes.  A query string is allowed ("/metrics?x"), as
+ * Prometheus never sends one but people do.
+ *
+ * \param[in] buf      the bytes
+ * \param[in] len      their number
+ * \param[in] max_len  the most a request may take
+ * \return what to answer, or FM_METRICS_HTTP_MORE
+ */
+enum fm_metrics_http fm_metrics_http_judge(const char *buf, size_t len, size_t max_len);
+
+/*!
+ * \brief The status line and headers of the answer to \p what (not MORE),
+ *        "Connection: close" included; the caller writes the body after it.
+ *
+ * \param[in]  what      the judgement
+ * \param[in]  body_len  the body's length (the metrics, or the error text)
+ * \param[out] buf       the header
+ * \param[in]  buf_len   its size
+ * \return the error text to send as the body (empty for OK and HEAD)
+ */
+const char *fm_metrics_http_header(enum fm_metrics_http what, size_t body_len,
+                                   char *buf, size_t buf_len);
+
+#endif

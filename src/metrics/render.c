@@ -1,0 +1,365 @@
+/*
+ * faultmon: the Prometheus text format of the state files (see
+ * faultmon/metrics.h).  libc only; reads states that fm_state_read()
+ * accepted, never a probe.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <faultmon/decide.h>
+#include <faultmon/metrics.h>
+#include <faultmon/result.h>
+#include <faultmon/state.h>
+
+/* The length of the UTF-8 sequence at \p s (1-4), 0 when it is not one. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+    size_t n = 0;
+
+    if (s[0] < 0x80) {
+        return 1;
+    } else if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+        n = 2;
+    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) {
+            return 0;
+        }
+    }
+    /* overlong three-byte forms, surrogates, beyond U+10FFFF */
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)
+        || (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)) {
+        return 0;
+    }
+    return n;
+}
+
+void
+fm_metrics_put_label(FILE *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *) text;
+
+    while (*s != '\0') {
+        size_t n = utf8_len(s);
+
+        if (*s == '\\' || *s == '"') {
+            fputc('\\', out);
+            fputc(*s, out);
+        } else if (*s == '\n') {
+            fputs("\\n", out);
+        } else if (n == 0 || *s < 0x20 || *s == 0x7f) {
+            fputc('?', out);
+            n = 1;
+        } else {
+            fwrite(s, 1, n, out);
+        }
+        s += (n == 0)? 1 : n;
+    }
+}
+
+/* One family: its name, type, help, and the function that writes its series
+ * for one resource (after HELP and TYPE, once for every resource). */
+struct family {
+    const char *name;
+    const char *type;
+    const char *help;
+    void (*series)(FILE *out, const char *name, const struct fm_metrics_resource *r);
+};
+
+static void
+put_labels(FILE *out, const char *name, const char *resource, const char *key, const char *value)
+{
+    fprintf(out, "%s{resource=\"", name);
+    fm_metrics_put_label(out, resource);
+    if (key != NULL) {
+        fprintf(out, "\",%s=\"", key);
+        fm_metrics_put_label(out, value);
+    }
+    fputs("\"} ", out);
+}
+
+static void
+series_valid(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    put_labels(out, name, r->name, NULL, NULL);
+    fprintf(out, "%d\n", (r->st != NULL)? 1 : 0);
+}
+
+static void
+series_state(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    static const enum fm_state states[] = {
+        FM_STATE_UP, FM_STATE_DEGRADED, FM_STATE_FLAPPING, FM_STATE_DOWN, FM_STATE_HELD,
+    };
+
+    if (r->st == NULL) {
+        return;     /* no verdict: no state at all, rather than a wrong one */
+    }
+    for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+        put_labels(out, name, r->name, "state", fm_state_name(states[i]));
+        fprintf(out, "%d\n", (r->st->state == states[i])? 1 : 0);
+    }
+}
+
+/* A per-resource number of a trusted state. */
+static void
+put_resource_u64(FILE *out, const char *name, const struct fm_metrics_resource *r, uint64_t v)
+{
+    put_labels(out, name, r->name, NULL, NULL);
+    fprintf(out, "%" PRIu64 "\n", v);
+}
+
+static void
+series_weight(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL) {
+        put_resource_u64(out, name, r, r->st->weight);
+    }
+}
+
+static void
+series_restarts(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL) {
+        put_resource_u64(out, name, r, r->st->restarts_in_window);
+    }
+}
+
+static void
+series_cycles(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL) {
+        put_resource_u64(out, name, r, r->st->cycles);
+    }
+}
+
+static void
+series_updated(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL && r->st->updated_wall_s > 0) {
+        put_resource_u64(out, name, r, (uint64_t) r->st->updated_wall_s);
+    }
+}
+
+/* The engine keeps the time of its last recovery in engine time, which
+ * advances with the loop's monotonic clock; the state's write time gives
+ * the wall clock at the engine's last input, a cycle's length later at
+ * most. */
+static void
+series_last_decision(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    const struct fm_decide_state *d = (r->st != NULL)? &r->st->decide : NULL;
+    int64_t ago_s = 0;
+
+    if (d == NULL || d->last_action_us <= 0 || d->clock_us < d->last_action_us
+        || r->st->updated_wall_s <= 0) {
+        return;
+    }
+    ago_s = (d->clock_us - d->last_action_us) / 1000000;
+    put_labels(out, name, r->name, NULL, NULL);
+    fprintf(out, "%" PRId64 "\n", r->st->updated_wall_s - ago_s);
+}
+
+static void
+series_pending(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    static const enum fm_action actions[] = { FM_ACTION_RESTART, FM_ACTION_FAILOVER };
+
+    if (r->st == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+        put_labels(out, name, r->name, "action", fm_action_name(actions[i]));
+        fprintf(out, "%d\n", (r->st->pending == actions[i])? 1 : 0);
+    }
+}
+
+/* Per target: resource, target and the value \p fn picks. */
+static void
+put_targets(FILE *out, const char *name, const struct fm_metrics_resource *r,
+            void (*fn)(FILE *out, const struct fm_state_target *t))
+{
+    if (r->st == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+        put_labels(out, name, r->name, "target", r->st->targets[i].target);
+        fn(out, &r->st->targets[i]);
+    }
+}
+
+static void
+value_success(FILE *out, const struct fm_state_target *t)
+{
+    fprintf(out, "%d\n", (t->cls == FM_CLASS_OK)? 1 : 0);
+}
+
+static void
+value_duration(FILE *out, const struct fm_state_target *t)
+{
+    fprintf(out, "%" PRIu64 ".%06" PRIu64 "\n", t->latency_us / 1000000, t->latency_us % 1000000);
+}
+
+static void
+value_status(FILE *out, const struct fm_state_target *t)
+{
+    fprintf(out, "%d\n", t->http_status);
+}
+
+static void
+value_partial(FILE *out, const struct fm_state_target *t)
+{
+    fprintf(out, "%d\n", (t->cls == FM_CLASS_PARTIAL)? 1 : 0);
+}
+
+static void
+series_success(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    put_targets(out, name, r, value_success);
+}
+
+static void
+series_duration(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    put_targets(out, name, r, value_duration);
+}
+
+static void
+series_status(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    put_targets(out, name, r, value_status);
+}
+
+static void
+series_partial(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    put_targets(out, name, r, value_partial);
+}
+
+static const struct family families[] = {
+    { "faultmon_state_valid", "gauge",
+      "1 when the resource's state file is one the reader trusts; 0: no verdict, no other series",
+      series_valid },
+    { "faultmon_state", "gauge",
+      "The loop's state, one series per state, 1 for the current one", series_state },
+    { "faultmon_window_weight", "gauge",
+      "Failure weight within Retry_interval (100 asks for recovery)", series_weight },
+    { "faultmon_restarts_in_window", "gauge",
+      "Restarts asked within Retry_interval", series_restarts },
+    { "faultmon_pending_recovery", "gauge",
+      "1 while a recovery asked of Pacemaker is not yet carried out", series_pending },
+    { "faultmon_cycles_total", "counter",
+      "Probe cycles since the loop started", series_cycles },
+    { "faultmon_last_decision_timestamp_seconds", "gauge",
+      "When the loop last asked for a restart or a failover (within about one cycle)",
+      series_last_decision },
+    { "faultmon_state_updated_timestamp_seconds", "gauge",
+      "When the loop last wrote the state", series_updated },
+    { "faultmon_probe_success", "gauge",
+      "1 when the target's last probe was ok", series_success },
+    { "faultmon_probe_partial", "gauge",
+      "1 when the target's last probe was a partial failure", series_partial },
+    { "faultmon_probe_duration_seconds", "gauge",
+      "The target's last probe, from the cycle's start to its verdict", series_duration },
+    { "faultmon_probe_http_status_code", "gauge",
+      "The HTTP status of the target's last reply; 0 without one", series_status },
+};
+
+void
+fm_metrics_render(FILE *out, const struct fm_metrics_resource *res, size_t n)
+{
+    for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+        fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", families[f].name, families[f].help,
+                families[f].name, families[f].type);
+        for (size_t i = 0; i < n; i++) {
+            families[f].series(out, families[f].name, &res[i]);
+        }
+    }
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct fm_metrics_resource *) a)->name,
+                  ((const struct fm_metrics_resource *) b)->name);
+}
+
+/* Read one resource's state into \p r (st NULL when it is not trusted). */
+static void
+read_one(struct fm_metrics_resource *r, struct fm_run_state *st)
+{
+    char dir[4096];
+    char err[512];
+
+    r->st = NULL;
+    if (fm_state_dir(r->name, dir, sizeof(dir)) == 0
+        && fm_state_read(dir, st, err, sizeof(err)) == 0) {
+        r->st = st;
+    }
+}
+
+int
+fm_metrics_render_dir(FILE *out)
+{
+    char base[4096];
+    DIR *dir = NULL;
+    struct dirent *ent = NULL;
+    struct fm_metrics_resource *res = NULL;
+    struct fm_run_state *states = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+
+    fm_state_dir("x", base, sizeof(base));
+    base[strlen(base) - 2] = '\0';
+    dir = opendir(base);
+    if (dir == NULL) {
+        rc = errno;
+    }
+    while (dir != NULL && (ent = readdir(dir)) != NULL) {
+        if (ent->d_name[0] == '.' || !fm_resource_name_valid(ent->d_name)) {
+            continue;
+        }
+        if (n == cap) {
+            void *more = realloc(res, (cap + 64) * sizeof(*res));
+
+            if (more == NULL) {
+                rc = ENOMEM;
+                break;
+            }
+            res = more;
+            cap += 64;
+        }
+        snprintf(res[n].name, sizeof(res[n].name), "%.63s", ent->d_name);     /* valid: at most 63 */
+        n++;
+    }
+    if (dir != NULL) {
+        closedir(dir);
+    }
+    states = (n > 0)? calloc(n, sizeof(*states)) : NULL;
+    if (n > 0 && states == NULL) {
+        rc = ENOMEM;
+        n = 0;
+    }
+    if (n > 1) {
+        qsort(res, n, sizeof(*res), by_name);
+    }
+    for (size_t i = 0; i < n; i++) {
+        read_one(&res[i], &states[i]);
+    }
+    fm_metrics_render(out, res, n);
+    free(states);
+    free(res);
+    return rc;
+}

@@ -1,0 +1,273 @@
+/*
+ * Unit tests: the Prometheus text format of the state (src/metrics/render.c)
+ * and what the exporter answers (src/metrics/http_serve.c).
+ */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <faultmon/decide.h>
+#include <faultmon/metrics.h>
+#include <faultmon/state.h>
+
+static const char *const families[] = {
+    "faultmon_state_valid", "faultmon_state", "faultmon_window_weight",
+    "faultmon_restarts_in_window", "faultmon_pending_recovery", "faultmon_cycles_total",
+    "faultmon_last_decision_timestamp_seconds", "faultmon_state_updated_timestamp_seconds",
+    "faultmon_probe_success", "faultmon_probe_partial", "faultmon_probe_duration_seconds",
+    "faultmon_probe_http_status_code",
+};
+#define N_FAMILIES (sizeof(families) / sizeof(families[0]))
+
+static char *
+render(const struct fm_metrics_resource *res, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    assert_non_null(out);
+    fm_metrics_render(out, res, n);
+    assert_int_equal(fclose(out), 0);
+    return text;
+}
+
+static char *
+label(const char *value)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    assert_non_null(out);
+    fm_metrics_put_label(out, value);
+    assert_int_equal(fclose(out), 0);
+    return text;
+}
+
+static struct fm_run_state *
+new_state(const char *target)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+
+    assert_non_null(st);
+    snprintf(st->resource, sizeof(st->resource), "web");
+    st->state = FM_STATE_FLAPPING;
+    st->weight = 50;
+    st->restarts_in_window = 1;
+    st->cycles = 7;
+    st->updated_wall_s = 1700000100;
+    st->decide.clock_us = 500000000;
+    st->decide.last_action_us = 440000000;
+    st->n_targets = 2;
+    snprintf(st->targets[0].target, sizeof(st->targets[0].target), "%s", target);
+    st->targets[0].cls = FM_CLASS_PARTIAL;
+    st->targets[0].http_status = 503;
+    st->targets[0].latency_us = 1234567;
+    snprintf(st->targets[1].target, sizeof(st->targets[1].target), "tcp://127.0.0.1:80");
+    return st;
+}
+
+static void
+test_label_escaping(void **state)
+{
+    static const struct { const char *in, *out; } cases[] = {
+        { "plain", "plain" },
+        { "a\"b", "a\\\"b" },
+        { "a\\b", "a\\\\b" },
+        { "a\nb", "a\\nb" },
+        { "a\rb\tc\x01\x7f", "a?b?c??" },
+        { "caf\xc3\xa9", "caf\xc3\xa9" },                   /* UTF-8 kept */
+        { "\xff\xfe\xc3", "???" },                          /* not UTF-8 */
+        { "\xe0\x80\x80\xed\xa0\x80", "??????" },           /* overlong, surrogate */
+        { "\"}\nfaultmon_state{resource=\"x\"} 1", "\\\"}\\nfaultmon_state{resource=\\\"x\\\"} 1" },
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *got = label(cases[i].in);
+
+        assert_string_equal(got, cases[i].out);
+        free(got);
+    }
+}
+
+/* Every line is a comment or `name{labels} value`, within one line. */
+static void
+check_lines(const char *text, const char *hostile)
+{
+    char *copy = strdup(text);
+    char *save = NULL;
+    int sample_lines = 0;
+
+    assert_non_null(copy);
+    for (char *line = strtok_r(copy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#') {
+            assert_true(strncmp(line, "# HELP faultmon_", 16) == 0
+                        || strncmp(line, "# TYPE faultmon_", 16) == 0);
+            continue;
+        }
+        assert_true(strncmp(line, "faultmon_", 9) == 0);
+        assert_non_null(strstr(line, "{resource=\""));
+        assert_non_null(strstr(line, "\"} "));
+        sample_lines++;
+    }
+    assert_true(sample_lines > 0);
+    assert_null(strstr(text, hostile));
+    free(copy);
+}
+
+static void
+test_every_family_once(void **state)
+{
+    const char *hostile = "http://h/\"}\nfaultmon_state{resource=\"evil\"} 1";
+    struct fm_run_state *st = new_state(hostile);
+    struct fm_metrics_resource res[2] = { { "bad", NULL }, { "web", NULL } };
+    char *text = NULL;
+    const char *last = NULL;
+
+    (void) state;
+    res[1].st = st;
+    text = render(res, 2);
+    check_lines(text, hostile);
+    for (size_t f = 0; f < N_FAMILIES; f++) {
+        char help[128], type[128];
+        const char *at = NULL;
+
+        snprintf(help, sizeof(help), "# HELP %s ", families[f]);
+        snprintf(type, sizeof(type), "\n# TYPE %s ", families[f]);
+        at = strstr(text, help);
+        assert_non_null(at);
+        assert_null(strstr(at + 1, help));                  /* once */
+        assert_non_null(strstr(text, type));
+        assert_true(last == NULL || at > last);             /* in order, not mixed */
+        last = at;
+    }
+    assert_non_null(strstr(text, "faultmon_state_valid{resource=\"bad\"} 0\n"));
+    assert_non_null(strstr(text, "faultmon_state_valid{resource=\"web\"} 1\n"));
+    assert_null(strstr(text, "faultmon_state{resource=\"bad\""));  /* no verdict */
+    assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"flapping\"} 1\n"));
+    assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"up\"} 0\n"));
+    assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"down\"} 0\n"));
+    assert_non_null(strstr(text, "faultmon_window_weight{resource=\"web\"} 50\n"));
+    assert_non_null(strstr(text, "faultmon_restarts_in_window{resource=\"web\"} 1\n"));
+    assert_non_null(strstr(text, "faultmon_last_decision_timestamp_seconds{resource=\"web\"} 1700000040\n"));
+    assert_non_null(strstr(text, "faultmon_probe_duration_seconds{resource=\"web\",target=\"tcp://127.0.0.1:80\"} 0.000000\n"));
+    assert_non_null(strstr(text, "\"} 1.234567\n"));
+    assert_non_null(strstr(text, "faultmon_probe_success{resource=\"web\",target=\"tcp://127.0.0.1:80\"} 1\n"));
+    assert_non_null(strstr(text, "faultmon_probe_partial{resource=\"web\",target=\"http://h/\\\"}\\nfaultmon_state{resource=\\\"evil\\\"} 1\"} 1\n"));
+    assert_non_null(strstr(text, "# TYPE faultmon_cycles_total counter\n"));
+    free(text);
+    free(st);
+}
+
+static long long
+cycles_of(const char *text)
+{
+    const char *at = strstr(text, "faultmon_cycles_total{resource=\"web\"} ");
+
+    assert_non_null(at);
+    return atoll(at + strlen("faultmon_cycles_total{resource=\"web\"} "));
+}
+
+static void
+test_counter_follows_cycles(void **state)
+{
+    struct fm_run_state *st = new_state("http://127.0.0.1/");
+    struct fm_metrics_resource res = { "web", NULL };
+    long long before = 0;
+    char *text = NULL;
+
+    (void) state;
+    res.st = st;
+    text = render(&res, 1);
+    before = cycles_of(text);
+    free(text);
+    st->cycles++;
+    text = render(&res, 1);
+    assert_int_equal(cycles_of(text), before + 1);
+    free(text);
+    st->decide.last_action_us = 0;                          /* never decided */
+    text = render(&res, 1);
+    assert_null(strstr(text, "faultmon_last_decision_timestamp_seconds{"));
+    free(text);
+    free(st);
+}
+
+static void
+test_http_judge(void **state)
+{
+    static const struct { const char *req; enum fm_metrics_http want; } cases[] = {
+        { "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", FM_METRICS_HTTP_OK },
+        { "GET /metrics?name[]=x HTTP/1.0\n\n", FM_METRICS_HTTP_OK },
+        { "HEAD /metrics HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_HEAD },
+        { "GET /metrics HTTP/1.1\r\nHost: x\r\n", FM_METRICS_HTTP_MORE },
+        { "GET /metrics", FM_METRICS_HTTP_MORE },
+        { "GET / HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
+        { "GET /metricsx HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
+        { "GET /other HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
+        { "POST /metrics HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_METHOD },
+        { "DELETE /metrics HTTP/1.0\r\n\r\n", FM_METRICS_HTTP_METHOD },
+        { "GET /metrics HTTP/2.0\r\n\r\n", FM_METRICS_HTTP_BAD },
+        { "GET  HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_BAD },
+        { "get /metrics HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_BAD },
+        { "\r\n\r\n", FM_METRICS_HTTP_BAD },
+        { "GET /a b HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_BAD },
+    };
+    char big[200];
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(fm_metrics_http_judge(cases[i].req, strlen(cases[i].req), 8192), cases[i].want);
+    }
+    memset(big, 'a', sizeof(big));
+    memcpy(big, "GET /", 5);
+    assert_int_equal(fm_metrics_http_judge(big, 100, 100), FM_METRICS_HTTP_TOO_LARGE);
+    assert_int_equal(fm_metrics_http_judge(big, sizeof(big), 100), FM_METRICS_HTTP_TOO_LARGE);
+    assert_int_equal(fm_metrics_http_judge(big, 99, 100), FM_METRICS_HTTP_MORE);
+}
+
+static void
+test_http_header(void **state)
+{
+    char buf[512];
+    const char *body = NULL;
+
+    (void) state;
+    body = fm_metrics_http_header(FM_METRICS_HTTP_OK, 1234, buf, sizeof(buf));
+    assert_string_equal(body, "");
+    assert_non_null(strstr(buf, "HTTP/1.1 200 OK\r\n"));
+    assert_non_null(strstr(buf, "Content-Length: 1234\r\n"));
+    assert_non_null(strstr(buf, "Content-Type: " FM_METRICS_CONTENT_TYPE "\r\n"));
+    assert_non_null(strstr(buf, "Connection: close\r\n\r\n"));
+    body = fm_metrics_http_header(FM_METRICS_HTTP_METHOD, 0, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "HTTP/1.1 405 "));
+    assert_non_null(strstr(buf, "Allow: GET, HEAD\r\n"));
+    assert_true(strlen(body) > 0);
+    body = fm_metrics_http_header(FM_METRICS_HTTP_NOT_FOUND, 99, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "HTTP/1.1 404 "));
+    char want[64];
+    snprintf(want, sizeof(want), "Content-Length: %zu\r\n", strlen(body));
+    assert_non_null(strstr(buf, want));
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_label_escaping),
+        cmocka_unit_test(test_every_family_once),
+        cmocka_unit_test(test_counter_follows_cycles),
+        cmocka_unit_test(test_http_judge),
+        cmocka_unit_test(test_http_header),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
