@@ -9,6 +9,8 @@ packages=(
     libcmocka-dev xsltproc libxml2-utils xxd
     # integration tests: real web servers, TLS tooling, the fault server
     nginx-light apache2 openssl python3 curl iproute2 procps psmisc
+    # metrics tests: promtool and a real Prometheus (skipped without them)
+    prometheus
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
     pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)
