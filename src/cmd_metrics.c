@@ -41,7 +41,8 @@ write_file(const char *path)
     free(d);
     free(b);
     if (rc != 0) {
-        return fm_cli_error("metrics", "cannot write %s: %s", path, strerror(rc)) - 63;
+        fm_cli_error("metrics", "cannot write %s: %s", path, strerror(rc));
+        return 1;
     }
     return 0;
 }
