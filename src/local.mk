@@ -45,6 +45,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/probe_params.c \
 	src/core/result.c \
 	src/core/runconf.c \
+	src/core/scheme.c \
 	src/core/state.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
@@ -64,6 +65,9 @@ src_decide_libfmdecide_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/probe/libfmprobe.la
 src_probe_libfmprobe_la_SOURCES = \
+	src/probe/conv.c \
+	src/probe/conv.h \
+	src/probe/conv_parse.c \
 	src/probe/engine.c \
 	src/probe/fd_limit.c \
 	src/probe/http.c \
@@ -71,6 +75,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/http_parse.c \
 	src/probe/probe_int.h \
 	src/probe/resolve.c \
+	src/probe/smtp.c \
 	src/probe/resolve_cache.c \
 	src/probe/resolve_nss.c \
 	src/probe/schedule.c \
@@ -166,6 +171,7 @@ noinst_HEADERS = \
 	include/faultmon/runconf.h \
 	include/faultmon/state.h \
 	include/faultmon/summary.h \
+	include/faultmon/scheme.h \
 	include/faultmon/target.h \
 	include/faultmon/text.h
 

@@ -53,6 +53,8 @@ enum fm_reason {
     FM_REASON_MAINTENANCE,      /* a healthy reply that signals maintenance
                                    (maintenance_status, _header, _regex): ok,
                                    no failure weight, the state degraded */
+    FM_REASON_REFUSED,          /* the service answered that it refuses (a 5xx
+                                 * banner, -ERR, an error packet or rcode) */
     FM_REASON__COUNT
 };
 
@@ -61,6 +63,20 @@ enum fm_probe_kind {
     FM_PROBE_GET,        /* HTTP/1.1 GET of a Monitor_Uri_List URI (step 3) */
     FM_PROBE_TLS_CONNECT,/* TLS handshake only (step 4, secure server) */
     FM_PROBE_TCP_CONNECT,/* plain TCP connect */
+    /* One kind per protocol of issue 12 (src/probe/<name>.c each). */
+    FM_PROBE_TCP_SEND,   /* tcp:// with send and/or expect */
+    FM_PROBE_UDP,        /* udp:// send, expect a datagram */
+    FM_PROBE_REDIS,      /* (AUTH,) PING */
+    FM_PROBE_SMTP,       /* banner, EHLO, (STARTTLS, EHLO), QUIT */
+    FM_PROBE_POP3,       /* greeting, CAPA, (STLS,) QUIT */
+    FM_PROBE_IMAP,       /* greeting, CAPABILITY, (STARTTLS,) LOGOUT */
+    FM_PROBE_FTP,        /* greeting, (AUTH TLS,) QUIT */
+    FM_PROBE_DNS,        /* a query over UDP, TCP when truncated */
+    FM_PROBE_POSTGRES,   /* startup message (SSLRequest first when asked) */
+    FM_PROBE_MYSQL,      /* the server greeting */
+    FM_PROBE_LDAP,       /* anonymous bind or a root DSE search */
+    FM_PROBE_ICMP,       /* echo request and reply */
+    FM_PROBE_EXEC,       /* an external program */
     FM_PROBE__COUNT
 };
 

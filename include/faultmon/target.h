@@ -6,6 +6,9 @@
  *   https://HOST[:PORT]/PATH   TLS handshake; with tls_request also the HTTP request
  *   tcp://HOST:PORT            TCP connect
  *   tls://HOST:PORT            TLS handshake
+ *   SCHEME://[USERINFO@]HOST[:PORT][/PATH][?KEY=VALUE&FLAG]
+ *                              every other protocol (include/faultmon/scheme.h
+ *                              has the table of schemes and query keys)
  * HOST is a name, an IPv4 literal or a bracketed IPv6 literal.
  */
 #ifndef FAULTMON_TARGET_H
@@ -19,14 +22,9 @@
 #include <faultmon/parse.h>   /* durations and sizes, for the callers of old */
 #include <faultmon/regex_linear.h>
 #include <faultmon/result.h>
+#include <faultmon/scheme.h>
 #include <faultmon/text.h>
 
-enum fm_scheme {
-    FM_SCHEME_HTTP = 0,
-    FM_SCHEME_HTTPS,
-    FM_SCHEME_TCP,
-    FM_SCHEME_TLS,
-};
 
 /* Status codes 0..999 as a bitmap: "200-399,401" and the like. */
 struct fm_status_set {
@@ -91,6 +89,13 @@ struct fm_target {
     char *userinfo;                 /* "user:password" from the URI, never printed */
     char *request;                  /* request bytes, built at load time */
     size_t request_len;
+    int family;                     /* ?family: AF_INET, AF_INET6; AF_UNSPEC: any */
+    bool starttls;                  /* ?starttls: TLS begun in the conversation */
+    char *query[FM_QUERY__COUNT];   /* other ?key=value, checked; "" for a flag */
+    /* What a protocol prepared at load time (its conversation), freed with
+     * the target. */
+    void *prepared;
+    void (*prepared_free)(void *prepared);
 };
 
 /* tls_min_version: the oldest TLS version a handshake may settle on. */
@@ -106,6 +111,13 @@ struct fm_target {
 /* Any answer but a server error: the Sun Cluster Port_list probe. */
 #define FM_DEFAULT_EXPECT_HEAD "100-499"
 #define FM_DEFAULT_TARGET "http://127.0.0.1/"
+
+/*! \brief A ?key's value, NULL when the target does not give it. */
+static inline const char *
+fm_target_query(const struct fm_target *target, enum fm_query_key key)
+{
+    return ((unsigned) key < FM_QUERY__COUNT)? target->query[key] : NULL;
+}
 
 /*!
  * \brief Parse a target URI.

@@ -41,6 +41,8 @@ static const struct fm_reason_info fm_reason_table[FM_REASON__COUNT] = {
     /* The service answers and asks to be drained (HAProxy's disable-on-404,
      * F5's receive-disable string, Envoy's x-envoy-degraded): no failure. */
     [FM_REASON_MAINTENANCE]      = { FM_LAYER_NONE,    FM_CLASS_OK,       "maintenance" },
+    /* Like a 500: the service is there and says it cannot serve. */
+    [FM_REASON_REFUSED]          = { FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "refused" },
 };
 
 static const char *const fm_class_names[] = {
@@ -65,6 +67,19 @@ static const char *const fm_kind_names[FM_PROBE__COUNT] = {
     [FM_PROBE_GET] = "http-get",
     [FM_PROBE_TLS_CONNECT] = "tls-connect",
     [FM_PROBE_TCP_CONNECT] = "tcp-connect",
+    [FM_PROBE_TCP_SEND] = "tcp-send",
+    [FM_PROBE_UDP] = "udp",
+    [FM_PROBE_REDIS] = "redis",
+    [FM_PROBE_SMTP] = "smtp",
+    [FM_PROBE_POP3] = "pop3",
+    [FM_PROBE_IMAP] = "imap",
+    [FM_PROBE_FTP] = "ftp",
+    [FM_PROBE_DNS] = "dns",
+    [FM_PROBE_POSTGRES] = "postgres",
+    [FM_PROBE_MYSQL] = "mysql",
+    [FM_PROBE_LDAP] = "ldap",
+    [FM_PROBE_ICMP] = "icmp",
+    [FM_PROBE_EXEC] = "exec",
 };
 
 static const struct fm_reason_info *

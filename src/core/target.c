@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <faultmon/scheme.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 
@@ -21,21 +22,6 @@
 /* Every message (fm_errf()) names the bad value, redacted and escaped as a
  * whole before it is cut to err_len (so a password cut in two still does not
  * show). */
-
-struct fm_scheme_info {
-    const char *name;
-    enum fm_scheme scheme;
-    uint16_t default_port;  /* 0: a port is required */
-    bool tls;
-    bool http;
-};
-
-static const struct fm_scheme_info fm_schemes[] = {
-    { "http",  FM_SCHEME_HTTP,  80,  false, true },
-    { "https", FM_SCHEME_HTTPS, 443, true,  true },
-    { "tcp",   FM_SCHEME_TCP,   0,   false, false },
-    { "tls",   FM_SCHEME_TLS,   0,   true,  false },
-};
 
 static bool
 valid_host_name(const char *host)
@@ -115,11 +101,11 @@ hex_value(unsigned char c)
     return -1;
 }
 
-/* The credentials of [start, end) with %HH decoded (RFC 3986 3.2.1: a '@',
- * ':' or '/' in a user name or password is written percent-encoded); a '%'
- * not followed by two hex digits stays as it is. */
+/* [start, end) with %HH decoded (RFC 3986 3.2.1: a '@', ':' or '/' in a
+ * user name or password is written percent-encoded, and a '&' or '=' in a
+ * query value); a '%' not followed by two hex digits stays as it is. */
 static char *
-decoded_userinfo(const char *start, const char *end)
+percent_decoded(const char *start, const char *end)
 {
     char *out = calloc(1, (size_t) (end - start) + 1);
     size_t o = 0;
@@ -163,17 +149,12 @@ parse_scheme(const char *text, bool is_uri, struct uri_parts *u, char *err, size
         return fm_errf(err, err_len, EINVAL,
                        "invalid target '%s': expected SCHEME://HOST[:PORT][/PATH]", u->shown);
     }
-    for (size_t i = 0; i < sizeof(fm_schemes) / sizeof(fm_schemes[0]); i++) {
-        if (strlen(fm_schemes[i].name) == (size_t) (sep - text)
-            && strncasecmp(text, fm_schemes[i].name, (size_t) (sep - text)) == 0) {
-            u->info = &fm_schemes[i];
-        }
-    }
+    u->info = fm_scheme_find(text, (size_t) (sep - text));
     if (u->info == NULL) {
-        return fm_errf(err, err_len, EINVAL,
-                       "invalid target '%s': scheme must be http, https, tcp or tls", u->shown);
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': unknown scheme '%.*s' (known: %s)",
+                       u->shown, (int) (sep - text), text, fm_scheme_names());
     }
-    if (is_uri && !u->info->http) {
+    if (is_uri && (u->info->parts & FM_URI_HTTP) == 0) {
         return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://",
                        u->shown);
     }
@@ -203,9 +184,9 @@ parse_userinfo(struct uri_parts *u, char *err, size_t err_len)
      * user "u", password "p@ss", host "h". */
     at = memrchr(u->auth, '@', (size_t) (u->auth_end - u->auth));
     if (at != NULL) {
-        if (!u->info->http) {
-            return fm_errf(err, err_len, EINVAL, "invalid target '%s': credentials need http or https",
-                           u->shown);
+        if ((u->info->parts & FM_URI_USERINFO) == 0) {
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// takes no credentials",
+                           u->shown, u->info->name);
         }
         u->host_start = at + 1;
     }
@@ -269,6 +250,14 @@ parse_name_host(struct uri_parts *u, char *err, size_t err_len)
 static int
 parse_target_port(const struct uri_parts *u, uint16_t *port, char *err, size_t err_len)
 {
+    if ((u->info->parts & FM_URI_NO_PORT) != 0) {
+        *port = 0;
+        if (u->host_end < u->auth_end) {
+            return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// takes no port",
+                           u->shown, u->info->name);
+        }
+        return 0;
+    }
     if (u->host_end < u->auth_end) {
         const char *port_start = u->host_end + 1;
 
@@ -291,12 +280,14 @@ static int
 check_path(const struct uri_parts *u, char *err, size_t err_len)
 {
     const char *rest = u->auth_end;
+    size_t path_len = ((u->info->parts & FM_URI_HTTP) != 0)? strlen(rest) : strcspn(rest, "?");
 
     if (strchr(rest, '#') != NULL) {
         return fm_errf(err, err_len, EINVAL, "invalid target '%s': fragments (#) are not sent to servers",
                        u->shown);
     }
-    if (!u->info->http && rest[0] != '\0' && strcmp(rest, "/") != 0) {
+    if ((u->info->parts & FM_URI_PATH) == 0 && path_len > 0
+        && !(path_len == 1 && rest[0] == '/')) {
         return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// takes no path", u->shown,
                        u->info->name);
     }
@@ -313,34 +304,23 @@ fill_target(const char *text, bool is_uri, const struct uri_parts *u, struct fm_
             char *err, size_t err_len)
 {
     const char *rest = u->auth_end;
+    /* Only an HTTP URI sends its query; another scheme's query is ours. */
+    int rest_len = ((u->info->parts & FM_URI_HTTP) != 0)? (int) strlen(rest)
+                                                        : (int) strcspn(rest, "?");
 
     target->scheme = u->info->scheme;
     target->use_tls = u->info->tls;
-    if (is_uri) {
-        target->kind = FM_PROBE_GET;
-    } else if (u->info->http) {
-        /* https: the HTTP probe makes it a handshake only unless the
-         * request is to go over TLS too (fm_http_build_request()). */
-        target->kind = FM_PROBE_HEAD;
-    } else if (u->info->scheme == FM_SCHEME_TCP) {
-        target->kind = FM_PROBE_TCP_CONNECT;
-    } else {
-        target->kind = FM_PROBE_TLS_CONNECT;
-    }
+    /* https: the HTTP probe makes a HEAD a handshake only unless the
+     * request is to go over TLS too (fm_http_build_request()). */
+    target->kind = is_uri? FM_PROBE_GET : u->info->kind;
     target->host = strdup(u->host);
-    if (rest[0] == '\0') {
-        target->path = strdup("/");
-    } else if (rest[0] == '?') {
+    target->path = NULL;
+    if (asprintf(&target->path, "%s%.*s", (rest[0] == '/')? "" : "/", rest_len, rest) < 0) {
         target->path = NULL;
-        if (asprintf(&target->path, "/%s", rest) < 0) {
-            target->path = NULL;
-        }
-    } else {
-        target->path = strdup(rest);
     }
     target->text = redacted_text(text);
     if (u->host_start != u->auth) {
-        target->userinfo = decoded_userinfo(u->auth, u->host_start - 1);
+        target->userinfo = percent_decoded(u->auth, u->host_start - 1);
     }
     if (target->host == NULL || target->path == NULL || target->text == NULL
         || (u->host_start != u->auth && target->userinfo == NULL)) {
@@ -348,6 +328,84 @@ fill_target(const char *text, bool is_uri, const struct uri_parts *u, struct fm_
         return fm_errf(err, err_len, EINVAL, "out of memory");
     }
     return 0;
+}
+
+/* One "key=value" or "flag" of a query, [item, end). */
+static int
+parse_query_item(const struct uri_parts *u, const char *item, const char *end,
+                 struct fm_target *target, char *err, size_t err_len)
+{
+    const char *eq = memchr(item, '=', (size_t) (end - item));
+    const char *name_end = (eq != NULL)? eq : end;
+    enum fm_query_key key = fm_query_key_find(item, (size_t) (name_end - item));
+    char why[160] = "";
+    char *value = NULL;
+
+    if (key == FM_QUERY__COUNT || (u->info->keys & FM_QUERY_BIT(key)) == 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// takes no key '%.*s'",
+                       u->shown, u->info->name, (int) (name_end - item), item);
+    }
+    if (key == FM_QUERY_STARTTLS && !u->info->starttls) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s:// has no STARTTLS",
+                       u->shown, u->info->name);
+    }
+    if (target->query[key] != NULL) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': key '%s' given twice",
+                       u->shown, fm_query_key_get(key)->name);
+    }
+    value = (eq != NULL)? percent_decoded(eq + 1, end) : strdup("");
+    if (value == NULL) {
+        return fm_errf(err, err_len, ENOMEM, "out of memory");
+    }
+    target->query[key] = value;
+    if (fm_query_value_check(key, value, why, sizeof(why)) != 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': %s=%s: %s", u->shown,
+                       fm_query_key_get(key)->name, value, why);
+    }
+    return 0;
+}
+
+/* What the keys say that the probe engine reads from fields: the family
+ * (an address literal must be of it) and STARTTLS. */
+static int
+apply_query(const struct uri_parts *u, struct fm_target *target, char *err, size_t err_len)
+{
+    const char *family = target->query[FM_QUERY_FAMILY];
+    unsigned char addr[sizeof(struct in6_addr)];
+
+    target->starttls = (target->query[FM_QUERY_STARTTLS] != NULL);
+    if (family == NULL) {
+        target->family = AF_UNSPEC;
+        return 0;
+    }
+    target->family = (strcasecmp(family, "inet6") == 0)? AF_INET6 : AF_INET;
+    if (inet_pton((target->family == AF_INET)? AF_INET6 : AF_INET, target->host, addr) == 1) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': family=%s but '%s' is not an %s"
+                       " address", u->shown, family, target->host,
+                       (target->family == AF_INET)? "IPv4" : "IPv6");
+    }
+    return 0;
+}
+
+/* "?key=value&flag" of a scheme other than HTTP's, each key checked. */
+static int
+parse_query(const struct uri_parts *u, struct fm_target *target, char *err, size_t err_len)
+{
+    const char *query = strchr(u->auth_end, '?');
+
+    if ((u->info->parts & FM_URI_HTTP) != 0) {
+        return 0;
+    }
+    for (const char *item = (query != NULL)? query + 1 : NULL; item != NULL && *item != '\0';) {
+        const char *end = item + strcspn(item, "&");
+        int rc = (end > item)? parse_query_item(u, item, end, target, err, err_len) : 0;
+
+        if (rc != 0) {
+            return rc;
+        }
+        item = (*end == '&')? end + 1 : end;
+    }
+    return apply_query(u, target, err, err_len);
 }
 
 int
@@ -379,10 +437,16 @@ fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
     if (rc == 0) {
         rc = check_path(&u, err, err_len);
     }
-    if (rc != 0) {
-        return rc;
+    if (rc == 0) {
+        rc = fill_target(text, is_uri, &u, target, err, err_len);
     }
-    return fill_target(text, is_uri, &u, target, err, err_len);
+    if (rc == 0) {
+        rc = parse_query(&u, target, err, err_len);
+        if (rc != 0) {
+            fm_target_clear(target);
+        }
+    }
+    return rc;
 }
 
 void
@@ -398,6 +462,12 @@ fm_target_clear(struct fm_target *target)
     if (target->request != NULL) {
         explicit_bzero(target->request, target->request_len);
         free(target->request);
+    }
+    for (size_t i = 0; i < FM_QUERY__COUNT; i++) {
+        free(target->query[i]);
+    }
+    if (target->prepared != NULL && target->prepared_free != NULL) {
+        target->prepared_free(target->prepared);
     }
     memset(target, 0, sizeof(*target));
 }

@@ -37,6 +37,8 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_GET] = &fm_probe_proto_http,
     [FM_PROBE_TLS_CONNECT] = &fm_probe_proto_tls,
     [FM_PROBE_TCP_CONNECT] = &fm_probe_proto_tcp,
+    /* Issue 12; a kind without a row is refused when the engine is made. */
+    [FM_PROBE_SMTP] = &fm_probe_proto_smtp,
 };
 
 static enum fm_reason
@@ -185,12 +187,28 @@ conn_finish_ticket(struct fm_conn *conn)
 }
 
 void
+fm_conn_connect_next(struct fm_conn *conn, int last_errno)
+{
+    if (conn->proto->connect != NULL) {
+        conn->proto->connect(conn, last_errno);
+    } else {
+        fm_tcp_connect_next(conn, last_errno);
+    }
+}
+
+void
 fm_conn_connected(struct fm_conn *conn)
 {
     if (!conn->target->use_tls) {
         conn->proto->on_ready(conn);
         return;
     }
+    fm_conn_start_tls(conn);
+}
+
+void
+fm_conn_start_tls(struct fm_conn *conn)
+{
     if (fm_tls_conn_setup(conn) != 0) {
         fm_conn_finish(conn, FM_REASON_TLS_FAILED, ENOMEM, "cannot set up TLS");
         return;
@@ -241,6 +259,11 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
 
     const struct fm_probe_proto *proto = fm_probe_protos[target->kind];
 
+    if (proto == NULL) {
+        snprintf(err, err_len, "target '%s': %s probes are not available in this build",
+                 target->text, fm_probe_kind_name(target->kind));
+        return EINVAL;
+    }
     conn->run = run;
     conn->target = target;
     conn->result = result;
@@ -252,6 +275,11 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
         return ENOMEM;
     }
     conn->proto = fm_probe_protos[target->kind];
+    if (conn->proto == NULL) {
+        snprintf(err, err_len, "target '%s': %s probes are not available in this build",
+                 target->text, fm_probe_kind_name(target->kind));
+        return EINVAL;
+    }
     memset(&conn->addr, 0, sizeof(conn->addr));
     if (inet_pton(AF_INET, target->host, &in4->sin_addr) == 1) {
         in4->sin_family = AF_INET;
@@ -320,7 +348,7 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
             return rc;
         }
         run->results[i].target = &targets[i];
-        need_tls = need_tls || targets[i].use_tls;
+        need_tls = need_tls || targets[i].use_tls || targets[i].starttls;
     }
     if (opts->spread) {
         struct utsname node;
@@ -401,10 +429,11 @@ fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *d
     r->detail[0] = '\0';
     conn->deadline = *deadline;
     conn->sent = 0;
+    conn->phase = 0;
     conn->got_ticket = false;
     conn->step = FM_STEP_IDLE;
     if (conn->literal) {
-        fm_tcp_connect_next(conn, 0);
+        fm_conn_connect_next(conn, 0);
     } else {
         fm_resolve_conn(conn, now_us);
     }

@@ -11,9 +11,12 @@
  *   FM_PROBE_GET      fm_probe_proto_http   (http.c)
  *   FM_PROBE_TLS_...  fm_probe_proto_tls    (tls.c: the handshake is the check)
  *   FM_PROBE_TCP_...  fm_probe_proto_tcp    (tcp.c: the connect is the check)
+ *   FM_PROBE_SMTP...  fm_probe_proto_smtp   (smtp.c, and one file per protocol:
+ *                     a line protocol is a script of steps that conv.c runs)
  *
  * Adding a protocol is one new file that defines a const struct
- * fm_probe_proto, and one row in fm_probe_protos[] (engine.c).
+ * fm_probe_proto, one row in fm_probe_protos[] (engine.c), a kind in enum
+ * fm_probe_kind and its scheme's row in src/core/scheme.c.
  */
 #ifndef FAULTMON_PROBE_INT_H
 #define FAULTMON_PROBE_INT_H
@@ -83,11 +86,22 @@ struct fm_probe_proto {
     /* Words added to the detail of a timeout in this protocol's steps,
      * "" for none (NULL: none). */
     const char *(*timeout_note)(const struct fm_conn *conn);
+    /* Open the socket to conn->addr and start (UDP, ICMP...); NULL: TCP
+     * (fm_tcp_connect_next()).  Called again with the errno of the last
+     * attempt while a name has addresses left. */
+    void (*connect)(struct fm_conn *conn, int last_errno);
 };
 
 extern const struct fm_probe_proto fm_probe_proto_tcp;
 extern const struct fm_probe_proto fm_probe_proto_tls;
 extern const struct fm_probe_proto fm_probe_proto_http;
+extern const struct fm_probe_proto fm_probe_proto_tcp_send;
+extern const struct fm_probe_proto fm_probe_proto_udp;
+extern const struct fm_probe_proto fm_probe_proto_redis;
+extern const struct fm_probe_proto fm_probe_proto_smtp;
+extern const struct fm_probe_proto fm_probe_proto_pop3;
+extern const struct fm_probe_proto fm_probe_proto_imap;
+extern const struct fm_probe_proto fm_probe_proto_ftp;
 
 /* One target's probe; allocated once per engine and reused every cycle. */
 struct fm_conn {
@@ -111,6 +125,7 @@ struct fm_conn {
     size_t rx_final;                /* where the final response starts, after
                                      * interim 1xx responses */
     unsigned interim;               /* interim responses skipped */
+    size_t phase;                   /* a conversation's step (conv.c); 0 first */
     uint64_t ticket_end_us;
 
     /* Address: fixed for literals; for a name, each attempt's address is
@@ -162,6 +177,12 @@ bool fm_conn_judged(const struct fm_conn *conn);
 void fm_conn_watch(struct fm_conn *conn, uint32_t events);
 /*! \brief The transport is up: start TLS, or hand over to the protocol. */
 void fm_conn_connected(struct fm_conn *conn);
+/*! \brief Open the conn's transport to its next address (the protocol's
+ *         connect, TCP by default). */
+void fm_conn_connect_next(struct fm_conn *conn, int last_errno);
+/*! \brief Start TLS on a connected plain conn (STARTTLS); the protocol's
+ *         on_ready is called again once the handshake is done. */
+void fm_conn_start_tls(struct fm_conn *conn);
 /*! \brief Cut off every probe still running when the deadline has passed. */
 void fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us);
 /*! \brief Start one probe now, with its deadline (the cycle's, or its own). */

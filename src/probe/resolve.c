@@ -266,7 +266,7 @@ wake_waiters(struct fm_resolver *resolver, struct fm_resolve_entry *entry, bool 
             fm_conn_finish(conn, FM_REASON_RESOLVE_FAILED, 0, detail);
         } else {
             conn->addr_next = 0;
-            fm_tcp_connect_next(conn, EHOSTUNREACH);
+            fm_conn_connect_next(conn, EHOSTUNREACH);
         }
     }
 }
@@ -394,7 +394,7 @@ fm_resolve_conn(struct fm_conn *conn, uint64_t now_us)
     conn->step = FM_STEP_RESOLVE;
     if (fm_resolve_cache_fresh(entry, now_us)) {
         conn->addr_next = 0;
-        fm_tcp_connect_next(conn, EHOSTUNREACH);
+        fm_conn_connect_next(conn, EHOSTUNREACH);
         return;
     }
     conn->name_waiter = entry->waiters;
@@ -422,6 +422,11 @@ fm_resolve_next_addr(struct fm_conn *conn)
     struct sockaddr_in *in4 = (struct sockaddr_in *) &conn->addr;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &conn->addr;
 
+    /* ?family: the addresses of the other family are skipped. */
+    while (entry != NULL && conn->addr_next < entry->n_addrs && conn->target->family != AF_UNSPEC
+           && entry->addrs[conn->addr_next].ss_family != conn->target->family) {
+        conn->addr_next++;
+    }
     if (entry == NULL || conn->addr_next >= entry->n_addrs) {
         return false;
     }

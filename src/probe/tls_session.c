@@ -166,7 +166,7 @@ fm_tls_sessions_new(struct fm_probe_run *run)
         return ENOMEM;
     }
     for (size_t i = 0; i < run->n; i++) {
-        if (run->conns[i].target->use_tls) {
+        if (run->conns[i].target->use_tls || run->conns[i].target->starttls) {
             order[n_tls++] = &run->conns[i];
         }
     }

@@ -4,6 +4,7 @@ if HAVE_CMOCKA
 FM_UNIT_TESTS = \
 	tests/unit/test_attrd \
 	tests/unit/test_clock \
+	tests/unit/test_conv_parse \
 	tests/unit/test_fd_limit \
 	tests/unit/test_http \
 	tests/unit/test_http_judge \
@@ -23,6 +24,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_result \
 	tests/unit/test_runconf \
 	tests/unit/test_schedule \
+	tests/unit/test_scheme \
 	tests/unit/test_state \
 	tests/unit/test_state_forget \
 	tests/unit/test_summary \
@@ -85,6 +87,12 @@ tests_unit_test_probe_opts_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_probe_params_SOURCES = tests/unit/test_probe_params.c
 tests_unit_test_probe_params_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_probe_params_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_conv_parse_SOURCES = tests/unit/test_conv_parse.c
+tests_unit_test_conv_parse_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_conv_parse_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_scheme_SOURCES = tests/unit/test_scheme.c
+tests_unit_test_scheme_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_scheme_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_resolve_cache_SOURCES = tests/unit/test_resolve_cache.c
 tests_unit_test_resolve_cache_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_resolve_cache_LDADD = $(FM_UNIT_LDADD)

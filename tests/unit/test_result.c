@@ -42,6 +42,8 @@ static const struct class_case class_cases[] = {
     { FM_REASON_CONTENT_REVERSE,  FM_LAYER_CONTENT, FM_CLASS_COMPLETE, "content-reverse" },
     /* A service that asks to be drained is not failing. */
     { FM_REASON_MAINTENANCE,      FM_LAYER_NONE,    FM_CLASS_OK,       "maintenance" },
+    /* A refusing reply (5xx banner, -ERR, error packet) is like a 500. */
+    { FM_REASON_REFUSED,          FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "refused" },
 };
 
 static void

@@ -41,7 +41,29 @@ static const struct uri_case uri_cases[] = {
     { "http://www.example.com/health", true, 0, FM_SCHEME_HTTP, FM_PROBE_GET, "www.example.com", 80, "/health", NULL },
     { "", false, EINVAL, 0, 0, NULL, 0, NULL, "empty" },
     { "127.0.0.1", false, EINVAL, 0, 0, NULL, 0, NULL, "'127.0.0.1'" },
-    { "ftp://x/", false, EINVAL, 0, 0, NULL, 0, NULL, "scheme" },
+    /* ftp:// is a protocol now (issue 12): an unknown scheme is named. */
+    { "gopher://x/", false, EINVAL, 0, 0, NULL, 0, NULL, "unknown scheme 'gopher'" },
+    { "redis://127.0.0.1", false, 0, FM_SCHEME_REDIS, FM_PROBE_REDIS, "127.0.0.1", 6379, "/", NULL },
+    { "smtp://mx.example?starttls", false, 0, FM_SCHEME_SMTP, FM_PROBE_SMTP, "mx.example", 25, "/", NULL },
+    { "smtps://mx.example:2465/", false, 0, FM_SCHEME_SMTPS, FM_PROBE_SMTP, "mx.example", 2465, "/", NULL },
+    { "imap://[::1]?starttls&family=inet6", false, 0, FM_SCHEME_IMAP, FM_PROBE_IMAP, "::1", 143, "/", NULL },
+    { "dns://127.0.0.1:5353/www.example?type=AAAA", false, 0, FM_SCHEME_DNS, FM_PROBE_DNS, "127.0.0.1", 5353, "/www.example", NULL },
+    { "postgres://db/app?sslmode=require", false, 0, FM_SCHEME_POSTGRES, FM_PROBE_POSTGRES, "db", 5432, "/app", NULL },
+    { "icmp://gw", false, 0, FM_SCHEME_ICMP, FM_PROBE_ICMP, "gw", 0, "/", NULL },
+    { "tcp://h:1?family=inet", false, 0, FM_SCHEME_TCP, FM_PROBE_TCP_CONNECT, "h", 1, "/", NULL },
+    { "icmp://gw:7", false, EINVAL, 0, 0, NULL, 0, NULL, "icmp:// takes no port" },
+    { "smtps://h?starttls", false, EINVAL, 0, 0, NULL, 0, NULL, "no key 'starttls'" },
+    { "tcp://h:1?starttls", false, EINVAL, 0, 0, NULL, 0, NULL, "no key 'starttls'" },
+    { "smtp://h?bogus=1", false, EINVAL, 0, 0, NULL, 0, NULL, "no key 'bogus'" },
+    { "smtp://h?family=ipx", false, EINVAL, 0, 0, NULL, 0, NULL, "family=ipx: expected inet|inet6" },
+    { "smtp://h?family=inet&family=inet", false, EINVAL, 0, 0, NULL, 0, NULL, "given twice" },
+    { "smtp://h?starttls=maybe", false, EINVAL, 0, 0, NULL, 0, NULL, "flag" },
+    { "tcp://[::1]:1?family=inet", false, EINVAL, 0, 0, NULL, 0, NULL, "not an IPv4" },
+    { "tcp://127.0.0.1:1?family=inet6", false, EINVAL, 0, 0, NULL, 0, NULL, "not an IPv6" },
+    { "dns://h/x?answer=a{1000}{1000}", false, EINVAL, 0, 0, NULL, 0, NULL, "answer=" },
+    { "smtp://u:pw@h", false, EINVAL, 0, 0, NULL, 0, NULL, "takes no credentials" },
+    { "smtp://h/x", false, EINVAL, 0, 0, NULL, 0, NULL, "no path" },
+    { "redis://h", true, EINVAL, 0, 0, NULL, 0, NULL, "http:// or https://" },
     { "http://", false, EINVAL, 0, 0, NULL, 0, NULL, "no host" },
     { "http://:80/", false, EINVAL, 0, 0, NULL, 0, NULL, "no host" },
     { "http://h:0/", false, EINVAL, 0, 0, NULL, 0, NULL, "port '0'" },
@@ -111,6 +133,15 @@ test_credentials_are_redacted(void **state)
                      EINVAL);
     assert_null(strstr(err, "s3cret"));
     assert_non_null(strstr(err, "http://***@127.0.0.1:99999"));
+
+    /* A Redis password (issue 12) is a secret too, in text and messages. */
+    assert_int_equal(fm_target_parse("redis://:s3cret@127.0.0.1:7000", false, &t, err, sizeof(err)), 0);
+    assert_string_equal(t.text, "redis://***@127.0.0.1:7000");
+    assert_string_equal(t.userinfo, ":s3cret");
+    fm_target_clear(&t);
+    assert_int_equal(fm_target_parse("redis://:s3cret@127.0.0.1:7000?family=ipx", false, &t, err,
+                                     sizeof(err)), EINVAL);
+    assert_null(strstr(err, "s3cret"));
 
     /* base64 of every length modulo 3. */
     assert_int_equal(fm_target_parse("http://a:b@h/", true, &t, err, sizeof(err)), 0);

@@ -1,0 +1,107 @@
+/*
+ * faultmon: a plain-text conversation for line protocols (SMTP, POP3, IMAP,
+ * FTP, Redis...), as a script of steps built once at load time: each step
+ * sends a command (or nothing, for a greeting), reads one reply within a
+ * bounded buffer, and has the protocol judge it; a step may start TLS
+ * (STARTTLS) after its reply.  conv.c runs every script under the run's one
+ * deadline.  The functions that find where a reply ends and judge it take
+ * bytes only, so that they are tested without a socket.
+ *
+ * Classification (the seed's rules): a connect or send failure is complete;
+ * a timeout or a failure while reading is partial, and so is a reply that
+ * is not the protocol's (malformed) or exceeds the read cap; a reply that
+ * says the service refuses (a 5xx banner, -ERR) is complete, with its first
+ * line as the detail.
+ */
+#ifndef FAULTMON_PROBE_CONV_H
+#define FAULTMON_PROBE_CONV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "probe_int.h"
+
+#define FM_CONV_MAX_STEPS 8
+/* Bytes of a refusing reply's first line kept for the detail. */
+#define FM_CONV_DETAIL_LINE 100
+
+enum fm_conv_judgement {
+    FM_CONV_OK = 0,
+    FM_CONV_REFUSED,        /* the service says no: complete */
+    FM_CONV_MALFORMED,      /* not this protocol: partial */
+};
+
+/*!
+ * \brief Where the first reply in \p buf ends.
+ * \return its length (its line ends included), 0 when more bytes are
+ *         needed, -1 when the bytes cannot be this protocol's reply
+ */
+typedef ssize_t (*fm_conv_end_fn)(const char *buf, size_t len, const char *tag);
+
+/*! \brief Judge one complete reply of \p len bytes. */
+typedef enum fm_conv_judgement (*fm_conv_judge_fn)(const char *reply, size_t len);
+
+#define FM_CONV_STARTTLS 0x1u   /* after an ok reply, the TLS handshake */
+#define FM_CONV_QUIT     0x2u   /* sent once the verdict is in; no reply read */
+
+struct fm_conv_step {
+    const char *what;           /* names the step in details: "EHLO" */
+    char *send;                 /* owned; NULL: read only (a greeting) */
+    size_t send_len;
+    const char *tag;            /* passed to end(): an IMAP command's tag */
+    fm_conv_end_fn end;
+    fm_conv_judge_fn judge;
+    unsigned flags;
+};
+
+struct fm_conv_script {
+    struct fm_conv_step steps[FM_CONV_MAX_STEPS];
+    size_t n;
+    size_t detail_step;         /* whose reply's first line an ok shows */
+};
+
+/*! \brief Attach an empty script to \p target (its prepared data).
+ *  \return the script, NULL when out of memory */
+struct fm_conv_script *fm_conv_script_attach(struct fm_target *target);
+
+/*!
+ * \brief Add a step.
+ * \param[in] send      bytes to send (copied; may hold a password: zeroed
+ *                      when freed), NULL for none
+ * \return 0, ENOMEM, or E2BIG past FM_CONV_MAX_STEPS
+ */
+int fm_conv_add(struct fm_conv_script *script, const char *what, const char *send,
+                size_t send_len, fm_conv_end_fn end, fm_conv_judge_fn judge, unsigned flags);
+
+/* The conversation's driver: a protocol's on_ready, on_io, timeout_note. */
+void fm_conv_on_ready(struct fm_conn *conn);
+void fm_conv_on_io(struct fm_conn *conn);
+const char *fm_conv_timeout_note(const struct fm_conn *conn);
+
+/* Where replies end (fm_conv_end_fn), for the protocols to share. */
+
+/*! \brief One line, ended by LF (CRLF or bare LF). */
+ssize_t fm_conv_end_line(const char *buf, size_t len, const char *tag);
+/*!
+ * \brief An SMTP or FTP reply: "DDD text" or "DDD-text" lines up to the
+ *        line "DDD " or "DDD" with the same code (RFC 5321 4.2.1, RFC 959 4.2:
+ *        FTP's middle lines may be any text).
+ */
+ssize_t fm_conv_end_coded(const char *buf, size_t len, const char *tag);
+/*! \brief IMAP: untagged "* " lines up to the line that starts with \p tag. */
+ssize_t fm_conv_end_tagged(const char *buf, size_t len, const char *tag);
+
+/*! \brief A coded reply (SMTP, FTP): 2xx ok, another code refuses, no code is malformed. */
+enum fm_conv_judgement fm_conv_judge_2xx(const char *reply, size_t len);
+
+/*! \brief The three-digit code of a coded reply, -1 if none. */
+int fm_conv_reply_code(const char *reply, size_t len);
+
+/*!
+ * \brief The first line of \p reply, cleaned (controls escaped, URIs'
+ *        secrets hidden) and cut to FM_CONV_DETAIL_LINE bytes.
+ */
+void fm_conv_first_line(const char *reply, size_t len, char *out, size_t out_len);
+
+#endif

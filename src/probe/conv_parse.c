@@ -1,0 +1,138 @@
+/*
+ * faultmon: the bytes of line protocols' replies (conv.h): where a reply
+ * ends, its code, its first line for a detail.  Pure functions of bytes,
+ * tested without a socket (tests/unit/test_conv_parse.c) and fuzzed
+ * (tests/fuzz/fuzz_conv.c).
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <faultmon/text.h>
+#include "conv.h"
+
+/* The length of the line at buf (its LF included), 0 when no LF yet. */
+static size_t
+line_len(const char *buf, size_t len)
+{
+    const char *lf = memchr(buf, '\n', len);
+
+    return (lf != NULL)? (size_t) (lf - buf) + 1 : 0;
+}
+
+ssize_t
+fm_conv_end_line(const char *buf, size_t len, const char *tag)
+{
+    (void) tag;
+    return (ssize_t) line_len(buf, len);
+}
+
+int
+fm_conv_reply_code(const char *reply, size_t len)
+{
+    if (len < 3 || !isdigit((unsigned char) reply[0]) || !isdigit((unsigned char) reply[1])
+        || !isdigit((unsigned char) reply[2])) {
+        return -1;
+    }
+    if (len > 3 && reply[3] != ' ' && reply[3] != '-' && reply[3] != '\r' && reply[3] != '\n') {
+        return -1;
+    }
+    return (reply[0] - '0') * 100 + (reply[1] - '0') * 10 + (reply[2] - '0');
+}
+
+/* Whether a line is the last of a coded reply whose code is `code`. */
+static bool
+coded_last_line(const char *line, size_t len, int code)
+{
+    return fm_conv_reply_code(line, len) == code && (len == 3 || line[3] != '-');
+}
+
+ssize_t
+fm_conv_end_coded(const char *buf, size_t len, const char *tag)
+{
+    size_t first = line_len(buf, len);
+    int code = fm_conv_reply_code(buf, len);
+    size_t at = 0;
+
+    (void) tag;
+    if (code < 0) {
+        /* Enough bytes to tell that this is no code: not the protocol. */
+        return (len >= 4 || first > 0)? -1 : 0;
+    }
+    if (first == 0) {
+        return 0;
+    }
+    if (coded_last_line(buf, first, code)) {
+        return (ssize_t) first;
+    }
+    for (at = first; at < len;) {
+        size_t n = line_len(buf + at, len - at);
+
+        if (n == 0) {
+            return 0;
+        }
+        at += n;
+        if (coded_last_line(buf + at - n, n, code)) {
+            return (ssize_t) at;
+        }
+    }
+    return 0;
+}
+
+ssize_t
+fm_conv_end_tagged(const char *buf, size_t len, const char *tag)
+{
+    size_t tag_len = strlen(tag);
+
+    for (size_t at = 0; at < len;) {
+        size_t n = line_len(buf + at, len - at);
+
+        if (n == 0) {
+            return 0;
+        }
+        at += n;
+        if (n > tag_len && memcmp(buf + at - n, tag, tag_len) == 0 && buf[at - n + tag_len] == ' ') {
+            return (ssize_t) at;
+        }
+        /* Untagged ("* ") and continuation ("+ ") lines come before it. */
+        if (buf[at - n] != '*' && buf[at - n] != '+') {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void
+fm_conv_first_line(const char *reply, size_t len, char *out, size_t out_len)
+{
+    size_t n = 0;
+
+    while (n < len && reply[n] != '\r' && reply[n] != '\n') {
+        n++;
+    }
+    if (n > FM_CONV_DETAIL_LINE) {
+        n = FM_CONV_DETAIL_LINE;
+    }
+    if (out_len == 0) {
+        return;
+    }
+    /* fm_text_escape() makes it one line of valid UTF-8 whatever the
+     * server sent (NULs included); fm_text_clean() hides URIs' secrets. */
+    (void) fm_text_escape(out, out_len, reply, n);
+    fm_text_clean(out, out_len);
+}
+
+enum fm_conv_judgement
+fm_conv_judge_2xx(const char *reply, size_t len)
+{
+    int code = fm_conv_reply_code(reply, len);
+
+    if (code < 100) {
+        return FM_CONV_MALFORMED;
+    }
+    /* 4xx and 5xx refuse; a 1xx or 3xx where a greeting or an answer to
+     * EHLO belongs is no service either. */
+    return (code >= 200 && code < 300)? FM_CONV_OK : FM_CONV_REFUSED;
+}
