@@ -73,6 +73,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/http.c \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
+	src/probe/match.c \
 	src/probe/probe_int.h \
 	src/probe/resolve.c \
 	src/probe/smtp.c \
@@ -82,6 +83,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/schedule.h \
 	src/probe/spread.c \
 	src/probe/tcp.c \
+	src/probe/tcp_send.c \
 	src/probe/tls.c \
 	src/probe/tls_client.c \
 	src/probe/tls_session.c

@@ -351,7 +351,87 @@ def mode_tls_alert(conn):
     linger_then_close(conn)
 
 
+# --- modes for line protocols (issue 12): the server speaks first ----------
+
+def make_banner_mode(code):
+    """Greet with a coded line (SMTP, FTP), then answer nothing more."""
+    def mode_banner(conn):
+        try:
+            conn.sendall(b"%d faultmon-fault-server\r\n" % code)
+        except OSError:
+            pass
+        hold_open(conn)
+    return mode_banner
+
+
+def make_resp_error_mode(word):
+    """Answer the first command line with a RESP error ("-LOADING ...")."""
+    def mode_resp_error(conn):
+        conn.settimeout(REQUEST_WAIT_S)
+        data = b""
+        try:
+            while b"\n" not in data and len(data) < REQUEST_LIMIT:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            conn.sendall(b"-%s faultmon-fault-server says so\r\n" % word.encode("ascii"))
+        except OSError:
+            pass
+        linger_then_close(conn)
+    return mode_resp_error
+
+
+def mode_greet_trickle(conn):
+    """A greeting that never ends: "2", then a byte every 200 ms, no LF."""
+    try:
+        conn.sendall(b"2")
+        while True:
+            time.sleep(0.2)
+            conn.sendall(b"2")
+    except OSError:
+        pass
+    conn.close()
+
+
+def mode_greet_huge(conn):
+    """10 MiB of greeting without a line end, as fast as the socket takes it."""
+    block = b"2" * 65536
+    try:
+        for _ in range(160):
+            conn.sendall(block)
+    except OSError:
+        conn.close()
+        return
+    linger_then_close(conn)
+
+
+def mode_greet_garbage(conn):
+    try:
+        conn.sendall(GARBAGE)
+    except OSError:
+        pass
+    hold_open(conn)
+
+
+def mode_echo(conn):
+    """Answer the first bytes that come with "echo:" and those bytes."""
+    conn.settimeout(REQUEST_WAIT_S)
+    try:
+        data = conn.recv(4096)
+        conn.sendall(b"echo:" + data)
+    except OSError:
+        pass
+    linger_then_close(conn)
+
+
 MODES = {
+    "banner-NNN": (None, "greet with the line 'NNN ...' (banner-220, banner-554), then say nothing"),
+    "resp-WORD": (None, "answer the first command line with '-WORD ...' (resp-LOADING)"),
+    "greet-trickle": (mode_greet_trickle, "greet with a byte every 200 ms, never a line end"),
+    "greet-huge": (mode_greet_huge, "greet with 10 MiB without a line end"),
+    "greet-garbage": (mode_greet_garbage, "greet with binary junk, then hold the connection"),
+    "echo": (mode_echo, "answer the first bytes read with 'echo:' and those bytes"),
     "refuse": (None, "nothing listens: the port is bound but not listening, so connect gets RST"),
     "connect-stall": (None, "listen with a full accept queue: SYNs are dropped, connect hangs"),
     "silent": (mode_silent, "accept and never answer"),
@@ -375,6 +455,16 @@ for _name, (_data, _text) in RAW_REPLIES.items():
 
 
 def handler_for(mode):
+    if mode.startswith("banner-"):
+        code = mode[len("banner-"):]
+        if code.isdigit() and len(code) == 3:
+            return make_banner_mode(int(code))
+        return None
+    if mode.startswith("resp-"):
+        word = mode[len("resp-"):]
+        if word.isalpha() and word.isupper():
+            return make_resp_error_mode(word)
+        return None
     if mode.startswith("status-"):
         code = mode[len("status-"):]
         if code.isdigit() and len(code) == 3 and 100 <= int(code) <= 999:

@@ -101,4 +101,16 @@ int fm_parse_duration_ms(const char *text, uint64_t *out_ms);
  */
 int fm_parse_size_bytes(const char *text, size_t *out_bytes);
 
+/*!
+ * \brief Decode a send string's C escapes: \n \r \t \0 \\ \a \b \f \v \e,
+ *        \xHH (exactly two hex digits) and \" \'; any other byte as it is.
+ *
+ * \param[in]  text     the string as written
+ * \param[out] out      the bytes (may hold NULs), at most strlen(text)
+ * \param[out] out_len  their number
+ * \param[out] why      on failure, what is wrong and where
+ * \return 0, or EINVAL for an unknown escape, a short \x or a trailing '\'
+ */
+int fm_parse_escapes(const char *text, char *out, size_t *out_len, char *why, size_t why_len);
+
 #endif

@@ -75,6 +75,11 @@ struct fm_probe_opts {
     size_t receive_window_bytes;    /* body bytes the regex sees */
     bool spread;                    /* start the targets spread over the
                                      * interval, not all at once */
+    char *send;                     /* send_string, escapes decoded; NULL: none */
+    size_t send_len;
+    bool have_expect;
+    regex_t expect;                 /* expect_regex: tcp:// and udp:// replies */
+    char *expect_text;
 };
 
 struct fm_target {
@@ -191,6 +196,14 @@ void fm_probe_opts_clear_maintenance(struct fm_probe_opts *opts);
 /*! \brief Compile and set the receive regex. \return 0 or EINVAL (err says why) */
 int fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
                               char *err, size_t err_len);
+/*! \brief Set the bytes tcp:// and udp:// targets send (C escapes, \\xHH).
+ *  \return 0, EINVAL (err says why) or ENOMEM */
+int fm_probe_opts_set_send(struct fm_probe_opts *opts, const char *text,
+                           char *err, size_t err_len);
+/*! \brief Compile and set the regex a tcp:// or udp:// reply must match.
+ *  \return 0 or EINVAL (err says why) */
+int fm_probe_opts_set_expect_regex(struct fm_probe_opts *opts, const char *regex,
+                                   char *err, size_t err_len);
 /*! \brief Add a "Name: value" header after checking it. \return 0, EINVAL, E2BIG */
 int fm_probe_opts_add_header(struct fm_probe_opts *opts, const char *header,
                              char *err, size_t err_len);

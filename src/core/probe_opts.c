@@ -120,6 +120,11 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
     }
     free(opts->receive_text);
     fm_probe_opts_clear_maintenance(opts);
+    if (opts->have_expect) {
+        regfree(&opts->expect);
+    }
+    free(opts->expect_text);
+    free(opts->send);
     free(opts->method);
     free(opts->ca_file);
     free(opts->sni);
@@ -202,6 +207,47 @@ fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
     opts->have_receive = true;
     opts->receive_text = text;
     opts->have_receive_linear = fm_regex_linear_compile(regex, &opts->receive_linear);
+    return 0;
+}
+
+int
+fm_probe_opts_set_expect_regex(struct fm_probe_opts *opts, const char *regex,
+                               char *err, size_t err_len)
+{
+    regex_t compiled;
+    char *text = NULL;
+    int rc = fm_probe_regex_compile(regex, &compiled, &text, err, err_len);
+
+    if (rc != 0) {
+        return rc;
+    }
+    if (opts->have_expect) {
+        regfree(&opts->expect);
+    }
+    free(opts->expect_text);
+    opts->expect = compiled;
+    opts->have_expect = true;
+    opts->expect_text = text;
+    return 0;
+}
+
+int
+fm_probe_opts_set_send(struct fm_probe_opts *opts, const char *text, char *err, size_t err_len)
+{
+    char *bytes = malloc(strlen(text) + 1);
+    size_t len = 0;
+    char why[160];
+
+    if (bytes == NULL) {
+        return ENOMEM;
+    }
+    if (fm_parse_escapes(text, bytes, &len, why, sizeof(why)) != 0) {
+        free(bytes);
+        return fm_errf(err, err_len, EINVAL, "invalid send string '%s': %s", text, why);
+    }
+    free(opts->send);
+    opts->send = bytes;
+    opts->send_len = len;
     return 0;
 }
 

@@ -290,6 +290,18 @@ static const struct fm_probe_param probe_params[] = {
         .help = "body bytes receive_regex looks at (at most max_reply_bytes)",
     },
     {
+        .name = "send_string", .option = "send", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .check = fm_probe_opts_set_send, .set = set_checked,
+        .help = "bytes tcp:// and udp:// targets send (C escapes such as \\r\\n, \\xHH)",
+    },
+    {
+        .name = "expect_regex", .option = "expect", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .check = fm_probe_opts_set_expect_regex, .set = set_checked,
+        .help = "POSIX extended regex a tcp:// or udp:// reply must match",
+    },
+    {
         .name = "reverse", .option = "reverse", .type = FM_PARAM_BOOL, .default_text = "false",
         .expected = "true or false",
         .offset = OPT_FIELD(reverse), .set = set_bool,

@@ -147,28 +147,16 @@ conv_reply(struct fm_conn *conn, size_t len)
 static bool
 conv_rx_grow(struct fm_conn *conn)
 {
-    size_t cap = (conn->rx_cap == 0)? FM_CONV_RX_INITIAL_BYTES : conn->rx_cap * 2;
-    char *grown = NULL;
+    int rc = fm_conn_rx_room(conn, FM_CONV_RX_INITIAL_BYTES);
 
-    if (cap > conn->run->opts->max_reply_bytes) {
-        cap = conn->run->opts->max_reply_bytes;
-    }
-    if (cap <= conn->rx_len) {
+    if (rc == E2BIG) {
         char detail[sizeof(conn->result->detail)];
 
         snprintf(detail, sizeof(detail), "%s: reply exceeds the read cap (%zu bytes)",
                  conv_step(conn)->what, conn->run->opts->max_reply_bytes);
         fm_conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, detail);
-        return false;
     }
-    grown = realloc(conn->rx, cap + 1);     /* + 1: kept NUL-terminated */
-    if (grown == NULL) {
-        fm_conn_finish(conn, FM_REASON_READ_FAILED, ENOMEM, NULL);
-        return false;
-    }
-    conn->rx = grown;
-    conn->rx_cap = cap;
-    return true;
+    return rc == 0;
 }
 
 static void

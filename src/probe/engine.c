@@ -38,6 +38,7 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_TLS_CONNECT] = &fm_probe_proto_tls,
     [FM_PROBE_TCP_CONNECT] = &fm_probe_proto_tcp,
     /* Issue 12; a kind without a row is refused when the engine is made. */
+    [FM_PROBE_TCP_SEND] = &fm_probe_proto_tcp_send,
     [FM_PROBE_SMTP] = &fm_probe_proto_smtp,
 };
 
@@ -175,6 +176,31 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     conn->step = FM_STEP_DONE;
     conn_close(conn, true);
     run_note_released(conn->run);
+}
+
+int
+fm_conn_rx_room(struct fm_conn *conn, size_t initial)
+{
+    size_t cap = (conn->rx_cap == 0)? initial : conn->rx_cap * 2;
+    char *grown = NULL;
+
+    if (conn->rx_len < conn->rx_cap) {
+        return 0;
+    }
+    if (cap > conn->run->opts->max_reply_bytes) {
+        cap = conn->run->opts->max_reply_bytes;
+    }
+    if (cap <= conn->rx_len) {
+        return E2BIG;
+    }
+    grown = realloc(conn->rx, cap + 1);     /* + 1: kept NUL-terminated */
+    if (grown == NULL) {
+        fm_conn_finish(conn, FM_REASON_READ_FAILED, ENOMEM, NULL);
+        return ENOMEM;
+    }
+    conn->rx = grown;
+    conn->rx_cap = cap;
+    return 0;
 }
 
 static void

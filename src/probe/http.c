@@ -26,10 +26,6 @@
 #define FM_RX_INITIAL_BYTES 1024
 #define FM_USER_AGENT "faultmon/" PACKAGE_VERSION
 
-/* The least time a match gets when the reply came just before the deadline,
- * so that a reply read in time is not lost to the cost of a fork. */
-#define FM_MATCH_GRACE_MS 10
-
 static bool
 has_header(const struct fm_probe_opts *opts, const char *name)
 {
@@ -151,90 +147,18 @@ http_sent_head(const struct fm_conn *conn)
     return conn->target->kind == FM_PROBE_HEAD;
 }
 
-/* The child's side of http_match(): match, answer, exit. */
-static void __attribute__((noreturn))
-http_match_child(struct fm_conn *conn, const regex_t *re, const char *data, size_t len,
-                 int answer_fd, pid_t parent)
-{
-    regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
-    char answer = 0;
-
-    /* The child shares the parent's descriptors, the loop's lock among
-     * them: it must not outlive the parent (whose death would leave it
-     * holding the lock) nor the deadline by much. */
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
-        _exit(1);
-    }
-    alarm(fm_deadline_wait_ms(&conn->deadline, fm_now_us()) / 1000 + 2);
-    answer = (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
-    if (write(answer_fd, &answer, 1) != 1) {
-        _exit(1);
-    }
-    _exit(0);
-}
-
-/*
- * regexec() within the run's deadline (an fm_http_match_fn).  glibc's
- * search is quadratic in the subject for patterns as plain as "a.*b.*x"
- * (9 s on 64 KiB of 'a') and a call cannot be interrupted, so the match runs
- * in a child process, killed at the deadline; a pattern the guard accepts
- * can still be slow, and the server chooses the subject.  Returns 1 on a
- * match, 0 on none, -1 when the deadline came first.  When no child can be
- * made, the match runs here, as before: a shortage of processes must not
- * pass for a failed service.
- */
+/* An fm_http_match_fn: a regex on the reply, within the deadline (match.c). */
 static int
 http_match(void *ctx, const regex_t *re, const char *data, size_t len)
 {
     struct fm_conn *conn = ctx;
-    regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
-    int fds[2] = { -1, -1 };
-    pid_t pid = -1;
-    pid_t parent = getpid();
-    char answer = 0;
-    int rc = -1;
 
     /* A plain receive pattern is searched here, in time linear in the
      * subject, with the answer regexec() would give: no child needed. */
     if (re == &conn->run->opts->receive && conn->run->opts->have_receive_linear) {
         return fm_regex_linear_search(&conn->run->opts->receive_linear, data, len)? 1 : 0;
     }
-    if (pipe2(fds, O_CLOEXEC) == 0) {
-        pid = fork();
-    }
-    if (pid < 0) {
-        if (fds[0] >= 0) {
-            close(fds[0]);
-            close(fds[1]);
-        }
-        /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
-        return (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
-    }
-    if (pid == 0) {
-        http_match_child(conn, re, data, len, fds[1], parent);
-    }
-    close(fds[1]);
-    for (;;) {
-        struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-        int wait_ms = fm_deadline_wait_ms(&conn->deadline, fm_now_us());
-        int n = poll(&pfd, 1, (wait_ms < FM_MATCH_GRACE_MS)? FM_MATCH_GRACE_MS : wait_ms);
-
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n > 0 && read(fds[0], &answer, 1) == 1) {
-            rc = (answer == 'y')? 1 : 0;
-        }
-        break;
-    }
-    close(fds[0]);
-    if (rc < 0) {
-        kill(pid, SIGKILL);
-    }
-    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-        continue;
-    }
-    return rc;
+    return fm_probe_match(conn, re, data, len);
 }
 
 /* Judge what has been read; returns true once the probe has its verdict. */

@@ -22,6 +22,7 @@
 #define FAULTMON_PROBE_INT_H
 
 #include <stdbool.h>
+#include <regex.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -183,6 +184,13 @@ void fm_conn_connect_next(struct fm_conn *conn, int last_errno);
 /*! \brief Start TLS on a connected plain conn (STARTTLS); the protocol's
  *         on_ready is called again once the handshake is done. */
 void fm_conn_start_tls(struct fm_conn *conn);
+/*!
+ * \brief Room for more reply bytes in conn->rx (kept NUL-terminated),
+ *        growing from \p initial bytes up to max_reply_bytes.
+ * \return 0; E2BIG at the cap (no verdict given); ENOMEM (the verdict,
+ *         read-failed, is given)
+ */
+int fm_conn_rx_room(struct fm_conn *conn, size_t initial);
 /*! \brief Cut off every probe still running when the deadline has passed. */
 void fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us);
 /*! \brief Start one probe now, with its deadline (the cycle's, or its own). */
@@ -202,6 +210,14 @@ int fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
 int fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len);
 /*! \brief The timer fd fired: read it off. */
 void fm_spread_run_timer_read(struct fm_probe_run *run);
+
+/* match.c */
+
+/*!
+ * \brief regexec() of a user's regex on a reply, killed at the deadline.
+ * \return 1 on a match, 0 on none, -1 when the deadline came first
+ */
+int fm_probe_match(struct fm_conn *conn, const regex_t *re, const char *data, size_t len);
 
 /* tcp.c: the connection under every probe */
 

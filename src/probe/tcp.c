@@ -105,7 +105,18 @@ tcp_check_ready(struct fm_conn *conn)
     fm_conn_finish(conn, FM_REASON_OK, 0, "connected");
 }
 
+/* With send_string or expect_regex, a tcp:// target talks (tcp_send.c). */
+static int
+tcp_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
+{
+    if (opts->send != NULL || opts->have_expect) {
+        target->kind = FM_PROBE_TCP_SEND;
+    }
+    return 0;
+}
+
 const struct fm_probe_proto fm_probe_proto_tcp = {
     .name = "tcp",
+    .prepare = tcp_prepare,
     .on_ready = tcp_check_ready,
 };

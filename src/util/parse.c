@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <strings.h>
 
 #include <faultmon/parse.h>
+#include <faultmon/text.h>
 
 /* One maximum for a duration: a year. */
 #define FM_PARSE_DURATION_MAX_MS (UINT64_C(365) * 24 * 3600000)
@@ -204,4 +206,58 @@ fm_parse_size_bytes(const char *text, size_t *out_bytes)
         *out_bytes = (size_t) bytes;
     }
     return rc;
+}
+
+static int
+escape_hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    c = (char) tolower((unsigned char) c);
+    return (c >= 'a' && c <= 'f')? c - 'a' + 10 : -1;
+}
+
+/* The byte of a one-letter escape, -1 for none. */
+static int
+escape_letter(char c)
+{
+    static const char letters[] = "nrt0\\abfve\"'";
+    static const char bytes[] = "\n\r\t\0\\\a\b\f\v\x1b\"'";
+    const char *at = (c != '\0')? strchr(letters, c) : NULL;
+
+    return (at != NULL)? (unsigned char) bytes[at - letters] : -1;
+}
+
+int
+fm_parse_escapes(const char *text, char *out, size_t *out_len, char *why, size_t why_len)
+{
+    size_t o = 0;
+
+    for (size_t i = 0; text[i] != '\0'; i++) {
+        int byte = (unsigned char) text[i];
+
+        if (text[i] == '\\') {
+            if (text[i + 1] == 'x') {
+                int hi = escape_hex_digit(text[i + 2]);
+                int lo = (hi >= 0)? escape_hex_digit(text[i + 3]) : -1;
+
+                if (lo < 0) {
+                    return fm_errf(why, why_len, EINVAL, "\\x at byte %zu needs two hex digits", i);
+                }
+                byte = (hi << 4) | lo;
+                i += 3;
+            } else {
+                byte = escape_letter(text[i + 1]);
+                if (byte < 0) {
+                    return fm_errf(why, why_len, EINVAL, "unknown escape '\\%.1s' at byte %zu",
+                                   &text[i + 1], i);
+                }
+                i++;
+            }
+        }
+        out[o++] = (char) byte;
+    }
+    *out_len = o;
+    return 0;
 }

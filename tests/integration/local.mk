@@ -20,7 +20,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-faults.sh \
 	tests/integration/probe-maintenance.sh \
 	tests/integration/probe-nginx.sh \
-	tests/integration/probe-apache.sh
+	tests/integration/probe-apache.sh \
+	tests/integration/proto-tcp.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
 EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include <faultmon/parse.h>
@@ -205,6 +206,31 @@ test_size(void **state)
     }
 }
 
+/* Send strings (issue 12): C escapes and \xHH decoded, errors named. */
+static void
+test_escapes(void **state)
+{
+    char out[64];
+    char why[160];
+    size_t len = 0;
+
+    (void) state;
+    assert_int_equal(fm_parse_escapes("PING\\r\\n", out, &len, why, sizeof(why)), 0);
+    assert_int_equal(len, 6);
+    assert_memory_equal(out, "PING\r\n", 6);
+    assert_int_equal(fm_parse_escapes("\\x00\\xfF\\0\\t\\\\\\\"", out, &len, why, sizeof(why)), 0);
+    assert_int_equal(len, 6);
+    assert_memory_equal(out, "\0\xff\0\t\\\"", 6);
+    assert_int_equal(fm_parse_escapes("", out, &len, why, sizeof(why)), 0);
+    assert_int_equal(len, 0);
+    assert_int_equal(fm_parse_escapes("a\\q", out, &len, why, sizeof(why)), EINVAL);
+    assert_non_null(strstr(why, "'\\q'"));
+    assert_int_equal(fm_parse_escapes("\\x4", out, &len, why, sizeof(why)), EINVAL);
+    assert_non_null(strstr(why, "two hex digits"));
+    assert_int_equal(fm_parse_escapes("\\xg0", out, &len, why, sizeof(why)), EINVAL);
+    assert_int_equal(fm_parse_escapes("end\\", out, &len, why, sizeof(why)), EINVAL);
+}
+
 int
 main(void)
 {
@@ -214,6 +240,7 @@ main(void)
         cmocka_unit_test(test_i64),
         cmocka_unit_test(test_duration),
         cmocka_unit_test(test_size),
+        cmocka_unit_test(test_escapes),
     };
 
     return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -86,6 +86,18 @@ window_set(const struct fm_run_config *cfg)
 }
 
 static bool
+send_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.send_len == 6 && memcmp(cfg->probe.send, "PING\r\n", 6) == 0;
+}
+
+static bool
+expect_regex_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.have_expect && strcmp(cfg->probe.expect_text, "^\\+PONG") == 0;
+}
+
+static bool
 reverse_set(const struct fm_run_config *cfg)
 {
     return cfg->probe.reverse;
@@ -201,6 +213,9 @@ static const struct param_case param_cases[] = {
     { "receive_regex", "up|ok", regex_set, "(", "receive_regex: ", "receive_regexp" },
     { "receive_bytes", "16k", window_set, "0", "invalid receive_bytes '0': expected a size such as 4k",
       "receive_byte" },
+    { "send_string", "PING\\r\\n", send_set, "a\\q", "send_string: invalid send string 'a\\q'",
+      "send" },
+    { "expect_regex", "^\\+PONG", expect_regex_set, "(", "expect_regex: ", "expect" },
     { "reverse", "yes", reverse_set, "maybe", "invalid reverse 'maybe': expected true or false",
       "reversed", "receive_regex=down" },
     { "maintenance_status", "404", maint_status_set, "4o4",

@@ -1,0 +1,103 @@
+/*
+ * faultmon: a user's regex on a server's reply, within the run's deadline
+ * (the HTTP receive regex, the expect regex of tcp:// and udp://).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "probe_int.h"
+
+/* The least time a match gets when the reply came just before the deadline,
+ * so that a reply read in time is not lost to the cost of a fork. */
+#define FM_MATCH_GRACE_MS 10
+
+/* The child's side of fm_probe_match(): match, answer, exit. */
+static void __attribute__((noreturn))
+match_child(struct fm_conn *conn, const regex_t *re, const char *data, size_t len,
+            int answer_fd, pid_t parent)
+{
+    regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
+    char answer = 0;
+
+    /* The child shares the parent's descriptors, the loop's lock among
+     * them: it must not outlive the parent (whose death would leave it
+     * holding the lock) nor the deadline by much. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+        _exit(1);
+    }
+    alarm(fm_deadline_wait_ms(&conn->deadline, fm_now_us()) / 1000 + 2);
+    answer = (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 'y' : 'n';
+    if (write(answer_fd, &answer, 1) != 1) {
+        _exit(1);
+    }
+    _exit(0);
+}
+
+/*
+ * regexec() within the run's deadline.  glibc's
+ * search is quadratic in the subject for patterns as plain as "a.*b.*x"
+ * (9 s on 64 KiB of 'a') and a call cannot be interrupted, so the match runs
+ * in a child process, killed at the deadline; a pattern the guard accepts
+ * can still be slow, and the server chooses the subject.  Returns 1 on a
+ * match, 0 on none, -1 when the deadline came first.  When no child can be
+ * made, the match runs here, as before: a shortage of processes must not
+ * pass for a failed service.
+ */
+int
+fm_probe_match(struct fm_conn *conn, const regex_t *re, const char *data, size_t len)
+{
+    regmatch_t match = { .rm_so = 0, .rm_eo = (regoff_t) len };
+    int fds[2] = { -1, -1 };
+    pid_t pid = -1;
+    pid_t parent = getpid();
+    char answer = 0;
+    int rc = -1;
+
+    if (pipe2(fds, O_CLOEXEC) == 0) {
+        pid = fork();
+    }
+    if (pid < 0) {
+        if (fds[0] >= 0) {
+            close(fds[0]);
+            close(fds[1]);
+        }
+        /* REG_STARTEND: the body is not NUL-terminated and may hold NULs. */
+        return (regexec(re, data, 1, &match, REG_STARTEND) == 0)? 1 : 0;
+    }
+    if (pid == 0) {
+        match_child(conn, re, data, len, fds[1], parent);
+    }
+    close(fds[1]);
+    for (;;) {
+        struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+        int wait_ms = fm_deadline_wait_ms(&conn->deadline, fm_now_us());
+        int n = poll(&pfd, 1, (wait_ms < FM_MATCH_GRACE_MS)? FM_MATCH_GRACE_MS : wait_ms);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n > 0 && read(fds[0], &answer, 1) == 1) {
+            rc = (answer == 'y')? 1 : 0;
+        }
+        break;
+    }
+    close(fds[0]);
+    if (rc < 0) {
+        kill(pid, SIGKILL);
+    }
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+        continue;
+    }
+    return rc;
+}
+

@@ -1,0 +1,142 @@
+/*
+ * faultmon: the TCP send/expect probe (tcp://HOST:PORT with send_string
+ * and/or expect_regex; F5's TCP send/receive, HAProxy's tcp-check
+ * send/expect): send the bytes, read the reply until expect_regex matches
+ * it (through the deadline-bound matcher, match.c).  Without expect_regex
+ * the probe is ok once the bytes are sent; without send_string it reads
+ * what the server says first (a banner).
+ *
+ * A reply that ends (the server closes) without a match is a content
+ * mismatch: complete, like a page without its receive string.  A reply
+ * that fills the read cap without a match is too large, and one that is
+ * still coming at the deadline timed out: partial, as for HTTP.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <faultmon/text.h>
+#include "conv.h"
+#include "probe_int.h"
+
+#define FM_TCP_RX_INITIAL_BYTES 512
+
+/* The verdict once the reply has ended or matched. */
+static void
+tcp_send_judge(struct fm_conn *conn, bool eof)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+    char line[FM_CONV_DETAIL_LINE * 4 + 1];
+    char detail[sizeof(conn->result->detail)];
+    int matched = fm_probe_match(conn, &opts->expect, conn->rx, conn->rx_len);
+
+    if (matched > 0) {
+        fm_conv_first_line(conn->rx, conn->rx_len, line, sizeof(line));
+        if (snprintf(detail, sizeof(detail), "reply matches: %s", line) >= (int) sizeof(detail)) {
+            fm_text_clean(detail, sizeof(detail));
+        }
+        fm_conn_finish(conn, FM_REASON_OK, 0, detail);
+    } else if (matched == 0 && eof) {
+        fm_conv_first_line(conn->rx, conn->rx_len, line, sizeof(line));
+        if (snprintf(detail, sizeof(detail), "reply does not match expect_regex: %s", line)
+            >= (int) sizeof(detail)) {
+            fm_text_clean(detail, sizeof(detail));
+        }
+        fm_conn_finish(conn, FM_REASON_CONTENT_MISMATCH, 0, detail);
+    }
+    /* No match yet: read on (a match cut off by the deadline is the
+     * engine's timeout). */
+}
+
+static void
+tcp_send_read(struct fm_conn *conn)
+{
+    char detail[sizeof(conn->result->detail)] = "";
+
+    while (!fm_conn_judged(conn)) {
+        ssize_t n = 0;
+        int rc = fm_conn_rx_room(conn, FM_TCP_RX_INITIAL_BYTES);
+
+        if (rc == E2BIG) {
+            snprintf(detail, sizeof(detail), "no match in the first %zu bytes of the reply",
+                     conn->rx_len);
+            fm_conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, detail);
+        }
+        if (rc != 0) {
+            return;
+        }
+        errno = 0;
+        n = fm_conn_io(conn, false, conn->rx + conn->rx_len, conn->rx_cap - conn->rx_len,
+                       detail, sizeof(detail));
+        if (n == -1) {
+            return;
+        }
+        if (n == -2) {
+            fm_conn_finish(conn, FM_REASON_READ_FAILED, errno, detail);
+            return;
+        }
+        if (n == 0 && conn->rx_len == 0) {
+            fm_conn_finish(conn, FM_REASON_READ_FAILED, 0, "connection closed before a reply");
+            return;
+        }
+        conn->rx_len += (size_t) n;
+        conn->rx[conn->rx_len] = '\0';
+        tcp_send_judge(conn, n == 0);
+    }
+}
+
+static void
+tcp_send_on_io(struct fm_conn *conn)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+    char detail[sizeof(conn->result->detail)] = "";
+
+    while (conn->step == FM_STEP_SEND && conn->sent < opts->send_len) {
+        ssize_t n = 0;
+
+        errno = 0;
+        n = fm_conn_io(conn, true, opts->send + conn->sent, opts->send_len - conn->sent, detail,
+                       sizeof(detail));
+        if (n == -1) {
+            return;
+        }
+        if (n <= 0) {
+            fm_conn_finish(conn, FM_REASON_SEND_FAILED, errno,
+                           (detail[0] != '\0')? detail : "connection closed while sending");
+            return;
+        }
+        conn->sent += (size_t) n;
+    }
+    if (conn->step == FM_STEP_SEND) {
+        if (!opts->have_expect) {
+            snprintf(detail, sizeof(detail), "sent %zu bytes", opts->send_len);
+            fm_conn_finish(conn, FM_REASON_OK, 0, detail);
+            return;
+        }
+        conn->step = FM_STEP_READ;
+    }
+    tcp_send_read(conn);
+}
+
+static void
+tcp_send_on_ready(struct fm_conn *conn)
+{
+    conn->step = (conn->run->opts->send != NULL)? FM_STEP_SEND : FM_STEP_READ;
+    tcp_send_on_io(conn);
+}
+
+static const char *
+tcp_send_timeout_note(const struct fm_conn *conn)
+{
+    return (conn->step == FM_STEP_READ && conn->rx_len > 0)? " (the reply so far does not match)"
+                                                            : "";
+}
+
+const struct fm_probe_proto fm_probe_proto_tcp_send = {
+    .name = "tcp-send",
+    .on_ready = tcp_send_on_ready,
+    .on_io = tcp_send_on_io,
+    .timeout_note = tcp_send_timeout_note,
+};

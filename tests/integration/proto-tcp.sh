@@ -1,0 +1,73 @@
+#!/bin/bash
+# proto-tcp.sh: tcp:// with send_string and expect_regex (--send, --expect),
+# F5's TCP send/receive and HAProxy's tcp-check send/expect, against
+# tests/fault_server.py: the class, layer and reason of each case, and its
+# verdict within the deadline (tests/lib/proto.sh).
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/probe.sh
+. "$FM_TEST_LIB/probe.sh"
+# shellcheck source=tests/lib/proto.sh
+. "$FM_TEST_LIB/proto.sh"
+
+tap_watchdog 90
+fm_require_faultmon
+plan 37
+
+fm_fault_server_start ok status-500 silent trickle garbage reset-request reset-accept \
+    huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
+
+tcp() {
+    echo "tcp://127.0.0.1:${FS_PORT[$1]}"
+}
+HEAD='HEAD / HTTP/1.0\r\n\r\n'
+OK='^HTTP/1\.[01] 200'
+
+proto_case "ok: the reply matches" 0 ok none ok fast -- \
+    --send "$HEAD" --expect "$OK" "$(tcp ok)"
+proto_detail_like "ok: the detail shows the reply's first line" '^reply matches: HTTP/1\.1 200 OK$'
+PROTO_EXTRA=("targets.0.kind=tcp-send")
+proto_case "escapes: \\x49 and \\0 are decoded before sending" 0 ok none ok fast -- \
+    --send 'P\x49NG\0' --expect '^echo:PING' "$(tcp echo)"
+proto_case "no match before the server closes: complete" 2 complete content content-mismatch fast -- \
+    --send "$HEAD" --expect "$OK" "$(tcp status-500)"
+proto_detail_like "mismatch: the detail shows the reply" 'does not match expect_regex: HTTP/1\.1 500'
+proto_case "garbage: complete (read, and not what was expected)" 2 complete content \
+    content-mismatch fast -- --send "$HEAD" --expect "$OK" "$(tcp garbage)"
+proto_case "silent: partial at the deadline" 1 partial read read-timeout deadline -- \
+    --send "$HEAD" --expect "$OK" "$(tcp silent)"
+proto_case "trickle: partial at the deadline (one deadline, never re-armed)" 1 partial read \
+    read-timeout deadline -- --send "$HEAD" --expect '^pong' "$(tcp trickle)"
+proto_detail_like "trickle: the detail says the reply so far does not match" 'so far does not match'
+proto_case "reset after the request: partial" 1 partial read read-failed fast -- \
+    --send "$HEAD" --expect "$OK" "$(tcp reset-request)"
+proto_case "reset at once, reading a banner: partial" 1 partial read read-failed fast -- \
+    --expect '^SSH-' "$(tcp reset-accept)"
+proto_case "oversized reply without a match: partial" 1 partial read read-too-large fast -- \
+    --send "$HEAD" --expect '^pong' "$(tcp huge-headers)"
+proto_case "refused: complete" 2 complete connect connect-failed fast -- \
+    --send "$HEAD" --expect "$OK" "$(tcp refuse)"
+proto_case "expect only: the banner matches" 0 ok none ok fast -- \
+    --expect '^220 ' "$(tcp banner-220)"
+proto_case "send only: ok once sent" 0 ok none ok fast -- --send 'QUIT\r\n' "$(tcp echo)"
+proto_case "neither: the connect check as before" 0 ok none ok fast -- "$(tcp silent)"
+proto_detail_like "neither: kind tcp-connect" '^connected$'
+
+# Load-time errors name the bad value; the run never starts.
+fm_probe --send 'a\q' "$(tcp ok)"
+is "$FM_RC" 64 "a bad escape is a usage error"
+like "$(cat "$FM_ERR")" "unknown escape '\\\\q'" "and the message names it"
+fm_probe --expect 'a{1000}{1000}' "$(tcp ok)"
+is "$FM_RC" 64 "a regex the guard refuses is a usage error"
+fm_probe "tcp://127.0.0.1:${FS_PORT[ok]}?family=inet6"
+is "$FM_RC" 64 "?family=inet6 on an IPv4 literal is a usage error"
+fm_probe "tcp://127.0.0.1:${FS_PORT[ok]}?bogus"
+is "$FM_RC" 64 "an unknown key is a usage error"
+like "$(cat "$FM_ERR")" "takes no key 'bogus'" "and the message names it"
+
+# The run configuration takes the same rows (faultmon run --param).
+fm_probe --send "$HEAD" --expect "$OK" --count 2 --interval 50ms --json "$(tcp ok)"
+is "$FM_RC" 0 "two cycles reuse what was prepared at load time"
+tap_done
