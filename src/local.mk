@@ -75,6 +75,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/http_parse.c \
 	src/probe/match.c \
 	src/probe/probe_int.h \
+	src/probe/redis.c \
 	src/probe/resolve.c \
 	src/probe/smtp.c \
 	src/probe/resolve_cache.c \

@@ -21,7 +21,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-maintenance.sh \
 	tests/integration/probe-nginx.sh \
 	tests/integration/probe-apache.sh \
-	tests/integration/proto-tcp.sh
+	tests/integration/proto-tcp.sh \
+	tests/integration/proto-redis.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
 EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py
