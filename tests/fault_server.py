@@ -383,12 +383,12 @@ def make_resp_error_mode(word):
 
 
 def mode_greet_trickle(conn):
-    """A greeting that never ends: "2", then a byte every 200 ms, no LF."""
+    """A greeting that never ends: "220 ", then a byte every 200 ms, no LF."""
     try:
-        conn.sendall(b"2")
+        conn.sendall(b"220 ")
         while True:
             time.sleep(0.2)
-            conn.sendall(b"2")
+            conn.sendall(b"a")
     except OSError:
         pass
     conn.close()
@@ -396,14 +396,25 @@ def mode_greet_trickle(conn):
 
 def mode_greet_huge(conn):
     """10 MiB of greeting without a line end, as fast as the socket takes it."""
-    block = b"2" * 65536
+    block = b"a" * 65536
     try:
+        conn.sendall(b"220 ")
         for _ in range(160):
             conn.sendall(block)
     except OSError:
         conn.close()
         return
     linger_then_close(conn)
+
+
+def mode_greet_reset(conn):
+    """The first line of a multi-line greeting, then RST."""
+    try:
+        conn.sendall(b"220-faultmon-fault-server\r\n")
+        time.sleep(0.05)
+    except OSError:
+        pass
+    reset_close(conn)
 
 
 def mode_greet_garbage(conn):
@@ -428,8 +439,9 @@ def mode_echo(conn):
 MODES = {
     "banner-NNN": (None, "greet with the line 'NNN ...' (banner-220, banner-554), then say nothing"),
     "resp-WORD": (None, "answer the first command line with '-WORD ...' (resp-LOADING)"),
-    "greet-trickle": (mode_greet_trickle, "greet with a byte every 200 ms, never a line end"),
-    "greet-huge": (mode_greet_huge, "greet with 10 MiB without a line end"),
+    "greet-trickle": (mode_greet_trickle, "greet with '220 ', then a byte every 200 ms, never a line end"),
+    "greet-huge": (mode_greet_huge, "greet with '220 ' and 10 MiB without a line end"),
+    "greet-reset": (mode_greet_reset, "greet with the first line of a multi-line reply, then RST"),
     "greet-garbage": (mode_greet_garbage, "greet with binary junk, then hold the connection"),
     "echo": (mode_echo, "answer the first bytes read with 'echo:' and those bytes"),
     "refuse": (None, "nothing listens: the port is bound but not listening, so connect gets RST"),

@@ -16,7 +16,7 @@ tap_watchdog 90
 fm_require_faultmon
 plan 37
 
-fm_fault_server_start ok status-500 silent trickle garbage reset-request reset-accept \
+fm_fault_server_start ok status-500 silent trickle garbage reset-request greet-reset \
     huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
 
 tcp() {
@@ -43,8 +43,8 @@ proto_case "trickle: partial at the deadline (one deadline, never re-armed)" 1 p
 proto_detail_like "trickle: the detail says the reply so far does not match" 'so far does not match'
 proto_case "reset after the request: partial" 1 partial read read-failed fast -- \
     --send "$HEAD" --expect "$OK" "$(tcp reset-request)"
-proto_case "reset at once, reading a banner: partial" 1 partial read read-failed fast -- \
-    --expect '^SSH-' "$(tcp reset-accept)"
+proto_case "reset in the middle of a banner: partial" 1 partial read read-failed fast -- \
+    --expect '^SSH-' "$(tcp greet-reset)"
 proto_case "oversized reply without a match: partial" 1 partial read read-too-large fast -- \
     --send "$HEAD" --expect '^pong' "$(tcp huge-headers)"
 proto_case "refused: complete" 2 complete connect connect-failed fast -- \
