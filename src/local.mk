@@ -71,9 +71,11 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/engine.c \
 	src/probe/fd_limit.c \
 	src/probe/http.c \
+	src/probe/imap.c \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
 	src/probe/match.c \
+	src/probe/pop3.c \
 	src/probe/probe_int.h \
 	src/probe/redis.c \
 	src/probe/resolve.c \

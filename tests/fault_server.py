@@ -417,6 +417,17 @@ def mode_greet_reset(conn):
     reset_close(conn)
 
 
+def make_greet_mode(line):
+    """Greet with this line, then say nothing more."""
+    def mode_greet(conn):
+        try:
+            conn.sendall(line)
+        except OSError:
+            pass
+        hold_open(conn)
+    return mode_greet
+
+
 def mode_greet_garbage(conn):
     try:
         conn.sendall(GARBAGE)
@@ -443,6 +454,12 @@ MODES = {
     "greet-huge": (mode_greet_huge, "greet with '220 ' and 10 MiB without a line end"),
     "greet-reset": (mode_greet_reset, "greet with the first line of a multi-line reply, then RST"),
     "greet-garbage": (mode_greet_garbage, "greet with binary junk, then hold the connection"),
+    "greet-pop3-err": (make_greet_mode(b"-ERR [SYS/TEMP] faultmon-fault-server busy\r\n"),
+                       "greet with a POP3 -ERR"),
+    "greet-pop3-ok": (make_greet_mode(b"+OK faultmon-fault-server ready\r\n"),
+                      "greet with a POP3 +OK, then say nothing"),
+    "greet-imap-bye": (make_greet_mode(b"* BYE faultmon-fault-server busy\r\n"),
+                       "greet with an IMAP * BYE"),
     "echo": (mode_echo, "answer the first bytes read with 'echo:' and those bytes"),
     "refuse": (None, "nothing listens: the port is bound but not listening, so connect gets RST"),
     "connect-stall": (None, "listen with a full accept queue: SYNs are dropped, connect hangs"),

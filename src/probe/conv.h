@@ -95,6 +95,15 @@ ssize_t fm_conv_end_tagged(const char *buf, size_t len, const char *tag);
 /*! \brief A coded reply (SMTP, FTP): 2xx ok, another code refuses, no code is malformed. */
 enum fm_conv_judgement fm_conv_judge_2xx(const char *reply, size_t len);
 
+/*! \brief POP3: a "-ERR" line, or a reply up to the line "." (RFC 1939 3). */
+ssize_t fm_conv_end_dotted(const char *buf, size_t len, const char *tag);
+/*! \brief POP3: +OK ok, -ERR refuses, anything else is malformed. */
+enum fm_conv_judgement fm_conv_judge_pop3(const char *reply, size_t len);
+/*! \brief An IMAP greeting: "* OK" or "* PREAUTH" ok, "* BYE" refuses. */
+enum fm_conv_judgement fm_conv_judge_imap_greeting(const char *reply, size_t len);
+/*! \brief An IMAP command's tagged completion: OK ok, NO or BAD refuses. */
+enum fm_conv_judgement fm_conv_judge_imap_tagged(const char *reply, size_t len);
+
 /*! \brief The three-digit code of a coded reply, -1 if none. */
 int fm_conv_reply_code(const char *reply, size_t len);
 

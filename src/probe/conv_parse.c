@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <faultmon/text.h>
 #include "conv.h"
@@ -135,4 +136,91 @@ fm_conv_judge_2xx(const char *reply, size_t len)
     /* 4xx and 5xx refuse; a 1xx or 3xx where a greeting or an answer to
      * EHLO belongs is no service either. */
     return (code >= 200 && code < 300)? FM_CONV_OK : FM_CONV_REFUSED;
+}
+
+ssize_t
+fm_conv_end_dotted(const char *buf, size_t len, const char *tag)
+{
+    size_t first = line_len(buf, len);
+
+    (void) tag;
+    if (first == 0) {
+        return 0;
+    }
+    /* An error is one line; a positive reply to a multi-line command ends
+     * with a line holding only "." (RFC 1939 3). */
+    if (len >= 4 && memcmp(buf, "-ERR", 4) == 0) {
+        return (ssize_t) first;
+    }
+    for (size_t at = first; at < len;) {
+        size_t n = line_len(buf + at, len - at);
+
+        if (n == 0) {
+            return 0;
+        }
+        if ((n == 3 && memcmp(buf + at, ".\r\n", 3) == 0) || (n == 2 && memcmp(buf + at, ".\n", 2) == 0)) {
+            return (ssize_t) (at + n);
+        }
+        at += n;
+    }
+    return 0;
+}
+
+enum fm_conv_judgement
+fm_conv_judge_pop3(const char *reply, size_t len)
+{
+    if (len >= 3 && memcmp(reply, "+OK", 3) == 0) {
+        return FM_CONV_OK;
+    }
+    return (len >= 4 && memcmp(reply, "-ERR", 4) == 0)? FM_CONV_REFUSED : FM_CONV_MALFORMED;
+}
+
+/* "OK", "NO", "BAD"... at `word`, up to a blank or the line's end. */
+static bool
+imap_word_is(const char *word, size_t len, const char *want)
+{
+    size_t want_len = strlen(want);
+
+    return len >= want_len && strncasecmp(word, want, want_len) == 0
+           && (len == want_len || word[want_len] == ' ' || word[want_len] == '\r'
+               || word[want_len] == '\n');
+}
+
+enum fm_conv_judgement
+fm_conv_judge_imap_greeting(const char *reply, size_t len)
+{
+    if (len < 2 || reply[0] != '*' || reply[1] != ' ') {
+        return FM_CONV_MALFORMED;
+    }
+    if (imap_word_is(reply + 2, len - 2, "OK") || imap_word_is(reply + 2, len - 2, "PREAUTH")) {
+        return FM_CONV_OK;
+    }
+    return imap_word_is(reply + 2, len - 2, "BYE")? FM_CONV_REFUSED : FM_CONV_MALFORMED;
+}
+
+enum fm_conv_judgement
+fm_conv_judge_imap_tagged(const char *reply, size_t len)
+{
+    size_t last = 0;
+    const char *blank = NULL;
+
+    /* The tagged line is the last (fm_conv_end_tagged() ended the reply there). */
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (reply[i] == '\n') {
+            last = i + 1;
+        }
+    }
+    blank = memchr(reply + last, ' ', len - last);
+    if (blank == NULL) {
+        return FM_CONV_MALFORMED;
+    }
+    blank++;
+    if (imap_word_is(blank, len - (size_t) (blank - reply), "OK")) {
+        return FM_CONV_OK;
+    }
+    if (imap_word_is(blank, len - (size_t) (blank - reply), "NO")
+        || imap_word_is(blank, len - (size_t) (blank - reply), "BAD")) {
+        return FM_CONV_REFUSED;
+    }
+    return FM_CONV_MALFORMED;
 }

@@ -41,6 +41,8 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_TCP_SEND] = &fm_probe_proto_tcp_send,
     [FM_PROBE_REDIS] = &fm_probe_proto_redis,
     [FM_PROBE_SMTP] = &fm_probe_proto_smtp,
+    [FM_PROBE_POP3] = &fm_probe_proto_pop3,
+    [FM_PROBE_IMAP] = &fm_probe_proto_imap,
 };
 
 static enum fm_reason

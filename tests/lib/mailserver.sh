@@ -75,3 +75,81 @@ ms_postfix_stop() {
     kill -KILL -- "-$MS_PGID" 2>/dev/null
     MS_PGID=
 }
+
+DOVECOT=${DOVECOT:-$(command -v dovecot || echo /usr/sbin/dovecot)}
+
+# ms_have_dovecot: true when Dovecot can be run here (root, its users).
+ms_have_dovecot() {
+    [ -x "$DOVECOT" ] && [ "$(id -u)" = 0 ] && getent passwd dovecot >/dev/null &&
+        getent passwd dovenull >/dev/null
+}
+
+# ms_dovecot_start: Dovecot in the foreground (-F) in its own process group
+# (MS_DOVECOT_PGID), its state and logs under FM_TMP, listening on
+# MS_IMAP_PORT (STARTTLS offered), MS_IMAPS_PORT, MS_POP3_PORT (STLS
+# offered) and MS_POP3S_PORT, with a certificate made here.
+ms_dovecot_start() {
+    local dir=$FM_TMP/dovecot
+    MS_IMAP_PORT=$(fm_free_port) && MS_IMAPS_PORT=$(fm_free_port) &&
+        MS_POP3_PORT=$(fm_free_port) && MS_POP3S_PORT=$(fm_free_port) || return 1
+    mkdir -p "$dir/run" "$dir/state"
+    chmod 755 "$FM_TMP" "$dir"
+    ws_make_cert "$dir" || return 1
+    cat >"$dir/dovecot.conf" <<EOC
+base_dir = $dir/run
+state_dir = $dir/state
+log_path = $dir/log
+info_log_path = $dir/log
+protocols = imap pop3
+listen = 127.0.0.1
+ssl = yes
+ssl_cert = <$dir/cert.pem
+ssl_key = <$dir/key.pem
+default_internal_user = dovecot
+default_login_user = dovenull
+passdb {
+  driver = static
+  args = password=faultmon-test
+}
+userdb {
+  driver = static
+  args = uid=nobody gid=nogroup home=$dir/home
+}
+service imap-login {
+  inet_listener imap {
+    port = $MS_IMAP_PORT
+  }
+  inet_listener imaps {
+    port = $MS_IMAPS_PORT
+    ssl = yes
+  }
+}
+service pop3-login {
+  inet_listener pop3 {
+    port = $MS_POP3_PORT
+  }
+  inet_listener pop3s {
+    port = $MS_POP3S_PORT
+    ssl = yes
+  }
+}
+EOC
+    setsid "$DOVECOT" -c "$dir/dovecot.conf" -F >"$dir/stdout" 2>&1 </dev/null &
+    MS_DOVECOT_PGID=$!
+    MS_DOVECOT_DIR=$dir
+    fm_cleanup_add "ms_dovecot_stop"
+    fm_wait_port 127.0.0.1 "$MS_IMAP_PORT" 10 && fm_wait_port 127.0.0.1 "$MS_POP3S_PORT" 5
+}
+
+# ms_dovecot_stop: stop its whole process group.
+ms_dovecot_stop() {
+    [ -n "$MS_DOVECOT_PGID" ] || return 0
+    kill -CONT -- "-$MS_DOVECOT_PGID" 2>/dev/null
+    kill -TERM -- "-$MS_DOVECOT_PGID" 2>/dev/null
+    for _ in $(seq 1 60); do
+        kill -0 -- "-$MS_DOVECOT_PGID" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -KILL -- "-$MS_DOVECOT_PGID" 2>/dev/null
+    MS_DOVECOT_PGID=
+}

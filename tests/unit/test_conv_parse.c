@@ -47,6 +47,11 @@ static const struct end_case end_cases[] = {
     { fm_conv_end_tagged, "a1", "a1 NO\r\n", 7 },
     { fm_conv_end_tagged, "a1", "a10 OK\r\n", -1 },
     { fm_conv_end_tagged, "a1", "junk\r\n", -1 },
+    /* POP3: -ERR is one line; +OK of CAPA runs to the line ".". */
+    { fm_conv_end_dotted, NULL, "-ERR no\r\n", 9 },
+    { fm_conv_end_dotted, NULL, "+OK\r\nTOP\r\nUSER\r\n", 0 },
+    { fm_conv_end_dotted, NULL, "+OK\r\nTOP\r\n..x\r\n.\r\n", 18 },
+    { fm_conv_end_dotted, NULL, "+OK\n.\n", 6 },
 };
 
 static void
@@ -84,6 +89,26 @@ test_codes_and_judgement(void **state)
 }
 
 static void
+test_pop3_imap_judgement(void **state)
+{
+    (void) state;
+    assert_int_equal(fm_conv_judge_pop3("+OK ready\r\n", 11), FM_CONV_OK);
+    assert_int_equal(fm_conv_judge_pop3("-ERR busy\r\n", 11), FM_CONV_REFUSED);
+    assert_int_equal(fm_conv_judge_pop3("* OK\r\n", 6), FM_CONV_MALFORMED);
+    assert_int_equal(fm_conv_judge_imap_greeting("* OK [CAPABILITY IMAP4rev1] hi\r\n", 32), FM_CONV_OK);
+    assert_int_equal(fm_conv_judge_imap_greeting("* PREAUTH hi\r\n", 14), FM_CONV_OK);
+    assert_int_equal(fm_conv_judge_imap_greeting("* BYE busy\r\n", 12), FM_CONV_REFUSED);
+    assert_int_equal(fm_conv_judge_imap_greeting("* OKAY\r\n", 8), FM_CONV_MALFORMED);
+    assert_int_equal(fm_conv_judge_imap_greeting("+OK\r\n", 5), FM_CONV_MALFORMED);
+    assert_int_equal(fm_conv_judge_imap_tagged("* CAPABILITY X\r\na1 OK done\r\n", 28), FM_CONV_OK);
+    assert_int_equal(fm_conv_judge_imap_tagged("a1 ok\r\n", 7), FM_CONV_OK);
+    assert_int_equal(fm_conv_judge_imap_tagged("a2 NO nope\r\n", 12), FM_CONV_REFUSED);
+    assert_int_equal(fm_conv_judge_imap_tagged("a2 BAD what\r\n", 13), FM_CONV_REFUSED);
+    assert_int_equal(fm_conv_judge_imap_tagged("a2 MAYBE\r\n", 10), FM_CONV_MALFORMED);
+    assert_int_equal(fm_conv_judge_imap_tagged("a2\r\n", 4), FM_CONV_MALFORMED);
+}
+
+static void
 test_first_line(void **state)
 {
     char out[512];
@@ -111,6 +136,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reply_ends),
         cmocka_unit_test(test_codes_and_judgement),
+        cmocka_unit_test(test_pop3_imap_judgement),
         cmocka_unit_test(test_first_line),
     };
 
