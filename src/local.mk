@@ -70,6 +70,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/conv_parse.c \
 	src/probe/engine.c \
 	src/probe/fd_limit.c \
+	src/probe/ftp.c \
 	src/probe/http.c \
 	src/probe/imap.c \
 	src/probe/http_judge.c \

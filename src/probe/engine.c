@@ -43,6 +43,7 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_SMTP] = &fm_probe_proto_smtp,
     [FM_PROBE_POP3] = &fm_probe_proto_pop3,
     [FM_PROBE_IMAP] = &fm_probe_proto_imap,
+    [FM_PROBE_FTP] = &fm_probe_proto_ftp,
 };
 
 static enum fm_reason

@@ -24,7 +24,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-tcp.sh \
 	tests/integration/proto-redis.sh \
 	tests/integration/proto-smtp.sh \
-	tests/integration/proto-mail.sh
+	tests/integration/proto-mail.sh \
+	tests/integration/proto-ftp.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
 EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py
