@@ -90,7 +90,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/tcp_send.c \
 	src/probe/tls.c \
 	src/probe/tls_client.c \
-	src/probe/tls_session.c
+	src/probe/tls_session.c \
+	src/probe/udp.c
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS)
 src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)
 

@@ -39,6 +39,7 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_TCP_CONNECT] = &fm_probe_proto_tcp,
     /* Issue 12; a kind without a row is refused when the engine is made. */
     [FM_PROBE_TCP_SEND] = &fm_probe_proto_tcp_send,
+    [FM_PROBE_UDP] = &fm_probe_proto_udp,
     [FM_PROBE_REDIS] = &fm_probe_proto_redis,
     [FM_PROBE_SMTP] = &fm_probe_proto_smtp,
     [FM_PROBE_POP3] = &fm_probe_proto_pop3,

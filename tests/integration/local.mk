@@ -25,7 +25,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-redis.sh \
 	tests/integration/proto-smtp.sh \
 	tests/integration/proto-mail.sh \
-	tests/integration/proto-ftp.sh
+	tests/integration/proto-ftp.sh \
+	tests/integration/proto-udp.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
 EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py
