@@ -11,6 +11,8 @@ packages=(
     nginx-light apache2 openssl python3 curl iproute2 procps psmisc
     # metrics tests: promtool and a real Prometheus (skipped without them)
     prometheus
+    # protocol tests (issue 12): real servers, started by the tests themselves
+    redis-server postfix dovecot-imapd dovecot-pop3d vsftpd
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
     pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)

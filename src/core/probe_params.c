@@ -254,7 +254,7 @@ static const struct fm_probe_param probe_params[] = {
     {
         .name = "Port_list", .type = FM_PARAM_TARGETS, .default_text = "",
         .set = set_targets,
-        .help = "targets probed with HTTP/1.0 HEAD (URI, HOST:PORT, PORT/tcp, HOST/PORT/tcp)",
+        .help = "targets: HOST:PORT, PORT/tcp, HOST/PORT/tcp (HTTP/1.0 HEAD), or URIs (http, tcp, redis, smtp...)",
     },
     {
         .name = "Monitor_Uri_List", .option = "uri", .short_option = 'u', .option_takes_value = true,

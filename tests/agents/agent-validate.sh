@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 43
+plan 47
 
 fa_params
 fa_agent apache validate-all
@@ -102,6 +102,26 @@ fa_params
 export OCF_RESKEY_Port_list="127.0.0.1:80/udp"
 fa_agent apache validate-all
 fa_check_rc_reason "malformed Port_list item: 6, names parameter and value" 6 "Port_list.*127.0.0.1:80/udp"
+
+# The protocols of issue 12 validate in Port_list; an unknown scheme, key or
+# a bad send string is named.
+fa_params
+export OCF_RESKEY_Port_list="redis://:pw@127.0.0.1:6379 smtp://127.0.0.1:25?starttls,tcp://[::1]:22?family=inet6"
+export OCF_RESKEY_send_string='QUIT\r\n' OCF_RESKEY_expect_regex='^SSH-'
+fa_agent apache validate-all
+fa_check_rc "Port_list with redis://, smtp://?starttls, tcp:// and send/expect validates (0)" 0
+fa_params
+export OCF_RESKEY_Port_list="gopher://127.0.0.1:70"
+fa_agent apache validate-all
+fa_check_rc_reason "an unknown scheme: 6, names it" 6 "Port_list.*unknown scheme 'gopher'"
+fa_params
+export OCF_RESKEY_Port_list="imap://127.0.0.1?family=ipx"
+fa_agent httpmon validate-all
+fa_check_rc_reason "a bad ?family (httpmon): 6, names it" 6 "family=ipx"
+fa_params
+export OCF_RESKEY_send_string='a\q'
+fa_agent apache validate-all
+fa_check_rc_reason "a bad send_string escape: 6, names it" 6 "send_string.*unknown escape"
 
 fa_params
 export OCF_RESKEY_Thorough_probe_interval=-5
