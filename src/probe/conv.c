@@ -51,11 +51,12 @@ int
 fm_conv_add(struct fm_conv_script *script, const char *what, const char *send,
             size_t send_len, fm_conv_end_fn end, fm_conv_judge_fn judge, unsigned flags)
 {
-    struct fm_conv_step *step = &script->steps[script->n];
+    struct fm_conv_step *step = NULL;
 
     if (script->n >= FM_CONV_MAX_STEPS) {
         return E2BIG;
     }
+    step = &script->steps[script->n];
     memset(step, 0, sizeof(*step));
     if (send != NULL) {
         step->send = malloc(send_len + 1);

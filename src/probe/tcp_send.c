@@ -23,8 +23,9 @@
 
 #define FM_TCP_RX_INITIAL_BYTES 512
 
-/* The verdict once the reply has ended or matched. */
-static void
+/* The verdict once the reply has ended or matched; false while the reply
+ * is still to be read on. */
+static bool
 tcp_send_judge(struct fm_conn *conn, bool eof)
 {
     const struct fm_probe_opts *opts = conn->run->opts;
@@ -46,8 +47,9 @@ tcp_send_judge(struct fm_conn *conn, bool eof)
         }
         fm_conn_finish(conn, FM_REASON_CONTENT_MISMATCH, 0, detail);
     }
-    /* No match yet: read on (a match cut off by the deadline is the
-     * engine's timeout). */
+    /* No match yet: read on; a match cut off by the deadline, or no match
+     * yet at the end of the reply, is the engine's timeout. */
+    return matched == 0 && !eof;
 }
 
 static void
@@ -83,7 +85,9 @@ tcp_send_read(struct fm_conn *conn)
         }
         conn->rx_len += (size_t) n;
         conn->rx[conn->rx_len] = '\0';
-        tcp_send_judge(conn, n == 0);
+        if (!tcp_send_judge(conn, n == 0)) {
+            return;
+        }
     }
 }
 
