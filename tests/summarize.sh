@@ -33,7 +33,7 @@ fi
 
 tiers="unit integration agents cluster asan fuzz"
 # About 85 % of what each tier ran when the minimum was last set (unit 334,
-# integration 283, agents 345, cluster 99, asan 762, fuzz 9 harnesses).
+# integration 283, agents 345, cluster 99, asan 762, fuzz 10 harnesses).
 declare -A min=(
     [unit]=${FM_MIN_UNIT:-284}
     [integration]=${FM_MIN_INTEGRATION:-240}

@@ -151,8 +151,17 @@ parse_scheme(const char *text, bool is_uri, struct uri_parts *u, char *err, size
     }
     u->info = fm_scheme_find(text, (size_t) (sep - text));
     if (u->info == NULL) {
-        return fm_errf(err, err_len, EINVAL, "invalid target '%s': unknown scheme '%.*s' (known: %s)",
-                       u->shown, (int) (sep - text), text, fm_scheme_names());
+        /* Named only when it reads as a scheme (RFC 3986 3.1): in a
+         * malformed URI the text before "://" may hold a password, and it
+         * would follow the last '@' of the message, which redaction stops at. */
+        size_t len = (size_t) (sep - text);
+        bool token = len > 0 && len <= 16 && isalpha((unsigned char) text[0])
+                     && strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+                        >= len;
+
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': unknown scheme%s%.*s%s (known: %s)",
+                       u->shown, token? " '" : "", token? (int) len : 0, text, token? "'" : "",
+                       fm_scheme_names());
     }
     if (is_uri && (u->info->parts & FM_URI_HTTP) == 0) {
         return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://",

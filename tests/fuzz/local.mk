@@ -16,7 +16,8 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_record \
 	tests/fuzz/fuzz_apache_conf \
 	tests/fuzz/fuzz_decide \
-	tests/fuzz/fuzz_regex
+	tests/fuzz/fuzz_regex \
+	tests/fuzz/fuzz_conv
 
 # Dictionaries of the tokens a harness's input is made of.
 FM_FUZZ_DICTS = \
@@ -104,8 +105,15 @@ tests_fuzz_fuzz_regex_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_regex_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_regex_LDADD = $(FM_FUZZ_LIBS)
 
-# Seconds per harness: 9 harnesses in under 2 minutes.
-FM_FUZZ_SMOKE_SECONDS = 11
+# The replies of line protocols (src/probe/conv_parse.c).
+tests_fuzz_fuzz_conv_SOURCES = tests/fuzz/fuzz_conv.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_conv_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
+tests_fuzz_fuzz_conv_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_conv_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_conv_LDADD = $(FM_FUZZ_LIBS)
+
+# Seconds per harness: 10 harnesses in under 2 minutes.
+FM_FUZZ_SMOKE_SECONDS = 10
 
 # The smoke run goes through the test harness, so that its TAP cases land in
 # tests/fuzz/fuzz-smoke.sh.trs and test-suite.log like every other test's.

@@ -142,6 +142,11 @@ test_credentials_are_redacted(void **state)
     assert_int_equal(fm_target_parse("redis://:s3cret@127.0.0.1:7000?family=ipx", false, &t, err,
                                      sizeof(err)), EINVAL);
     assert_null(strstr(err, "s3cret"));
+    /* A malformed URI's text before "://" is not echoed as a scheme unless
+     * it reads as one (fuzz_target found this). */
+    assert_int_equal(fm_target_parse("tcp:)c:s3cret:?ht://s3cret@", false, &t, err, sizeof(err)), EINVAL);
+    assert_null(strstr(err, "s3cret"));
+    assert_non_null(strstr(err, "unknown scheme (known: "));
 
     /* base64 of every length modulo 3. */
     assert_int_equal(fm_target_parse("http://a:b@h/", true, &t, err, sizeof(err)), 0);
