@@ -72,20 +72,20 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \
 	src/probe/http.c \
-	src/probe/imap.c \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
+	src/probe/imap.c \
 	src/probe/match.c \
 	src/probe/pop3.c \
 	src/probe/probe_int.h \
 	src/probe/redis.c \
 	src/probe/resolve.c \
-	src/probe/smtp.c \
 	src/probe/resolve_cache.c \
 	src/probe/resolve_nss.c \
 	src/probe/schedule.c \
 	src/probe/schedule.h \
 	src/probe/spread.c \
+	src/probe/smtp.c \
 	src/probe/tcp.c \
 	src/probe/tcp_send.c \
 	src/probe/tls.c \

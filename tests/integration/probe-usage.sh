@@ -48,7 +48,7 @@ plan 37
 usage_case "target without a host" "http://" "http://"
 usage_case "port out of range" "99999" "http://127.0.0.1:99999/"
 usage_case "port zero" "http://127.0.0.1:0/" "http://127.0.0.1:0/"
-usage_case "unsupported scheme" "ftp://x/" "ftp://x/"
+usage_case "unsupported scheme (ftp:// is one now: issue 12)" "gopher://x/" "gopher://x/"
 usage_case "tcp:// without a port" "tcp://127.0.0.1" "tcp://127.0.0.1"
 usage_case "tls:// without a port" "tls://localhost" "tls://localhost"
 usage_case "unclosed IPv6 bracket" "http://[::1/" "http://[::1/"
