@@ -313,6 +313,8 @@ struct fm_resolve_entry *fm_resolver_entry(struct fm_resolver *resolver, const c
 void fm_resolve_conn(struct fm_conn *conn, uint64_t now_us);
 /*! \brief The next cached address into conn->addr. \return false: none left */
 bool fm_resolve_next_addr(struct fm_conn *conn);
+/*! \brief No address left to try: the verdict, saying when ?family left none. */
+void fm_resolve_no_more_addr(struct fm_conn *conn, int last_errno);
 /*! \brief Do the resolver's ready work: socket events, its own timeouts. */
 void fm_resolver_process(struct fm_resolver *resolver);
 /*! \brief Milliseconds until the resolver's next timeout, -1: none. */

@@ -442,6 +442,31 @@ fm_resolve_next_addr(struct fm_conn *conn)
 }
 
 void
+fm_resolve_no_more_addr(struct fm_conn *conn, int last_errno)
+{
+    const struct fm_resolve_entry *entry = conn->name;
+    int family = conn->target->family;
+    char detail[sizeof(conn->result->detail)];
+
+    if (family != AF_UNSPEC && entry != NULL && entry->n_addrs > 0) {
+        bool any = false;
+
+        for (size_t i = 0; i < entry->n_addrs; i++) {
+            any = any || entry->addrs[i].ss_family == family;
+        }
+        if (!any) {
+            /* Say so rather than "no route to host": the name resolves,
+             * to addresses that ?family excludes. */
+            snprintf(detail, sizeof(detail), "%s has no %s address (?family=%s)", conn->target->host,
+                     (family == AF_INET6)? "IPv6" : "IPv4", (family == AF_INET6)? "inet6" : "inet");
+            fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, EHOSTUNREACH, detail);
+            return;
+        }
+    }
+    fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
+}
+
+void
 fm_resolver_process(struct fm_resolver *resolver)
 {
     struct epoll_event events[FM_RESOLVE_EPOLL_BATCH];

@@ -37,7 +37,7 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
 
     /* A name's next address is copied into conn->addr, its port set. */
     if (!conn->literal && !fm_resolve_next_addr(conn)) {
-        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
+        fm_resolve_no_more_addr(conn, last_errno);
         return;
     }
     fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);

@@ -31,7 +31,7 @@ udp_connect(struct fm_conn *conn, int last_errno)
     int fd = -1;
 
     if (!conn->literal && !fm_resolve_next_addr(conn)) {
-        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
+        fm_resolve_no_more_addr(conn, last_errno);
         return;
     }
     fd = socket(sa->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);

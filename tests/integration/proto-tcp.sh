@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 37
+plan 41
 
 fm_fault_server_start ok status-500 silent trickle garbage reset-request greet-reset \
     huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
@@ -54,6 +54,14 @@ proto_case "expect only: the banner matches" 0 ok none ok fast -- \
 proto_case "send only: ok once sent" 0 ok none ok fast -- --send 'QUIT\r\n' "$(tcp echo)"
 proto_case "neither: the connect check as before" 0 ok none ok fast -- "$(tcp silent)"
 proto_detail_like "neither: kind tcp-connect" '^connected$'
+
+# ?family: only the addresses of that family.  The fault server listens on
+# 127.0.0.1 only: through the name localhost, inet reaches it and inet6
+# cannot (whether /etc/hosts gives localhost an IPv6 address or not).
+proto_case "?family=inet through a name: ok" 0 ok none ok fast -- \
+    "tcp://localhost:${FS_PORT[echo]}?family=inet"
+proto_case "?family=inet6 through a name, a server on IPv4 only: complete" 2 complete connect \
+    connect-failed fast -- "tcp://localhost:${FS_PORT[echo]}?family=inet6"
 
 # Load-time errors name the bad value; the run never starts.
 fm_probe --send 'a\q' "$(tcp ok)"
