@@ -84,8 +84,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/resolve_nss.c \
 	src/probe/schedule.c \
 	src/probe/schedule.h \
-	src/probe/spread.c \
 	src/probe/smtp.c \
+	src/probe/spread.c \
 	src/probe/tcp.c \
 	src/probe/tcp_send.c \
 	src/probe/tls.c \
