@@ -47,15 +47,11 @@ static const struct option command_options[] = {
     { "list-params",    no_argument,       NULL, OPT_LIST_PARAMS },
 };
 
+/* The targets part of the usage: one line or two per scheme. */
 static void
-probe_usage(FILE *out)
+probe_usage_targets(FILE *out)
 {
-    fprintf(out,
-"Usage: faultmon probe [OPTIONS] [TARGET...]\n"
-"\n"
-"Probe every TARGET and every --uri concurrently, under one deadline, and print\n"
-"one line per probe and an overall verdict.  With neither, probe " FM_DEFAULT_TARGET ".\n"
-"\n"
+    fputs(
 "Targets:\n"
 "  http://HOST[:PORT][/PATH]   HTTP/1.0 HEAD (the Sun Cluster Port_list probe)\n"
 "  https://HOST[:PORT][/PATH]  TLS handshake only; with --tls-request also the HEAD\n"
@@ -67,10 +63,33 @@ probe_usage(FILE *out)
 "  pop3://, pop3s://           greeting, CAPA, QUIT: +OK\n"
 "  imap://, imaps://           greeting, CAPABILITY, LOGOUT: * OK\n"
 "  ftp://HOST[:PORT]           greeting, QUIT: 220\n"
+"  postgres://[USER@]HOST[:PORT][/DB][?sslmode=require]\n"
+"                              startup message (as USER, default postgres): an\n"
+"                              authentication request or ready-for-query\n"
+"  mysql://HOST[:PORT]         MySQL/MariaDB server greeting (protocol 10)\n"
+"  ldap://HOST[:PORT][?starttls], ldaps://HOST[:PORT]\n"
+"                              anonymous bind: resultCode 0\n"
+"  dns://SERVER[:PORT]/NAME[?type=A|AAAA|MX|...][&rcode=..][&answer=REGEX]\n"
+"                              a query: NOERROR with an answer of the type\n"
+"  icmp://HOST                 ICMP echo request: its echo reply\n"
 "  HOST is a name, an IPv4 address or a bracketed IPv6 address ([::1]).\n"
 "  Every target but http(s) takes ?family=inet|inet6 (only that family);\n"
-"  smtp, pop3, imap and ftp take ?starttls (TLS begun in the conversation).\n"
-"  A refusing reply (5xx banner, -ERR, * BYE, -LOADING) is a complete failure.\n"
+"  smtp, pop3, imap, ftp and ldap take ?starttls (TLS begun in the conversation).\n"
+"  A refusing reply (5xx banner, -ERR, * BYE, -LOADING, an error packet,\n"
+"  an SQLSTATE, an rcode, a resultCode) is a complete failure.\n", out);
+}
+
+static void
+probe_usage(FILE *out)
+{
+    fprintf(out,
+"Usage: faultmon probe [OPTIONS] [TARGET...]\n"
+"\n"
+"Probe every TARGET and every --uri concurrently, under one deadline, and print\n"
+"one line per probe and an overall verdict.  With neither, probe " FM_DEFAULT_TARGET ".\n"
+"\n");
+    probe_usage_targets(out);
+    fprintf(out,
 "\n"
 "Options:\n"
 "  -t, --timeout DURATION    deadline for the whole run (Probe_timeout) [5s];\n"

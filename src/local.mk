@@ -68,15 +68,24 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/conv.c \
 	src/probe/conv.h \
 	src/probe/conv_parse.c \
+	src/probe/dns.c \
+	src/probe/dns_judge.c \
 	src/probe/engine.c \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \
 	src/probe/http.c \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
+	src/probe/icmp.c \
 	src/probe/imap.c \
+	src/probe/ldap.c \
+	src/probe/ldap_ber.c \
 	src/probe/match.c \
+	src/probe/mysql.c \
+	src/probe/mysql_wire.c \
+	src/probe/pgsql_wire.c \
 	src/probe/pop3.c \
+	src/probe/postgres.c \
 	src/probe/probe_int.h \
 	src/probe/redis.c \
 	src/probe/resolve.c \
@@ -91,7 +100,11 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/tls.c \
 	src/probe/tls_client.c \
 	src/probe/tls_session.c \
-	src/probe/udp.c
+	src/probe/udp.c \
+	src/probe/wire.c \
+	src/probe/wire.h \
+	src/probe/wire_conv.c \
+	src/probe/wire_conv.h
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS)
 src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)
 

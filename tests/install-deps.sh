@@ -13,6 +13,7 @@ packages=(
     prometheus
     # protocol tests (issue 12): real servers, started by the tests themselves
     redis-server postfix dovecot-imapd dovecot-pop3d vsftpd
+    postgresql mariadb-server slapd dnsmasq-base
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
     pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)

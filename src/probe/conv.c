@@ -75,12 +75,32 @@ fm_conv_add(struct fm_conv_script *script, const char *what, const char *send,
     return 0;
 }
 
+void
+fm_conv_set_describe(struct fm_conv_script *script, fm_conv_describe_fn describe)
+{
+    if (script->n > 0) {
+        script->steps[script->n - 1].describe = describe;
+    }
+}
+
 static const struct fm_conv_step *
 conv_step(const struct fm_conn *conn)
 {
     const struct fm_conv_script *script = conn->target->prepared;
 
     return (conn->phase < script->n)? &script->steps[conn->phase] : NULL;
+}
+
+/* The step's words for its reply: what it describes, or its first line. */
+static void
+conv_describe(const struct fm_conv_step *step, const char *reply, size_t len, char *out,
+              size_t out_len)
+{
+    if (step->describe != NULL) {
+        step->describe(reply, len, out, out_len);
+    } else {
+        fm_conv_first_line(reply, len, out, out_len);
+    }
 }
 
 /* A verdict whose detail is "STEP: the reply's first line". */
@@ -91,7 +111,7 @@ conv_finish_reply(struct fm_conn *conn, enum fm_reason reason, const char *why, 
     char line[FM_CONV_DETAIL_LINE * 4 + 1];
     char detail[sizeof(conn->result->detail)];
 
-    fm_conv_first_line(conn->rx, len, line, sizeof(line));
+    conv_describe(step, conn->rx, len, line, sizeof(line));
     if (snprintf(detail, sizeof(detail), "%s%s: %s", step->what, why, line) >= (int) sizeof(detail)) {
         fm_text_clean(detail, sizeof(detail));  /* cut: what it hides stays hidden */
     }
@@ -108,7 +128,7 @@ conv_next(struct fm_conn *conn, size_t len)
     const struct fm_conv_step *step = conv_step(conn);
 
     if (conn->phase == script->detail_step) {
-        fm_conv_first_line(conn->rx, len, conn->result->detail, sizeof(conn->result->detail));
+        conv_describe(step, conn->rx, len, conn->result->detail, sizeof(conn->result->detail));
     }
     memmove(conn->rx, conn->rx + len, conn->rx_len - len);
     conn->rx_len -= len;

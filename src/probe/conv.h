@@ -42,6 +42,13 @@ typedef ssize_t (*fm_conv_end_fn)(const char *buf, size_t len, const char *tag);
 /*! \brief Judge one complete reply of \p len bytes. */
 typedef enum fm_conv_judgement (*fm_conv_judge_fn)(const char *reply, size_t len);
 
+/*!
+ * \brief Describe one complete reply of \p len bytes for a detail (a binary
+ *        protocol's code and words, where a line protocol shows its first
+ *        line): one line, cleaned, NUL-terminated in \p out.
+ */
+typedef void (*fm_conv_describe_fn)(const char *reply, size_t len, char *out, size_t out_len);
+
 #define FM_CONV_STARTTLS 0x1u   /* after an ok reply, the TLS handshake */
 #define FM_CONV_QUIT     0x2u   /* sent once the verdict is in; no reply read */
 
@@ -52,6 +59,7 @@ struct fm_conv_step {
     const char *tag;            /* passed to end(): an IMAP command's tag */
     fm_conv_end_fn end;
     fm_conv_judge_fn judge;
+    fm_conv_describe_fn describe;   /* NULL: the reply's first line */
     unsigned flags;
 };
 
@@ -73,6 +81,10 @@ struct fm_conv_script *fm_conv_script_attach(struct fm_target *target);
  */
 int fm_conv_add(struct fm_conv_script *script, const char *what, const char *send,
                 size_t send_len, fm_conv_end_fn end, fm_conv_judge_fn judge, unsigned flags);
+
+/*! \brief How the last step added describes its reply (default: its first
+ *         line), for binary protocols. */
+void fm_conv_set_describe(struct fm_conv_script *script, fm_conv_describe_fn describe);
 
 /* The conversation's driver: a protocol's on_ready, on_io, timeout_note. */
 void fm_conv_on_ready(struct fm_conn *conn);

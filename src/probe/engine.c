@@ -42,6 +42,11 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_UDP] = &fm_probe_proto_udp,
     [FM_PROBE_REDIS] = &fm_probe_proto_redis,
     [FM_PROBE_SMTP] = &fm_probe_proto_smtp,
+    [FM_PROBE_POSTGRES] = &fm_probe_proto_postgres,
+    [FM_PROBE_MYSQL] = &fm_probe_proto_mysql,
+    [FM_PROBE_LDAP] = &fm_probe_proto_ldap,
+    [FM_PROBE_DNS] = &fm_probe_proto_dns,
+    [FM_PROBE_ICMP] = &fm_probe_proto_icmp,
     [FM_PROBE_POP3] = &fm_probe_proto_pop3,
     [FM_PROBE_IMAP] = &fm_probe_proto_imap,
     [FM_PROBE_FTP] = &fm_probe_proto_ftp,
@@ -287,8 +292,8 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
 {
     struct sockaddr_in *in4 = (struct sockaddr_in *) &conn->addr;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &conn->addr;
-
     const struct fm_probe_proto *proto = fm_probe_protos[target->kind];
+    int rc = 0;
 
     if (proto == NULL) {
         snprintf(err, err_len, "target '%s': %s probes are not available in this build",
@@ -301,7 +306,13 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     conn->fd = -1;
     /* Preparing may make the target a simpler kind (an https target without
      * tls_request is a handshake): the protocol is chosen after it. */
-    if (proto->prepare != NULL && proto->prepare(target, run->opts) != 0) {
+    rc = (proto->prepare != NULL)? proto->prepare(target, run->opts) : 0;
+    if (rc == E2BIG) {
+        snprintf(err, err_len, "target '%s': its request does not fit (a name in it is too long)",
+                 target->text);
+        return EINVAL;
+    }
+    if (rc != 0) {
         snprintf(err, err_len, "out of memory");
         return ENOMEM;
     }
@@ -325,8 +336,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     } else {
         /* A name: looked up through the run's resolver cache (resolve.c). */
         if (run->resolver == NULL) {
-            int rc = run_add_resolver(run, err, err_len);
-
+            rc = run_add_resolver(run, err, err_len);
             if (rc != 0) {
                 return rc;
             }

@@ -103,6 +103,11 @@ extern const struct fm_probe_proto fm_probe_proto_smtp;
 extern const struct fm_probe_proto fm_probe_proto_pop3;
 extern const struct fm_probe_proto fm_probe_proto_imap;
 extern const struct fm_probe_proto fm_probe_proto_ftp;
+extern const struct fm_probe_proto fm_probe_proto_postgres;
+extern const struct fm_probe_proto fm_probe_proto_mysql;
+extern const struct fm_probe_proto fm_probe_proto_ldap;
+extern const struct fm_probe_proto fm_probe_proto_dns;
+extern const struct fm_probe_proto fm_probe_proto_icmp;
 
 /* One target's probe; allocated once per engine and reused every cycle. */
 struct fm_conn {

@@ -17,7 +17,8 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_apache_conf \
 	tests/fuzz/fuzz_decide \
 	tests/fuzz/fuzz_regex \
-	tests/fuzz/fuzz_conv
+	tests/fuzz/fuzz_conv \
+	tests/fuzz/fuzz_wire
 
 # Dictionaries of the tokens a harness's input is made of.
 FM_FUZZ_DICTS = \
@@ -26,7 +27,8 @@ FM_FUZZ_DICTS = \
 	tests/fuzz/fuzz_http.dict \
 	tests/fuzz/fuzz_regex.dict \
 	tests/fuzz/fuzz_runconf.dict \
-	tests/fuzz/fuzz_state.dict
+	tests/fuzz/fuzz_state.dict \
+	tests/fuzz/fuzz_wire.dict
 
 FM_FUZZ_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
 FM_FUZZ_LIBS = src/libfaultmon.la $(PACEMAKER_LIBS)
@@ -112,7 +114,14 @@ tests_fuzz_fuzz_conv_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_conv_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_conv_LDADD = $(FM_FUZZ_LIBS)
 
-# Seconds per harness: 10 harnesses in under 2 minutes.
+# The codecs of the binary protocols: pure functions, bytes in, verdict out.
+tests_fuzz_fuzz_wire_SOURCES = tests/fuzz/fuzz_wire.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_wire_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
+tests_fuzz_fuzz_wire_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_wire_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_wire_LDADD = $(FM_FUZZ_LIBS)
+
+# Seconds per harness: 11 harnesses in under 2 minutes.
 FM_FUZZ_SMOKE_SECONDS = 10
 
 # The smoke run goes through the test harness, so that its TAP cases land in

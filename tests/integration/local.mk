@@ -26,7 +26,12 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-smtp.sh \
 	tests/integration/proto-mail.sh \
 	tests/integration/proto-ftp.sh \
-	tests/integration/proto-udp.sh
+	tests/integration/proto-udp.sh \
+	tests/integration/proto-postgres.sh \
+	tests/integration/proto-mysql.sh \
+	tests/integration/proto-ldap.sh \
+	tests/integration/proto-dns.sh \
+	tests/integration/proto-icmp.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
 EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py

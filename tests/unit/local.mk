@@ -5,14 +5,18 @@ FM_UNIT_TESTS = \
 	tests/unit/test_attrd \
 	tests/unit/test_clock \
 	tests/unit/test_conv_parse \
+	tests/unit/test_dns_judge \
 	tests/unit/test_fd_limit \
 	tests/unit/test_http \
 	tests/unit/test_http_judge \
 	tests/unit/test_http_request \
 	tests/unit/test_kvfile \
 	tests/unit/test_metrics \
+	tests/unit/test_ldap_ber \
 	tests/unit/test_monitor \
+	tests/unit/test_mysql_wire \
 	tests/unit/test_parse \
+	tests/unit/test_pgsql_wire \
 	tests/unit/test_pidfile \
 	tests/unit/test_probe_opts \
 	tests/unit/test_probe_params \
@@ -57,6 +61,19 @@ tests_unit_test_http_judge_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_http_request_SOURCES = tests/unit/test_http_request.c
 tests_unit_test_http_request_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
+# The codecs of the binary protocols (src/probe/wire.h), bytes in, verdict out.
+tests_unit_test_dns_judge_SOURCES = tests/unit/test_dns_judge.c
+tests_unit_test_dns_judge_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_dns_judge_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_ldap_ber_SOURCES = tests/unit/test_ldap_ber.c
+tests_unit_test_ldap_ber_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_ldap_ber_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_mysql_wire_SOURCES = tests/unit/test_mysql_wire.c
+tests_unit_test_mysql_wire_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_mysql_wire_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_pgsql_wire_SOURCES = tests/unit/test_pgsql_wire.c
+tests_unit_test_pgsql_wire_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_pgsql_wire_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
 tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)

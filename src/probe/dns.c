@@ -1,0 +1,263 @@
+/*
+ * faultmon: the DNS probe (dns://SERVER[:PORT]/NAME[?type=A|AAAA|MX|...]
+ * [&rcode=...][&answer=REGEX]): a real query of NAME to SERVER, with c-ares
+ * (already the resolver's library, resolve.c), over UDP and again over TCP
+ * when the answer is truncated (c-ares does that), judged by dns_judge.c:
+ * NOERROR with an answer of the type is ok; another rcode (NXDOMAIN,
+ * SERVFAIL, REFUSED) or no answer of the type refuses (complete); an ICMP
+ * port unreachable is a connect failure (complete); silence is a read
+ * timeout at the deadline (partial).
+ *
+ * Each target keeps its own c-ares channel (its prepared data), asking only
+ * its server; the channel's sockets are watched by an epoll instance made
+ * for each query, which stands as the conn's fd in the engine's epoll, so
+ * the engine's one deadline and its close at the verdict hold as for any
+ * socket.  c-ares closes its sockets when no query is left (no STAYOPEN),
+ * and a query still running at the deadline is cancelled when the next
+ * cycle starts.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <ares.h>
+
+#include "probe_int.h"
+#include "wire.h"
+#include "wire_conv.h"
+
+#define DNS_EPOLL_BATCH 8
+#define DNS_CLASS_IN 1
+
+struct dns_state {
+    ares_channel channel;
+    bool have_channel;
+    bool ignore;                /* callbacks of a cancel or destroy: no verdict */
+    struct fm_conn *conn;       /* of the query in flight */
+    char *name;
+    struct fm_dns_expect want;
+    regex_t answer;
+    bool have_answer;
+};
+
+static void
+dns_state_free(void *prepared)
+{
+    struct dns_state *st = prepared;
+
+    st->ignore = true;
+    if (st->have_channel) {
+        ares_destroy(st->channel);
+        ares_library_cleanup();
+    }
+    if (st->have_answer) {
+        regfree(&st->answer);
+    }
+    free(st->name);
+    free(st);
+}
+
+static int
+dns_match(void *ctx, const char *text, size_t len)
+{
+    struct dns_state *st = ctx;
+    regmatch_t m = { .rm_so = 0, .rm_eo = (regoff_t) len };
+
+    return (regexec(&st->answer, text, 1, &m, REG_STARTEND) == 0)? 1 : 0;
+}
+
+/* c-ares opens and closes its sockets through here: into the query's epoll. */
+static void
+dns_sock_state(void *data, ares_socket_t fd, int readable, int writable)
+{
+    struct dns_state *st = data;
+    struct epoll_event ev = { .events = 0, .data.fd = fd };
+
+    /* During a cancel or destroy, st->conn may be of a run already freed. */
+    if (st->ignore || st->conn == NULL || st->conn->fd < 0) {
+        return;
+    }
+    ev.events = (readable? EPOLLIN : 0) | (writable? EPOLLOUT : 0);
+    if (ev.events == 0) {
+        epoll_ctl(st->conn->fd, EPOLL_CTL_DEL, fd, NULL);
+        return;
+    }
+    if (epoll_ctl(st->conn->fd, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
+        epoll_ctl(st->conn->fd, EPOLL_CTL_ADD, fd, &ev);
+    }
+}
+
+static int
+dns_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
+{
+    struct dns_state *st = calloc(1, sizeof(*st));
+    const char *type = fm_target_query(target, FM_QUERY_TYPE);
+    const char *rcode = fm_target_query(target, FM_QUERY_RCODE);
+    const char *answer = fm_target_query(target, FM_QUERY_ANSWER);
+    struct ares_options ao;
+
+    if (st == NULL) {
+        return ENOMEM;
+    }
+    if (target->prepared != NULL && target->prepared_free != NULL) {
+        target->prepared_free(target->prepared);
+    }
+    target->prepared = st;
+    target->prepared_free = dns_state_free;
+    st->name = strdup((target->path != NULL && target->path[0] == '/')? target->path + 1 : "");
+    if (st->name == NULL) {
+        return ENOMEM;
+    }
+    /* The table's choices and the regex guard checked these at load time. */
+    st->want.qtype = (unsigned) fm_dns_type((type != NULL)? type : "A");
+    st->want.rcode = (rcode != NULL)? fm_dns_rcode(rcode) : -1;
+    if (answer != NULL) {
+        if (regcomp(&st->answer, answer, REG_EXTENDED) != 0) {
+            return E2BIG;
+        }
+        st->have_answer = true;
+        st->want.match = dns_match;
+        st->want.match_ctx = st;
+    }
+    memset(&ao, 0, sizeof(ao));
+    ao.sock_state_cb = dns_sock_state;
+    ao.sock_state_cb_data = st;
+    ao.timeout = (int) opts->timeout_ms;    /* one try, bounded by the deadline */
+    ao.tries = 1;
+    /* NOCHECKRESP: a SERVFAIL or REFUSED answer is handed over as such, not
+     * taken for a server to skip (and reported as a closed port). */
+    ao.flags = ARES_FLAG_NOSEARCH | ARES_FLAG_NOALIASES | ARES_FLAG_NOCHECKRESP;
+    if (ares_library_init(ARES_LIB_INIT_ALL) != ARES_SUCCESS) {
+        return ENOMEM;
+    }
+    if (ares_init_options(&st->channel, &ao, ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS
+                          | ARES_OPT_TRIES | ARES_OPT_FLAGS) != ARES_SUCCESS) {
+        ares_library_cleanup();
+        return ENOMEM;
+    }
+    st->have_channel = true;
+    return 0;
+}
+
+static void
+dns_answer(void *arg, int status, int timeouts, unsigned char *abuf, int alen)
+{
+    struct dns_state *st = arg;
+    struct fm_conn *conn = st->conn;
+    struct fm_wire_reply reply;
+    char detail[sizeof(conn->result->detail)];
+
+    (void) timeouts;
+    if (st->ignore || conn == NULL || fm_conn_judged(conn)) {
+        return;
+    }
+    if (status == ARES_ECONNREFUSED) {
+        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, ECONNREFUSED, "the server's port is closed");
+        return;
+    }
+    if (abuf == NULL || alen <= 0) {
+        snprintf(detail, sizeof(detail), "query: %s", ares_strerror(status));
+        fm_conn_finish(conn, (status == ARES_ETIMEOUT)? FM_REASON_READ_TIMEOUT
+                                                      : FM_REASON_READ_FAILED, 0, detail);
+        return;
+    }
+    fm_dns_judge(abuf, (size_t) alen, &st->want, &reply);
+    fm_wire_describe(&reply, "rcode", (const char *) abuf, 0, detail, sizeof(detail));
+    switch (reply.verdict) {
+        case FM_WIRE_OK:
+            fm_conn_finish(conn, FM_REASON_OK, 0, detail);
+            break;
+        case FM_WIRE_REFUSED:
+            fm_conn_finish(conn, FM_REASON_REFUSED, 0, detail);
+            break;
+        default:
+            fm_conn_finish(conn, FM_REASON_READ_MALFORMED, 0, "query: not a DNS answer");
+            break;
+    }
+}
+
+/* The query to the address the engine chose (a literal, or the server's
+ * name resolved), over a fresh epoll of the conn's. */
+static void
+dns_connect(struct fm_conn *conn, int last_errno)
+{
+    struct dns_state *st = conn->target->prepared;
+    struct ares_addr_port_node server;
+
+    /* A name's next address is copied into conn->addr (resolve.c). */
+    if (!conn->literal && !fm_resolve_next_addr(conn)) {
+        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
+        return;
+    }
+    st->ignore = true;
+    ares_cancel(st->channel);   /* a query the last deadline cut off */
+    st->ignore = false;
+    memset(&server, 0, sizeof(server));
+    server.family = conn->addr.ss_family;
+    if (server.family == AF_INET) {
+        const struct sockaddr_in *in4 = (const struct sockaddr_in *) &conn->addr;
+
+        server.addr.addr4 = in4->sin_addr;
+        server.udp_port = server.tcp_port = ntohs(in4->sin_port);
+    } else {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *) &conn->addr;
+
+        memcpy(&server.addr.addr6, &in6->sin6_addr, sizeof(in6->sin6_addr));
+        server.udp_port = server.tcp_port = ntohs(in6->sin6_port);
+    }
+    conn->fd = epoll_create1(EPOLL_CLOEXEC);
+    if (conn->fd < 0 || ares_set_servers_ports(st->channel, &server) != ARES_SUCCESS) {
+        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, (conn->fd < 0)? errno : ENOMEM,
+                       "cannot set up the query");
+        return;
+    }
+    st->conn = conn;
+    conn->step = FM_STEP_READ;
+    fm_conn_watch(conn, EPOLLIN);
+    ares_query(st->channel, st->name, DNS_CLASS_IN, (int) st->want.qtype, dns_answer, st);
+}
+
+static void
+dns_on_io(struct fm_conn *conn)
+{
+    struct dns_state *st = conn->target->prepared;
+    struct epoll_event evs[DNS_EPOLL_BATCH];
+    int n = epoll_wait(conn->fd, evs, DNS_EPOLL_BATCH, 0);
+
+    for (int i = 0; i < n && !fm_conn_judged(conn); i++) {
+        ares_socket_t fd = evs[i].data.fd;
+
+        ares_process_fd(st->channel, (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))? fd
+                                                                                   : ARES_SOCKET_BAD,
+                        (evs[i].events & EPOLLOUT)? fd : ARES_SOCKET_BAD);
+    }
+}
+
+static void
+dns_on_ready(struct fm_conn *conn)
+{
+    (void) conn;    /* never: the query starts in dns_connect() */
+}
+
+static const char *
+dns_timeout_note(const struct fm_conn *conn)
+{
+    (void) conn;
+    return " (waiting for the answer)";
+}
+
+const struct fm_probe_proto fm_probe_proto_dns = {
+    .name = "dns",
+    .prepare = dns_prepare,
+    .on_ready = dns_on_ready,
+    .on_io = dns_on_io,
+    .timeout_note = dns_timeout_note,
+    .connect = dns_connect,
+};

@@ -1,0 +1,146 @@
+/*
+ * Unit tests: the LDAP codec (src/probe/ldap_ber.c): the request bytes, and
+ * the verdict on a BindResponse or an ExtendedResponse, read whole and cut
+ * at every byte.
+ */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "wire.h"
+
+static void
+test_requests(void **state)
+{
+    unsigned char out[64];
+    const unsigned char bind[] = {
+        0x30, 0x0c, 0x02, 0x01, 0x07, 0x60, 0x07, 0x02, 0x01, 0x03, 0x04, 0x00, 0x80, 0x00,
+    };
+    const unsigned char unbind[] = { 0x30, 0x05, 0x02, 0x01, 0x02, 0x42, 0x00 };
+    const char starttls[] = "\x30\x1d\x02\x01\x01\x77\x18\x80\x16" "1.3.6.1.4.1.1466.20037";
+
+    (void) state;
+    assert_int_equal(fm_ldap_bind_request(out, sizeof(out), 7), sizeof(bind));
+    assert_memory_equal(out, bind, sizeof(bind));
+    assert_int_equal(fm_ldap_unbind_request(out, sizeof(out), 2), sizeof(unbind));
+    assert_memory_equal(out, unbind, sizeof(unbind));
+    assert_int_equal(fm_ldap_starttls_request(out, sizeof(out), 1), sizeof(starttls) - 1);
+    assert_memory_equal(out, starttls, sizeof(starttls) - 1);
+    assert_int_equal(fm_ldap_bind_request(out, sizeof(bind) - 1, 1), 0);
+    assert_int_equal(fm_ldap_starttls_request(out, sizeof(starttls) - 2, 1), 0);
+    assert_int_equal(fm_ldap_unbind_request(out, sizeof(unbind) - 1, 1), 0);
+    assert_int_equal(fm_ldap_bind_request(out, sizeof(out), 0), 0);
+    assert_int_equal(fm_ldap_bind_request(out, sizeof(out), 128), 0);
+}
+
+struct judge_case {
+    const char *name;
+    const char *bytes;
+    size_t len;
+    unsigned op;
+    enum fm_wire_verdict verdict;
+    const char *code;
+    const char *text;
+};
+
+#define BIND FM_LDAP_BIND_RESPONSE
+#define EXT FM_LDAP_EXTENDED_RESPONSE
+#define CASE(name, s, op, v, code, text) { name, s, sizeof(s) - 1, op, v, code, text }
+
+static const struct judge_case cases[] = {
+    CASE("bind ok", "\x30\x0c\x02\x01\x01\x61\x07\x0a\x01\x00\x04\x00\x04\x00",
+         BIND, FM_WIRE_OK, "0", "success"),
+    CASE("bind ok, long lengths", "\x30\x84\0\0\0\x0f\x02\x01\x01\x61\x81\x09\x0a\x01\x00"
+         "\x04\x00\x04\x82\0\0", BIND, FM_WIRE_OK, "0", "success"),
+    CASE("bind ok, referral after", "\x30\x0e\x02\x01\x01\x61\x09\x0a\x01\x00\x04\x00\x04\x00"
+         "\xa3\x00", BIND, FM_WIRE_OK, "0", "success"),
+    CASE("unwilling", "\x30\x1e\x02\x01\x01\x61\x19\x0a\x01\x35\x04\x00\x04\x12"
+         "unauthenticated bi", BIND, FM_WIRE_REFUSED, "53",
+         "unwillingToPerform: unauthenticated bi"),
+    CASE("code 4 bytes", "\x30\x0f\x02\x01\x01\x61\x0a\x0a\x04\x00\x00\x01\x00\x04\x00\x04\x00",
+         BIND, FM_WIRE_REFUSED, "256", ""),
+    CASE("starttls ok", "\x30\x0c\x02\x01\x01\x78\x07\x0a\x01\x00\x04\x00\x04\x00",
+         EXT, FM_WIRE_OK, "0", "success"),
+    CASE("starttls refused", "\x30\x0c\x02\x01\x01\x78\x07\x0a\x01\x02\x04\x00\x04\x00",
+         EXT, FM_WIRE_REFUSED, "2", "protocolError"),
+    CASE("notice of disconnection", "\x30\x0c\x02\x01\x00\x78\x07\x0a\x01\x34\x04\x00\x04\x00",
+         BIND, FM_WIRE_REFUSED, "52", "unavailable"),
+    CASE("notice with success", "\x30\x0c\x02\x01\x00\x78\x07\x0a\x01\x00\x04\x00\x04\x00",
+         BIND, FM_WIRE_REFUSED, "0", "success"),
+    CASE("other message id", "\x30\x0c\x02\x01\x02\x61\x07\x0a\x01\x00\x04\x00\x04\x00",
+         BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("other operation", "\x30\x0c\x02\x01\x01\x65\x07\x0a\x01\x00\x04\x00\x04\x00",
+         BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("indefinite length", "\x30\x80\x02\x01\x01", BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("5-byte length", "\x30\x85\0\0\0\0\x0c", BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("too long", "\x30\x84\x7f\0\0\0", BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("not a sequence", "HTTP/1.0 400", BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("op past the message", "\x30\x0c\x02\x01\x01\x61\x08\x0a\x01\x00\x04\x00\x04\x00"
+         "\x00", BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("no diagnostic", "\x30\x0a\x02\x01\x01\x61\x05\x0a\x01\x00\x04\x00", BIND,
+         FM_WIRE_MALFORMED, "", ""),
+    CASE("negative code", "\x30\x0c\x02\x01\x01\x61\x07\x0a\x01\x80\x04\x00\x04\x00",
+         BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("empty id", "\x30\x0b\x02\x00\x61\x07\x0a\x01\x00\x04\x00\x04\x00",
+         BIND, FM_WIRE_MALFORMED, "", ""),
+    CASE("cut", "\x30\x0c\x02\x01\x01\x61\x07\x0a", BIND, FM_WIRE_MORE, "", ""),
+    CASE("empty", "", BIND, FM_WIRE_MORE, "", ""),
+};
+
+static void
+test_judge(void **state)
+{
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct judge_case *c = &cases[i];
+        const unsigned char *bytes = (const unsigned char *) c->bytes;
+        struct fm_wire_reply reply;
+
+        fm_ldap_judge(bytes, c->len, 1, c->op, &reply);
+        if (reply.verdict != c->verdict) {
+            fail_msg("%s: verdict %d, want %d", c->name, reply.verdict, c->verdict);
+        }
+        assert_string_equal(reply.code, c->code);
+        assert_string_equal(reply.text, c->text);
+        assert_true(reply.used <= c->len);
+        for (size_t cut = 0; cut < c->len; cut++) {
+            struct fm_wire_reply part;
+
+            fm_ldap_judge(bytes, cut, 1, c->op, &part);
+            if (part.verdict != FM_WIRE_MORE && part.verdict != c->verdict) {
+                fail_msg("%s: the first %zu bytes give %d", c->name, cut, part.verdict);
+            }
+            if (c->verdict == FM_WIRE_OK) {
+                assert_int_equal(part.verdict, FM_WIRE_MORE);
+            }
+        }
+    }
+}
+
+static void
+test_names(void **state)
+{
+    (void) state;
+    assert_string_equal(fm_ldap_result_name(0), "success");
+    assert_string_equal(fm_ldap_result_name(49), "invalidCredentials");
+    assert_string_equal(fm_ldap_result_name(53), "unwillingToPerform");
+    assert_string_equal(fm_ldap_result_name(9999), "");
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_requests),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_judge),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
