@@ -193,7 +193,7 @@ dns_connect(struct fm_conn *conn, int last_errno)
 
     /* A name's next address is copied into conn->addr (resolve.c). */
     if (!conn->literal && !fm_resolve_next_addr(conn)) {
-        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, last_errno, NULL);
+        fm_resolve_no_more_addr(conn, last_errno);
         return;
     }
     st->ignore = true;
