@@ -115,9 +115,12 @@ dt_wait_status() {
 }
 
 # A graceful restart of the running httpd, to take a changed configuration.
+# Only while the pid file names this test's httpd (fa_httpd_pid): SIGUSR1
+# kills most other processes, and a stale file's recycled PID was a cluster
+# test's node init, killed here while both ran (make -j2, in CI).
 dt_graceful() {
     local pid
-    pid=$(cat "$FA_PID_FILE" 2>/dev/null)
+    pid=$(fa_httpd_pid)
     [ -n "$pid" ] && kill -USR1 "$pid"
 }
 
