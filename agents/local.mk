@@ -28,8 +28,7 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf_loop.c \
 	agents/ocf_proc.c \
 	agents/ocf_record.c \
-	agents/ocf_regex.c \
-	agents/ocf_words.c
+	agents/ocf_regex.c
 
 # ocf:faultmon:apache: actions, parameters, httpd control, the level-10
 # test, and the configuration reader (ocf_apache.h).

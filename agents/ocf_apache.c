@@ -22,13 +22,14 @@
 #include <faultmon/clock.h>
 #include <faultmon/recovery.h>
 #include <faultmon/state.h>
+#include <faultmon/words.h>
 
 #include "ocf_apache_int.h"
 
 static void
 apache_clear(struct apache *a)
 {
-    fm_ocf_free_words(a->options, a->n_options);
+    fm_words_free(a->options, a->n_options);
     a->options = NULL;
     a->n_options = 0;
 }

@@ -19,6 +19,7 @@
 #include <faultmon/parse.h>
 #include <faultmon/regex_guard.h>
 #include <faultmon/target.h>
+#include <faultmon/words.h>
 
 #include "ocf_apache_int.h"
 
@@ -100,7 +101,7 @@ fm_apache_resolve_params(struct apache *a)
         }
         a->port = (unsigned) v;
     }
-    if (options != NULL && fm_ocf_split_words(options, &a->options, &a->n_options) != 0) {
+    if (options != NULL && fm_words_split(options, &a->options, &a->n_options, NULL) != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid options '%s': unbalanced quote", options);
     }
     return PCMK_OCF_OK;
@@ -156,7 +157,7 @@ fm_apache_load_envfiles(struct apache *a)
     if (value == NULL) {
         value = DEFAULT_ENVFILES;
     }
-    if (fm_ocf_split_words(value, &files, &n_files) != 0) {
+    if (fm_words_split(value, &files, &n_files, NULL) != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid envfiles '%s': unbalanced quote", value);
     }
     argv = calloc(n_files + 5, sizeof(char *));
@@ -203,7 +204,7 @@ fm_apache_load_envfiles(struct apache *a)
     rc = import_env(out, used, value);
 
 done:
-    fm_ocf_free_words(files, n_files);
+    fm_words_free(files, n_files);
     free(argv);
     free(out);
     return rc;

@@ -144,13 +144,7 @@ int fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
  */
 int fm_ocf_spawn_daemon(char *const argv[], pid_t *daemon_pid);
 
-/* ---- words (ocf_words.c) and case folding (ocf_regex.c) ---- */
-
-/*! \brief Split \p text at blanks into words, honouring '...' and "..." and
- *         backslash escapes; nothing is expanded.
- *  \return 0, or EINVAL for an unbalanced quote (words freed) */
-int fm_ocf_split_words(const char *text, char ***words, size_t *n_words);
-void fm_ocf_free_words(char **words, size_t n_words);
+/* ---- case folding (ocf_regex.c); words are fm_words_split()'s ---- */
 
 /*!
  * \brief Turn a POSIX extended regex into one that matches regardless of

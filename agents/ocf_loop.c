@@ -98,6 +98,13 @@ fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms
             goto done;
         }
     }
+    for (size_t i = 0; i < cfg.n_targets; i++) {
+        if (cfg.targets[i].kind == FM_PROBE_EXEC
+            && fm_exec_program_check(&cfg.targets[i], err, sizeof(err)) != 0) {
+            rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "%s on this node", err);
+            goto done;
+        }
+    }
     if (ocf->timeout_given && cfg.probe.timeout_ms + FM_OCF_MARGIN_MS > ocf->timeout_ms) {
         rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
                          "Probe_timeout=%s is longer than the %s operation's timeout %s "

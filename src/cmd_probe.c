@@ -72,6 +72,8 @@ probe_usage_targets(FILE *out)
 "  dns://SERVER[:PORT]/NAME[?type=A|AAAA|MX|...][&rcode=..][&answer=REGEX]\n"
 "                              a query: NOERROR with an answer of the type\n"
 "  icmp://HOST                 ICMP echo request: its echo reply\n"
+"  --exec 'PROGRAM ARG...'     run PROGRAM (never a shell): exit 0 ok, 1 partial,\n"
+"                              2 (or another status, or a signal) complete\n"
 "  HOST is a name, an IPv4 address or a bracketed IPv6 address ([::1]).\n"
 "  Every target but http(s) takes ?family=inet|inet6 (only that family);\n"
 "  smtp, pop3, imap, ftp and ldap take ?starttls (TLS begun in the conversation).\n"
@@ -85,8 +87,9 @@ probe_usage(FILE *out)
     fprintf(out,
 "Usage: faultmon probe [OPTIONS] [TARGET...]\n"
 "\n"
-"Probe every TARGET and every --uri concurrently, under one deadline, and print\n"
-"one line per probe and an overall verdict.  With neither, probe " FM_DEFAULT_TARGET ".\n"
+"Probe every TARGET, every --uri and every --exec concurrently, under one\n"
+"deadline, and print one line per probe and an overall verdict.  With none,\n"
+"probe " FM_DEFAULT_TARGET ".\n"
 "\n");
     probe_usage_targets(out);
     fprintf(out,
@@ -96,6 +99,14 @@ probe_usage(FILE *out)
 "                            DURATION is 500ms, 5s, 2m, or plain seconds\n"
 "  -u, --uri URL             also GET this http(s) URL with HTTP/1.1\n"
 "                            (a Monitor_Uri_List entry); repeatable\n"
+"      --exec 'PROGRAM ARG...'  also run this program as a probe (a\n"
+"                            Probe_command line); repeatable.  Split into words\n"
+"                            as a shell would, never expanded; PROGRAM is a path\n"
+"                            or a name in " FM_EXEC_SEARCH_PATH ";\n"
+"                            stdin is /dev/null, the environment only PATH,\n"
+"                            LC_ALL=C and FAULTMON_TIMEOUT_MS; the first line of\n"
+"                            its output is the detail; killed (its process\n"
+"                            group) at the deadline\n"
 "  -e, --expect-status LIST  statuses that pass, e.g. 200-399,401 or 2xx\n"
 "                            [" FM_DEFAULT_EXPECT_GET " for --uri GETs, which ask for a\n"
 "                            page; " FM_DEFAULT_EXPECT_HEAD " for target HEADs, which ask only\n"
@@ -153,7 +164,8 @@ probe_usage(FILE *out)
 "  faultmon probe --send 'PING\\r\\n' --expect '^\\+PONG' tcp://127.0.0.1:6379\n"
 "  faultmon probe --timeout 2s --uri http://www.example.com/health \\\n"
 "      --receive 'status: *up' http://192.0.2.10:8080/\n"
-"  faultmon probe --json tcp://[::1]:5432\n");
+"  faultmon probe --json tcp://[::1]:5432\n"
+"  faultmon probe --exec '/usr/lib/nagios/plugins/check_pgsql -H 127.0.0.1'\n");
 }
 
 struct probe_cli {
@@ -263,8 +275,10 @@ set_param_option(struct probe_cli *cli, const struct fm_probe_param *param,
 
     if (param->type == FM_PARAM_TARGETS && !add_targets) {
         struct fm_target scratch;
+        bool is_exec = (strcmp(param->name, "Probe_command") == 0);
 
-        if (fm_target_parse(value, true, &scratch, why, sizeof(why)) != 0) {
+        if ((is_exec? fm_target_parse_exec(value, &scratch, why, sizeof(why))
+                    : fm_target_parse(value, true, &scratch, why, sizeof(why))) != 0) {
             return fm_cli_error("probe", "%s", why);
         }
         fm_target_clear(&scratch);

@@ -35,7 +35,8 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/pidfile.c \
 	src/util/regex_guard.c \
 	src/util/regex_linear.c \
-	src/util/text.c
+	src/util/text.c \
+	src/util/words.c
 
 noinst_LTLIBRARIES += src/core/libfmcore.la
 src_core_libfmcore_la_SOURCES = \
@@ -50,7 +51,8 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
 	src/core/summary.c \
-	src/core/target.c
+	src/core/target.c \
+	src/core/target_exec.c
 src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 noinst_LTLIBRARIES += src/decide/libfmdecide.la
@@ -71,6 +73,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/dns.c \
 	src/probe/dns_judge.c \
 	src/probe/engine.c \
+	src/probe/exec.c \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \
 	src/probe/http.c \
@@ -193,6 +196,7 @@ noinst_HEADERS = \
 	include/faultmon/summary.h \
 	include/faultmon/scheme.h \
 	include/faultmon/target.h \
-	include/faultmon/text.h
+	include/faultmon/text.h \
+	include/faultmon/words.h
 
 dist_man1_MANS = src/faultmon.1

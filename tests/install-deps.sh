@@ -14,6 +14,8 @@ packages=(
     # protocol tests (issue 12): real servers, started by the tests themselves
     redis-server postfix dovecot-imapd dovecot-pop3d vsftpd
     postgresql mariadb-server slapd dnsmasq-base
+    # exec probes: real checks (check_tcp, check_dummy) from Monitoring Plugins
+    monitoring-plugins-basic
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
     pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)

@@ -55,6 +55,9 @@ enum fm_reason {
                                    no failure weight, the state degraded */
     FM_REASON_REFUSED,          /* the service answered that it refuses (a 5xx
                                  * banner, -ERR, an error packet or rcode) */
+    FM_REASON_EXEC_PARTIAL,     /* an exec probe's program exited 1 */
+    FM_REASON_EXEC_FAILED,      /* it exited 2 or another non-zero status, was
+                                 * killed by a signal, or could not be run */
     FM_REASON__COUNT
 };
 

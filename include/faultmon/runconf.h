@@ -59,6 +59,14 @@ int fm_run_config_add_target(struct fm_run_config *cfg, const char *text, bool i
                              char *err, size_t err_len);
 
 /*!
+ * \brief Parse one exec target (a Probe_command line, faultmon probe --exec)
+ *        and add it: fm_target_parse_exec()'s rules and messages.
+ * \return 0, EINVAL, ENOMEM
+ */
+int fm_run_config_add_exec(struct fm_run_config *cfg, const char *command, char *err,
+                           size_t err_len);
+
+/*!
  * \brief Set every known parameter found as OCF_RESKEY_<name> in the
  *        environment (unknown OCF_RESKEY_ names are left to the agent).
  * \return 0 or EINVAL (err says which)

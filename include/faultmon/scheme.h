@@ -37,6 +37,7 @@ enum fm_scheme {
     FM_SCHEME_LDAP,
     FM_SCHEME_LDAPS,
     FM_SCHEME_ICMP,
+    FM_SCHEME_EXEC,         /* a command (Probe_command, --exec), not a URI */
     FM_SCHEME__COUNT
 };
 
@@ -72,6 +73,7 @@ struct fm_query_key_info {
 #define FM_URI_PATH     0x2u    /* a path after the authority */
 #define FM_URI_HTTP     0x4u    /* an HTTP URI: path and query go to the server */
 #define FM_URI_NO_PORT  0x8u    /* no port (icmp) */
+#define FM_URI_NONE     0x10u   /* not written as a URI at all (exec) */
 
 struct fm_scheme_info {
     const char *name;

@@ -248,6 +248,40 @@ set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param, const
     return rc;
 }
 
+/* Probe_command: one command per line (a command is rarely short enough to
+ * share a line, and its words may hold blanks and commas); the option
+ * --exec gives one. */
+static int
+set_commands(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+             enum fm_probe_param_source source, char *why, size_t why_len)
+{
+    char *copy = NULL;
+    char *save = NULL;
+    int rc = 0;
+
+    (void) param;
+    if (source == FM_PARAM_FROM_OPTION) {
+        return fm_run_config_add_exec(cfg, value, why, why_len);
+    }
+    copy = strdup(value);
+    if (copy == NULL) {
+        return ENOMEM;
+    }
+    for (char *line = strtok_r(copy, "\n", &save); line != NULL && rc == 0;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (line[strspn(line, " \t\r")] == '\0') {
+            continue;
+        }
+        if (cfg->n_targets >= FM_RUN_CONFIG_MAX_TARGETS) {
+            rc = E2BIG;
+            break;
+        }
+        rc = fm_run_config_add_exec(cfg, line, why, why_len);
+    }
+    free(copy);
+    return rc;
+}
+
 #define PARAM_SIZE_CAP_BYTES (1024 * 1024 * 1024)   /* fm_parse_size_bytes()'s own cap */
 
 static const struct fm_probe_param probe_params[] = {
@@ -261,6 +295,12 @@ static const struct fm_probe_param probe_params[] = {
         .type = FM_PARAM_TARGETS, .default_text = "",
         .set = set_targets,
         .help = "http(s) URIs fetched with HTTP/1.1 GET",
+    },
+    {
+        .name = "Probe_command", .option = "exec", .option_takes_value = true,
+        .type = FM_PARAM_TARGETS, .default_text = "",
+        .set = set_commands,
+        .help = "programs run as probes, one per line, never by a shell: exit 0 ok, 1 partial, 2 complete",
     },
     {
         .name = "Probe_timeout", .option = "timeout", .short_option = 't', .option_takes_value = true,

@@ -43,6 +43,11 @@ static const struct fm_reason_info fm_reason_table[FM_REASON__COUNT] = {
     [FM_REASON_MAINTENANCE]      = { FM_LAYER_NONE,    FM_CLASS_OK,       "maintenance" },
     /* Like a 500: the service is there and says it cannot serve. */
     [FM_REASON_REFUSED]          = { FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "refused" },
+    /* An external program's own verdict (Kubernetes' exec, keepalived's
+     * MISC_CHECK): 1 says partial, 2 complete; any other status or a
+     * signal is complete, since a check that crashed vouches for nothing. */
+    [FM_REASON_EXEC_PARTIAL]     = { FM_LAYER_STATUS,  FM_CLASS_PARTIAL,  "exec-partial" },
+    [FM_REASON_EXEC_FAILED]      = { FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "exec-failed" },
 };
 
 static const char *const fm_class_names[] = {

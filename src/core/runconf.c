@@ -50,6 +50,24 @@ fm_run_config_add_target(struct fm_run_config *cfg, const char *text, bool is_ur
 }
 
 int
+fm_run_config_add_exec(struct fm_run_config *cfg, const char *command, char *err, size_t err_len)
+{
+    struct fm_target *grown = realloc(cfg->targets, (cfg->n_targets + 1) * sizeof(*grown));
+    int rc = 0;
+
+    if (grown == NULL) {
+        return fm_errf(err, err_len, ENOMEM, "out of memory");
+    }
+    cfg->targets = grown;
+    rc = fm_target_parse_exec(command, &cfg->targets[cfg->n_targets], err, err_len);
+    if (rc != 0) {
+        return rc;
+    }
+    cfg->n_targets++;
+    return 0;
+}
+
+int
 fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value,
                   char *err, size_t err_len)
 {

@@ -57,6 +57,9 @@ static const struct fm_scheme_info fm_scheme_table[FM_SCHEME__COUNT] = {
                              FM_URI_PATH, Q(FAMILY) },
     [FM_SCHEME_ICMP]     = { "icmp",     FM_SCHEME_ICMP,     FM_PROBE_ICMP,        0,   false, false,
                              FM_URI_NO_PORT, Q(FAMILY) },
+    /* A command, given with Probe_command or --exec (target_exec.c). */
+    [FM_SCHEME_EXEC]     = { "exec",     FM_SCHEME_EXEC,     FM_PROBE_EXEC,        0,   false, false,
+                             FM_URI_NONE, 0 },
 };
 
 static const struct fm_query_key_info fm_query_table[FM_QUERY__COUNT] = {

@@ -17,6 +17,7 @@
 #include <faultmon/scheme.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
+#include <faultmon/words.h>
 
 
 /* Every message (fm_errf()) names the bad value, redacted and escaped as a
@@ -162,6 +163,11 @@ parse_scheme(const char *text, bool is_uri, struct uri_parts *u, char *err, size
         return fm_errf(err, err_len, EINVAL, "invalid target '%s': unknown scheme%s%.*s%s (known: %s)",
                        u->shown, token? " '" : "", token? (int) len : 0, text, token? "'" : "",
                        fm_scheme_names());
+    }
+    if ((u->info->parts & FM_URI_NONE) != 0) {
+        return fm_errf(err, err_len, EINVAL, "invalid target '%s': an %s probe is a command, given"
+                       " with Probe_command (faultmon probe --exec), not as a URI", u->shown,
+                       u->info->name);
     }
     if (is_uri && (u->info->parts & FM_URI_HTTP) == 0) {
         return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://",
@@ -475,6 +481,7 @@ fm_target_clear(struct fm_target *target)
     for (size_t i = 0; i < FM_QUERY__COUNT; i++) {
         free(target->query[i]);
     }
+    fm_words_free(target->exec_argv, target->exec_argc);
     if (target->prepared != NULL && target->prepared_free != NULL) {
         target->prepared_free(target->prepared);
     }

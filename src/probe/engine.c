@@ -50,6 +50,7 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_POP3] = &fm_probe_proto_pop3,
     [FM_PROBE_IMAP] = &fm_probe_proto_imap,
     [FM_PROBE_FTP] = &fm_probe_proto_ftp,
+    [FM_PROBE_EXEC] = &fm_probe_proto_exec,
 };
 
 static enum fm_reason
@@ -83,6 +84,9 @@ fm_conn_watch(struct fm_conn *conn, uint32_t events)
 static void
 conn_close(struct fm_conn *conn, bool abortive)
 {
+    if (conn->proto != NULL && conn->proto->release != NULL) {
+        conn->proto->release(conn);
+    }
     if (conn->ssl != NULL) {
         fm_tls_conn_close(conn);
     }
@@ -109,6 +113,10 @@ log_failure(const struct fm_conn *conn)
     const struct fm_target *t = conn->target;
     const struct fm_result *r = conn->result;
 
+    if (t->kind == FM_PROBE_EXEC) {
+        fm_log_warn("Probe %s failed (%s): %s", t->text, fm_reason_name(r->reason), r->detail);
+        return;
+    }
     switch (fm_reason_layer(r->reason)) {
         case FM_LAYER_RESOLVE:
         case FM_LAYER_CONNECT:
@@ -323,6 +331,10 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
         return EINVAL;
     }
     memset(&conn->addr, 0, sizeof(conn->addr));
+    if (target->kind == FM_PROBE_EXEC) {
+        conn->literal = true;       /* nothing to resolve: it starts a program */
+        return 0;
+    }
     if (inet_pton(AF_INET, target->host, &in4->sin_addr) == 1) {
         in4->sin_family = AF_INET;
         in4->sin_port = htons(target->port);

@@ -13,6 +13,7 @@
  *   FM_PROBE_TCP_...  fm_probe_proto_tcp    (tcp.c: the connect is the check)
  *   FM_PROBE_SMTP...  fm_probe_proto_smtp   (smtp.c, and one file per protocol:
  *                     a line protocol is a script of steps that conv.c runs)
+ *   FM_PROBE_EXEC     fm_probe_proto_exec   (exec.c: a program, no socket)
  *
  * Adding a protocol is one new file that defines a const struct
  * fm_probe_proto, one row in fm_probe_protos[] (engine.c), a kind in enum
@@ -91,6 +92,10 @@ struct fm_probe_proto {
      * (fm_tcp_connect_next()).  Called again with the errno of the last
      * attempt while a name has addresses left. */
     void (*connect)(struct fm_conn *conn, int last_errno);
+    /* The probe of this cycle is over (its verdict given, or the engine
+     * freed): release what the protocol holds beyond conn->fd, such as
+     * exec's child process.  NULL: nothing. */
+    void (*release)(struct fm_conn *conn);
 };
 
 extern const struct fm_probe_proto fm_probe_proto_tcp;
@@ -108,6 +113,7 @@ extern const struct fm_probe_proto fm_probe_proto_mysql;
 extern const struct fm_probe_proto fm_probe_proto_ldap;
 extern const struct fm_probe_proto fm_probe_proto_dns;
 extern const struct fm_probe_proto fm_probe_proto_icmp;
+extern const struct fm_probe_proto fm_probe_proto_exec;
 
 /* One target's probe; allocated once per engine and reused every cycle. */
 struct fm_conn {

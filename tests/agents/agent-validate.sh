@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 47
+plan 51
 
 fa_params
 fa_agent apache validate-all
@@ -122,6 +122,27 @@ fa_params
 export OCF_RESKEY_send_string='a\q'
 fa_agent apache validate-all
 fa_check_rc_reason "a bad send_string escape: 6, names it" 6 "send_string.*unknown escape"
+
+# Probe_command: a program this node can run validates; shell syntax is
+# the configuration's fault (6); a program missing here is this node's (5).
+fa_params
+export OCF_RESKEY_Probe_command="true
+/bin/sh -c 'exit 0'"
+fa_agent apache validate-all
+fa_check_rc "Probe_command with two commands validates (0)" 0
+fa_params
+export OCF_RESKEY_Probe_command="/bin/check | grep ok"
+fa_agent httpmon validate-all
+fa_check_rc_reason "Probe_command with a pipe (httpmon): 6, says no shell runs it" 6 \
+    "Probe_command.*no shell runs it"
+fa_params
+export OCF_RESKEY_Probe_command="/nonexistent/check_db --port 5432"
+fa_agent apache validate-all
+fa_check_rc_reason "Probe_command's program missing: 5, names it" 5 "/nonexistent/check_db.*cannot be found"
+fa_params
+export OCF_RESKEY_Probe_command="no-such-check-program"
+fa_agent apache validate-all
+fa_check_rc_reason "Probe_command's bare name not in the path: 5, names it" 5 "no-such-check-program.*is not in"
 
 fa_params
 export OCF_RESKEY_Thorough_probe_interval=-5

@@ -27,6 +27,7 @@
 
 #include <faultmon/state.h>
 #include <faultmon/target.h>
+#include <faultmon/words.h>
 
 #include "ocf_common.h"
 #include "fuzz_common.h"
@@ -124,7 +125,7 @@ words(const char *text)
     size_t n = 0;
     size_t blanks = 0;
 
-    if (fm_ocf_split_words(text, &w, &n) != 0) {
+    if (fm_words_split(text, &w, &n, NULL) != 0) {
         FM_FUZZ_CHECK(w == NULL && n == 0, "words kept after an error");
         return;
     }
@@ -136,7 +137,7 @@ words(const char *text)
         FM_FUZZ_CHECK(w[i] != NULL && strlen(w[i]) <= strlen(text), "word %zu", i);
     }
     FM_FUZZ_CHECK(n == 0 || w[n] == NULL, "word list not NULL-terminated");
-    fm_ocf_free_words(w, n);
+    fm_words_free(w, n);
 }
 
 static void

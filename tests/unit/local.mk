@@ -34,6 +34,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_summary \
 	tests/unit/test_target \
 	tests/unit/test_text \
+	tests/unit/test_words \
 	tests/unit/test_tls_session
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
@@ -140,6 +141,10 @@ tests_unit_test_target_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
+
+tests_unit_test_words_SOURCES = tests/unit/test_words.c
+tests_unit_test_words_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_words_LDADD = $(FM_UNIT_LDADD)
 endif
 
 # The decision engine (src/decide, in libfaultmon): the engine, adaptive

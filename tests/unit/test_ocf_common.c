@@ -21,44 +21,6 @@
 
 #include "ocf_common.h"
 
-static void
-test_split_words(void **state)
-{
-    struct {
-        const char *text;
-        size_t n;
-        const char *words[4];
-    } cases[] = {
-        { "", 0, { NULL } },
-        { "  -DSSL \t -k start ", 3, { "-DSSL", "-k", "start" } },
-        { "-C 'ServerName web' -c \"Listen 8080\"", 4, { "-C", "ServerName web", "-c", "Listen 8080" } },
-        { "a\\ b \"x\\\"y\"", 2, { "a b", "x\"y" } },
-        /* Nothing is expanded or split by a shell. */
-        { "$(touch /tmp/x) `id`;ls", 3, { "$(touch", "/tmp/x)", "`id`;ls" } },
-    };
-
-    (void) state;
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        char **words = NULL;
-        size_t n = 0;
-
-        assert_int_equal(fm_ocf_split_words(cases[i].text, &words, &n), 0);
-        assert_int_equal(n, cases[i].n);
-        for (size_t w = 0; w < n; w++) {
-            assert_string_equal(words[w], cases[i].words[w]);
-        }
-        fm_ocf_free_words(words, n);
-    }
-    {
-        char **words = NULL;
-        size_t n = 0;
-
-        assert_int_equal(fm_ocf_split_words("-C 'unbalanced", &words, &n), EINVAL);
-        assert_null(words);
-        assert_int_equal(n, 0);
-    }
-}
-
 static bool
 icase_matches(const char *regex, const char *text)
 {
@@ -147,7 +109,6 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_split_words),
         cmocka_unit_test(test_regex_icase),
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_short_decision),

@@ -44,6 +44,9 @@ static const struct class_case class_cases[] = {
     { FM_REASON_MAINTENANCE,      FM_LAYER_NONE,    FM_CLASS_OK,       "maintenance" },
     /* A refusing reply (5xx banner, -ERR, error packet) is like a 500. */
     { FM_REASON_REFUSED,          FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "refused" },
+    /* An exec probe's program: exit 1 partial, exit 2 (or worse) complete. */
+    { FM_REASON_EXEC_PARTIAL,     FM_LAYER_STATUS,  FM_CLASS_PARTIAL,  "exec-partial" },
+    { FM_REASON_EXEC_FAILED,      FM_LAYER_STATUS,  FM_CLASS_COMPLETE, "exec-failed" },
 };
 
 static void

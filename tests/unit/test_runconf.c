@@ -97,6 +97,20 @@ expect_regex_set(const struct fm_run_config *cfg)
     return cfg->probe.have_expect && strcmp(cfg->probe.expect_text, "^\\+PONG") == 0;
 }
 
+/* Two commands, one per line, each split into words; a bare name found. */
+static bool
+command_set(const struct fm_run_config *cfg)
+{
+    const char *found = (cfg->n_targets == 2)? cfg->targets[0].exec_argv[0] : "";
+
+    return cfg->n_targets == 2 && cfg->targets[0].kind == FM_PROBE_EXEC
+           && found[0] == '/' && strcmp(strrchr(found, '/'), "/true") == 0
+           && cfg->targets[1].exec_argc == 3
+           && strcmp(cfg->targets[1].exec_argv[0], "/bin/sh") == 0
+           && strcmp(cfg->targets[1].exec_argv[2], "exit 1") == 0
+           && strcmp(cfg->targets[1].text, "exec /bin/sh -c 'exit 1'") == 0;
+}
+
 static bool
 reverse_set(const struct fm_run_config *cfg)
 {
@@ -206,6 +220,8 @@ static const struct param_case param_cases[] = {
       "Port_list: invalid item '80/udp'", "Port_lists" },
     { "Monitor_Uri_List", "http://h/a https://h/b", uri_list_set, "tcp://h:1",
       "Monitor_Uri_List: invalid URI 'tcp://h:1'", "Monitor_Uri" },
+    { "Probe_command", "true\n /bin/sh -c 'exit 1'\n", command_set, "check | grep",
+      "Probe_command: invalid command 'check | grep': no shell runs it", "Probe_commands" },
     { "Probe_timeout", "2500ms", timeout_set, "0",
       "invalid Probe_timeout '0': expected a positive duration such as 5s", "Probe_time_out" },
     { "expect_status", "401", expect_set, "200-1000", "expect_status: invalid status list '200-1000'",

@@ -28,7 +28,7 @@ test_every_row(void **state)
         assert_ptr_equal(fm_scheme_find(info->name, strlen(info->name)), info);
         /* Every target may pin its family, except HTTP's, whose query is
          * the server's. */
-        assert_true((info->parts & FM_URI_HTTP) != 0
+        assert_true((info->parts & (FM_URI_HTTP | FM_URI_NONE)) != 0
                     || (info->keys & FM_QUERY_BIT(FM_QUERY_FAMILY)) != 0);
         /* STARTTLS only on a plain scheme, and then through the key. */
         assert_false(info->starttls && info->tls);

@@ -1,0 +1,34 @@
+/*
+ * faultmon: splitting a parameter into words as a shell would split it,
+ * without a shell: quotes and backslashes are honoured, nothing is expanded
+ * (libfmutil, libc only).  The agents split httpd's options and envfiles
+ * with it, and the exec probe its command.
+ */
+#ifndef FAULTMON_WORDS_H
+#define FAULTMON_WORDS_H
+
+#include <stddef.h>
+
+/* The characters a shell would treat as syntax, which fm_words_split()
+ * reports when one stands outside quotes and unescaped. */
+#define FM_WORDS_SHELL_SYNTAX "|&;<>()$`"
+
+/*!
+ * \brief Split \p text at blanks into words, honouring '...' and "..." and
+ *        backslash escapes; nothing is expanded.
+ *
+ * \param[in]  text     the text
+ * \param[out] words    NULL-terminated array of the words; fm_words_free() it
+ * \param[out] n_words  how many
+ * \param[out] syntax   if not NULL: the first of FM_WORDS_SHELL_SYNTAX found
+ *                      outside quotes and unescaped, or '\0' for none (a
+ *                      caller that runs no shell refuses it, since whoever
+ *                      wrote it expected a shell)
+ * \return 0, ENOMEM, or EINVAL for an unbalanced quote (words freed)
+ */
+int fm_words_split(const char *text, char ***words, size_t *n_words, char *syntax);
+
+/*! \brief Free what fm_words_split() gave. */
+void fm_words_free(char **words, size_t n_words);
+
+#endif
