@@ -27,6 +27,7 @@
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
+#include <faultmon/observer.h>
 #include <faultmon/pcmk.h>
 #include <faultmon/pidfile.h>
 #include <faultmon/probe.h>
@@ -51,6 +52,9 @@ struct fm_loop {
     bool timer_armed;
     bool in_cycle;
     uint64_t cycle_start_us;
+    uint64_t cycle_due_us;          /* when the cycle timer was due, 0: none */
+    struct fm_psi_source psi;       /* the observer's pressure (observer.h) */
+    char cgroup_dir[4096];
     uint64_t max_cycles;            /* 0: forever */
     bool signal_pacemaker;
     bool reported_file;             /* the `reported` file exists */
@@ -319,10 +323,20 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
         .now_wall_s = (int64_t) time(NULL),
     };
     struct fm_monitor_out out;
+    char observer[128];
 
     lp->in_cycle = false;
     if (start_error == NULL) {
         cycle.results = fm_probe_run_results(lp->probe, &cycle.n);
+    }
+    /* Only a failed cycle asks (nothing is read on a healthy one). */
+    if ((start_error != NULL || fm_probe_run_verdict(lp->probe) != FM_CLASS_OK)
+        && fm_observer_impaired(&lp->cfg->decide, &lp->psi,
+                                (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
+                                (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0,
+                                observer, sizeof(observer))) {
+        cycle.observer_impaired = observer;
+        fm_log_notice("%s: this node may be impaired: %s", lp->resource, observer);
     }
     fm_monitor_cycle_done(&lp->mon, &cycle, &out);
     if (!loop_apply(lp, &out)) {
@@ -334,6 +348,7 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
         return;
     }
     loop_arm(lp, out.next_cycle_ms, on_timer_cycle);
+    lp->cycle_due_us = fm_now_us() + out.next_cycle_ms * 1000u;
 }
 
 static void
@@ -618,6 +633,10 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     }
     lp->have_monitor = true;
     lp->mon.st.pid = (int64_t) getpid();
+    /* The observer's pressure: this loop's own cgroup (v2), else the node's. */
+    lp->psi.proc_dir = "/proc/pressure";
+    lp->psi.cgroup_dir = (fm_psi_own_cgroup_dir(lp->cgroup_dir, sizeof(lp->cgroup_dir)) == 0)?
+                         lp->cgroup_dir : NULL;
     loop_restore(lp);
     /* A recovery reported by an earlier loop is not this one's. */
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_REPORTED, false);

@@ -33,6 +33,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/kvfile.c \
 	src/util/parse.c \
 	src/util/pidfile.c \
+	src/util/psi.c \
 	src/util/regex_guard.c \
 	src/util/regex_linear.c \
 	src/util/text.c \
@@ -136,7 +137,8 @@ src_metrics_libfmmetrics_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
-	src/monitor/monitor.c
+	src/monitor/monitor.c \
+	src/monitor/observer.c
 src_monitor_libfmmonitor_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 # The libc-only libraries, in link order (each archive before those it uses:
@@ -182,11 +184,13 @@ noinst_HEADERS = \
 	include/faultmon/log.h \
 	include/faultmon/metrics.h \
 	include/faultmon/monitor.h \
+	include/faultmon/observer.h \
 	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \
 	include/faultmon/probe.h \
 	include/faultmon/probe_params.h \
+	include/faultmon/psi.h \
 	include/faultmon/recovery.h \
 	include/faultmon/regex_guard.h \
 	include/faultmon/regex_linear.h \

@@ -89,6 +89,9 @@ struct fm_decide_input {
     size_t maintenance;             /* targets that signal maintenance (degraded) */
     size_t n_targets;               /* the cycle's targets (0: unknown, no quorum) */
     size_t n_failed;                /* of which failed */
+    /* The evidence that the node doing the probing is itself impaired
+     * (pressure, a late cycle), from the caller; NULL or "": it is fine. */
+    const char *observer_impaired;
 };
 
 #define FM_DECIDE_REASON_MAX 256

@@ -105,6 +105,9 @@ struct fm_monitor_cycle {
     uint64_t start_us;                  /* CLOCK_MONOTONIC at its start */
     uint64_t now_us;                    /* CLOCK_MONOTONIC now */
     int64_t now_wall_s;                 /* CLOCK_REALTIME now */
+    const char *observer_impaired;      /* why this node's own verdict is
+                                           suspect (src/monitor/observer.c);
+                                           NULL: it is fine */
 };
 
 /*!

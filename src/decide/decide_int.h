@@ -26,7 +26,10 @@ enum fm_decide_excuse {
     FM_EXCUSE_NONE = 0,
     FM_EXCUSE_QUORUM,               /* fewer targets failed than quorum */
     FM_EXCUSE_GRACE,                /* within startup_grace */
+    FM_EXCUSE_OBSERVER,             /* a recovery held: the observer is impaired */
 };
+
+#define FM_DECIDE_OBSERVER_WHY_MAX 96
 
 struct fm_decide {
     struct fm_decide_opts opts;
@@ -58,6 +61,11 @@ struct fm_decide {
     bool grace_pending;             /* the next cycle opens a startup grace */
     bool grace_open;
     uint64_t grace_end_us;          /* engine time */
+    /* the observer as a suspect (excuse.c): recoveries held while the node
+     * doing the probing is impaired, for at most observer_hold */
+    bool observer_open;             /* impaired since observer_since_us */
+    uint64_t observer_since_us;     /* engine time of the first held recovery */
+    char observer_why[FM_DECIDE_OBSERVER_WHY_MAX];
 
     struct fm_decide_ring failures;
     uint64_t failure_us[FM_DECIDE_MAX_FAILURES];
@@ -106,6 +114,12 @@ fm_decide_in_window(uint64_t now_us, uint64_t t_us, uint64_t window_us)
 {
     return (now_us - t_us) <= window_us;
 }
+
+/*!
+ * \brief Whether a recovery due now is held back because the observer is
+ *        impaired (and for how long it may still be); sets d->excused.
+ */
+bool fm_decide_observer_holds(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in);
 
 /*!
  * \brief Forget all history and state, keeping the options (for a new

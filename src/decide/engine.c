@@ -515,6 +515,13 @@ decide_event(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in,
     }
     weight = window_weight(d);
     out->weight = weight;
+    if ((ev.weight > 0) && (weight >= FM_DECIDE_THRESHOLD)
+        && fm_decide_observer_holds(d, t, in)) {
+        /* Recorded, not acted on: the weight stays, so that the first
+         * failure after the hold recovers at once. */
+        settle(d, was_down, &ev, weight, out);
+        return;
+    }
     if ((ev.weight > 0) && (weight >= FM_DECIDE_THRESHOLD)) {
         recover(d, t, ev.what, weight, ev.why, out);
         finish(d, weight, out);

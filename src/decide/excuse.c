@@ -15,6 +15,15 @@
  *    most the grace.
  * An excused cycle adds no weight and moves no streak; the state is
  * degraded and the reason says why.
+ *
+ * And one on the observer (off by default: with neither observer_pressure
+ * nor observer_late set, no caller says it is impaired): a recovery due
+ * while the node doing the probing is itself impaired (under pressure, or
+ * so starved that its cycle started late) is held, the failure recorded
+ * but not acted on, since the verdict may be the node's and not the
+ * service's.  For at most observer_hold from the first held recovery of an
+ * impairment, so that a sick node cannot hold a dead service forever; the
+ * first cycle with the observer fine ends the episode.
  */
 #include <config.h>
 
@@ -33,6 +42,9 @@ fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *
     size_t need = o->quorum;
 
     d->excused = FM_EXCUSE_NONE;
+    if (in->observer_impaired == NULL || in->observer_impaired[0] == '\0') {
+        d->observer_open = false;   /* the observer is fine: the episode ends */
+    }
     if (d->grace_pending) {
         d->grace_pending = false;
         d->grace_open = o->startup_grace_ms > 0;
@@ -59,6 +71,26 @@ fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *
     return false;
 }
 
+bool
+fm_decide_observer_holds(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in)
+{
+    const char *why = (in != NULL)? in->observer_impaired : NULL;
+
+    if (why == NULL || why[0] == '\0') {
+        return false;
+    }
+    if (!d->observer_open) {
+        d->observer_open = true;
+        d->observer_since_us = t;
+    }
+    snprintf(d->observer_why, sizeof(d->observer_why), "%s", why);
+    if (t - d->observer_since_us >= d->opts.observer_hold_ms * US_PER_MS) {
+        return false;       /* held long enough: the rules apply */
+    }
+    d->excused = FM_EXCUSE_OBSERVER;
+    return true;
+}
+
 void
 fm_decide_excuse_reason(const struct fm_decide *d, uint64_t t, char *buf, size_t len)
 {
@@ -79,6 +111,16 @@ fm_decide_excuse_reason(const struct fm_decide *d, uint64_t t, char *buf, size_t
                      "%sfailure within startup_grace (%" PRIu64 " ms left): not counted", sep,
                      (d->grace_end_us > t)? (d->grace_end_us - t) / US_PER_MS : 0);
             break;
+        case FM_EXCUSE_OBSERVER: {
+            uint64_t held_ms = (d->clock_us - d->observer_since_us) / US_PER_MS;
+            uint64_t hold_ms = d->opts.observer_hold_ms;
+
+            snprintf(buf + used, len - used,
+                     "%sthis node is impaired (%s): recovery held, %" PRIu64 " s of observer_hold"
+                     " left", sep, d->observer_why,
+                     (hold_ms > held_ms)? (hold_ms - held_ms + 999) / 1000 : 0);
+            break;
+        }
         case FM_EXCUSE_NONE:
             break;
     }

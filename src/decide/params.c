@@ -34,6 +34,9 @@
 #define MAX_CERT_WARN_DAYS 3650
 #define MAX_QUORUM 256
 #define MAX_STARTUP_GRACE_MS (UINT64_C(3600) * 1000)
+#define DEF_OBSERVER_HOLD_MS (UINT64_C(60) * 1000)
+#define MIN_OBSERVER_HOLD_MS UINT64_C(1000)
+#define MAX_OBSERVER_HOLD_MS (UINT64_C(3600) * 1000)
 
 enum param_id {
     P_RETRY_COUNT = 0,
@@ -54,6 +57,9 @@ enum param_id {
     P_CERT_WARN_DAYS,
     P_QUORUM,
     P_STARTUP_GRACE,
+    P_OBSERVER_PRESSURE,
+    P_OBSERVER_LATE,
+    P_OBSERVER_HOLD,
     P__COUNT
 };
 
@@ -123,6 +129,15 @@ static const struct fm_decide_param param_table[P__COUNT] = {
     [P_STARTUP_GRACE] = { "startup_grace", "string", "0 (off)",
         "after a start or restart, failures shown, not weighed, until a success",
         DURATION, 1, MAX_STARTUP_GRACE_MS, ZERO_OK, FIELD(startup_grace_ms) },
+    [P_OBSERVER_PRESSURE] = { "observer_pressure", "integer", "0 (off)",
+        "this node's PSI (some avg10, %) at which recovery is held (0-100)",
+        COUNT, 0, 100, 0, FIELD(observer_pressure_pct) },
+    [P_OBSERVER_LATE] = { "observer_late", "string", "0 (off)",
+        "a cycle starting this late marks this node impaired: recovery held",
+        DURATION, 1, MAX_INTERVAL_MS, ZERO_OK, FIELD(observer_late_ms) },
+    [P_OBSERVER_HOLD] = { "observer_hold", "string", "60s",
+        "longest an impaired node holds a recovery back; then the rules apply",
+        DURATION, MIN_OBSERVER_HOLD_MS, MAX_OBSERVER_HOLD_MS, 0, FIELD(observer_hold_ms) },
 };
 
 const struct fm_decide_param *
@@ -165,6 +180,9 @@ fm_decide_opts_init(struct fm_decide_opts *o)
     o->cert_warn_days = 0;
     o->quorum = 1;
     o->startup_grace_ms = 0;
+    o->observer_pressure_pct = 0;
+    o->observer_late_ms = 0;
+    o->observer_hold_ms = DEF_OBSERVER_HOLD_MS;
 }
 
 bool

@@ -306,10 +306,14 @@ fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     } else {
         take_results(mon, cycle, &in);
     }
+    in.observer_impaired = cycle->observer_impaired;
     if (cycle_under_way(mon, cycle, &in, out)) {
         return;
     }
-    if (mon->verify_restart && in.cls == FM_CLASS_COMPLETE) {
+    /* A failed restart fails over at once, unless this node's own verdict
+     * is suspect: then the engine's rules, which hold it back a while. */
+    if (mon->verify_restart && in.cls == FM_CLASS_COMPLETE
+        && (in.observer_impaired == NULL || in.observer_impaired[0] == '\0')) {
         fm_decide_restart_failed(mon->decide, cycle->now_us, &dec);
     } else {
         fm_decide_cycle(mon->decide, cycle->now_us, &in, &dec);

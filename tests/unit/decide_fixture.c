@@ -40,6 +40,7 @@ decide_fixture_apply(struct fm_decide *d, const struct step *s, struct fm_decisi
     in.maintenance = s->maintenance;
     in.n_targets = s->targets;
     in.n_failed = s->failed;
+    in.observer_impaired = s->observer;
     fm_decide_cycle(d, s->t_us, &in, dec);
 }
 

@@ -40,6 +40,7 @@ struct step {
     unsigned maintenance;       /* targets that signal maintenance */
     unsigned targets;           /* the cycle's targets (0: unknown) */
     unsigned failed;            /* of which failed */
+    const char *observer;       /* the observer's impairment, NULL: fine */
     int64_t act;                    /* X(enum fm_action) */
     int64_t st;                     /* X(enum fm_state) */
     int64_t w;                      /* X(weight) */

@@ -295,6 +295,43 @@ static const struct tcase cases[] = {
         },
     },
     {
+        "an impaired observer holds a recovery for observer_hold, recorded as degraded, then acts",
+        { { "observer_hold", "30s" }, { "Retry_count", "1" } },
+        {
+            { S(0), COMP, .observer = "cpu pressure 92%", .act = DEGR, .st = DEGRADED,
+              .w = X(100), .r = X(0), .ocf = X(190),
+              .reason = "this node is impaired (cpu pressure 92%): recovery held, 30 s of observer_hold left" },
+            { S(10), COMP, .observer = "cpu pressure 95%", .act = DEGR, .r = X(0),
+              .reason = "20 s of observer_hold left" },
+            { S(30), COMP, .observer = "cpu pressure 95%", .act = RESTART, .r = X(1) },
+            /* The observer is fine: its episode ended; the rules as ever. */
+            { S(40), COMP, .act = FAILOVER, .ocf = X(4) },
+        },
+    },
+    {
+        "an impaired observer holds only a recovery: lesser failures are weighed as ever",
+        { { NULL, NULL } },
+        {
+            { S(0), PART, .observer = "cycle started 3 s late", .act = DEGR, .w = X(50),
+              .reason = "partial" },
+            { S(10), PART, .observer = "cycle started 3 s late", .act = DEGR, .w = X(100),
+              .reason = "this node is impaired (cycle started 3 s late)" },
+            { S(20), PART, .act = RESTART, .r = X(1) },
+        },
+    },
+    {
+        "the hold counts from the first held recovery of an episode; a fine cycle ends it",
+        { { "observer_hold", "20s" } },
+        {
+            { S(0), COMP, .observer = "io pressure 80%", .act = DEGR, .r = X(0) },
+            { S(15), OK, .act = DEGR },
+            { S(25), COMP, .observer = "io pressure 80%", .act = DEGR, .r = X(0),
+              .reason = "20 s of observer_hold left" },
+            { S(40), COMP, .observer = "io pressure 80%", .act = DEGR, .r = X(0) },
+            { S(45), COMP, .observer = "io pressure 80%", .act = RESTART, .r = X(1) },
+        },
+    },
+    {
         "certificate expiry is not checked by default",
         { { NULL, NULL } },
         {

@@ -1,0 +1,34 @@
+/*
+ * faultmon: is the node doing the probing itself impaired?  (see
+ * include/faultmon/observer.h)  A starved loop's probes time out for its
+ * own sake, and a node thrashing under memory or I/O pressure answers
+ * slowly to itself too: restarting or moving a healthy service on such a
+ * verdict adds the outage it was meant to end.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include <faultmon/observer.h>
+
+bool
+fm_observer_impaired(const struct fm_decide_opts *o, const struct fm_psi_source *src,
+                     uint64_t late_ms, char *why, size_t why_len)
+{
+    enum fm_psi_resource which = FM_PSI_CPU;
+    double pct = 0.0;
+
+    if (o->observer_late_ms > 0 && late_ms >= o->observer_late_ms) {
+        snprintf(why, why_len, "its probe cycle started %" PRIu64 " ms late, observer_late %" PRIu64
+                 " ms", late_ms, o->observer_late_ms);
+        return true;
+    }
+    if (o->observer_pressure_pct > 0 && fm_psi_read_max(src, &pct, &which) == 0
+        && pct >= (double) o->observer_pressure_pct) {
+        snprintf(why, why_len, "%s pressure %.1f%% over 10 s, observer_pressure %" PRIu32 "%%",
+                 fm_psi_resource_name(which), pct, o->observer_pressure_pct);
+        return true;
+    }
+    return false;
+}
