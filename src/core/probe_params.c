@@ -311,7 +311,7 @@ static const struct fm_probe_param probe_params[] = {
         .name = "maintenance_status", .option = "maintenance-status", .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
         .check = fm_probe_opts_set_maintenance_status, .set = set_checked,
-        .help = "statuses by which the service asks to be drained (404): degraded, no failure",
+        .help = "statuses by which the service asks to be drained (404; never a 5xx): degraded, no failure",
     },
     {
         .name = "maintenance_header", .option = "maintenance-header", .option_takes_value = true,

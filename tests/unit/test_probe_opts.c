@@ -155,6 +155,45 @@ test_alpn_list(void **state)
     fm_probe_opts_clear(&opts);
 }
 
+/* maintenance_status is checked before expect_status: a 5xx in it would
+ * judge a real outage's 503 as maintenance (degraded, never recovered), so
+ * any list with a server error is refused, and the last good list stays. */
+static void
+test_maintenance_status_refuses_5xx(void **state)
+{
+    static const char *const refused[] = {
+        "500", "599", "5xx", "404,503", "400-500", "4xx-5xx", "200-999",
+    };
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "404,4xx,499", err, sizeof(err)), 0);
+    assert_true(opts.have_maintenance_status);
+    assert_true(fm_status_set_has(&opts.maintenance_status, 404));
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "503", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "503 is a server error; a 5xx never signals maintenance (it is a failure)");
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "404,5xx", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "500 (in '404,5xx') is a server error; a 5xx never signals maintenance"
+                        " (it is a failure)");
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        err[0] = '\0';
+        if (fm_probe_opts_set_maintenance_status(&opts, refused[i], err, sizeof(err)) != EINVAL
+            || strstr(err, "a 5xx never signals maintenance") == NULL) {
+            fail_msg("maintenance_status '%s' was not refused as a server error: '%s'",
+                     refused[i], err);
+        }
+    }
+    assert_true(fm_status_set_has(&opts.maintenance_status, 404));
+    for (int status = 500; status <= 599; status++) {
+        assert_false(fm_status_set_has(&opts.maintenance_status, status));
+    }
+    /* 600 and above are not server errors (nor any status HTTP defines). */
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "600", err, sizeof(err)), 0);
+    fm_probe_opts_clear(&opts);
+}
+
 int
 main(void)
 {
@@ -165,6 +204,7 @@ main(void)
         cmocka_unit_test(test_headers_in_order),
         cmocka_unit_test(test_expect_by_kind),
         cmocka_unit_test(test_alpn_list),
+        cmocka_unit_test(test_maintenance_status_refuses_5xx),
     };
 
     return cmocka_run_group_tests_name("probe_opts", tests, NULL, NULL);

@@ -416,6 +416,24 @@ test_from_env(void **state)
     unsetenv("OCF_RESKEY_configfile");
 }
 
+/* faultmon run --param and the agents' validate-all set maintenance_status
+ * through the same setter: a 5xx is refused there too, in one line that
+ * names the parameter. */
+static void
+test_maintenance_status_5xx_refused(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "maintenance_status", "503", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "maintenance_status: 503 is a server error; a 5xx never signals"
+                        " maintenance (it is a failure)");
+    assert_false(cfg.probe.have_maintenance_status);
+    fm_run_config_clear(&cfg);
+}
+
 static void
 test_finish_checks(void **state)
 {
@@ -480,6 +498,7 @@ main(void)
         cmocka_unit_test(test_name_folding),
         cmocka_unit_test(test_decision_parameters),
         cmocka_unit_test(test_from_env),
+        cmocka_unit_test(test_maintenance_status_5xx_refused),
         cmocka_unit_test(test_finish_checks),
         cmocka_unit_test(test_target_limit),
     };
