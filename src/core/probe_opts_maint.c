@@ -6,7 +6,8 @@
  * a string in the reply (F5's receive-disable string).  Such a reply is
  * judged FM_REASON_MAINTENANCE: no failure, no weight, the state degraded
  * (OCF 190), so that an administrator can drain a node from the application
- * side without the cluster restarting anything.
+ * side without the cluster restarting anything.  (maintenance_regex is set
+ * in probe_opts.c, where every regex setter shares one helper.)
  */
 #include <config.h>
 
@@ -91,27 +92,6 @@ fm_probe_opts_set_maintenance_header(struct fm_probe_opts *opts, const char *nam
     }
     free(opts->maintenance_header);
     opts->maintenance_header = copy;
-    return 0;
-}
-
-int
-fm_probe_opts_set_maintenance_regex(struct fm_probe_opts *opts, const char *regex,
-                                    char *err, size_t err_len)
-{
-    regex_t compiled;
-    char *text = NULL;
-    int rc = fm_probe_regex_compile(regex, &compiled, &text, err, err_len);
-
-    if (rc != 0) {
-        return rc;
-    }
-    if (opts->have_maintenance_regex) {
-        regfree(&opts->maintenance_regex);
-    }
-    free(opts->maintenance_text);
-    opts->maintenance_regex = compiled;
-    opts->maintenance_text = text;
-    opts->have_maintenance_regex = true;
     return 0;
 }
 

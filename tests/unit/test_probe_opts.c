@@ -65,6 +65,26 @@ test_setters_replace(void **state)
     assert_int_equal(fm_probe_opts_set_receive(&opts, "[", err, sizeof(err)), EINVAL);
     assert_string_equal(opts.receive_text, "^second$");
 
+    /* expect_regex and maintenance_regex: the same swap (ASan sees the
+     * old regex freed). */
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "^one", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "^two", err, sizeof(err)), 0);
+    assert_true(opts.have_expect);
+    assert_string_equal(opts.expect_text, "^two");
+    assert_int_equal(regexec(&opts.expect, "two", 0, NULL, 0), 0);
+    assert_int_not_equal(regexec(&opts.expect, "one", 0, NULL, 0), 0);
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "(", err, sizeof(err)), EINVAL);
+    assert_string_equal(opts.expect_text, "^two");
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "drain", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "^maint$", err, sizeof(err)), 0);
+    assert_true(opts.have_maintenance_regex);
+    assert_string_equal(opts.maintenance_text, "^maint$");
+    assert_int_equal(regexec(&opts.maintenance_regex, "maint", 0, NULL, 0), 0);
+    assert_int_not_equal(regexec(&opts.maintenance_regex, "drain", 0, NULL, 0), 0);
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "a{1000}{1000}", err, sizeof(err)),
+                     EINVAL);
+    assert_string_equal(opts.maintenance_text, "^maint$");
+
     assert_int_equal(fm_probe_opts_set_method(&opts, "OPTIONS", err, sizeof(err)), 0);
     assert_int_equal(fm_probe_opts_set_method(&opts, "PROPFIND", err, sizeof(err)), 0);
     assert_string_equal(opts.method, "PROPFIND");
