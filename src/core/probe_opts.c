@@ -231,8 +231,8 @@ int
 fm_probe_opts_set_expect_regex(struct fm_probe_opts *opts, const char *regex,
                                char *err, size_t err_len)
 {
-    return swap_regex(&opts->have_expect, &opts->expect, &opts->expect_text, NULL, NULL, regex,
-                      err, err_len);
+    return swap_regex(&opts->have_expect, &opts->expect, &opts->expect_text,
+                      &opts->have_expect_linear, &opts->expect_linear, regex, err, err_len);
 }
 
 /* Here rather than in probe_opts_maint.c: every regex setter goes through

@@ -1,6 +1,7 @@
 /*
  * faultmon: a user's regex on a server's reply, within the run's deadline
- * (the HTTP receive regex, the expect regex of tcp:// and udp://).
+ * (the HTTP receive regex, the expect regex of tcp:// and udp://, searched
+ * in-process when plain).
  */
 #include <config.h>
 
@@ -101,3 +102,17 @@ fm_probe_match(struct fm_conn *conn, const regex_t *re, const char *data, size_t
     return rc;
 }
 
+
+int
+fm_probe_match_expect(struct fm_conn *conn, const char *data, size_t len)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+
+    /* A plain pattern answers as regexec() would (regex_linear.h), in time
+     * linear in the reply: no child per read of a reply that comes in
+     * pieces. */
+    if (opts->have_expect_linear) {
+        return fm_regex_linear_search(&opts->expect_linear, data, len)? 1 : 0;
+    }
+    return fm_probe_match(conn, &opts->expect, data, len);
+}

@@ -2,7 +2,8 @@
  * faultmon: the TCP send/expect probe (tcp://HOST:PORT with send_string
  * and/or expect_regex; F5's TCP send/receive, HAProxy's tcp-check
  * send/expect): send the bytes, read the reply until expect_regex matches
- * it (through the deadline-bound matcher, match.c).  Without expect_regex
+ * it (fm_probe_match_expect(), match.c: in linear time for a plain pattern,
+ * else the deadline-bound matcher).  Without expect_regex
  * the probe is ok once the bytes are sent; without send_string it reads
  * what the server says first (a banner).
  *
@@ -28,10 +29,9 @@
 static bool
 tcp_send_judge(struct fm_conn *conn, bool eof)
 {
-    const struct fm_probe_opts *opts = conn->run->opts;
     char line[FM_CONV_DETAIL_LINE * 4 + 1];
     char detail[sizeof(conn->result->detail)];
-    int matched = fm_probe_match(conn, &opts->expect, conn->rx, conn->rx_len);
+    int matched = fm_probe_match_expect(conn, conn->rx, conn->rx_len);
 
     if (matched > 0) {
         fm_conv_first_line(conn->rx, conn->rx_len, line, sizeof(line));

@@ -62,7 +62,7 @@ udp_judge(struct fm_conn *conn)
     const struct fm_probe_opts *opts = conn->run->opts;
     char line[FM_CONV_DETAIL_LINE * 4 + 1];
     char detail[sizeof(conn->result->detail)];
-    int matched = opts->have_expect? fm_probe_match(conn, &opts->expect, conn->rx, conn->rx_len) : 1;
+    int matched = opts->have_expect? fm_probe_match_expect(conn, conn->rx, conn->rx_len) : 1;
 
     if (matched < 0) {
         return;     /* the deadline came first: the engine's timeout */

@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 41
+plan 53
 
 fm_fault_server_start ok status-500 silent trickle garbage reset-request greet-reset \
     huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
@@ -31,6 +31,23 @@ proto_detail_like "ok: the detail shows the reply's first line" '^reply matches:
 PROTO_EXTRA=("targets.0.kind=tcp-send")
 proto_case "escapes: \\x49 and \\0 are decoded before sending" 0 ok none ok fast -- \
     --send 'P\x49NG\0' --expect '^echo:PING' "$(tcp echo)"
+# A plain expect_regex is searched in-process in linear time (regex_linear.h),
+# any other by regexec() in a child: the same verdicts, a NUL in the reply a
+# byte like any other for both (test_probe_opts checks which path a pattern
+# takes).
+PROTO_EXTRA=("targets.0.kind=tcp-send")
+proto_case "plain --expect, matching: ok" 0 ok none ok fast -- \
+    --send 'xab\r\n' --expect 'echo:x[ab]b' "$(tcp echo)"
+proto_case "plain --expect, not matching: complete" 2 complete content content-mismatch fast -- \
+    --send 'xac\r\n' --expect 'echo:x[ab]b' "$(tcp echo)"
+proto_case "plain --expect after a NUL in the reply: ok" 0 ok none ok fast -- \
+    --send 'A\0B' --expect 'A*B' "$(tcp echo)"
+proto_case "non-plain --expect (a|b){2}, matching: ok" 0 ok none ok fast -- \
+    --send 'xab\r\n' --expect 'echo:x(a|b){2}' "$(tcp echo)"
+proto_case "non-plain --expect (a|b){2}, not matching: complete" 2 complete content content-mismatch \
+    fast -- --send 'xac\r\n' --expect 'echo:x(a|b){2}' "$(tcp echo)"
+proto_case "non-plain --expect after a NUL in the reply: ok" 0 ok none ok fast -- \
+    --send 'A\0B' --expect '(B|C)' "$(tcp echo)"
 proto_case "no match before the server closes: complete" 2 complete content content-mismatch fast -- \
     --send "$HEAD" --expect "$OK" "$(tcp status-500)"
 proto_detail_like "mismatch: the detail shows the reply" 'does not match expect_regex: HTTP/1\.1 500'

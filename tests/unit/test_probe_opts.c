@@ -75,6 +75,7 @@ test_setters_replace(void **state)
     assert_int_not_equal(regexec(&opts.expect, "one", 0, NULL, 0), 0);
     assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "(", err, sizeof(err)), EINVAL);
     assert_string_equal(opts.expect_text, "^two");
+    assert_false(opts.have_expect_linear);      /* anchored: not plain */
     assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "drain", err, sizeof(err)), 0);
     assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "^maint$", err, sizeof(err)), 0);
     assert_true(opts.have_maintenance_regex);
@@ -107,6 +108,38 @@ test_default_testregex_is_linear(void **state)
     assert_true(opts.have_receive_linear);
     assert_true(fm_regex_linear_search(&opts.receive_linear, "</body></HTML>\n", 15));
     assert_false(fm_regex_linear_search(&opts.receive_linear, "</body></HTM", 12));
+    fm_probe_opts_clear(&opts);
+}
+
+/* expect_regex takes the in-process linear search when plain, as the
+ * receive regex does (tcp:// matches after every read), and gives it up
+ * when a pattern that is not plain replaces it. */
+static void
+test_expect_regex_linear(void **state)
+{
+    static const char *const not_plain[] = {
+        "echo:x(a|b){2}", "PING|PONG", "(ab)+", "^\\+PONG", "PONG$", "a.b", "[^x]", "[a-c]",
+    };
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_false(opts.have_expect_linear);
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "echo:x[ab]b", err, sizeof(err)), 0);
+    assert_true(opts.have_expect_linear);
+    assert_true(fm_regex_linear_search(&opts.expect_linear, "echo:xbb\r\n", 10));
+    assert_false(fm_regex_linear_search(&opts.expect_linear, "echo:xcb\r\n", 10));
+    /* A NUL is a byte of the reply, not its end. */
+    assert_true(fm_regex_linear_search(&opts.expect_linear, "\0echo:xab", 9));
+    for (size_t i = 0; i < sizeof(not_plain) / sizeof(not_plain[0]); i++) {
+        assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "\\+PONG", err, sizeof(err)), 0);
+        assert_true(opts.have_expect_linear);
+        if (fm_probe_opts_set_expect_regex(&opts, not_plain[i], err, sizeof(err)) != 0
+            || opts.have_expect_linear) {
+            fail_msg("expect_regex '%s': not set, or taken as plain (%s)", not_plain[i], err);
+        }
+    }
     fm_probe_opts_clear(&opts);
 }
 
@@ -221,6 +254,7 @@ main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_setters_replace),
         cmocka_unit_test(test_default_testregex_is_linear),
+        cmocka_unit_test(test_expect_regex_linear),
         cmocka_unit_test(test_headers_in_order),
         cmocka_unit_test(test_expect_by_kind),
         cmocka_unit_test(test_alpn_list),
