@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 53
+plan 65
 
 fm_fault_server_start ok status-500 silent trickle garbage reset-request greet-reset \
     huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
@@ -48,6 +48,19 @@ proto_case "non-plain --expect (a|b){2}, not matching: complete" 2 complete cont
     fast -- --send 'xac\r\n' --expect 'echo:x(a|b){2}' "$(tcp echo)"
 proto_case "non-plain --expect after a NUL in the reply: ok" 0 ok none ok fast -- \
     --send 'A\0B' --expect '(B|C)' "$(tcp echo)"
+# --reverse turns expect_regex around (F5's reverse receive string): a match
+# is the failure; a reply that ends without one passes, and one that is
+# still coming at the deadline may yet match, so it times out as before.
+proto_case "--reverse, the reply matches: complete" 2 complete content content-reverse fast -- \
+    --reverse --send 'ERROR\r\n' --expect 'ERROR' "$(tcp echo)"
+proto_detail_like "--reverse: the detail says so" '^reply matches expect_regex \(reverse mode\): echo:ERROR'
+proto_case "--reverse, non-plain pattern, the reply matches: complete" 2 complete content \
+    content-reverse fast -- --reverse --send 'ERROR\r\n' --expect '^echo:(ERROR|FAIL)' "$(tcp echo)"
+proto_case "--reverse, the reply ends without a match: ok" 0 ok none ok fast -- \
+    --reverse --send 'fine\r\n' --expect 'ERROR' "$(tcp echo)"
+proto_case "--reverse, a banner without a match, the server keeps the connection: partial" 1 \
+    partial read read-timeout deadline -- --reverse --expect '^554' "$(tcp banner-220)"
+proto_detail_like "--reverse: the timeout says reverse waits for the close" 'reverse mode waits for the server to close'
 proto_case "no match before the server closes: complete" 2 complete content content-mismatch fast -- \
     --send "$HEAD" --expect "$OK" "$(tcp status-500)"
 proto_detail_like "mismatch: the detail shows the reply" 'does not match expect_regex: HTTP/1\.1 500'
@@ -86,6 +99,9 @@ is "$FM_RC" 64 "a bad escape is a usage error"
 like "$(cat "$FM_ERR")" "unknown escape '\\\\q'" "and the message names it"
 fm_probe --expect 'a{1000}{1000}' "$(tcp ok)"
 is "$FM_RC" 64 "a regex the guard refuses is a usage error"
+fm_probe --reverse "$(tcp ok)"
+is "$FM_RC" 64 "--reverse without --receive or --expect is a usage error"
+like "$(cat "$FM_ERR")" "--reverse needs --receive or --expect" "and the message says what it needs"
 fm_probe "tcp://127.0.0.1:${FS_PORT[ok]}?family=inet6"
 is "$FM_RC" 64 "?family=inet6 on an IPv4 literal is a usage error"
 fm_probe "tcp://127.0.0.1:${FS_PORT[ok]}?bogus"

@@ -444,7 +444,14 @@ test_finish_checks(void **state)
     fm_run_config_init(&cfg);
     set_ok(&cfg, "reverse", "true");
     assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), EINVAL);
-    assert_string_equal(err, "reverse=true needs receive_regex");
+    assert_string_equal(err, "reverse=true needs receive_regex or expect_regex");
+    fm_run_config_clear(&cfg);
+
+    /* expect_regex alone is enough: reverse turns it around on tcp://. */
+    fm_run_config_init(&cfg);
+    set_ok(&cfg, "reverse", "true");
+    set_ok(&cfg, "expect_regex", "^ERR");
+    assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), 0);
     fm_run_config_clear(&cfg);
 
     fm_run_config_init(&cfg);
