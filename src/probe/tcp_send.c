@@ -10,7 +10,8 @@
  * A reply that ends (the server closes) without a match is a content
  * mismatch: complete, like a page without its receive string.  With
  * reverse, a match is the failure (content-reverse, complete) and a reply
- * that ends without one passes.  A reply
+ * that ends without one passes.  A reply that passes and matches
+ * maintenance_regex signals maintenance (match.c).  A reply
  * that fills the read cap without a match is too large, and one that is
  * still coming at the deadline timed out: partial, as for HTTP.
  */
@@ -26,7 +27,8 @@
 
 #define FM_TCP_RX_INITIAL_BYTES 512
 
-/* A verdict whose detail is "WHY: the reply's first line". */
+/* A verdict whose detail is "WHY: the reply's first line"; an ok one is
+ * maintenance instead when the reply matches maintenance_regex. */
 static void
 tcp_send_finish(struct fm_conn *conn, enum fm_reason reason, const char *why)
 {
@@ -37,7 +39,11 @@ tcp_send_finish(struct fm_conn *conn, enum fm_reason reason, const char *why)
     if (snprintf(detail, sizeof(detail), "%s: %s", why, line) >= (int) sizeof(detail)) {
         fm_text_clean(detail, sizeof(detail));
     }
-    fm_conn_finish(conn, reason, 0, detail);
+    if (reason == FM_REASON_OK) {
+        fm_probe_finish_passed(conn, conn->rx, conn->rx_len, detail);
+    } else {
+        fm_conn_finish(conn, reason, 0, detail);
+    }
 }
 
 /*

@@ -57,7 +57,8 @@ udp_connect(struct fm_conn *conn, int last_errno)
 }
 
 /* The verdict on the datagram: it must match expect_regex, or with reverse
- * must not (F5's reverse receive string); any datagram passes without one. */
+ * must not (F5's reverse receive string); any datagram passes without one.
+ * One that passes and matches maintenance_regex is maintenance. */
 static void
 udp_judge(struct fm_conn *conn)
 {
@@ -84,7 +85,11 @@ udp_judge(struct fm_conn *conn)
     if (snprintf(detail, sizeof(detail), "%s: %s", why, line) >= (int) sizeof(detail)) {
         fm_text_clean(detail, sizeof(detail));
     }
-    fm_conn_finish(conn, reason, 0, detail);
+    if (reason == FM_REASON_OK) {
+        fm_probe_finish_passed(conn, conn->rx, conn->rx_len, detail);   /* or maintenance */
+    } else {
+        fm_conn_finish(conn, reason, 0, detail);
+    }
 }
 
 static void

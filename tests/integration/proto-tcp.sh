@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 65
+plan 76
 
 fm_fault_server_start ok status-500 silent trickle garbage reset-request greet-reset \
     huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
@@ -61,6 +61,22 @@ proto_case "--reverse, the reply ends without a match: ok" 0 ok none ok fast -- 
 proto_case "--reverse, a banner without a match, the server keeps the connection: partial" 1 \
     partial read read-timeout deadline -- --reverse --expect '^554' "$(tcp banner-220)"
 proto_detail_like "--reverse: the timeout says reverse waits for the close" 'reverse mode waits for the server to close'
+# --maintenance-regex on the reply read (F5's receive-disable string): a
+# reply that passes and asks to be drained is maintenance (class ok); one
+# that fails keeps its failure whatever it says.
+proto_case "--maintenance-regex, a passing reply that asks to drain: ok, maintenance" 0 ok none \
+    maintenance fast -- --send 'drain\r\n' --expect '^echo:' --maintenance-regex 'dra[i]n' "$(tcp echo)"
+proto_detail_like "maintenance: the detail names the regex" "^maintenance: the reply matches 'dra\[i\]n'"
+proto_case "--maintenance-regex, a passing reply without it: ok" 0 ok none ok fast -- \
+    --send 'up\r\n' --expect '^echo:' --maintenance-regex 'drain' "$(tcp echo)"
+proto_case "--maintenance-regex on a reply that does not match --expect: still complete" 2 complete \
+    content content-mismatch fast -- --send 'drain\r\n' --expect '^ok' --maintenance-regex 'drain' \
+    "$(tcp echo)"
+proto_case "--maintenance-regex on a --reverse match: still complete" 2 complete content \
+    content-reverse fast -- --reverse --send 'drain\r\n' --expect 'drain' --maintenance-regex 'drain' \
+    "$(tcp echo)"
+proto_case "--maintenance-regex, --reverse without a match: maintenance" 0 ok none maintenance fast -- \
+    --reverse --send 'drain\r\n' --expect 'ERROR' --maintenance-regex '^echo:drain' "$(tcp echo)"
 proto_case "no match before the server closes: complete" 2 complete content content-mismatch fast -- \
     --send "$HEAD" --expect "$OK" "$(tcp status-500)"
 proto_detail_like "mismatch: the detail shows the reply" 'does not match expect_regex: HTTP/1\.1 500'

@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 60
 fm_require_faultmon
-plan 20
+plan 26
 
 # One process, three sockets: echo, silent, and one that answers "nope";
 # and the number of a port where nothing listens.
@@ -79,6 +79,14 @@ proto_case "--reverse, a datagram that does not match: ok" 0 ok none ok fast -- 
     --reverse --send 'x' --expect '^echo:' "$(udp nope)"
 proto_case "--reverse, no answer: still partial at the deadline" 1 partial read read-timeout deadline -- \
     --reverse --send 'x' --expect '^echo:' "$(udp silent)"
+# --maintenance-regex on the datagram, only when it passes.
+proto_case "--maintenance-regex, a matching datagram that asks to drain: ok, maintenance" 0 ok none \
+    maintenance fast -- --send 'drain' --expect '^echo:' --maintenance-regex 'drain$' "$(udp echo)"
+proto_case "--maintenance-regex, a datagram without it: ok" 0 ok none ok fast -- \
+    --send 'up' --expect '^echo:' --maintenance-regex 'drain$' "$(udp echo)"
+proto_case "--maintenance-regex on a datagram that does not match --expect: still complete" 2 \
+    complete content content-mismatch fast -- --send 'x' --expect '^echo:' --maintenance-regex 'nope' \
+    "$(udp nope)"
 fm_probe "udp://127.0.0.1"
 is "$FM_RC" 64 "udp:// needs a port"
 tap_done
