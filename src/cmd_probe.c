@@ -406,7 +406,7 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
     }
     switch (fm_probe_params_finish(&cli->cfg)) {
         case FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX:
-            return fm_cli_error("probe", "--reverse needs --receive");
+            return fm_cli_error("probe", "--reverse needs --receive or --expect");
         case FM_PROBE_PARAMS_NO_VERIFY_WITH_CA:
             return fm_cli_error("probe", "--tls-no-verify and --tls-ca-file '%s' contradict each other",
                                 cli->cfg.probe.ca_file);

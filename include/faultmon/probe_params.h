@@ -97,7 +97,8 @@ int fm_probe_param_apply(struct fm_run_config *cfg, const struct fm_probe_param 
 /*! What fm_probe_params_finish() found wrong in a combination of parameters. */
 enum fm_probe_params_conflict {
     FM_PROBE_PARAMS_OK = 0,
-    FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX,  /* reverse without receive_regex */
+    FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX,  /* reverse without receive_regex
+                                             * or expect_regex */
     FM_PROBE_PARAMS_NO_VERIFY_WITH_CA,      /* tls_verify false and tls_ca_file */
     FM_PROBE_PARAMS_KEY_WITHOUT_CERT,       /* tls_key_file without tls_cert_file */
 };

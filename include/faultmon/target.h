@@ -80,6 +80,11 @@ struct fm_probe_opts {
     bool have_expect;
     regex_t expect;                 /* expect_regex: tcp:// and udp:// replies */
     char *expect_text;
+    /* The expect regex searched here when plain, as receive_linear: a read
+     * of a tcp:// reply is matched after every read, a fork each before;
+     * set with it by fm_probe_opts_set_expect_regex(). */
+    bool have_expect_linear;
+    struct fm_regex_linear expect_linear;
 };
 
 struct fm_target {

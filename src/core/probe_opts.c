@@ -188,47 +188,61 @@ fm_probe_regex_compile(const char *regex, regex_t *out, char **text_out, char *e
     return 0;
 }
 
-int
-fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
-                          char *err, size_t err_len)
+/*
+ * Compile \p regex and put it in place of the regex a setter owns (\p re,
+ * valid while *\p have, and its text): the old one is freed only once the
+ * new one compiled, so that a refused pattern keeps the last good one.
+ * With \p linear, also the linear-time search of a plain pattern
+ * (regex_linear.h), *\p have_linear saying whether there is one.
+ */
+static int
+swap_regex(bool *have, regex_t *re, char **text, bool *have_linear,
+           struct fm_regex_linear *linear, const char *regex, char *err, size_t err_len)
 {
     regex_t compiled;
-    char *text = NULL;
-    int rc = fm_probe_regex_compile(regex, &compiled, &text, err, err_len);
+    char *compiled_text = NULL;
+    int rc = fm_probe_regex_compile(regex, &compiled, &compiled_text, err, err_len);
 
     if (rc != 0) {
         return rc;
     }
-    if (opts->have_receive) {
-        regfree(&opts->receive);
+    if (*have) {
+        regfree(re);
     }
-    free(opts->receive_text);
-    opts->receive = compiled;
-    opts->have_receive = true;
-    opts->receive_text = text;
-    opts->have_receive_linear = fm_regex_linear_compile(regex, &opts->receive_linear);
+    free(*text);
+    *re = compiled;
+    *have = true;
+    *text = compiled_text;
+    if (linear != NULL) {
+        *have_linear = fm_regex_linear_compile(regex, linear);
+    }
     return 0;
+}
+
+int
+fm_probe_opts_set_receive(struct fm_probe_opts *opts, const char *regex,
+                          char *err, size_t err_len)
+{
+    return swap_regex(&opts->have_receive, &opts->receive, &opts->receive_text,
+                      &opts->have_receive_linear, &opts->receive_linear, regex, err, err_len);
 }
 
 int
 fm_probe_opts_set_expect_regex(struct fm_probe_opts *opts, const char *regex,
                                char *err, size_t err_len)
 {
-    regex_t compiled;
-    char *text = NULL;
-    int rc = fm_probe_regex_compile(regex, &compiled, &text, err, err_len);
+    return swap_regex(&opts->have_expect, &opts->expect, &opts->expect_text,
+                      &opts->have_expect_linear, &opts->expect_linear, regex, err, err_len);
+}
 
-    if (rc != 0) {
-        return rc;
-    }
-    if (opts->have_expect) {
-        regfree(&opts->expect);
-    }
-    free(opts->expect_text);
-    opts->expect = compiled;
-    opts->have_expect = true;
-    opts->expect_text = text;
-    return 0;
+/* Here rather than in probe_opts_maint.c: every regex setter goes through
+ * swap_regex(). */
+int
+fm_probe_opts_set_maintenance_regex(struct fm_probe_opts *opts, const char *regex,
+                                    char *err, size_t err_len)
+{
+    return swap_regex(&opts->have_maintenance_regex, &opts->maintenance_regex,
+                      &opts->maintenance_text, NULL, NULL, regex, err, err_len);
 }
 
 int

@@ -6,17 +6,31 @@
  * a string in the reply (F5's receive-disable string).  Such a reply is
  * judged FM_REASON_MAINTENANCE: no failure, no weight, the state degraded
  * (OCF 190), so that an administrator can drain a node from the application
- * side without the cluster restarting anything.
+ * side without the cluster restarting anything.  (maintenance_regex is set
+ * in probe_opts.c, where every regex setter shares one helper.)
  */
 #include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <faultmon/target.h>
 #include <faultmon/text.h>
+
+/* The first server error (5xx) in \p set, or 0 when it has none. */
+static int
+first_server_error(const struct fm_status_set *set)
+{
+    for (int status = 500; status <= 599; status++) {
+        if (fm_status_set_has(set, status)) {
+            return status;
+        }
+    }
+    return 0;
+}
 
 int
 fm_probe_opts_set_maintenance_status(struct fm_probe_opts *opts, const char *list,
@@ -24,9 +38,28 @@ fm_probe_opts_set_maintenance_status(struct fm_probe_opts *opts, const char *lis
 {
     struct fm_status_set set;
     int rc = fm_status_set_parse(&set, list, err, err_len);
+    int server_error = 0;
 
     if (rc != 0) {
         return rc;
+    }
+    /* maintenance_status is checked before expect_status: a 5xx in it
+     * would turn a real outage's 503 into maintenance, degraded and never
+     * recovered.  A service that drains says so with a status it chose
+     * (404), a header or a string, never with a server error. */
+    server_error = first_server_error(&set);
+    if (server_error != 0) {
+        char code[8];
+
+        snprintf(code, sizeof(code), "%d", server_error);
+        if (strcmp(code, list) == 0) {
+            return fm_errf(err, err_len, EINVAL,
+                           "%d is a server error; a 5xx never signals maintenance (it is a failure)",
+                           server_error);
+        }
+        return fm_errf(err, err_len, EINVAL,
+                       "%d (in '%s') is a server error; a 5xx never signals maintenance (it is a failure)",
+                       server_error, list);
     }
     opts->maintenance_status = set;
     opts->have_maintenance_status = true;
@@ -59,27 +92,6 @@ fm_probe_opts_set_maintenance_header(struct fm_probe_opts *opts, const char *nam
     }
     free(opts->maintenance_header);
     opts->maintenance_header = copy;
-    return 0;
-}
-
-int
-fm_probe_opts_set_maintenance_regex(struct fm_probe_opts *opts, const char *regex,
-                                    char *err, size_t err_len)
-{
-    regex_t compiled;
-    char *text = NULL;
-    int rc = fm_probe_regex_compile(regex, &compiled, &text, err, err_len);
-
-    if (rc != 0) {
-        return rc;
-    }
-    if (opts->have_maintenance_regex) {
-        regfree(&opts->maintenance_regex);
-    }
-    free(opts->maintenance_text);
-    opts->maintenance_regex = compiled;
-    opts->maintenance_text = text;
-    opts->have_maintenance_regex = true;
     return 0;
 }
 

@@ -345,13 +345,13 @@ static const struct fm_probe_param probe_params[] = {
         .name = "reverse", .option = "reverse", .type = FM_PARAM_BOOL, .default_text = "false",
         .expected = "true or false",
         .offset = OPT_FIELD(reverse), .set = set_bool,
-        .help = "a receive_regex match means failure",
+        .help = "a receive_regex or expect_regex match means failure",
     },
     {
         .name = "maintenance_status", .option = "maintenance-status", .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
         .check = fm_probe_opts_set_maintenance_status, .set = set_checked,
-        .help = "statuses by which the service asks to be drained (404): degraded, no failure",
+        .help = "statuses by which the service asks to be drained (404; never a 5xx): degraded, no failure",
     },
     {
         .name = "maintenance_header", .option = "maintenance-header", .option_takes_value = true,
@@ -497,7 +497,9 @@ fm_probe_param_apply(struct fm_run_config *cfg, const struct fm_probe_param *par
 enum fm_probe_params_conflict
 fm_probe_params_finish(struct fm_run_config *cfg)
 {
-    if (cfg->probe.reverse && !cfg->probe.have_receive) {
+    /* reverse turns around receive_regex (HTTP) and expect_regex (tcp://,
+     * udp://): without either it would turn around nothing. */
+    if (cfg->probe.reverse && !cfg->probe.have_receive && !cfg->probe.have_expect) {
         return FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX;
     }
     if (cfg->no_verify && cfg->probe.ca_file != NULL) {

@@ -128,7 +128,7 @@ fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len)
     }
     switch (fm_probe_params_finish(cfg)) {
         case FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX:
-            return fm_errf(err, err_len, EINVAL, "reverse=true needs receive_regex");
+            return fm_errf(err, err_len, EINVAL, "reverse=true needs receive_regex or expect_regex");
         case FM_PROBE_PARAMS_NO_VERIFY_WITH_CA:
             return fm_errf(err, err_len, EINVAL, "tls_verify=false contradicts tls_ca_file '%s'",
                            cfg->probe.ca_file);

@@ -3,7 +3,9 @@
  * each step's command, read its reply into the conn's bounded buffer, have
  * the protocol judge it, go on, start TLS where a step says so.  Every step
  * runs under the run's one deadline (the engine cuts a step off at it and
- * names it through fm_conv_timeout_note()).
+ * names it through fm_conv_timeout_note()).  The reply of a step marked
+ * FM_CONV_SIGNAL (a greeting) is also matched against maintenance_regex,
+ * which turns the ok of a conversation that passes into maintenance.
  */
 #include <config.h>
 
@@ -146,6 +148,45 @@ conv_next(struct fm_conn *conn, size_t len)
     conv_begin_step(conn);
 }
 
+/* The verdict of a conversation that passed: ok, or maintenance when its
+ * signal step's reply matched maintenance_regex.  A failure never comes
+ * here, so that a signal never hides one. */
+static void
+conv_finish_ok(struct fm_conn *conn)
+{
+    const struct fm_conv_script *script = conn->target->prepared;
+    char what[64] = "reply";
+
+    if (!conn->signalled) {
+        fm_conn_finish(conn, FM_REASON_OK, 0, NULL);    /* the detail step's line */
+        return;
+    }
+    for (size_t i = 0; i < script->n; i++) {
+        const struct fm_conv_step *step = &script->steps[i];
+
+        if ((step->flags & FM_CONV_SIGNAL) != 0) {
+            snprintf(what, sizeof(what), "%s%s", step->what, (step->send != NULL)? " reply" : "");
+            break;
+        }
+    }
+    fm_probe_finish_maintenance(conn, what);
+}
+
+/* An ok reply of the step that carries the signal: remember whether it
+ * asks to be drained, for the verdict once the rest has passed.  False
+ * when the deadline came first (the engine's timeout follows). */
+static bool
+conv_note_signal(struct fm_conn *conn, size_t len)
+{
+    int matched = fm_probe_match_maintenance(conn, conn->rx, len);
+
+    if (matched < 0) {
+        return false;
+    }
+    conn->signalled = (matched > 0);
+    return true;
+}
+
 static void
 conv_reply(struct fm_conn *conn, size_t len)
 {
@@ -153,6 +194,9 @@ conv_reply(struct fm_conn *conn, size_t len)
 
     switch (step->judge(conn->rx, len)) {
         case FM_CONV_OK:
+            if ((step->flags & FM_CONV_SIGNAL) != 0 && !conv_note_signal(conn, len)) {
+                break;
+            }
             conv_next(conn, len);
             break;
         case FM_CONV_REFUSED:
@@ -263,7 +307,7 @@ conv_begin_step(struct fm_conn *conn)
     const struct fm_conv_step *step = conv_step(conn);
 
     if (step == NULL) {
-        fm_conn_finish(conn, FM_REASON_OK, 0, NULL);    /* the detail step's line */
+        conv_finish_ok(conn);
         return;
     }
     conn->sent = 0;
@@ -289,7 +333,7 @@ fm_conv_on_io(struct fm_conn *conn)
         }
         if ((step->flags & FM_CONV_QUIT) != 0) {
             /* The verdict is in; a polite goodbye needs no answer. */
-            fm_conn_finish(conn, FM_REASON_OK, 0, NULL);
+            conv_finish_ok(conn);
             return;
         }
         conn->step = FM_STEP_READ;

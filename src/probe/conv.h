@@ -51,6 +51,10 @@ typedef void (*fm_conv_describe_fn)(const char *reply, size_t len, char *out, si
 
 #define FM_CONV_STARTTLS 0x1u   /* after an ok reply, the TLS handshake */
 #define FM_CONV_QUIT     0x2u   /* sent once the verdict is in; no reply read */
+/* Its reply is where the service signals maintenance (maintenance_regex):
+ * a line protocol's greeting, Redis's PONG; the verdict of a conversation
+ * that passes is then maintenance (never of one that fails). */
+#define FM_CONV_SIGNAL   0x4u
 
 struct fm_conv_step {
     const char *what;           /* names the step in details: "EHLO" */

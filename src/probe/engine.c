@@ -483,6 +483,7 @@ fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *d
     conn->deadline = *deadline;
     conn->sent = 0;
     conn->phase = 0;
+    conn->signalled = false;
     conn->got_ticket = false;
     conn->step = FM_STEP_IDLE;
     if (conn->literal) {

@@ -20,7 +20,8 @@ ftp_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     if (script == NULL) {
         return ENOMEM;
     }
-    rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_coded, fm_conv_judge_2xx, 0);
+    rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_coded, fm_conv_judge_2xx,
+                     FM_CONV_SIGNAL);
     if (rc == 0 && target->starttls) {
         rc = fm_conv_add(script, "AUTH TLS", "AUTH TLS\r\n", 10, fm_conv_end_coded,
                          fm_conv_judge_2xx, FM_CONV_STARTTLS);

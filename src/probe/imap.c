@@ -34,7 +34,8 @@ imap_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     if (script == NULL) {
         return ENOMEM;
     }
-    rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_line, fm_conv_judge_imap_greeting, 0);
+    rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_line, fm_conv_judge_imap_greeting,
+                     FM_CONV_SIGNAL);
     if (rc == 0) {
         rc = imap_add(script, "CAPABILITY", "a1", "a1 CAPABILITY\r\n", 15, 0);
     }

@@ -1,6 +1,8 @@
 /*
  * faultmon: a user's regex on a server's reply, within the run's deadline
- * (the HTTP receive regex, the expect regex of tcp:// and udp://).
+ * (the HTTP receive regex, the expect regex of tcp:// and udp://, searched
+ * in-process when plain), and the maintenance regex on the reply of an
+ * exchange that passed, where it turns the ok into maintenance.
  */
 #include <config.h>
 
@@ -101,3 +103,55 @@ fm_probe_match(struct fm_conn *conn, const regex_t *re, const char *data, size_t
     return rc;
 }
 
+
+int
+fm_probe_match_expect(struct fm_conn *conn, const char *data, size_t len)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+
+    /* A plain pattern answers as regexec() would (regex_linear.h), in time
+     * linear in the reply: no child per read of a reply that comes in
+     * pieces. */
+    if (opts->have_expect_linear) {
+        return fm_regex_linear_search(&opts->expect_linear, data, len)? 1 : 0;
+    }
+    return fm_probe_match(conn, &opts->expect, data, len);
+}
+
+int
+fm_probe_match_maintenance(struct fm_conn *conn, const char *data, size_t len)
+{
+    const struct fm_probe_opts *opts = conn->run->opts;
+
+    if (!opts->have_maintenance_regex) {
+        return 0;
+    }
+    return fm_probe_match(conn, &opts->maintenance_regex, data, len);
+}
+
+void
+fm_probe_finish_maintenance(struct fm_conn *conn, const char *what)
+{
+    char detail[sizeof(conn->result->detail)];
+
+    snprintf(detail, sizeof(detail), "maintenance: the %s matches '%s' (maintenance_regex)", what,
+             conn->run->opts->maintenance_text);
+    fm_conn_finish(conn, FM_REASON_MAINTENANCE, 0, detail);
+}
+
+void
+fm_probe_finish_passed(struct fm_conn *conn, const char *reply, size_t len, const char *detail)
+{
+    /* Asked only once the exchange passed, so that a reply that fails
+     * keeps its failure whatever it says: a signal never hides one. */
+    int signalled = fm_probe_match_maintenance(conn, reply, len);
+
+    if (signalled < 0) {
+        return;
+    }
+    if (signalled > 0) {
+        fm_probe_finish_maintenance(conn, "reply");
+        return;
+    }
+    fm_conn_finish(conn, FM_REASON_OK, 0, detail);
+}

@@ -20,7 +20,8 @@ pop3_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     if (script == NULL) {
         return ENOMEM;
     }
-    rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_line, fm_conv_judge_pop3, 0);
+    rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_line, fm_conv_judge_pop3,
+                     FM_CONV_SIGNAL);
     if (rc == 0) {
         rc = fm_conv_add(script, "CAPA", "CAPA\r\n", 6, fm_conv_end_dotted, fm_conv_judge_pop3, 0);
     }

@@ -138,6 +138,8 @@ struct fm_conn {
                                      * interim 1xx responses */
     unsigned interim;               /* interim responses skipped */
     size_t phase;                   /* a conversation's step (conv.c); 0 first */
+    bool signalled;                 /* a conversation's greeting matched
+                                     * maintenance_regex this cycle */
     uint64_t ticket_end_us;
 
     /* Address: fixed for literals; for a name, each attempt's address is
@@ -229,6 +231,34 @@ void fm_spread_run_timer_read(struct fm_probe_run *run);
  * \return 1 on a match, 0 on none, -1 when the deadline came first
  */
 int fm_probe_match(struct fm_conn *conn, const regex_t *re, const char *data, size_t len);
+/*!
+ * \brief expect_regex on a tcp:// or udp:// reply: searched here when the
+ *        pattern is plain (expect_linear), else by fm_probe_match().
+ * \return 1 on a match, 0 on none, -1 when the deadline came first
+ */
+int fm_probe_match_expect(struct fm_conn *conn, const char *data, size_t len);
+/*!
+ * \brief Whether a reply asks to be drained: maintenance_regex on it (a
+ *        tcp:// or udp:// reply, a line protocol's greeting; HTTP judges its
+ *        own in http_judge.c).
+ * \return 1 on a match, 0 on none or without maintenance_regex, -1 when
+ *         the deadline came first
+ */
+int fm_probe_match_maintenance(struct fm_conn *conn, const char *data, size_t len);
+/*!
+ * \brief The verdict FM_REASON_MAINTENANCE: "maintenance: the \p what
+ *        matches 'REGEX' (maintenance_regex)".  Only for an exchange that
+ *        passed: a signal never hides a failure.
+ */
+void fm_probe_finish_maintenance(struct fm_conn *conn, const char *what);
+/*!
+ * \brief Give an exchange that passed its verdict: FM_REASON_OK with
+ *        \p detail, or FM_REASON_MAINTENANCE when \p reply matches
+ *        maintenance_regex; none when the deadline came first (the engine's
+ *        timeout follows).
+ */
+void fm_probe_finish_passed(struct fm_conn *conn, const char *reply, size_t len,
+                            const char *detail);
 
 /* tcp.c: the connection under every probe */
 

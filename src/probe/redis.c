@@ -102,7 +102,8 @@ redis_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     }
     if (rc == 0) {
         script->detail_step = script->n;
-        rc = fm_conv_add(script, "PING", ping, sizeof(ping) - 1, fm_conv_end_line, redis_judge_pong, 0);
+        rc = fm_conv_add(script, "PING", ping, sizeof(ping) - 1, fm_conv_end_line, redis_judge_pong,
+                         FM_CONV_SIGNAL);
     }
     return (rc == 0)? 0 : ENOMEM;
 }

@@ -41,7 +41,8 @@ smtp_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         return ENOMEM;
     }
     ehlo_len = (size_t) smtp_ehlo(ehlo, sizeof(ehlo));
-    rc = fm_conv_add(script, "banner", NULL, 0, fm_conv_end_coded, fm_conv_judge_2xx, 0);
+    rc = fm_conv_add(script, "banner", NULL, 0, fm_conv_end_coded, fm_conv_judge_2xx,
+                     FM_CONV_SIGNAL);
     if (rc == 0) {
         rc = fm_conv_add(script, "EHLO", ehlo, ehlo_len, fm_conv_end_coded, fm_conv_judge_2xx, 0);
     }

@@ -2,12 +2,16 @@
  * faultmon: the TCP send/expect probe (tcp://HOST:PORT with send_string
  * and/or expect_regex; F5's TCP send/receive, HAProxy's tcp-check
  * send/expect): send the bytes, read the reply until expect_regex matches
- * it (through the deadline-bound matcher, match.c).  Without expect_regex
+ * it (fm_probe_match_expect(), match.c: in linear time for a plain pattern,
+ * else the deadline-bound matcher).  Without expect_regex
  * the probe is ok once the bytes are sent; without send_string it reads
  * what the server says first (a banner).
  *
  * A reply that ends (the server closes) without a match is a content
- * mismatch: complete, like a page without its receive string.  A reply
+ * mismatch: complete, like a page without its receive string.  With
+ * reverse, a match is the failure (content-reverse, complete) and a reply
+ * that ends without one passes.  A reply that passes and matches
+ * maintenance_regex signals maintenance (match.c).  A reply
  * that fills the read cap without a match is too large, and one that is
  * still coming at the deadline timed out: partial, as for HTTP.
  */
@@ -23,33 +27,58 @@
 
 #define FM_TCP_RX_INITIAL_BYTES 512
 
-/* The verdict once the reply has ended or matched; false while the reply
- * is still to be read on. */
+/* A verdict whose detail is "WHY: the reply's first line"; an ok one is
+ * maintenance instead when the reply matches maintenance_regex. */
+static void
+tcp_send_finish(struct fm_conn *conn, enum fm_reason reason, const char *why)
+{
+    char line[FM_CONV_DETAIL_LINE * 4 + 1];
+    char detail[sizeof(conn->result->detail)];
+
+    fm_conv_first_line(conn->rx, conn->rx_len, line, sizeof(line));
+    if (snprintf(detail, sizeof(detail), "%s: %s", why, line) >= (int) sizeof(detail)) {
+        fm_text_clean(detail, sizeof(detail));
+    }
+    if (reason == FM_REASON_OK) {
+        fm_probe_finish_passed(conn, conn->rx, conn->rx_len, detail);
+    } else {
+        fm_conn_finish(conn, reason, 0, detail);
+    }
+}
+
+/*
+ * The verdict once the reply has matched or ended; returns true while the
+ * reply is still to be read on.  With reverse, a match is the failure
+ * (F5's reverse receive string), and only a reply that ends without one
+ * passes: one still coming at the deadline may yet match.
+ */
 static bool
 tcp_send_judge(struct fm_conn *conn, bool eof)
 {
-    const struct fm_probe_opts *opts = conn->run->opts;
-    char line[FM_CONV_DETAIL_LINE * 4 + 1];
-    char detail[sizeof(conn->result->detail)];
-    int matched = fm_probe_match(conn, &opts->expect, conn->rx, conn->rx_len);
+    bool reverse = conn->run->opts->reverse;
+    int matched = fm_probe_match_expect(conn, conn->rx, conn->rx_len);
 
-    if (matched > 0) {
-        fm_conv_first_line(conn->rx, conn->rx_len, line, sizeof(line));
-        if (snprintf(detail, sizeof(detail), "reply matches: %s", line) >= (int) sizeof(detail)) {
-            fm_text_clean(detail, sizeof(detail));
-        }
-        fm_conn_finish(conn, FM_REASON_OK, 0, detail);
-    } else if (matched == 0 && eof) {
-        fm_conv_first_line(conn->rx, conn->rx_len, line, sizeof(line));
-        if (snprintf(detail, sizeof(detail), "reply does not match expect_regex: %s", line)
-            >= (int) sizeof(detail)) {
-            fm_text_clean(detail, sizeof(detail));
-        }
-        fm_conn_finish(conn, FM_REASON_CONTENT_MISMATCH, 0, detail);
+    if (matched < 0) {
+        return false;       /* the deadline came first: the engine's timeout */
     }
-    /* No match yet: read on; a match cut off by the deadline, or no match
-     * yet at the end of the reply, is the engine's timeout. */
-    return matched == 0 && !eof;
+    if (matched > 0) {
+        if (reverse) {
+            tcp_send_finish(conn, FM_REASON_CONTENT_REVERSE,
+                            "reply matches expect_regex (reverse mode)");
+        } else {
+            tcp_send_finish(conn, FM_REASON_OK, "reply matches");
+        }
+        return false;
+    }
+    if (!eof) {
+        return true;        /* no match yet: read on, within the deadline */
+    }
+    if (reverse) {
+        tcp_send_finish(conn, FM_REASON_OK, "reply ends without a match (reverse mode)");
+    } else {
+        tcp_send_finish(conn, FM_REASON_CONTENT_MISMATCH, "reply does not match expect_regex");
+    }
+    return false;
 }
 
 static void
@@ -134,8 +163,11 @@ tcp_send_on_ready(struct fm_conn *conn)
 static const char *
 tcp_send_timeout_note(const struct fm_conn *conn)
 {
-    return (conn->step == FM_STEP_READ && conn->rx_len > 0)? " (the reply so far does not match)"
-                                                            : "";
+    if (conn->step != FM_STEP_READ || conn->rx_len == 0) {
+        return "";
+    }
+    return conn->run->opts->reverse? " (no match so far; reverse mode waits for the server to close)"
+                                   : " (the reply so far does not match)";
 }
 
 const struct fm_probe_proto fm_probe_proto_tcp_send = {

@@ -2,10 +2,10 @@
  * faultmon: the UDP probe (udp://HOST:PORT with send_string and
  * expect_regex; F5's UDP monitor): a connected UDP socket sends send_string
  * as one datagram (an empty one without it) and waits for a datagram back,
- * which must match expect_regex when there is one.  On a connected socket
- * the ICMP port unreachable that a closed port answers comes back as
- * ECONNREFUSED: nothing listens, a complete failure like a refused TCP
- * connect.  No answer by the deadline is a read timeout, partial (UDP
+ * which must match expect_regex when there is one (and must not, with
+ * reverse).  On a connected socket the ICMP port unreachable that a closed
+ * port answers comes back as ECONNREFUSED: nothing listens, a complete
+ * failure like a refused TCP connect.  No answer by the deadline is a read timeout, partial (UDP
  * cannot tell a lost datagram from a slow service).
  */
 #include <config.h>
@@ -56,23 +56,40 @@ udp_connect(struct fm_conn *conn, int last_errno)
     fm_conn_connected(conn);
 }
 
+/* The verdict on the datagram: it must match expect_regex, or with reverse
+ * must not (F5's reverse receive string); any datagram passes without one.
+ * One that passes and matches maintenance_regex is maintenance. */
 static void
 udp_judge(struct fm_conn *conn)
 {
     const struct fm_probe_opts *opts = conn->run->opts;
     char line[FM_CONV_DETAIL_LINE * 4 + 1];
     char detail[sizeof(conn->result->detail)];
-    int matched = opts->have_expect? fm_probe_match(conn, &opts->expect, conn->rx, conn->rx_len) : 1;
+    int matched = opts->have_expect? fm_probe_match_expect(conn, conn->rx, conn->rx_len) : 1;
+    enum fm_reason reason = FM_REASON_OK;
+    const char *why = "reply";
 
     if (matched < 0) {
         return;     /* the deadline came first: the engine's timeout */
     }
+    if (opts->have_expect && opts->reverse) {
+        if (matched > 0) {
+            reason = FM_REASON_CONTENT_REVERSE;
+            why = "reply matches expect_regex (reverse mode)";
+        }
+    } else if (matched == 0) {
+        reason = FM_REASON_CONTENT_MISMATCH;
+        why = "reply does not match expect_regex";
+    }
     fm_conv_first_line(conn->rx, conn->rx_len, line, sizeof(line));
-    if (snprintf(detail, sizeof(detail), "%s: %s", (matched > 0)? "reply" : "reply does not match expect_regex",
-                 line) >= (int) sizeof(detail)) {
+    if (snprintf(detail, sizeof(detail), "%s: %s", why, line) >= (int) sizeof(detail)) {
         fm_text_clean(detail, sizeof(detail));
     }
-    fm_conn_finish(conn, (matched > 0)? FM_REASON_OK : FM_REASON_CONTENT_MISMATCH, 0, detail);
+    if (reason == FM_REASON_OK) {
+        fm_probe_finish_passed(conn, conn->rx, conn->rx_len, detail);   /* or maintenance */
+    } else {
+        fm_conn_finish(conn, reason, 0, detail);
+    }
 }
 
 static void

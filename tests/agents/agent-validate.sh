@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 51
+plan 53
 
 fa_params
 fa_agent apache validate-all
@@ -229,6 +229,14 @@ export OCF_RESKEY_expect_status="200-abc"
 fa_agent apache validate-all
 fa_check_rc_reason "bad expect_status: 6, names it" 6 "expect_status.*200-abc"
 
+# maintenance_status is checked before expect_status: a 5xx there would turn
+# a real outage into maintenance (degraded, never recovered).
+fa_params
+export OCF_RESKEY_maintenance_status="404,503"
+fa_agent apache validate-all
+fa_check_rc_reason "maintenance_status with a 5xx: 6, says why" 6 \
+    "maintenance_status: 503 .* is a server error; a 5xx never signals maintenance"
+
 fa_params
 export OCF_RESKEY_port=0x50
 fa_agent apache validate-all
@@ -304,5 +312,11 @@ unset OCF_RESKEY_dampen
 export OCF_RESKEY_Monitor_Uri_List="ftp://127.0.0.1/"
 fa_agent httpmon validate-all
 fa_check_rc_reason "httpmon: malformed URI: 6" 6 "Monitor_Uri_List.*ftp://127.0.0.1/"
+unset OCF_RESKEY_Monitor_Uri_List
+
+export OCF_RESKEY_maintenance_status=503
+fa_agent httpmon validate-all
+fa_check_rc_reason "httpmon: maintenance_status 503: 6, says why" 6 \
+    "maintenance_status: 503 is a server error; a 5xx never signals maintenance"
 
 tap_done

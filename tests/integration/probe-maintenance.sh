@@ -27,7 +27,7 @@ ws_nginx_custom "$FM_TMP/nginx" "
         location / { return 404; }
     }" || bail_out "cannot write nginx's configuration"
 fm_wait_port 127.0.0.1 "$PORT" 5 || bail_out "nginx did not start"
-plan 14
+plan 19
 
 base=http://127.0.0.1:$PORT
 fm_probe --json --maintenance-status 404 --uri "$base/gone"
@@ -65,5 +65,23 @@ fm_probe --maintenance-regex '(' --uri "$base/up"
 is "$FM_RC" 64 "a maintenance regex that does not compile: usage error"
 fm_probe --maintenance-header 'x envoy' --uri "$base/up"
 is "$FM_RC" 64 "a header name with a blank: usage error"
+
+# maintenance_status is checked before expect_status: a 5xx there would
+# turn the outage of /boom into maintenance.  Refused at load time, by
+# faultmon probe and by faultmon run --param (the agents' validate-all too,
+# tests/agents/agent-validate.sh), before anything is probed.
+fm_probe --json --maintenance-status 500 --uri "$base/boom"
+is "$FM_RC" 64 "--maintenance-status 500: usage error, nothing probed"
+is "$(cat "$FM_ERR")" \
+    "faultmon probe: 500 is a server error; a 5xx never signals maintenance (it is a failure)" \
+    "  one line says why"
+fm_probe --maintenance-status 404,5xx --uri "$base/boom"
+is "$FM_RC" 64 "--maintenance-status 404,5xx: usage error"
+fm_timeout 10 "$FAULTMON" run fmmaint --no-env --no-pacemaker --cycles 1 \
+    --param "Monitor_Uri_List=$base/boom" --param maintenance_status=503 \
+    >"$FM_TMP/run.out" 2>"$FM_TMP/run.err"
+is "$?" 64 "faultmon run --param maintenance_status=503: usage error"
+like "$(cat "$FM_TMP/run.err")" "maintenance_status: 503 is a server error; a 5xx never signals maintenance" \
+    "  the message names the parameter"
 
 tap_done

@@ -22,7 +22,7 @@ if [ ! -x "$REDIS_SERVER" ]; then
 fi
 tap_watchdog 90
 fm_require_faultmon
-plan 29
+plan 38
 
 # redis_start NAME [ARGS...]: a redis-server on a free port; its port in
 # REDIS_PORT[NAME], its pid in REDIS_PID[NAME].
@@ -63,6 +63,16 @@ proto_detail_like "the detail names AUTH, never the password" '^AUTH: -WRONGPASS
 if grep -q wrong "$FM_OUT" "$FM_ERR"; then not_ok "the password is nowhere in the output"; else
     ok "the password is nowhere in the output"; fi
 
+# --maintenance-regex on the PING reply, only of a conversation that passes.
+# (The reply ends in CRLF: "$" would not match after PONG.)
+proto_case "--maintenance-regex matching +PONG: ok, maintenance" 0 ok none maintenance fast -- \
+    --maintenance-regex '^\+PONG' "$open"
+proto_detail_like "maintenance: the detail names the PING reply" "^maintenance: the PING reply matches"
+proto_case "--maintenance-regex after AUTH: ok, maintenance" 0 ok none maintenance fast -- \
+    --maintenance-regex 'PONG' "redis://:s3cr%2Fet@$auth"
+proto_case "--maintenance-regex without a match: ok" 0 ok none ok fast -- --maintenance-regex 'drain' "$open"
+proto_case "--maintenance-regex matching a -LOADING reply: still refused" 2 complete status refused \
+    fast -- --maintenance-regex 'LOADING' "redis://127.0.0.1:${FS_PORT[resp-LOADING]}"
 for word in LOADING MASTERDOWN BUSY; do
     proto_case "-$word: refused" 2 complete status refused fast -- \
         "redis://127.0.0.1:${FS_PORT[resp-$word]}"

@@ -24,7 +24,7 @@ if ! ms_have_postfix; then
 fi
 tap_watchdog 120
 fm_require_faultmon
-plan 34
+plan 45
 
 ms_postfix_start || { diag_file "$MS_DIR/log"; bail_out "Postfix did not start"; }
 fm_fault_server_start banner-554 banner-421 banner-220 greet-trickle greet-garbage greet-huge \
@@ -48,6 +48,20 @@ sleep 0.5   # Postfix logs the last session's end
 if grep -q "starttls=1" "$MS_DIR/log"; then ok "Postfix saw STARTTLS"; else
     not_ok "Postfix saw STARTTLS"; diag_file "$MS_DIR/log"; fi
 
+# --maintenance-regex on the banner: a conversation that passes and whose
+# banner asks to be drained is maintenance (class ok); one that fails after
+# it, or whose banner refuses, keeps its failure.
+proto_case "Postfix, --maintenance-regex on the banner: ok, maintenance" 0 ok none maintenance fast -- \
+    --maintenance-regex '^220 faultmon-test\.invalid ESMTP' "$smtp"
+proto_detail_like "maintenance: the detail names the banner" "^maintenance: the banner matches"
+proto_case "Postfix ?starttls, --maintenance-regex on the banner: ok, maintenance" 0 ok none \
+    maintenance fast -- --maintenance-regex 'ESMTP' "$smtp?starttls"
+proto_case "Postfix, --maintenance-regex without a match: ok" 0 ok none ok fast -- \
+    --maintenance-regex 'draining' "$smtp"
+proto_case "Postfix's 554 banner matching --maintenance-regex: still refused" 2 complete status \
+    refused fast -- --maintenance-regex '554' "smtp://127.0.0.1:$MS_REJECT_PORT"
+proto_case "a banner that matches, then silence after EHLO: still partial" 1 partial read \
+    read-timeout deadline -- --maintenance-regex 'fault-server' "$(fs banner-220)"
 proto_case "fault server banner-554: refused" 2 complete status refused fast -- "$(fs banner-554)"
 proto_case "fault server banner-421: refused" 2 complete status refused fast -- "$(fs banner-421)"
 proto_case "a banner, then silence after EHLO: partial at the deadline" 1 partial read read-timeout \

@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 41
+plan 76
 
 fm_fault_server_start ok status-500 silent trickle garbage reset-request greet-reset \
     huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
@@ -31,6 +31,52 @@ proto_detail_like "ok: the detail shows the reply's first line" '^reply matches:
 PROTO_EXTRA=("targets.0.kind=tcp-send")
 proto_case "escapes: \\x49 and \\0 are decoded before sending" 0 ok none ok fast -- \
     --send 'P\x49NG\0' --expect '^echo:PING' "$(tcp echo)"
+# A plain expect_regex is searched in-process in linear time (regex_linear.h),
+# any other by regexec() in a child: the same verdicts, a NUL in the reply a
+# byte like any other for both (test_probe_opts checks which path a pattern
+# takes).
+PROTO_EXTRA=("targets.0.kind=tcp-send")
+proto_case "plain --expect, matching: ok" 0 ok none ok fast -- \
+    --send 'xab\r\n' --expect 'echo:x[ab]b' "$(tcp echo)"
+proto_case "plain --expect, not matching: complete" 2 complete content content-mismatch fast -- \
+    --send 'xac\r\n' --expect 'echo:x[ab]b' "$(tcp echo)"
+proto_case "plain --expect after a NUL in the reply: ok" 0 ok none ok fast -- \
+    --send 'A\0B' --expect 'A*B' "$(tcp echo)"
+proto_case "non-plain --expect (a|b){2}, matching: ok" 0 ok none ok fast -- \
+    --send 'xab\r\n' --expect 'echo:x(a|b){2}' "$(tcp echo)"
+proto_case "non-plain --expect (a|b){2}, not matching: complete" 2 complete content content-mismatch \
+    fast -- --send 'xac\r\n' --expect 'echo:x(a|b){2}' "$(tcp echo)"
+proto_case "non-plain --expect after a NUL in the reply: ok" 0 ok none ok fast -- \
+    --send 'A\0B' --expect '(B|C)' "$(tcp echo)"
+# --reverse turns expect_regex around (F5's reverse receive string): a match
+# is the failure; a reply that ends without one passes, and one that is
+# still coming at the deadline may yet match, so it times out as before.
+proto_case "--reverse, the reply matches: complete" 2 complete content content-reverse fast -- \
+    --reverse --send 'ERROR\r\n' --expect 'ERROR' "$(tcp echo)"
+proto_detail_like "--reverse: the detail says so" '^reply matches expect_regex \(reverse mode\): echo:ERROR'
+proto_case "--reverse, non-plain pattern, the reply matches: complete" 2 complete content \
+    content-reverse fast -- --reverse --send 'ERROR\r\n' --expect '^echo:(ERROR|FAIL)' "$(tcp echo)"
+proto_case "--reverse, the reply ends without a match: ok" 0 ok none ok fast -- \
+    --reverse --send 'fine\r\n' --expect 'ERROR' "$(tcp echo)"
+proto_case "--reverse, a banner without a match, the server keeps the connection: partial" 1 \
+    partial read read-timeout deadline -- --reverse --expect '^554' "$(tcp banner-220)"
+proto_detail_like "--reverse: the timeout says reverse waits for the close" 'reverse mode waits for the server to close'
+# --maintenance-regex on the reply read (F5's receive-disable string): a
+# reply that passes and asks to be drained is maintenance (class ok); one
+# that fails keeps its failure whatever it says.
+proto_case "--maintenance-regex, a passing reply that asks to drain: ok, maintenance" 0 ok none \
+    maintenance fast -- --send 'drain\r\n' --expect '^echo:' --maintenance-regex 'dra[i]n' "$(tcp echo)"
+proto_detail_like "maintenance: the detail names the regex" "^maintenance: the reply matches 'dra\[i\]n'"
+proto_case "--maintenance-regex, a passing reply without it: ok" 0 ok none ok fast -- \
+    --send 'up\r\n' --expect '^echo:' --maintenance-regex 'drain' "$(tcp echo)"
+proto_case "--maintenance-regex on a reply that does not match --expect: still complete" 2 complete \
+    content content-mismatch fast -- --send 'drain\r\n' --expect '^ok' --maintenance-regex 'drain' \
+    "$(tcp echo)"
+proto_case "--maintenance-regex on a --reverse match: still complete" 2 complete content \
+    content-reverse fast -- --reverse --send 'drain\r\n' --expect 'drain' --maintenance-regex 'drain' \
+    "$(tcp echo)"
+proto_case "--maintenance-regex, --reverse without a match: maintenance" 0 ok none maintenance fast -- \
+    --reverse --send 'drain\r\n' --expect 'ERROR' --maintenance-regex '^echo:drain' "$(tcp echo)"
 proto_case "no match before the server closes: complete" 2 complete content content-mismatch fast -- \
     --send "$HEAD" --expect "$OK" "$(tcp status-500)"
 proto_detail_like "mismatch: the detail shows the reply" 'does not match expect_regex: HTTP/1\.1 500'
@@ -69,6 +115,9 @@ is "$FM_RC" 64 "a bad escape is a usage error"
 like "$(cat "$FM_ERR")" "unknown escape '\\\\q'" "and the message names it"
 fm_probe --expect 'a{1000}{1000}' "$(tcp ok)"
 is "$FM_RC" 64 "a regex the guard refuses is a usage error"
+fm_probe --reverse "$(tcp ok)"
+is "$FM_RC" 64 "--reverse without --receive or --expect is a usage error"
+like "$(cat "$FM_ERR")" "--reverse needs --receive or --expect" "and the message says what it needs"
 fm_probe "tcp://127.0.0.1:${FS_PORT[ok]}?family=inet6"
 is "$FM_RC" 64 "?family=inet6 on an IPv4 literal is a usage error"
 fm_probe "tcp://127.0.0.1:${FS_PORT[ok]}?bogus"

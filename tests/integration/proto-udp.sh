@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 60
 fm_require_faultmon
-plan 13
+plan 26
 
 # One process, three sockets: echo, silent, and one that answers "nope";
 # and the number of a port where nothing listens.
@@ -71,6 +71,22 @@ proto_case "ICMP port unreachable: complete" 2 complete connect connect-failed f
 proto_detail_like "the detail says so" 'port unreachable'
 proto_case "no answer: partial at the deadline" 1 partial read read-timeout deadline -- \
     --send 'x' --expect '^echo:' "$(udp silent)"
+# --reverse turns expect_regex around: a matching datagram fails, another passes.
+proto_case "--reverse, a matching datagram: complete" 2 complete content content-reverse fast -- \
+    --reverse --send 'x' --expect '^echo:' "$(udp echo)"
+proto_detail_like "--reverse: the detail says so" '^reply matches expect_regex \(reverse mode\): echo:x$'
+proto_case "--reverse, a datagram that does not match: ok" 0 ok none ok fast -- \
+    --reverse --send 'x' --expect '^echo:' "$(udp nope)"
+proto_case "--reverse, no answer: still partial at the deadline" 1 partial read read-timeout deadline -- \
+    --reverse --send 'x' --expect '^echo:' "$(udp silent)"
+# --maintenance-regex on the datagram, only when it passes.
+proto_case "--maintenance-regex, a matching datagram that asks to drain: ok, maintenance" 0 ok none \
+    maintenance fast -- --send 'drain' --expect '^echo:' --maintenance-regex 'drain$' "$(udp echo)"
+proto_case "--maintenance-regex, a datagram without it: ok" 0 ok none ok fast -- \
+    --send 'up' --expect '^echo:' --maintenance-regex 'drain$' "$(udp echo)"
+proto_case "--maintenance-regex on a datagram that does not match --expect: still complete" 2 \
+    complete content content-mismatch fast -- --send 'x' --expect '^echo:' --maintenance-regex 'nope' \
+    "$(udp nope)"
 fm_probe "udp://127.0.0.1"
 is "$FM_RC" 64 "udp:// needs a port"
 tap_done

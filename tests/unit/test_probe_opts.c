@@ -65,6 +65,27 @@ test_setters_replace(void **state)
     assert_int_equal(fm_probe_opts_set_receive(&opts, "[", err, sizeof(err)), EINVAL);
     assert_string_equal(opts.receive_text, "^second$");
 
+    /* expect_regex and maintenance_regex: the same swap (ASan sees the
+     * old regex freed). */
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "^one", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "^two", err, sizeof(err)), 0);
+    assert_true(opts.have_expect);
+    assert_string_equal(opts.expect_text, "^two");
+    assert_int_equal(regexec(&opts.expect, "two", 0, NULL, 0), 0);
+    assert_int_not_equal(regexec(&opts.expect, "one", 0, NULL, 0), 0);
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "(", err, sizeof(err)), EINVAL);
+    assert_string_equal(opts.expect_text, "^two");
+    assert_false(opts.have_expect_linear);      /* anchored: not plain */
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "drain", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "^maint$", err, sizeof(err)), 0);
+    assert_true(opts.have_maintenance_regex);
+    assert_string_equal(opts.maintenance_text, "^maint$");
+    assert_int_equal(regexec(&opts.maintenance_regex, "maint", 0, NULL, 0), 0);
+    assert_int_not_equal(regexec(&opts.maintenance_regex, "drain", 0, NULL, 0), 0);
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "a{1000}{1000}", err, sizeof(err)),
+                     EINVAL);
+    assert_string_equal(opts.maintenance_text, "^maint$");
+
     assert_int_equal(fm_probe_opts_set_method(&opts, "OPTIONS", err, sizeof(err)), 0);
     assert_int_equal(fm_probe_opts_set_method(&opts, "PROPFIND", err, sizeof(err)), 0);
     assert_string_equal(opts.method, "PROPFIND");
@@ -87,6 +108,38 @@ test_default_testregex_is_linear(void **state)
     assert_true(opts.have_receive_linear);
     assert_true(fm_regex_linear_search(&opts.receive_linear, "</body></HTML>\n", 15));
     assert_false(fm_regex_linear_search(&opts.receive_linear, "</body></HTM", 12));
+    fm_probe_opts_clear(&opts);
+}
+
+/* expect_regex takes the in-process linear search when plain, as the
+ * receive regex does (tcp:// matches after every read), and gives it up
+ * when a pattern that is not plain replaces it. */
+static void
+test_expect_regex_linear(void **state)
+{
+    static const char *const not_plain[] = {
+        "echo:x(a|b){2}", "PING|PONG", "(ab)+", "^\\+PONG", "PONG$", "a.b", "[^x]", "[a-c]",
+    };
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_false(opts.have_expect_linear);
+    assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "echo:x[ab]b", err, sizeof(err)), 0);
+    assert_true(opts.have_expect_linear);
+    assert_true(fm_regex_linear_search(&opts.expect_linear, "echo:xbb\r\n", 10));
+    assert_false(fm_regex_linear_search(&opts.expect_linear, "echo:xcb\r\n", 10));
+    /* A NUL is a byte of the reply, not its end. */
+    assert_true(fm_regex_linear_search(&opts.expect_linear, "\0echo:xab", 9));
+    for (size_t i = 0; i < sizeof(not_plain) / sizeof(not_plain[0]); i++) {
+        assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "\\+PONG", err, sizeof(err)), 0);
+        assert_true(opts.have_expect_linear);
+        if (fm_probe_opts_set_expect_regex(&opts, not_plain[i], err, sizeof(err)) != 0
+            || opts.have_expect_linear) {
+            fail_msg("expect_regex '%s': not set, or taken as plain (%s)", not_plain[i], err);
+        }
+    }
     fm_probe_opts_clear(&opts);
 }
 
@@ -155,6 +208,45 @@ test_alpn_list(void **state)
     fm_probe_opts_clear(&opts);
 }
 
+/* maintenance_status is checked before expect_status: a 5xx in it would
+ * judge a real outage's 503 as maintenance (degraded, never recovered), so
+ * any list with a server error is refused, and the last good list stays. */
+static void
+test_maintenance_status_refuses_5xx(void **state)
+{
+    static const char *const refused[] = {
+        "500", "599", "5xx", "404,503", "400-500", "4xx-5xx", "200-999",
+    };
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "404,4xx,499", err, sizeof(err)), 0);
+    assert_true(opts.have_maintenance_status);
+    assert_true(fm_status_set_has(&opts.maintenance_status, 404));
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "503", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "503 is a server error; a 5xx never signals maintenance (it is a failure)");
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "404,5xx", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "500 (in '404,5xx') is a server error; a 5xx never signals maintenance"
+                        " (it is a failure)");
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        err[0] = '\0';
+        if (fm_probe_opts_set_maintenance_status(&opts, refused[i], err, sizeof(err)) != EINVAL
+            || strstr(err, "a 5xx never signals maintenance") == NULL) {
+            fail_msg("maintenance_status '%s' was not refused as a server error: '%s'",
+                     refused[i], err);
+        }
+    }
+    assert_true(fm_status_set_has(&opts.maintenance_status, 404));
+    for (int status = 500; status <= 599; status++) {
+        assert_false(fm_status_set_has(&opts.maintenance_status, status));
+    }
+    /* 600 and above are not server errors (nor any status HTTP defines). */
+    assert_int_equal(fm_probe_opts_set_maintenance_status(&opts, "600", err, sizeof(err)), 0);
+    fm_probe_opts_clear(&opts);
+}
+
 int
 main(void)
 {
@@ -162,9 +254,11 @@ main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_setters_replace),
         cmocka_unit_test(test_default_testregex_is_linear),
+        cmocka_unit_test(test_expect_regex_linear),
         cmocka_unit_test(test_headers_in_order),
         cmocka_unit_test(test_expect_by_kind),
         cmocka_unit_test(test_alpn_list),
+        cmocka_unit_test(test_maintenance_status_refuses_5xx),
     };
 
     return cmocka_run_group_tests_name("probe_opts", tests, NULL, NULL);

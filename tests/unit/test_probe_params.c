@@ -220,6 +220,18 @@ test_finish(void **state)
     assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX);
     fm_run_config_clear(&cfg);
 
+    /* reverse with receive_regex, or with expect_regex alone. */
+    fm_run_config_init(&cfg);
+    cfg.probe.reverse = true;
+    assert_int_equal(fm_run_config_set(&cfg, "receive_regex", "down", NULL, 0), 0);
+    assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_OK);
+    fm_run_config_clear(&cfg);
+    fm_run_config_init(&cfg);
+    cfg.probe.reverse = true;
+    assert_int_equal(fm_run_config_set(&cfg, "expect_regex", "^-ERR", NULL, 0), 0);
+    assert_int_equal(fm_probe_params_finish(&cfg), FM_PROBE_PARAMS_OK);
+    fm_run_config_clear(&cfg);
+
     /* A CA file asks for verification, unless tls_verify says no. */
     fm_run_config_init(&cfg);
     assert_int_equal(fm_run_config_set(&cfg, "tls_ca_file", "/ca.pem", NULL, 0), 0);

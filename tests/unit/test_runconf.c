@@ -432,6 +432,24 @@ test_from_env(void **state)
     unsetenv("OCF_RESKEY_configfile");
 }
 
+/* faultmon run --param and the agents' validate-all set maintenance_status
+ * through the same setter: a 5xx is refused there too, in one line that
+ * names the parameter. */
+static void
+test_maintenance_status_5xx_refused(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "maintenance_status", "503", err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "maintenance_status: 503 is a server error; a 5xx never signals"
+                        " maintenance (it is a failure)");
+    assert_false(cfg.probe.have_maintenance_status);
+    fm_run_config_clear(&cfg);
+}
+
 static void
 test_finish_checks(void **state)
 {
@@ -442,7 +460,14 @@ test_finish_checks(void **state)
     fm_run_config_init(&cfg);
     set_ok(&cfg, "reverse", "true");
     assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), EINVAL);
-    assert_string_equal(err, "reverse=true needs receive_regex");
+    assert_string_equal(err, "reverse=true needs receive_regex or expect_regex");
+    fm_run_config_clear(&cfg);
+
+    /* expect_regex alone is enough: reverse turns it around on tcp://. */
+    fm_run_config_init(&cfg);
+    set_ok(&cfg, "reverse", "true");
+    set_ok(&cfg, "expect_regex", "^ERR");
+    assert_int_equal(fm_run_config_finish(&cfg, err, sizeof(err)), 0);
     fm_run_config_clear(&cfg);
 
     fm_run_config_init(&cfg);
@@ -496,6 +521,7 @@ main(void)
         cmocka_unit_test(test_name_folding),
         cmocka_unit_test(test_decision_parameters),
         cmocka_unit_test(test_from_env),
+        cmocka_unit_test(test_maintenance_status_5xx_refused),
         cmocka_unit_test(test_finish_checks),
         cmocka_unit_test(test_target_limit),
     };
