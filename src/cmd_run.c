@@ -295,7 +295,6 @@ loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
     if (!out->publish) {
         return;
     }
-    fm_log_warn("%s: %s", lp->resource, out->publish_log);
     /* The agent's exit reasons (a refused start) lead with it. */
     if (out->cause[0] != '\0' && fm_recovery_write_cause(lp->dir, out->cause) != 0) {
         fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_CAUSE);

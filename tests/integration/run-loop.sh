@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 66
+plan 74
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -360,6 +360,44 @@ is "$(json_field quorum2 'r["pending"]')" restart "quorum=2, 2 of 3 targets refu
 run_loop grace 1 "Port_list=$REFUSED" startup_grace=60s
 is "$(json_field grace 'r["pending"] + "/" + str(r["weight"])')" "none/0" \
     "startup_grace=60s: a complete failure in the first cycle asks nothing, weighs nothing"
+
+# Transitions: every change of state is one notice line with its reason, and a
+# cycle that changes nothing adds none (`grep faultmon pacemaker.log` tells
+# the story of an incident).
+# state_lines FILE RESOURCE: the transition lines of RESOURCE in FILE.
+state_lines() {
+    grep -E "^faultmon: notice: $2: state [a-z]+ -> [a-z]+" "$1"
+}
+run_loop steady 3 "Port_list=$OK" Thorough_probe_interval=1
+is "$(state_lines "$FM_TMP/run.err" steady | wc -l)" 0 "3 ok cycles: no transition line"
+run_loop story 3 "Port_list=$OK $REFUSED $OK" quorum=2 Thorough_probe_interval=1
+is "$(state_lines "$FM_TMP/run.err" story | wc -l)" 1 "3 degraded cycles: one transition line"
+like "$(state_lines "$FM_TMP/run.err" story)" \
+    "state up -> degraded: http://$REFUSED/: connect-failed: 1 of 3 targets failing, below quorum 2" \
+    "  up -> degraded, with the failed target and the reason"
+if start_loop tale "Port_list=$OK" Thorough_probe_interval=60; then
+    tale=$LOOP_PID
+    tale_event() {   # one complete failure found by the monitor, taken
+        printf 'complete httpd is not running (test)\n' >"$FAULTMON_STATE_DIR/tale/event"
+        kill -USR2 "$tale"
+        for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/tale/event" ] || break; sleep 0.05; done
+    }
+    tale_event
+    tale_event
+    "$FAULTMON" reset tale >/dev/null
+    for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/tale/reset" ] || break; sleep 0.05; done
+    stop_loop "$tale"
+    state_lines "$FM_TMP/bg-tale.err" tale >"$FM_TMP/tale.lines"
+    is "$(wc -l <"$FM_TMP/tale.lines")" 2 "failure, the same outage again, reset: two transition lines"
+    like "$(sed -n 1p "$FM_TMP/tale.lines")" \
+        "state up -> down, restart asked: httpd is not running \\(test\\): complete failure, weight 100" \
+        "  up -> down, restart asked, with the cause and the reason"
+    like "$(sed -n 2p "$FM_TMP/tale.lines")" \
+        "state down -> up: cleanup or faultmon reset: history and decision reset" "  down -> up on the reset"
+else
+    not_ok "a loop for the transition lines runs"
+    skip "needs the loop" 2
+fi
 
 # 59: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).
