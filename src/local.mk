@@ -133,7 +133,8 @@ src_metrics_libfmmetrics_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
-	src/monitor/monitor.c
+	src/monitor/monitor.c \
+	src/monitor/node_attrs.c
 src_monitor_libfmmonitor_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 # The libc-only libraries, in link order (each archive before those it uses:
@@ -179,6 +180,7 @@ noinst_HEADERS = \
 	include/faultmon/log.h \
 	include/faultmon/metrics.h \
 	include/faultmon/monitor.h \
+	include/faultmon/node_attrs.h \
 	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \

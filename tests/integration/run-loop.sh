@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 74
+plan 80
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -398,6 +398,55 @@ else
     not_ok "a loop for the transition lines runs"
     skip "needs the loop" 2
 fi
+
+# Node attributes for `crm_mon -A`: each resource's state and weight, set
+# on change only, removed on a clean stop; through a stand-in attrd_updater
+# that records its arguments (FAULTMON_ATTRD_UPDATER) and the OCF environment
+# that makes the loop talk to the cluster (the fail request fails here).
+cat >"$FM_TMP/attrd_updater" <<EOF
+#!/bin/sh
+printf '%s\n' "\$*" >>"$FM_TMP/attrd.calls"
+EOF
+chmod +x "$FM_TMP/attrd_updater"
+# attrd_calls RESOURCE: its calls so far, one a line.
+attrd_calls() {
+    grep -E -- "^-n faultmon-$1-" "$FM_TMP/attrd.calls" 2>/dev/null
+}
+export FAULTMON_ATTRD_UPDATER=$FM_TMP/attrd_updater OCF_RESOURCE_INSTANCE=attrs OCF_RESOURCE_TYPE=apache
+start_loop attrs "Port_list=$OK" Thorough_probe_interval=1
+attrs=$LOOP_PID
+start_loop attrs2 "Port_list=$OK" Thorough_probe_interval=60
+attrs2=$LOOP_PID
+unset FAULTMON_ATTRD_UPDATER OCF_RESOURCE_INSTANCE OCF_RESOURCE_TYPE
+sleep 2.5
+is "$(attrd_calls attrs)" "-n faultmon-attrs-state -U up -d 5s
+-n faultmon-attrs-weight -U 0 -d 5s" "attributes: state and weight set once, with dampening, over 3 ok cycles"
+stop_loop "$attrs"
+is "$?/$(attrd_calls attrs | sed -n '3,$p')" "0/-n faultmon-attrs-state -D
+-n faultmon-attrs-weight -D" "attributes: a clean stop deletes both"
+attrs_event() {   # one complete failure found by the monitor, taken
+    printf 'complete httpd is not running (test)\n' >"$FAULTMON_STATE_DIR/attrs2/event"
+    kill -USR2 "$attrs2"
+    for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/attrs2/event" ] || break; sleep 0.05; done
+}
+# wait_calls RESOURCE N: until RESOURCE has N calls (the loop runs them after
+# it took the event), 5 s at most.
+wait_calls() {
+    for _ in $(seq 1 100); do [ "$(attrd_calls "$1" | wc -l)" -ge "$2" ] && break; sleep 0.05; done
+}
+attrs_event
+wait_calls attrs2 5
+attrd_calls attrs2 >"$FM_TMP/attrs2.calls"
+is "$(grep -E -- '-(state|weight) ' "$FM_TMP/attrs2.calls" | sed -n '3,$p')" "-n faultmon-attrs2-state -U down -d 5s
+-n faultmon-attrs2-weight -U 100 -d 5s" "attributes: a failure sets state down and weight 100"
+like "$(cat "$FM_TMP/attrs2.calls")" "-n faultmon-attrs2-reason -U httpd is not running \\(test\\): " \
+    "  and the reason, as before"
+attrs_event
+sleep 0.3
+is "$(attrd_calls attrs2 | wc -l)" "$(wc -l <"$FM_TMP/attrs2.calls")" "attributes: the same outage again: no call"
+stop_loop "$attrs2"
+is "$(attrd_calls attrs2 | tail -n 2)" "-n faultmon-attrs2-state -D
+-n faultmon-attrs2-weight -D" "attributes: deleted on SIGTERM after a failure"
 
 # 59: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).
