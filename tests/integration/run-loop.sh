@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 80
+plan 82
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -375,6 +375,13 @@ is "$(state_lines "$FM_TMP/run.err" story | wc -l)" 1 "3 degraded cycles: one tr
 like "$(state_lines "$FM_TMP/run.err" story)" \
     "state up -> degraded: http://$REFUSED/: connect-failed: 1 of 3 targets failing, below quorum 2" \
     "  up -> degraded, with the failed target and the reason"
+: >"$FM_TMP/pacemaker.log"
+export PCMK_logfile=$FM_TMP/pacemaker.log
+run_loop plog 1 "Port_list=$REFUSED"
+unset PCMK_logfile
+like "$(grep -c . "$FM_TMP/pacemaker.log")/$(grep ' faultmon: notice: plog: state ' "$FM_TMP/pacemaker.log")" \
+    "^[0-9]+/[A-Z][a-z]{2} [0-9]{2} [0-9:]{8} \\[[0-9]+\\] [^ ]+ faultmon: notice: plog: state up -> down, restart asked: http://$REFUSED/: connect-failed: " \
+    "PCMK_logfile: the transition line reaches Pacemaker's log file, in its detail-log form"
 if start_loop tale "Port_list=$OK" Thorough_probe_interval=60; then
     tale=$LOOP_PID
     tale_event() {   # one complete failure found by the monitor, taken
