@@ -21,13 +21,11 @@
 
 #include <qb/qbloop.h>
 
-#include <faultmon/attrd.h>
 #include <faultmon/clock.h>
 #include <faultmon/commands.h>
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
-#include <faultmon/node_attrs.h>
 #include <faultmon/pcmk.h>
 #include <faultmon/pidfile.h>
 #include <faultmon/probe.h>
@@ -36,10 +34,9 @@
 #include <faultmon/state.h>
 
 #include "cmd_run_args.h"
+#include "cmd_run_attrs.h"
 
 #define FM_PCMK_TIMEOUT_MS 1000
-#define FM_ATTRD_TIMEOUT_MS 5000
-#define FM_ATTRD_STOP_TIMEOUT_MS 500    /* each: the agent's stop waits 2 s */
 
 struct fm_loop {
     const char *resource;
@@ -61,7 +58,7 @@ struct fm_loop {
     long watch_pid;
     int watch_rc;                   /* the last reading's error, said once */
     struct fm_pcmk_resource rsc;
-    struct fm_node_attrs attrs;     /* faultmon-RESOURCE-state, -weight */
+    struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     int exit_rc;                    /* set when the loop stops on an error */
 };
@@ -210,79 +207,14 @@ loop_flush(struct fm_loop *lp)
     return !out.write_state || loop_write_state(lp);
 }
 
-/* Pacemaker's attrd_updater (\p value NULL: delete); the loop runs inside
- * the cluster, so a missing cluster is only a log line. */
-static void
-loop_attrd(const struct fm_loop *lp, const char *name, const char *value, const char *dampen,
-           uint64_t timeout_ms)
-{
-    const char *tool = getenv("FAULTMON_ATTRD_UPDATER");
-    char out[512];
-    int status = 0;
-
-    if (tool == NULL || tool[0] != '/') {
-        tool = FM_ATTRD_UPDATER;
-    }
-    status = fm_attrd_update(tool, name, value, dampen, timeout_ms, out, sizeof(out));
-    if (status != 0) {
-        fm_log_warn("%s: %s -n %s failed (status %d)%s%s", lp->resource, tool, name, status,
-                    (out[0] != '\0')? ": " : "", out);
-    }
-}
-
-/* `crm_mon -A` shows a resource's state and weight while its loop runs:
- * set on change (the weight at a bounded rate, faultmon/node_attrs.h).  An
- * update that fails is not tried again before the value changes: the
- * warning says so, and a cluster whose attrd does not answer must not cost
- * a fork per cycle. */
-static void
-loop_publish_attrs(struct fm_loop *lp)
-{
-    const struct fm_run_state *st = &lp->mon.st;
-    uint64_t now_us = fm_now_us();
-    unsigned due = 0;
-    char name[FM_RESOURCE_NAME_MAX + 32];
-    char value[32];
-
-    if (!lp->signal_pacemaker) {
-        return;
-    }
-    due = fm_node_attrs_due(&lp->attrs, st->state, st->weight, now_us);
-    if ((due & FM_NODE_ATTR_STATE) != 0) {
-        fm_node_attr_name(name, sizeof(name), lp->resource, FM_NODE_ATTR_STATE);
-        loop_attrd(lp, name, fm_state_name(st->state), FM_NODE_ATTRS_DAMPEN, FM_ATTRD_TIMEOUT_MS);
-    }
-    if ((due & FM_NODE_ATTR_WEIGHT) != 0) {
-        fm_node_attr_name(name, sizeof(name), lp->resource, FM_NODE_ATTR_WEIGHT);
-        snprintf(value, sizeof(value), "%lu", (unsigned long) st->weight);
-        loop_attrd(lp, name, value, FM_NODE_ATTRS_DAMPEN, FM_ATTRD_TIMEOUT_MS);
-    }
-    fm_node_attrs_set(&lp->attrs, due, st->state, st->weight, now_us);
-}
-
-/* A clean stop takes them away: no loop, no verdict to show.  (A loop that
- * lost its directory to another leaves them to that one.) */
-static void
-loop_remove_attrs(struct fm_loop *lp)
-{
-    static const unsigned which[] = { FM_NODE_ATTR_STATE, FM_NODE_ATTR_WEIGHT };
-    char name[FM_RESOURCE_NAME_MAX + 32];
-
-    for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
-        if ((lp->attrs.published & which[i]) != 0) {
-            fm_node_attr_name(name, sizeof(name), lp->resource, which[i]);
-            loop_attrd(lp, name, NULL, NULL, FM_ATTRD_STOP_TIMEOUT_MS);
-        }
-    }
-    lp->attrs.published = 0;
-}
-
 /* Stop, the state file up to date with the last cycle. */
 static void
 loop_stop(struct fm_loop *lp)
 {
     loop_flush(lp);
-    loop_remove_attrs(lp);
+    /* No loop, no verdict to show.  (A loop that lost its directory to
+     * another does not come here: it leaves them to that one.) */
+    fm_run_attrs_remove(&lp->attrs);
     qb_loop_stop(lp->loop);
 }
 
@@ -321,25 +253,9 @@ loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
     return true;
 }
 
-/* The whole reason of a recovery goes where the administrator looks: the
- * log (the transition line) and the node attribute faultmon-RESOURCE-reason
- * (exit reasons are cut at 128 bytes). */
-static void
-loop_publish_reason(struct fm_loop *lp, const struct fm_monitor_out *out)
-{
-    /* The agent's exit reasons (a refused start) lead with it. */
-    if (out->cause[0] != '\0' && fm_recovery_write_cause(lp->dir, out->cause) != 0) {
-        fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_CAUSE);
-    }
-    if (lp->signal_pacemaker) {
-        char name[FM_RESOURCE_NAME_MAX + 32];
-
-        snprintf(name, sizeof(name), "faultmon-%s-reason", lp->resource);
-        loop_attrd(lp, name, out->reason, NULL, FM_ATTRD_TIMEOUT_MS);
-    }
-}
-
-/* The second half: recovery first, the explanations follow. */
+/* The second half: recovery first, the explanations follow: the whole
+ * reason where the administrator looks (the log has it in the transition
+ * line), and the node attributes. */
 static void
 loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
 {
@@ -361,9 +277,13 @@ loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
         }
     }
     if (out->publish) {
-        loop_publish_reason(lp, out);
+        /* The agent's exit reasons (a refused start) lead with it. */
+        if (out->cause[0] != '\0' && fm_recovery_write_cause(lp->dir, out->cause) != 0) {
+            fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_CAUSE);
+        }
+        fm_run_attrs_reason(&lp->attrs, out->reason);
     }
-    loop_publish_attrs(lp);
+    fm_run_attrs_publish(&lp->attrs, &lp->mon.st, fm_now_us());
 }
 
 /* A cycle ended, or could not start (\p start_error says why). */
@@ -661,6 +581,8 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
         fm_log_info("%s: no OCF resource environment; decisions are only recorded", lp->resource);
         lp->signal_pacemaker = false;
     }
+    lp->attrs.resource = lp->resource;
+    lp->attrs.enabled = lp->signal_pacemaker;
     rc = run_lock(lp);
     if (rc != -1) {
         return rc;

@@ -157,6 +157,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run.c \
 	src/cmd_run_args.c \
 	src/cmd_run_args.h \
+	src/cmd_run_attrs.c \
+	src/cmd_run_attrs.h \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
 	src/faultmon.c
