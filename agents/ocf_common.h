@@ -124,7 +124,7 @@ int fm_ocf_halog_append(const char *path, const char *line);
 
 /*!
  * \brief Write one message where ocf_log would: HA_LOGFILE (else
- *        PCMK_logfile) and HA_DEBUGLOG, as the top of ocf_halog.c says.
+ *        PCMK_logfile, HA_logfile) and HA_DEBUGLOG, as the top of ocf_halog.c says.
  *
  * \param[in] resource  OCF_RESOURCE_INSTANCE, or NULL
  */

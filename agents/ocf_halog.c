@@ -10,8 +10,8 @@
  * (ERROR, WARNING, INFO, DEBUG...) and HA_DATEFMT "%b %d %T " by default;
  * the date is unquoted there, so the shell splits it into words and joins
  * them with one space each.  Debug lines go to HA_DEBUGLOG only, when
- * HA_debug is set and not 0; other lines to HA_LOGFILE (else PCMK_logfile,
- * which Pacemaker sets to the same file) and to HA_DEBUGLOG when that is
+ * HA_debug is set and not 0; other lines to HA_LOGFILE (else PCMK_logfile
+ * or HA_logfile, which Pacemaker sets) and to HA_DEBUGLOG when that is
  * another file.  As ha_log, nothing is written when stdin is a terminal (an
  * administrator running the agent by hand reads stderr).
  *
@@ -163,8 +163,13 @@ fm_ocf_halog(int priority, const char *agent, const char *resource, const char *
     if (isatty(STDIN_FILENO)) {
         return;
     }
+    /* Pacemaker exports its log file as PCMK_logfile and, for old agents,
+     * HA_logfile (pcmk__set_env_option()); ha_log reads HA_LOGFILE only. */
     if (logfile == NULL) {
         logfile = env_value("PCMK_logfile");
+    }
+    if (logfile == NULL) {
+        logfile = env_value("HA_logfile");
     }
     if (tag_env != NULL) {
         fm_text_format(tag, sizeof(tag), "%s", tag_env);

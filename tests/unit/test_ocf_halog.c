@@ -227,6 +227,10 @@ test_env(void **state)
     snprintf(tag, sizeof(tag), "  httpmon[%ld]:    ERROR: no resource\n", (long) getpid());
     assert_non_null(strstr(slurp(log), tag));
     unsetenv("PCMK_logfile");
+    setenv("HA_logfile", log, 1);
+    fm_ocf_halog(LOG_ERR, "httpmon", NULL, "compat spelling");
+    assert_non_null(strstr(slurp(log), ":    ERROR: compat spelling\n"));
+    unsetenv("HA_logfile");
 }
 
 int
