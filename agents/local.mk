@@ -24,6 +24,7 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf_cib.c \
 	agents/ocf_common.h \
 	agents/ocf_env.c \
+	agents/ocf_halog.c \
 	agents/ocf_log.c \
 	agents/ocf_loop.c \
 	agents/ocf_proc.c \
@@ -124,6 +125,7 @@ FM_OCF_UNIT_TESTS = \
 	tests/unit/test_ocf_apache_conf \
 	tests/unit/test_ocf_common \
 	tests/unit/test_ocf_env \
+	tests/unit/test_ocf_halog \
 	tests/unit/test_ocf_proc \
 	tests/unit/test_ocf_record
 FM_OCF_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
@@ -142,6 +144,10 @@ tests_unit_test_ocf_env_SOURCES = tests/unit/test_ocf_env.c $(FM_OCF_UNIT_SOURCE
 tests_unit_test_ocf_env_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_env_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
 tests_unit_test_ocf_env_LDADD = $(FM_OCF_UNIT_LDADD)
+tests_unit_test_ocf_halog_SOURCES = tests/unit/test_ocf_halog.c tests/unit/ocf_tmpdir.h $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_halog_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_halog_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_halog_LDADD = $(FM_OCF_UNIT_LDADD)
 tests_unit_test_ocf_proc_SOURCES = tests/unit/test_ocf_proc.c tests/unit/ocf_tmpdir.h $(FM_OCF_UNIT_SOURCES)
 tests_unit_test_ocf_proc_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_proc_CFLAGS = $(FM_OCF_UNIT_CFLAGS)

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <crm/common/results.h>     /* enum ocf_exitcode */
 
@@ -77,8 +78,9 @@ int fm_ocf_param_bool(const char *name, bool dflt);
 
 /*
  * Logging: everything goes to syslog (facility daemon) as
- * "faultmon-ocf:AGENT(RESOURCE)"; warnings and errors also to stderr, which
- * the executor keeps in Pacemaker's log.  Every message and exit reason goes
+ * "faultmon-ocf:AGENT(RESOURCE)", and to Pacemaker's log file as ocf_log
+ * writes it (HA_LOGFILE, HA_DEBUGLOG: ocf_halog.c); warnings and errors also
+ * to stderr, which the executor keeps in Pacemaker's log.  Every message and exit reason goes
  * through fm_text_format() (include/faultmon/text.h): no URI secret, no
  * control character, no invalid UTF-8 (Pacemaker keeps exit reasons in XML).
  */
@@ -92,6 +94,41 @@ void fm_ocf_log(int priority, const char *fmt, ...) __attribute__((format(printf
  *        as what it does.
  */
 int fm_ocf_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- Pacemaker's log file, as ocf_log writes it (ocf_halog.c) ---- */
+
+/*! \return ocf_log's word for a syslog priority ("ERROR", "WARNING", "INFO"...) */
+const char *fm_ocf_halog_word(int priority);
+
+/*!
+ * \brief One line as resource-agents' ha_log appends it to HA_LOGFILE, or
+ *        (\p debug_form) as it and ha_debug append it to HA_DEBUGLOG.
+ *
+ * \param[out] buf       the line, with its newline
+ * \param[in]  tm        the local time
+ * \param[in]  datefmt   HA_DATEFMT, or NULL for its default "%b %d %T "
+ * \param[in]  tag       HA_LOGTAG, or "AGENT(RESOURCE)[PID]"
+ * \param[in]  priority  syslog priority
+ * \param[in]  msg       the message, clean already
+ */
+void fm_ocf_halog_line(char *buf, size_t buf_len, const struct tm *tm, const char *datefmt, const char *tag,
+                       int priority, const char *msg, bool debug_form);
+
+/*!
+ * \brief Append \p line with one write (O_APPEND) to an existing regular
+ *        file named by an absolute path; never creates one.
+ * \return 0, or an errno value (EINVAL: not an absolute path or not a
+ *         regular file); the caller drops the line
+ */
+int fm_ocf_halog_append(const char *path, const char *line);
+
+/*!
+ * \brief Write one message where ocf_log would: HA_LOGFILE (else
+ *        PCMK_logfile, HA_logfile) and HA_DEBUGLOG, as the top of ocf_halog.c says.
+ *
+ * \param[in] resource  OCF_RESOURCE_INSTANCE, or NULL
+ */
+void fm_ocf_halog(int priority, const char *agent, const char *resource, const char *msg);
 
 /* ---- files and processes (ocf_proc.c) ---- */
 

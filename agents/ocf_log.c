@@ -37,6 +37,18 @@ log_who(char *who, size_t who_len)
                    (log_ocf != NULL)? log_ocf->action : "-");
 }
 
+/* The file line, as ocf_log's: the tag names agent and resource, the
+ * message leads with the action. */
+static void
+log_file(int priority, const char *msg)
+{
+    char text[1300];
+
+    fm_text_format(text, sizeof(text), "%s: %s", (log_ocf != NULL)? log_ocf->action : "-", msg);
+    fm_ocf_halog(priority, (log_ocf != NULL)? log_ocf->agent : "agent",
+                 (log_ocf != NULL)? log_ocf->resource : NULL, text);
+}
+
 static void
 log_text(int priority, const char *msg)
 {
@@ -44,6 +56,7 @@ log_text(int priority, const char *msg)
 
     log_who(who, sizeof(who));
     syslog(priority, "%s: %s", who, msg);
+    log_file(priority, msg);
     if (priority <= LOG_WARNING) {
         fprintf(stderr, "%s: %s: %s\n", (priority <= LOG_ERR)? "ERROR" : "WARNING", who, msg);
     }
@@ -78,5 +91,6 @@ fm_ocf_fail(int rc, const char *fmt, ...)
     }
     log_who(who, sizeof(who));
     syslog((rc == PCMK_OCF_NOT_RUNNING)? LOG_INFO : LOG_ERR, "%s: %s", who, msg);
+    log_file((rc == PCMK_OCF_NOT_RUNNING)? LOG_INFO : LOG_ERR, msg);
     return rc;
 }

@@ -21,7 +21,6 @@
 
 #include <qb/qbloop.h>
 
-#include <faultmon/attrd.h>
 #include <faultmon/clock.h>
 #include <faultmon/commands.h>
 #include <faultmon/decide.h>
@@ -36,9 +35,9 @@
 #include <faultmon/state.h>
 
 #include "cmd_run_args.h"
+#include "cmd_run_attrs.h"
 
 #define FM_PCMK_TIMEOUT_MS 1000
-#define FM_ATTRD_TIMEOUT_MS 5000
 
 struct fm_loop {
     const char *resource;
@@ -63,6 +62,7 @@ struct fm_loop {
     long watch_pid;
     int watch_rc;                   /* the last reading's error, said once */
     struct fm_pcmk_resource rsc;
+    struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     int exit_rc;                    /* set when the loop stops on an error */
 };
@@ -216,6 +216,9 @@ static void
 loop_stop(struct fm_loop *lp)
 {
     loop_flush(lp);
+    /* No loop, no verdict to show.  (A loop that lost its directory to
+     * another does not come here: it leaves them to that one.) */
+    fm_run_attrs_remove(&lp->attrs);
     qb_loop_stop(lp->loop);
 }
 
@@ -227,25 +230,6 @@ on_stop_signal(int32_t sig, void *data)
     fm_log_notice("%s: stopping on signal %d", lp->resource, sig);
     loop_stop(lp);
     return 0;
-}
-
-/* Pacemaker's attrd_updater; the loop runs inside the cluster, so a
- * missing cluster is only a log line. */
-static void
-loop_attrd(const struct fm_loop *lp, const char *name, const char *value)
-{
-    const char *tool = getenv("FAULTMON_ATTRD_UPDATER");
-    char out[512];
-    int status = 0;
-
-    if (tool == NULL || tool[0] != '/') {
-        tool = FM_ATTRD_UPDATER;
-    }
-    status = fm_attrd_update(tool, name, value, NULL, FM_ATTRD_TIMEOUT_MS, out, sizeof(out));
-    if (status != 0) {
-        fm_log_warn("%s: %s -n %s failed (status %d)%s%s", lp->resource, tool, name, status,
-                    (out[0] != '\0')? ": " : "", out);
-    }
 }
 
 /* The first half of the monitor's answer: the state, then the logs. */
@@ -273,9 +257,9 @@ loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
     return true;
 }
 
-/* The second half: recovery first, the explanations follow.  The whole
- * reason goes where the administrator looks: the log and the node
- * attribute faultmon-RESOURCE-reason (exit reasons are cut at 128 bytes). */
+/* The second half: recovery first, the explanations follow: the whole
+ * reason where the administrator looks (the log has it in the transition
+ * line), and the node attributes. */
 static void
 loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
 {
@@ -296,20 +280,14 @@ loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
             }
         }
     }
-    if (!out->publish) {
-        return;
+    if (out->publish) {
+        /* The agent's exit reasons (a refused start) lead with it. */
+        if (out->cause[0] != '\0' && fm_recovery_write_cause(lp->dir, out->cause) != 0) {
+            fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_CAUSE);
+        }
+        fm_run_attrs_reason(&lp->attrs, out->reason);
     }
-    fm_log_warn("%s: %s", lp->resource, out->publish_log);
-    /* The agent's exit reasons (a refused start) lead with it. */
-    if (out->cause[0] != '\0' && fm_recovery_write_cause(lp->dir, out->cause) != 0) {
-        fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_CAUSE);
-    }
-    if (lp->signal_pacemaker) {
-        char name[FM_RESOURCE_NAME_MAX + 32];
-
-        snprintf(name, sizeof(name), "faultmon-%s-reason", lp->resource);
-        loop_attrd(lp, name, out->reason);
-    }
+    fm_run_attrs_publish(&lp->attrs, &lp->mon.st, fm_now_us());
 }
 
 /* A cycle ended, or could not start (\p start_error says why). */
@@ -407,8 +385,8 @@ loop_check_resume(struct fm_loop *lp)
         return;
     }
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_RESUME, false);
-    if (fm_monitor_resume(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
-        loop_apply(lp, &out);
+    if (fm_monitor_resume(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0 && loop_apply(lp, &out)) {
+        loop_act(lp, &out);
     }
 }
 
@@ -484,7 +462,9 @@ loop_check_reset(struct fm_loop *lp)
         return;
     }
     if (fm_monitor_reset(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
-        loop_apply(lp, &out);
+        if (loop_apply(lp, &out)) {
+            loop_act(lp, &out);
+        }
         fm_recovery_file_mark(lp->dir, FM_RECOVERY_ASKED, false);
         fm_recovery_file_mark(lp->dir, FM_RECOVERY_CAUSE, false);
     } else {
@@ -616,6 +596,8 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
         fm_log_info("%s: no OCF resource environment; decisions are only recorded", lp->resource);
         lp->signal_pacemaker = false;
     }
+    lp->attrs.resource = lp->resource;
+    lp->attrs.enabled = lp->signal_pacemaker;
     rc = run_lock(lp);
     if (rc != -1) {
         return rc;

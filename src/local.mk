@@ -138,6 +138,7 @@ src_metrics_libfmmetrics_la_SOURCES = \
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
 	src/monitor/monitor.c \
+	src/monitor/node_attrs.c \
 	src/monitor/observer.c
 src_monitor_libfmmonitor_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
@@ -161,6 +162,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run.c \
 	src/cmd_run_args.c \
 	src/cmd_run_args.h \
+	src/cmd_run_attrs.c \
+	src/cmd_run_attrs.h \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
 	src/faultmon.c
@@ -184,6 +187,7 @@ noinst_HEADERS = \
 	include/faultmon/log.h \
 	include/faultmon/metrics.h \
 	include/faultmon/monitor.h \
+	include/faultmon/node_attrs.h \
 	include/faultmon/observer.h \
 	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \

@@ -24,7 +24,7 @@
 
 #define FM_MONITOR_CAUSE_MAX 600
 #define FM_MONITOR_TEXT_MAX (FM_DECIDE_REASON_MAX + FM_MONITOR_CAUSE_MAX + 128)
-#define FM_MONITOR_LOGS_MAX 4
+#define FM_MONITOR_LOGS_MAX 6
 
 /* What the agents and `faultmon status` act on, as last written: a cycle
  * that changes none of it need not be written (see fm_monitor_cycle_done()).
@@ -64,6 +64,9 @@ struct fm_monitor {
                                            failure */
     bool recovery_reported;             /* our fail request reported it to the
                                            cluster: the monitor must not again */
+    enum fm_state logged_state;         /* the state the log last told of
+                                           (fm_monitor_restore() brings the
+                                           earlier loop's back) */
     bool have_written;                  /* a write was asked and not failed */
     bool unwritten;                     /* st holds cycles not written yet */
     uint64_t written_us;                /* when the last write was asked */
@@ -85,14 +88,18 @@ struct fm_monitor_out {
     enum fm_action request;             /* ask the cluster for it now; then
                                            fm_monitor_reported() if it
                                            reached the controller */
-    bool publish;                       /* publish the reason: the log line
-                                           publish_log, `cause` when there is
-                                           one, and with a cluster the node
-                                           attribute faultmon-RSC-reason */
-    char publish_log[FM_MONITOR_TEXT_MAX + 64];
+    bool publish;                       /* publish the reason: `cause` when
+                                           there is one, and with a cluster
+                                           the node attribute
+                                           faultmon-RSC-reason (the log has
+                                           it: a recovery is a transition) */
     char cause[FM_MONITOR_CAUSE_MAX];   /* what failed, or "" */
     char reason[FM_MONITOR_TEXT_MAX];   /* the cause and the decision */
     bool event_same;                    /* tell the agent: the same outage */
+    bool transition;                    /* the state changed or a recovery
+                                           was decided: logged once (at
+                                           LOG_NOTICE, among logs), and the
+                                           node attribute of the state */
     uint64_t next_cycle_ms;             /* after a cycle: when to start the next */
 };
 

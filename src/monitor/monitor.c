@@ -49,6 +49,7 @@ fm_monitor_init(struct fm_monitor *mon, const struct fm_decide_opts *opts, const
     snprintf(mon->st.kind, sizeof(mon->st.kind), "%s", kind);
     mon->st.probe_timeout_ms = opts->probe_timeout_ms;
     mon->st.pending = FM_ACTION_NONE;
+    mon->logged_state = FM_STATE_UP;
     return fm_decide_new(opts, &mon->decide);
 }
 
@@ -70,6 +71,8 @@ fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, uint6
     memcpy(mon->st.records, old->records, sizeof(old->records));
     /* A restart we asked for has happened if we are starting again. */
     mon->verify_restart = (old->pending == FM_ACTION_RESTART);
+    /* The story goes on from where the earlier loop left it. */
+    mon->logged_state = old->state;
     return 0;
 }
 
@@ -155,6 +158,33 @@ fm_monitor_flush(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, st
     }
 }
 
+/*
+ * Every change of state, and every recovery decided (a second restart while
+ * down is one too), is one notice line with its cause and reason, so that
+ * the cluster's log tells an incident's story; a cycle that changes
+ * nothing says nothing at this level.  The only place that tells of
+ * transitions, in the manner of curl's mstate().
+ */
+static void
+note_transition(struct fm_monitor *mon, const struct fm_decision *dec, const char *cause,
+                struct fm_monitor_out *out)
+{
+    const char *asked = "";
+
+    if (dec->state == mon->logged_state && !is_recovery(dec->action)) {
+        return;
+    }
+    if (is_recovery(dec->action)) {
+        asked = mon->opts->publish_only? ", unhealthy"
+                : (dec->action == FM_ACTION_RESTART)? ", restart asked" : ", failover asked";
+    }
+    out_log(out, LOG_NOTICE, "state %s -> %s%s: %s%s%s", fm_state_name(mon->logged_state),
+            fm_state_name(dec->state), asked, (cause != NULL)? cause : "", (cause != NULL)? ": " : "",
+            dec->reason);
+    mon->logged_state = dec->state;
+    out->transition = true;
+}
+
 /* The current decision as the agent's monitor reports it. */
 static void
 set_decision(struct fm_monitor *mon, const struct fm_decision *dec, uint64_t now_us)
@@ -214,9 +244,6 @@ act(struct fm_monitor *mon, const char *cause, const struct fm_decision *dec, bo
     snprintf(out->cause, sizeof(out->cause), "%s", (cause != NULL)? cause : "");
     snprintf(out->reason, sizeof(out->reason), "%s%s%s", (cause != NULL)? cause : "",
              (cause != NULL)? ": " : "", dec->reason);
-    snprintf(out->publish_log, sizeof(out->publish_log), "%s: %s",
-             (dec->action == FM_ACTION_RESTART)? "asking for a local restart" : "asking for a failover",
-             out->reason);
 }
 
 /* The first failed target of the last cycle and why ("" when none). */
@@ -333,6 +360,7 @@ fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     if (cause[0] == '\0') {
         first_failure(&mon->st, cause, sizeof(cause));
     }
+    note_transition(mon, &dec, (cause[0] != '\0')? cause : NULL, out);
     act(mon, (cause[0] != '\0')? cause : NULL, &dec, true, out);
     elapsed_ms = (cycle->now_us > cycle->start_us)? (cycle->now_us - cycle->start_us) / 1000u : 0;
     out->next_cycle_ms = (dec.interval_ms > elapsed_ms)? dec.interval_ms - elapsed_ms : 0;
@@ -363,6 +391,7 @@ fm_monitor_event(struct fm_monitor *mon, const char *cause, bool agent_answers, 
     state_to_write(mon, now_us, now_wall_s, true, out);
     out_log(out, LOG_INFO, "%s%s: state %s, action %s: %s", agent_answers? "monitor found " : "", cause,
             fm_state_name(dec.state), fm_action_name(dec.action), dec.reason);
+    note_transition(mon, &dec, cause, out);
     act(mon, cause, &dec, !agent_answers, out);
 }
 
@@ -375,10 +404,11 @@ fm_monitor_resume(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, s
     if (fm_decide_resume(mon->decide, now_us, &dec) != 0) {
         return EALREADY;
     }
-    out_log(out, LOG_NOTICE, "resumed by an administrator");
     mon->st.pending = FM_ACTION_NONE;
     set_decision(mon, &dec, now_us);
     state_to_write(mon, now_us, now_wall_s, true, out);
+    /* Held is a state of its own: a resume always leaves it. */
+    note_transition(mon, &dec, "faultmon resume", out);
     return 0;
 }
 
@@ -408,6 +438,9 @@ fm_monitor_reset(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, st
     snprintf(dec.reason, sizeof(dec.reason), "history and decision reset");
     set_decision(mon, &dec, now_us);
     state_to_write(mon, now_us, now_wall_s, true, out);
-    out_log(out, LOG_NOTICE, "failure history and decision reset (cleanup or faultmon reset)");
+    note_transition(mon, &dec, "cleanup or faultmon reset", out);
+    if (!out->transition) {
+        out_log(out, LOG_NOTICE, "failure history and decision reset (cleanup or faultmon reset)");
+    }
     return 0;
 }

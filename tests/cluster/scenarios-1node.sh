@@ -20,7 +20,9 @@
 #     even after a cleanup, until `faultmon resume`.
 #  2. httpd stopped with SIGSTOP (accepts connections, never answers): the
 #     first partial failure is degraded (monitor rc 190 shown, nothing
-#     recovered), the second within Retry_interval restarts.
+#     recovered; crm_mon -A shows faultmon-fm2-state degraded and
+#     faultmon-fm2-weight 50), the second within Retry_interval restarts;
+#     pcs resource disable removes those attributes.
 #  6. A slow but correct service: the kernel here has no sch_netem, so the
 #     latency is raised with an HTB class (tc, inside the node's namespace)
 #     that rate-limits every reply from port 80 (+50 ms per probe); adaptive
@@ -49,7 +51,7 @@ TPI=2                   # Thorough_probe_interval, seconds
 AG=ocf:faultmon:apache
 LOG=""                  # the node's pacemaker.log (set below)
 
-fm_plan 28
+fm_plan 30
 
 fm_cluster_start 1 || fm_bail "single-node cluster did not form"
 fm_result 0 "single-node cluster formed in ${FM_LAST_MS} ms; agents: $(readlink -f "$FM_OCF_DIR/faultmon/apache"), loop: $SC_FAULTMON"
@@ -244,6 +246,17 @@ ok=$([ "$st" -eq 0 ] && [ "$(fm_failcount fm2 "$N")" = 0 ] && ! sc_has_failure f
      && [ "$(fm_resource_nodes fm2)" = "$N" ]; echo $?)
 fm_result "$ok" "mapping: degraded -> rc 190: faultmon's state answers ${m_rc:-none} (pending '${m_pending}', reason '${m_reason}'), crm_mon lists the monitor with rc ${m_mon_rc:-none} and reason '${m_mon_reason}', Pacemaker recovers nothing"
 
+# The loop's node attributes (crm_mon -A): fm2's state and weight while it
+# is degraded (attrd's dampening is 5 s).
+attrs_line() { fm_node_exec "$N" crm_mon -A1 2>/dev/null | grep -E "faultmon-fm2-(state|weight)" | tr -s '[:blank:]' ' ' | tr '\n' ';'; }
+attrs_degraded() {
+    local a
+    a=$(attrs_line)
+    grep -Eq "faultmon-fm2-state ?: degraded" <<<"$a" && grep -Eq "faultmon-fm2-weight ?: 50" <<<"$a"
+}
+fm_poll 15 attrs_degraded
+fm_result $? "attributes: crm_mon -A1 shows fm2's state degraded and weight 50: '$(attrs_line)'"
+
 # stall 2, inside Retry_interval: the second partial failure restarts
 SC_FC0=$(fm_failcount fm2 "$N")
 random_phase
@@ -264,6 +277,19 @@ ok=$([ "$(sc_jget pending <<<"$at_detect")" = restart ] && [ "$(sc_jget ocf_rc <
 fm_result "$ok" "mapping: restart -> rc 1 in the loop's state too (pending $(sc_jget pending <<<"$at_detect"), ocf_rc $(sc_jget ocf_rc <<<"$at_detect"): '$(sc_jget reason <<<"$at_detect")')"
 sc_row "2b SIGSTOP: 2nd partial in window" "restart in place" "restart on ${SC_ON:-?} (asyncmon rc ${rc:-?})" "$SC_DETECT" "$SC_RESTORED" "$ok"
 fm_httpd_kill "$N" CONT 2>/dev/null
+# A disabled resource has no loop: the loop's clean stop removes its
+# attributes (the new loop after the restart has set them again first).
+attr_q() { fm_node_exec "$N" attrd_updater -Q -n "faultmon-fm2-$1" -N "$N" 2>/dev/null | sed -n 's/.*value="\([^"]*\)".*/\1/p'; }
+attrs_set() { [ -n "$(attr_q state)" ] && [ -n "$(attr_q weight)" ]; }
+fm_poll 15 attrs_set
+before="state $(attr_q state), weight $(attr_q weight)"
+fm_node_exec "$N" pcs resource disable fm2 >/dev/null 2>&1
+st=$?
+fm_wait_idle 60
+attrs_gone() { [ -z "$(attrs_line)" ] && [ -z "$(attr_q state)" ] && [ -z "$(attr_q weight)" ]; }
+fm_poll 15 attrs_gone
+ok=$([ "$st" = 0 ] && attrs_gone; echo $?)
+fm_result "$ok" "attributes: pcs resource disable fm2 removes faultmon-fm2-state and -weight (before: $before; after: '$(attrs_line)')"
 delete fm2
 
 # ------------------------------------------- 6: slow but correct: degraded

@@ -7,6 +7,7 @@
 # distributed by the top Makefile.am.
 
 FM_INTEGRATION_TESTS = \
+	tests/integration/agent-halog.sh \
 	tests/integration/metrics.sh \
 	tests/integration/run-loop.sh \
 	tests/integration/run-spread.sh \

@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 66
+plan 82
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -360,6 +360,100 @@ is "$(json_field quorum2 'r["pending"]')" restart "quorum=2, 2 of 3 targets refu
 run_loop grace 1 "Port_list=$REFUSED" startup_grace=60s
 is "$(json_field grace 'r["pending"] + "/" + str(r["weight"])')" "none/0" \
     "startup_grace=60s: a complete failure in the first cycle asks nothing, weighs nothing"
+
+# Transitions: every change of state is one notice line with its reason, and a
+# cycle that changes nothing adds none (`grep faultmon pacemaker.log` tells
+# the story of an incident).
+# state_lines FILE RESOURCE: the transition lines of RESOURCE in FILE.
+state_lines() {
+    grep -E "^faultmon: notice: $2: state [a-z]+ -> [a-z]+" "$1"
+}
+run_loop steady 3 "Port_list=$OK" Thorough_probe_interval=1
+is "$(state_lines "$FM_TMP/run.err" steady | wc -l)" 0 "3 ok cycles: no transition line"
+run_loop story 3 "Port_list=$OK $REFUSED $OK" quorum=2 Thorough_probe_interval=1
+is "$(state_lines "$FM_TMP/run.err" story | wc -l)" 1 "3 degraded cycles: one transition line"
+like "$(state_lines "$FM_TMP/run.err" story)" \
+    "state up -> degraded: http://$REFUSED/: connect-failed: 1 of 3 targets failing, below quorum 2" \
+    "  up -> degraded, with the failed target and the reason"
+: >"$FM_TMP/pacemaker.log"
+export PCMK_logfile=$FM_TMP/pacemaker.log
+run_loop plog 1 "Port_list=$REFUSED"
+unset PCMK_logfile
+like "$(grep -c . "$FM_TMP/pacemaker.log")/$(grep ' faultmon: notice: plog: state ' "$FM_TMP/pacemaker.log")" \
+    "^[0-9]+/[A-Z][a-z]{2} [0-9]{2} [0-9:]{8} \\[[0-9]+\\] [^ ]+ faultmon: notice: plog: state up -> down, restart asked: http://$REFUSED/: connect-failed: " \
+    "PCMK_logfile: the transition line reaches Pacemaker's log file, in its detail-log form"
+if start_loop tale "Port_list=$OK" Thorough_probe_interval=60; then
+    tale=$LOOP_PID
+    tale_event() {   # one complete failure found by the monitor, taken
+        printf 'complete httpd is not running (test)\n' >"$FAULTMON_STATE_DIR/tale/event"
+        kill -USR2 "$tale"
+        for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/tale/event" ] || break; sleep 0.05; done
+    }
+    tale_event
+    tale_event
+    "$FAULTMON" reset tale >/dev/null
+    for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/tale/reset" ] || break; sleep 0.05; done
+    stop_loop "$tale"
+    state_lines "$FM_TMP/bg-tale.err" tale >"$FM_TMP/tale.lines"
+    is "$(wc -l <"$FM_TMP/tale.lines")" 2 "failure, the same outage again, reset: two transition lines"
+    like "$(sed -n 1p "$FM_TMP/tale.lines")" \
+        "state up -> down, restart asked: httpd is not running \\(test\\): complete failure, weight 100" \
+        "  up -> down, restart asked, with the cause and the reason"
+    like "$(sed -n 2p "$FM_TMP/tale.lines")" \
+        "state down -> up: cleanup or faultmon reset: history and decision reset" "  down -> up on the reset"
+else
+    not_ok "a loop for the transition lines runs"
+    skip "needs the loop" 2
+fi
+
+# Node attributes for `crm_mon -A`: each resource's state and weight, set
+# on change only, removed on a clean stop; through a stand-in attrd_updater
+# that records its arguments (FAULTMON_ATTRD_UPDATER) and the OCF environment
+# that makes the loop talk to the cluster (the fail request fails here).
+cat >"$FM_TMP/attrd_updater" <<EOF
+#!/bin/sh
+printf '%s\n' "\$*" >>"$FM_TMP/attrd.calls"
+EOF
+chmod +x "$FM_TMP/attrd_updater"
+# attrd_calls RESOURCE: its calls so far, one a line.
+attrd_calls() {
+    grep -E -- "^-n faultmon-$1-" "$FM_TMP/attrd.calls" 2>/dev/null
+}
+export FAULTMON_ATTRD_UPDATER=$FM_TMP/attrd_updater OCF_RESOURCE_INSTANCE=attrs OCF_RESOURCE_TYPE=apache
+start_loop attrs "Port_list=$OK" Thorough_probe_interval=1
+attrs=$LOOP_PID
+start_loop attrs2 "Port_list=$OK" Thorough_probe_interval=60
+attrs2=$LOOP_PID
+unset FAULTMON_ATTRD_UPDATER OCF_RESOURCE_INSTANCE OCF_RESOURCE_TYPE
+sleep 2.5
+is "$(attrd_calls attrs)" "-n faultmon-attrs-state -U up -d 5s
+-n faultmon-attrs-weight -U 0 -d 5s" "attributes: state and weight set once, with dampening, over 3 ok cycles"
+stop_loop "$attrs"
+is "$?/$(attrd_calls attrs | sed -n '3,$p')" "0/-n faultmon-attrs-state -D
+-n faultmon-attrs-weight -D" "attributes: a clean stop deletes both"
+attrs_event() {   # one complete failure found by the monitor, taken
+    printf 'complete httpd is not running (test)\n' >"$FAULTMON_STATE_DIR/attrs2/event"
+    kill -USR2 "$attrs2"
+    for _ in $(seq 1 50); do [ -e "$FAULTMON_STATE_DIR/attrs2/event" ] || break; sleep 0.05; done
+}
+# wait_calls RESOURCE N: until RESOURCE has N calls (the loop runs them after
+# it took the event), 5 s at most.
+wait_calls() {
+    for _ in $(seq 1 100); do [ "$(attrd_calls "$1" | wc -l)" -ge "$2" ] && break; sleep 0.05; done
+}
+attrs_event
+wait_calls attrs2 5
+attrd_calls attrs2 >"$FM_TMP/attrs2.calls"
+is "$(grep -E -- '-(state|weight) ' "$FM_TMP/attrs2.calls" | sed -n '3,$p')" "-n faultmon-attrs2-state -U down -d 5s
+-n faultmon-attrs2-weight -U 100 -d 5s" "attributes: a failure sets state down and weight 100"
+like "$(cat "$FM_TMP/attrs2.calls")" "-n faultmon-attrs2-reason -U httpd is not running \\(test\\): " \
+    "  and the reason, as before"
+attrs_event
+sleep 0.3
+is "$(attrd_calls attrs2 | wc -l)" "$(wc -l <"$FM_TMP/attrs2.calls")" "attributes: the same outage again: no call"
+stop_loop "$attrs2"
+is "$(attrd_calls attrs2 | tail -n 2)" "-n faultmon-attrs2-state -D
+-n faultmon-attrs2-weight -D" "attributes: deleted on SIGTERM after a failure"
 
 # 59: every state any loop above wrote is one the reader accepts (the loop
 # checks its own state before writing it and logs a bug otherwise).

@@ -15,6 +15,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_ldap_ber \
 	tests/unit/test_monitor \
 	tests/unit/test_mysql_wire \
+	tests/unit/test_node_attrs \
 	tests/unit/test_parse \
 	tests/unit/test_pgsql_wire \
 	tests/unit/test_pidfile \
@@ -85,6 +86,9 @@ tests_unit_test_metrics_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_pidfile_SOURCES = tests/unit/test_pidfile.c
 tests_unit_test_pidfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_pidfile_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_node_attrs_SOURCES = tests/unit/test_node_attrs.c
+tests_unit_test_node_attrs_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_node_attrs_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_monitor_SOURCES = tests/unit/test_monitor.c
 tests_unit_test_monitor_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_monitor_LDADD = $(FM_UNIT_LDADD)

@@ -101,6 +101,100 @@ logged(const char *text)
     return false;
 }
 
+/* The notice lines of the last answer: the transitions (\p last gets the
+ * text of the last one, or ""). */
+static size_t
+notices(const char **last)
+{
+    size_t n = 0;
+
+    *last = "";
+    for (size_t i = 0; i < fk.out.n_logs; i++) {
+        if (fk.out.logs[i].priority == LOG_NOTICE) {
+            *last = fk.out.logs[i].text;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Every change of state and every recovery decided is one notice line with
+ * the cause and the reason; a cycle that changes nothing has none. */
+static void
+test_transitions_logged_once(void **state)
+{
+    const char *line = NULL;
+
+    (void) state;
+    fake_setup(false, false);
+    fk.opts.rise = 2;
+    fm_monitor_clear(&fk.mon);
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, false), 0);
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(notices(&line), 0);
+    assert_false(fk.out.transition);
+
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_int_equal(notices(&line), 1);
+    assert_true(fk.out.transition);
+    assert_non_null(strstr(line, "state up -> down, restart asked: http://127.0.0.1:8080/: connect-failed: "));
+
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_int_equal(notices(&line), 1);
+    assert_non_null(strstr(line, "state down -> down, failover asked: http://127.0.0.1:8080/: connect-failed: "));
+
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(notices(&line), 1);
+    assert_non_null(strstr(line, "state down -> flapping: "));
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(notices(&line), 1);
+    assert_non_null(strstr(line, "state flapping -> up: "));
+    for (int i = 0; i < 3; i++) {
+        cycle(10, FM_REASON_OK);
+        assert_int_equal(notices(&line), 0);
+        assert_false(fk.out.transition);
+    }
+
+    /* Degraded, and degraded again: one line. */
+    cycle(10, FM_REASON_READ_TIMEOUT);
+    assert_int_equal(notices(&line), 1);
+    assert_non_null(strstr(line, "state up -> degraded: http://127.0.0.1:8080/: read-timeout: "));
+    cycle(400, FM_REASON_READ_TIMEOUT);
+    assert_int_equal(notices(&line), 0);
+
+    /* A reset that changes the state says so in the transition line only. */
+    fk.now_us += S_US;
+    assert_int_equal(fm_monitor_reset(&fk.mon, fk.now_us, WALL0_S, &fk.out), 0);
+    assert_int_equal(notices(&line), 1);
+    assert_string_equal(line, "state degraded -> up: cleanup or faultmon reset: history and decision reset");
+    fk.now_us += S_US;
+    assert_int_equal(fm_monitor_reset(&fk.mon, fk.now_us, WALL0_S, &fk.out), 0);
+    assert_int_equal(notices(&line), 1);
+    assert_false(fk.out.transition);
+    assert_string_equal(line, "failure history and decision reset (cleanup or faultmon reset)");
+}
+
+/* A new loop goes on from the state the earlier loop left: its first ok
+ * cycle after a restart is a transition from down. */
+static void
+test_transition_after_restore(void **state)
+{
+    struct fm_run_state old;
+    const char *line = NULL;
+    char err[512] = "";
+
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    old = fk.mon.st;
+    fm_monitor_clear(&fk.mon);
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, true), 0);
+    assert_int_equal(fm_monitor_restore(&fk.mon, &old, fk.now_us + 5 * S_US, err, sizeof(err)), 0);
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(notices(&line), 1);
+    assert_string_equal(line, "state down -> up: up again after 1 success in a row (rise 1)");
+}
+
 /* Ok cycles: nothing to do but write the state and wait the interval, less
  * the cycle's own time. */
 static void
@@ -136,7 +230,7 @@ test_restart_then_under_way(void **state)
     assert_int_equal(fk.out.request, FM_ACTION_RESTART);
     assert_true(fk.out.publish);
     assert_string_equal(fk.out.cause, "http://127.0.0.1:8080/: connect-failed");
-    assert_non_null(strstr(fk.out.publish_log, "asking for a local restart: http://127.0.0.1:8080/"));
+    assert_true(logged("state up -> down, restart asked: http://127.0.0.1:8080/: connect-failed: "));
     assert_true(logged("cycle complete, state down, action restart"));
     assert_int_equal(fk.mon.st.pending, FM_ACTION_RESTART);
     assert_int_equal(fk.mon.st.ocf_rc, 1);
@@ -182,7 +276,7 @@ test_failed_restart_fails_over(void **state)
     cycle(10, FM_REASON_CONNECT_TIMEOUT);
     assert_state_written();
     assert_int_equal(fk.out.request, FM_ACTION_FAILOVER);
-    assert_non_null(strstr(fk.out.publish_log, "asking for a failover"));
+    assert_true(logged("state down -> down, failover asked: "));
     assert_int_equal(fk.mon.st.pending, FM_ACTION_FAILOVER);
     assert_int_equal(fk.mon.st.ocf_rc, 4);
     assert_false(fk.mon.verify_restart);
@@ -312,7 +406,7 @@ test_held_resume(void **state)
     fk.now_us += S_US;
     assert_int_equal(fm_monitor_resume(&fk.mon, fk.now_us, WALL0_S + 22, &fk.out), 0);
     assert_state_written();
-    assert_true(logged("resumed by an administrator"));
+    assert_true(logged("state held -> up: faultmon resume: resumed by the administrator"));
     assert_int_equal(fk.mon.st.pending, FM_ACTION_NONE);
     assert_int_equal(fk.mon.st.decide.held, 0);
     assert_int_equal(fm_monitor_resume(&fk.mon, fk.now_us, WALL0_S + 22, &fk.out), EALREADY);
@@ -457,6 +551,8 @@ main(void)
         cmocka_unit_test_teardown(test_live_loop_never_stale, teardown),
         cmocka_unit_test_teardown(test_reset, teardown),
         cmocka_unit_test_teardown(test_publish_only, teardown),
+        cmocka_unit_test_teardown(test_transitions_logged_once, teardown),
+        cmocka_unit_test_teardown(test_transition_after_restore, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,35 @@
+/*
+ * faultmon run: the node attributes the loop keeps (src/cmd_run_attrs.c),
+ * apart from the loop's wiring (src/cmd_run.c): the reason of a recovery
+ * (faultmon-RESOURCE-reason), the state and the weight, through
+ * attrd_updater.
+ */
+#ifndef FAULTMON_CMD_RUN_ATTRS_H
+#define FAULTMON_CMD_RUN_ATTRS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <faultmon/node_attrs.h>
+#include <faultmon/state.h>
+
+/* One loop's attributes. */
+struct fm_run_attrs {
+    const char *resource;
+    bool enabled;                   /* the loop talks to the cluster */
+    struct fm_node_attrs shown;     /* what the cluster was told */
+};
+
+/*! \brief The reason of a recovery, whole (exit reasons are cut at 128 bytes). */
+void fm_run_attrs_reason(const struct fm_run_attrs *ra, const char *reason);
+
+/*!
+ * \brief The state and the weight of \p st, when due (faultmon/node_attrs.h).
+ * \param[in] now_us  CLOCK_MONOTONIC
+ */
+void fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st, uint64_t now_us);
+
+/*! \brief A clean stop: delete the state and the weight, if set. */
+void fm_run_attrs_remove(struct fm_run_attrs *ra);
+
+#endif
