@@ -81,6 +81,8 @@ probe_usage_targets(FILE *out)
 "  an SQLSTATE, an rcode, a resultCode) is a complete failure.\n", out);
 }
 
+static void probe_usage_rules(FILE *out);
+
 static void
 probe_usage(FILE *out)
 {
@@ -147,7 +149,15 @@ probe_usage(FILE *out)
 "  -j, --json                print JSON (one object per run)\n"
 "  -q, --quiet               print only the verdict line of each run\n"
 "  -v, --verbose             log to stderr too (twice: debug)\n"
-"  -h, --help                show this help and exit\n"
+"  -h, --help                show this help and exit\n");
+    probe_usage_rules(out);
+}
+
+/* The classes, the exit status and examples: the end of the usage. */
+static void
+probe_usage_rules(FILE *out)
+{
+    fputs(
 "\n"
 "Classes (the Sun Cluster rules): a failure to resolve, connect, complete the\n"
 "TLS handshake or send the request is a complete failure; a timeout or error\n"
@@ -165,7 +175,7 @@ probe_usage(FILE *out)
 "  faultmon probe --timeout 2s --uri http://www.example.com/health \\\n"
 "      --receive 'status: *up' http://192.0.2.10:8080/\n"
 "  faultmon probe --json tcp://[::1]:5432\n"
-"  faultmon probe --exec '/usr/lib/nagios/plugins/check_pgsql -H 127.0.0.1'\n");
+"  faultmon probe --exec '/usr/lib/nagios/plugins/check_pgsql -H 127.0.0.1'\n", out);
 }
 
 struct probe_cli {

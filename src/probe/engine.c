@@ -519,6 +519,12 @@ fm_conn_expire(struct fm_conn *conn)
 {
     char detail[sizeof(conn->result->detail)];
 
+    if (conn->proto->on_deadline != NULL) {
+        conn->proto->on_deadline(conn);
+        if (fm_conn_judged(conn)) {
+            return;
+        }
+    }
     snprintf(detail, sizeof(detail), "no answer within Probe_timeout %llu ms%s",
              (unsigned long long) conn->run->opts->timeout_ms,
              (conn->proto->timeout_note != NULL)? conn->proto->timeout_note(conn) : "");

@@ -96,6 +96,10 @@ struct fm_probe_proto {
      * freed): release what the protocol holds beyond conn->fd, such as
      * exec's child process.  NULL: nothing. */
     void (*release)(struct fm_conn *conn);
+    /* The deadline has come: give a verdict of the protocol's own instead
+     * of the timeout (reverse mode's "no match by then"), or none.  NULL:
+     * always the timeout. */
+    void (*on_deadline)(struct fm_conn *conn);
 };
 
 extern const struct fm_probe_proto fm_probe_proto_tcp;

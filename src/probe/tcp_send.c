@@ -10,7 +10,7 @@
  * A reply that ends (the server closes) without a match is a content
  * mismatch: complete, like a page without its receive string.  With
  * reverse, a match is the failure (content-reverse, complete) and a reply
- * that ends without one passes.  A reply that passes and matches
+ * that ends, or is still open at the deadline, without one passes.  A reply that passes and matches
  * maintenance_regex signals maintenance (match.c).  A reply
  * that fills the read cap without a match is too large, and one that is
  * still coming at the deadline timed out: partial, as for HTTP.
@@ -160,19 +160,30 @@ tcp_send_on_ready(struct fm_conn *conn)
     tcp_send_on_io(conn);
 }
 
+/* Reverse mode at the deadline: a server that answered and has kept its
+ * connection open (a banner, a prompt) without a match passes, as F5's
+ * reverse receive string does; one that said nothing still times out. */
+static void
+tcp_send_on_deadline(struct fm_conn *conn)
+{
+    if (conn->run->opts->reverse && conn->step == FM_STEP_READ && conn->rx_len > 0) {
+        tcp_send_finish(conn, FM_REASON_OK, "no match by the deadline (reverse mode)");
+    }
+}
+
 static const char *
 tcp_send_timeout_note(const struct fm_conn *conn)
 {
     if (conn->step != FM_STEP_READ || conn->rx_len == 0) {
         return "";
     }
-    return conn->run->opts->reverse? " (no match so far; reverse mode waits for the server to close)"
-                                   : " (the reply so far does not match)";
+    return " (the reply so far does not match)";
 }
 
 const struct fm_probe_proto fm_probe_proto_tcp_send = {
     .name = "tcp-send",
     .on_ready = tcp_send_on_ready,
+    .on_deadline = tcp_send_on_deadline,
     .on_io = tcp_send_on_io,
     .timeout_note = tcp_send_timeout_note,
 };

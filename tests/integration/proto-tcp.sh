@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 76
+plan 78
 
 fm_fault_server_start ok status-500 silent trickle garbage reset-request greet-reset \
     huge-headers refuse echo banner-220 || bail_out "the fault server did not start"
@@ -49,8 +49,9 @@ proto_case "non-plain --expect (a|b){2}, not matching: complete" 2 complete cont
 proto_case "non-plain --expect after a NUL in the reply: ok" 0 ok none ok fast -- \
     --send 'A\0B' --expect '(B|C)' "$(tcp echo)"
 # --reverse turns expect_regex around (F5's reverse receive string): a match
-# is the failure; a reply that ends without one passes, and one that is
-# still coming at the deadline may yet match, so it times out as before.
+# is the failure; a reply that ends without one passes, and so does one
+# still open at the deadline (a banner that keeps the connection), while a
+# server that says nothing at all still times out.
 proto_case "--reverse, the reply matches: complete" 2 complete content content-reverse fast -- \
     --reverse --send 'ERROR\r\n' --expect 'ERROR' "$(tcp echo)"
 proto_detail_like "--reverse: the detail says so" '^reply matches expect_regex \(reverse mode\): echo:ERROR'
@@ -58,9 +59,12 @@ proto_case "--reverse, non-plain pattern, the reply matches: complete" 2 complet
     content-reverse fast -- --reverse --send 'ERROR\r\n' --expect '^echo:(ERROR|FAIL)' "$(tcp echo)"
 proto_case "--reverse, the reply ends without a match: ok" 0 ok none ok fast -- \
     --reverse --send 'fine\r\n' --expect 'ERROR' "$(tcp echo)"
-proto_case "--reverse, a banner without a match, the server keeps the connection: partial" 1 \
-    partial read read-timeout deadline -- --reverse --expect '^554' "$(tcp banner-220)"
-proto_detail_like "--reverse: the timeout says reverse waits for the close" 'reverse mode waits for the server to close'
+proto_case "--reverse, a banner without a match, the server keeps the connection: ok at the deadline" \
+    0 ok none ok deadline -- --reverse --expect '^554' "$(tcp banner-220)"
+proto_detail_like "--reverse: the detail says no match came by the deadline" \
+    '^no match by the deadline \(reverse mode\): 220'
+proto_case "--reverse, a server that says nothing: partial at the deadline" 1 partial read \
+    read-timeout deadline -- --reverse --send 'x\r\n' --expect 'ERROR' "$(tcp silent)"
 # --maintenance-regex on the reply read (F5's receive-disable string): a
 # reply that passes and asks to be drained is maintenance (class ok); one
 # that fails keeps its failure whatever it says.
