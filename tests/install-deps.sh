@@ -13,7 +13,7 @@ packages=(
     prometheus
     # protocol tests (issue 12): real servers, started by the tests themselves
     redis-server postfix dovecot-imapd dovecot-pop3d vsftpd
-    postgresql mariadb-server slapd dnsmasq-base
+    postgresql mariadb-server slapd dnsmasq-base unbound
     # exec probes: real checks (check_tcp, check_dummy) from Monitoring Plugins
     monitoring-plugins-basic
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester

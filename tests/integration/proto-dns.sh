@@ -4,7 +4,8 @@
 # ok (A, MX, TXT; ?answer= matching), refusing answers (complete, the rcode
 # as reason: NXDOMAIN, REFUSED for a name it does not serve, NODATA,
 # NOMATCH), ?rcode=NXDOMAIN passing, paused with SIGSTOP (partial, at the
-# deadline), stopped (complete: the port unreachable), and repeated cycles.
+# deadline), stopped (complete: the port unreachable), and repeated cycles;
+# and a real SERVFAIL from unbound, whose forwarder is down.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -25,7 +26,7 @@ if ! srv_dnsmasq_start --address=/x.test/127.0.0.5 --address=/nx.test/ \
     echo "1..0 # SKIP dnsmasq did not start"
     exit 0
 fi
-plan 32
+plan 37
 
 dns=dns://127.0.0.1:$SRV_DNS_PORT
 proto_case "A" 0 ok none ok fast -- "$dns/x.test"
@@ -59,6 +60,20 @@ proto_case "paused (SIGSTOP): partial at the deadline" 1 partial read read-timeo
 proto_detail_like "paused: says what it waited for" 'waiting for the answer'
 kill -CONT "$SRV_DNS_PID"
 proto_case "resumed: ok again" 0 ok none ok fast -- "$dns/x.test"
+
+# SERVFAIL, from a real resolver that cannot reach the zone's server.
+if srv_unbound_start; then
+    ub=dns://127.0.0.1:$SRV_UB_PORT
+    proto_case "unbound: a name it serves: ok" 0 ok none ok fast -- "$ub/www.ok.faultmon"
+    proto_case "unbound, the forwarder down: SERVFAIL, complete" 2 complete status refused fast -- \
+        "$ub/www.fail.faultmon"
+    proto_detail_like "SERVFAIL: the rcode as detail" '^rcode SERVFAIL$'
+    srv_stop "$SRV_UB_PID"
+else
+    for _ in 1 2 3 4 5; do
+        skip "unbound's SERVFAIL" "unbound did not start"
+    done
+fi
 
 srv_stop "$SRV_DNS_PID"
 proto_case "stopped: complete (port unreachable)" 2 complete connect connect-failed fast -- \

@@ -241,6 +241,64 @@ srv_dnsmasq_start() {
     return 1
 }
 
+# srv_unbound_start: unbound, a real recursive resolver, on
+# 127.0.0.1:SRV_UB_PORT (UDP and TCP), whose only forward zone,
+# fail.faultmon., points at a port where nothing listens: it answers
+# SERVFAIL for every name there (after one try of 50 ms at most), and
+# serves www.ok.faultmon. itself.  Every other name is refused: no root
+# server is ever asked.
+srv_unbound_start() {
+    local attempt conf
+    if [ ! -x "${SRV_UNBOUND:=/usr/sbin/unbound}" ]; then
+        diag "unbound not found (apt-get install unbound)"
+        return 1
+    fi
+    SRV_UB_DIR=$(srv_dir unbound) || return 1
+    conf=$SRV_UB_DIR/unbound.conf
+    for attempt in 1 2 3; do
+        SRV_UB_PORT=$(srv_free_port_udp) || return 1
+        cat >"$conf" <<EOF
+server:
+    interface: 127.0.0.1@$SRV_UB_PORT
+    port: $SRV_UB_PORT
+    do-daemonize: no
+    use-syslog: no
+    logfile: ""
+    username: ""
+    chroot: ""
+    directory: "$SRV_UB_DIR"
+    pidfile: "$SRV_UB_DIR/pid"
+    access-control: 127.0.0.0/8 allow
+    do-not-query-localhost: no
+    module-config: "iterator"
+    num-threads: 1
+    outgoing-range: 16
+    so-reuseport: no
+    infra-keep-probing: no
+    infra-cache-max-rtt: 50
+    outbound-msg-retry: 1
+    local-zone: "." refuse
+    local-zone: "fail.faultmon." transparent
+    local-zone: "ok.faultmon." static
+    local-data: "www.ok.faultmon. 60 IN A 127.0.0.7"
+forward-zone:
+    name: "fail.faultmon."
+    forward-addr: 127.0.0.1@1
+remote-control:
+    control-enable: no
+EOF
+        srv_spawn "$SRV_UB_DIR/unbound.log" "$SRV_UNBOUND" -d -c "$conf"
+        SRV_UB_PID=$SRV_SPAWNED
+        if fm_wait_port 127.0.0.1 "$SRV_UB_PORT" 10; then
+            return 0
+        fi
+        diag "unbound did not start (attempt $attempt)"
+        diag_file "$SRV_UB_DIR/unbound.log"
+        srv_stop "$SRV_UB_PID"
+    done
+    return 1
+}
+
 # srv_hold MODE PORT N SECONDS: open N connections to 127.0.0.1:PORT and
 # keep them for SECONDS (or until stopped): MODE raw only connects and reads
 # the greeting; pg sends a StartupMessage as postgres and waits for
