@@ -49,6 +49,7 @@ enum fm_query_key {
     FM_QUERY_RCODE,         /* dns: the rcode that passes */
     FM_QUERY_ANSWER,        /* dns: a POSIX ERE an answer must match */
     FM_QUERY_SSLMODE,       /* postgres: disable | require */
+    FM_QUERY_ROOTDSE,       /* ldap: a flag: a root DSE search, not a bind */
     FM_QUERY__COUNT
 };
 

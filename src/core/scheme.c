@@ -52,9 +52,9 @@ static const struct fm_scheme_info fm_scheme_table[FM_SCHEME__COUNT] = {
     [FM_SCHEME_MYSQL]    = { "mysql",    FM_SCHEME_MYSQL,    FM_PROBE_MYSQL,       3306, false, false,
                              0, Q(FAMILY) },
     [FM_SCHEME_LDAP]     = { "ldap",     FM_SCHEME_LDAP,     FM_PROBE_LDAP,        389, false, true,
-                             FM_URI_PATH, Q(FAMILY) | Q(STARTTLS) },
+                             FM_URI_PATH, Q(FAMILY) | Q(STARTTLS) | Q(ROOTDSE) },
     [FM_SCHEME_LDAPS]    = { "ldaps",    FM_SCHEME_LDAPS,    FM_PROBE_LDAP,        636, true,  false,
-                             FM_URI_PATH, Q(FAMILY) },
+                             FM_URI_PATH, Q(FAMILY) | Q(ROOTDSE) },
     [FM_SCHEME_ICMP]     = { "icmp",     FM_SCHEME_ICMP,     FM_PROBE_ICMP,        0,   false, false,
                              FM_URI_NO_PORT, Q(FAMILY) },
     /* A command, given with Probe_command or --exec (target_exec.c). */
@@ -71,6 +71,7 @@ static const struct fm_query_key_info fm_query_table[FM_QUERY__COUNT] = {
                             "NOERROR|FORMERR|SERVFAIL|NXDOMAIN|NOTIMP|REFUSED" },
     [FM_QUERY_ANSWER]   = { "answer",   FM_QUERY_REGEX,  NULL },
     [FM_QUERY_SSLMODE]  = { "sslmode",  FM_QUERY_CHOICE, "disable|prefer|require" },
+    [FM_QUERY_ROOTDSE]  = { "rootdse",  FM_QUERY_FLAG,   NULL },
 };
 
 const struct fm_scheme_info *

@@ -1,7 +1,8 @@
 /*
  * faultmon: LDAPv3 as much as a probe needs (wire.h, RFC 4511): the
- * anonymous simple bind, StartTLS and unbind requests, and the LDAPResult
- * of the response, in the BER subset LDAP allows (definite lengths only).
+ * anonymous simple bind, root DSE search, StartTLS and unbind requests, and
+ * the LDAPResult of the response (past a search's entries), in the BER
+ * subset LDAP allows (definite lengths only).
  *
  *   LDAPMessage ::= SEQUENCE { messageID INTEGER, protocolOp CHOICE {...} }
  *   LDAPResult  ::= SEQUENCE { resultCode ENUMERATED, matchedDN OCTET STRING,
@@ -24,6 +25,12 @@
 #define LDAP_AUTH_SIMPLE 0x80
 #define LDAP_EXT_NAME 0x80
 #define LDAP_STARTTLS_OID "1.3.6.1.4.1.1466.20037"
+#define LDAP_SEARCH_REQUEST 0x63
+#define LDAP_SEARCH_ENTRY 0x64
+#define LDAP_SEARCH_REFERENCE 0x73
+/* Entries (or references) a root DSE search may bring before its done:
+ * a base search gives one; more is not a server we understand. */
+#define LDAP_MAX_ENTRIES 8
 /* A result a probe gets is small; a longer message is not one. */
 #define LDAP_MAX_MESSAGE 65536u
 
@@ -81,6 +88,33 @@ fm_ldap_unbind_request(unsigned char *out, size_t out_len, unsigned msgid)
     memcpy(out, unbind, sizeof(unbind));
     out[4] = (unsigned char) msgid;
     return sizeof(unbind);
+}
+
+size_t
+fm_ldap_rootdse_request(unsigned char *out, size_t out_len, unsigned msgid)
+{
+    /* RFC 4512 5.1: baseObject "", scope baseObject, (objectClass=*); the
+     * attribute list "1.1" asks for no attribute, and typesOnly for no
+     * value: the answer is whether the server answers at all. */
+    const unsigned char search[] = {
+        BER_SEQUENCE, 0x2a, BER_INTEGER, 0x01, 0x00,
+        LDAP_SEARCH_REQUEST, 0x25,
+        BER_OCTET_STRING, 0x00,                 /* baseObject: "" */
+        BER_ENUMERATED, 0x01, 0x00,             /* scope: baseObject */
+        BER_ENUMERATED, 0x01, 0x00,             /* derefAliases: never */
+        BER_INTEGER, 0x01, 0x00,                /* sizeLimit: none */
+        BER_INTEGER, 0x01, 0x00,                /* timeLimit: none (ours bounds it) */
+        0x01, 0x01, 0xff,                       /* typesOnly: TRUE */
+        0x87, 0x0b, 'o', 'b', 'j', 'e', 'c', 't', 'C', 'l', 'a', 's', 's',  /* present */
+        BER_SEQUENCE, 0x05, BER_OCTET_STRING, 0x03, '1', '.', '1',
+    };
+
+    if (out_len < sizeof(search) || msgid == 0 || msgid > 127) {
+        return 0;
+    }
+    memcpy(out, search, sizeof(search));
+    out[4] = (unsigned char) msgid;
+    return sizeof(search);
 }
 
 /*
@@ -191,9 +225,11 @@ judge_result(const unsigned char *p, size_t pos, size_t end, struct fm_wire_repl
     reply->verdict = (code == 0)? FM_WIRE_OK : FM_WIRE_REFUSED;
 }
 
-void
-fm_ldap_judge(const unsigned char *data, size_t len, unsigned msgid, unsigned op,
-              struct fm_wire_reply *reply)
+/* One LDAPMessage at the start of data; *entry is set (and the message
+ * skipped) for a search's entry or reference when op is its done. */
+static void
+judge_message(const unsigned char *data, size_t len, unsigned msgid, unsigned op,
+              struct fm_wire_reply *reply, bool *entry)
 {
     size_t pos = 0;
     size_t body = 0;
@@ -228,6 +264,11 @@ fm_ldap_judge(const unsigned char *data, size_t len, unsigned msgid, unsigned op
         reply->verdict = FM_WIRE_MALFORMED;
         return;
     }
+    if (op == FM_LDAP_SEARCH_DONE && id == msgid && pos < end
+        && (data[pos] == LDAP_SEARCH_ENTRY || data[pos] == LDAP_SEARCH_REFERENCE)) {
+        *entry = true;
+        return;
+    }
     if (ber_header(data, end, &pos, op, &op_len) != 1 || op_len > end - pos) {
         reply->verdict = FM_WIRE_MALFORMED;
         return;
@@ -235,6 +276,32 @@ fm_ldap_judge(const unsigned char *data, size_t len, unsigned msgid, unsigned op
     judge_result(data, pos, pos + op_len, reply);
     if (id == 0 && reply->verdict == FM_WIRE_OK) {
         reply->verdict = FM_WIRE_REFUSED;   /* the server hangs up all the same */
+    }
+}
+
+void
+fm_ldap_judge(const unsigned char *data, size_t len, unsigned msgid, unsigned op,
+              struct fm_wire_reply *reply)
+{
+    size_t off = 0;
+
+    for (unsigned entries = 0;; entries++) {
+        bool entry = false;
+
+        judge_message(data + off, len - off, msgid, op, reply, &entry);
+        if (!entry) {
+            if (reply->verdict != FM_WIRE_MORE) {
+                reply->used += off;
+            }
+            return;
+        }
+        if (entries >= LDAP_MAX_ENTRIES) {
+            fm_wire_reply_init(reply);
+            reply->verdict = FM_WIRE_MALFORMED;
+            reply->used = off;
+            return;
+        }
+        off += reply->used;
     }
 }
 

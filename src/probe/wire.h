@@ -105,6 +105,12 @@ void fm_mysql_judge_greeting(const unsigned char *data, size_t len,
 /* BER tags of the LDAP operations a probe reads the result of (RFC 4511). */
 #define FM_LDAP_BIND_RESPONSE 0x61
 #define FM_LDAP_EXTENDED_RESPONSE 0x78
+#define FM_LDAP_SEARCH_DONE 0x65
+
+/*! \brief The root DSE search (RFC 4512 5.1: base "", scope base,
+ *         (objectClass=*), no attributes) as message \p msgid (1-127).
+ *  \return its length, or 0 when \p out_len is too short */
+size_t fm_ldap_rootdse_request(unsigned char *out, size_t out_len, unsigned msgid);
 
 /*! \brief The anonymous simple BindRequest (LDAPv3) as message \p msgid (1-127).
  *  \return its length, or 0 when \p out_len is too short */
@@ -121,8 +127,10 @@ size_t fm_ldap_unbind_request(unsigned char *out, size_t out_len, unsigned msgid
 /*!
  * \brief Judge the LDAPResult of message \p msgid.
  *
- * \p op is the response's tag (FM_LDAP_BIND_RESPONSE, or
- * FM_LDAP_EXTENDED_RESPONSE for StartTLS).  resultCode 0 is OK; any other
+ * \p op is the response's tag (FM_LDAP_BIND_RESPONSE, FM_LDAP_SEARCH_DONE,
+ * or FM_LDAP_EXTENDED_RESPONSE for StartTLS); before a search's done, its
+ * entries and references (at most 8) are read past, and \p reply->used
+ * covers them.  resultCode 0 is OK; any other
  * is REFUSED with the code's number and name as code and text
  * ("53", "unwillingToPerform: ..." with the diagnostic message).  A Notice
  * of Disconnection (an unsolicited ExtendedResponse, message 0) is REFUSED

@@ -4,7 +4,8 @@
 # database): ok (the anonymous bind's resultCode 0), bind refused where
 # anonymous binds are disallowed (complete, resultCode 48 as the reason),
 # StartTLS refused by a server without TLS and taken by one with it,
-# ldaps://, paused
+# ldaps://, the root DSE search (?rootdse) answered where the bind is
+# refused, paused
 # with SIGSTOP (partial, at the deadline), stopped (complete).
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
@@ -25,13 +26,15 @@ if ! srv_slapd_start; then
     echo "1..0 # SKIP slapd did not start"
     exit 0
 fi
-plan 22
+plan 34
 open_port=$SRV_LDAP_PORT
 open_pid=$SRV_LDAP_PID
 ldap=ldap://127.0.0.1:$open_port
 
 proto_case "anonymous bind: ok" 0 ok none ok fast -- "$ldap"
 proto_detail_like 'anonymous bind: ok: detail' 'resultCode 0 success'
+proto_case "root DSE search: ok" 0 ok none ok fast -- "$ldap/?rootdse"
+proto_detail_like 'root DSE search: ok: detail' 'resultCode 0 success'
 proto_case "StartTLS without TLS: refused, resultCode 2" 2 complete status refused fast -- "$ldap/?starttls"
 proto_detail_like 'StartTLS without TLS: refused, resultCode 2: detail' '^StartTLS: resultCode 2 protocolError'
 
@@ -46,8 +49,15 @@ if SRV_LDAPS=1 srv_slapd_start "disallow bind_anon" "TLSCertificateFile $cert_di
     proto_detail_like 'StartTLS, then the bind over TLS: refused, resultCode 48: detail' '^bind: resultCode 48 inappropriateAuthentication'
     proto_case "ldaps://: the bind over TLS: refused, resultCode 48" 2 complete status refused fast -- "ldaps://127.0.0.1:$SRV_LDAPS_PORT"
     proto_detail_like 'ldaps://: detail' '^bind: resultCode 48 inappropriateAuthentication'
+    # Anonymous binds refused, the root DSE still read: the directory is up.
+    proto_case "bind refused, root DSE search: ok" 0 ok none ok fast -- \
+        "ldap://127.0.0.1:$SRV_LDAP_PORT/?rootdse"
+    proto_case "StartTLS, then the root DSE search over TLS: ok" 0 ok none ok fast -- \
+        "ldap://127.0.0.1:$SRV_LDAP_PORT/?starttls&rootdse"
+    proto_case "ldaps://, the root DSE search: ok" 0 ok none ok fast -- \
+        "ldaps://127.0.0.1:$SRV_LDAPS_PORT?rootdse"
 else
-    for _ in 1 2 3 4 5 6 7 8 9; do
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
         not_ok "slapd with disallow bind_anon and TLS did not start"
     done
 fi
@@ -55,6 +65,9 @@ fi
 kill -STOP "$open_pid"
 proto_case "paused (SIGSTOP): partial at the deadline" 1 partial read read-timeout deadline -- "$ldap"
 proto_detail_like 'paused (SIGSTOP): partial at the deadline: detail' 'bind'
+proto_case "paused, the root DSE search: partial at the deadline" 1 partial read read-timeout deadline -- \
+    "$ldap/?rootdse"
+proto_detail_like 'paused, the root DSE search: detail' 'root DSE search'
 kill -CONT "$open_pid"
 
 srv_stop "$open_pid"

@@ -24,6 +24,9 @@ test_requests(void **state)
     };
     const unsigned char unbind[] = { 0x30, 0x05, 0x02, 0x01, 0x02, 0x42, 0x00 };
     const char starttls[] = "\x30\x1d\x02\x01\x01\x77\x18\x80\x16" "1.3.6.1.4.1.1466.20037";
+    const char rootdse[] = "\x30\x2a\x02\x01\x02\x63\x25\x04\x00\x0a\x01\x00\x0a\x01\x00"
+                           "\x02\x01\x00\x02\x01\x00\x01\x01\xff\x87\x0b" "objectClass"
+                           "\x30\x05\x04\x03" "1.1";
 
     (void) state;
     assert_int_equal(fm_ldap_bind_request(out, sizeof(out), 7), sizeof(bind));
@@ -35,6 +38,9 @@ test_requests(void **state)
     assert_int_equal(fm_ldap_bind_request(out, sizeof(bind) - 1, 1), 0);
     assert_int_equal(fm_ldap_starttls_request(out, sizeof(starttls) - 2, 1), 0);
     assert_int_equal(fm_ldap_unbind_request(out, sizeof(unbind) - 1, 1), 0);
+    assert_int_equal(fm_ldap_rootdse_request(out, sizeof(out), 2), sizeof(rootdse) - 1);
+    assert_memory_equal(out, rootdse, sizeof(rootdse) - 1);
+    assert_int_equal(fm_ldap_rootdse_request(out, sizeof(rootdse) - 2, 2), 0);
     assert_int_equal(fm_ldap_bind_request(out, sizeof(out), 0), 0);
     assert_int_equal(fm_ldap_bind_request(out, sizeof(out), 128), 0);
 }
@@ -51,6 +57,9 @@ struct judge_case {
 
 #define BIND FM_LDAP_BIND_RESPONSE
 #define EXT FM_LDAP_EXTENDED_RESPONSE
+#define DONE FM_LDAP_SEARCH_DONE
+#define ENTRY "\x30\x09\x02\x01\x01\x64\x04\x04\x00\x30\x00"
+#define SEARCH_OK "\x30\x0c\x02\x01\x01\x65\x07\x0a\x01\x00\x04\x00\x04\x00"
 #define CASE(name, s, op, v, code, text) { name, s, sizeof(s) - 1, op, v, code, text }
 
 static const struct judge_case cases[] = {
@@ -90,6 +99,21 @@ static const struct judge_case cases[] = {
     CASE("empty id", "\x30\x0b\x02\x00\x61\x07\x0a\x01\x00\x04\x00\x04\x00",
          BIND, FM_WIRE_MALFORMED, "", ""),
     CASE("cut", "\x30\x0c\x02\x01\x01\x61\x07\x0a", BIND, FM_WIRE_MORE, "", ""),
+    /* The root DSE search: its entry (and any reference) read past, the
+     * done's resultCode judged. */
+    CASE("search: the entry, then done", ENTRY SEARCH_OK, DONE, FM_WIRE_OK, "0", "success"),
+    CASE("search: done alone", SEARCH_OK, DONE, FM_WIRE_OK, "0", "success"),
+    CASE("search: a reference, then done", "\x30\x0a\x02\x01\x01\x73\x05\x04\x03uri" SEARCH_OK,
+         DONE, FM_WIRE_OK, "0", "success"),
+    CASE("search: noSuchObject", ENTRY "\x30\x0c\x02\x01\x01\x65\x07\x0a\x01\x20\x04\x00\x04\x00",
+         DONE, FM_WIRE_REFUSED, "32", "noSuchObject"),
+    CASE("search: an entry of another message", "\x30\x09\x02\x01\x02\x64\x04\x04\x00\x30\x00"
+         SEARCH_OK, DONE, FM_WIRE_MALFORMED, "", ""),
+    CASE("search: a bind response instead", "\x30\x0c\x02\x01\x01\x61\x07\x0a\x01\x00\x04\x00"
+         "\x04\x00", DONE, FM_WIRE_MALFORMED, "", ""),
+    CASE("search: nine entries", ENTRY ENTRY ENTRY ENTRY ENTRY ENTRY ENTRY ENTRY ENTRY SEARCH_OK,
+         DONE, FM_WIRE_MALFORMED, "", ""),
+    CASE("search: the entry, no done yet", ENTRY, DONE, FM_WIRE_MORE, "", ""),
     CASE("empty", "", BIND, FM_WIRE_MORE, "", ""),
 };
 
@@ -109,6 +133,9 @@ test_judge(void **state)
         assert_string_equal(reply.code, c->code);
         assert_string_equal(reply.text, c->text);
         assert_true(reply.used <= c->len);
+        if (c->verdict == FM_WIRE_OK || c->verdict == FM_WIRE_REFUSED) {
+            assert_int_equal(reply.used, c->len);   /* every message of it, entries too */
+        }
         for (size_t cut = 0; cut < c->len; cut++) {
             struct fm_wire_reply part;
 
