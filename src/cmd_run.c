@@ -26,7 +26,6 @@
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
-#include <faultmon/observer.h>
 #include <faultmon/pcmk.h>
 #include <faultmon/pidfile.h>
 #include <faultmon/probe.h>
@@ -35,6 +34,7 @@
 #include <faultmon/state.h>
 
 #include "cmd_run_args.h"
+#include "cmd_run_observe.h"
 #include "cmd_run_attrs.h"
 
 #define FM_PCMK_TIMEOUT_MS 1000
@@ -52,8 +52,7 @@ struct fm_loop {
     bool in_cycle;
     uint64_t cycle_start_us;
     uint64_t cycle_due_us;          /* when the cycle timer was due, 0: none */
-    struct fm_psi_source psi;       /* the observer's pressure (observer.h) */
-    char cgroup_dir[4096];
+    struct fm_run_observer obs;     /* is this node itself impaired? */
     uint64_t max_cycles;            /* 0: forever */
     bool signal_pacemaker;
     bool reported_file;             /* the `reported` file exists */
@@ -281,6 +280,7 @@ loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
         }
     }
     if (out->publish) {
+        fm_run_observer_recovered(&lp->obs);   /* for the others' node budget */
         /* The agent's exit reasons (a refused start) lead with it. */
         if (out->cause[0] != '\0' && fm_recovery_write_cause(lp->dir, out->cause) != 0) {
             fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_CAUSE);
@@ -307,15 +307,10 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
     if (start_error == NULL) {
         cycle.results = fm_probe_run_results(lp->probe, &cycle.n);
     }
-    /* Only a failed cycle asks (nothing is read on a healthy one). */
-    if ((start_error != NULL || fm_probe_run_verdict(lp->probe) != FM_CLASS_OK)
-        && fm_observer_impaired(&lp->cfg->decide, &lp->psi,
-                                (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
-                                (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0,
-                                observer, sizeof(observer))) {
-        cycle.observer_impaired = observer;
-        fm_log_notice("%s: this node may be impaired: %s", lp->resource, observer);
-    }
+    cycle.observer_impaired = fm_run_observe(&lp->obs, &lp->cfg->decide,
+        start_error != NULL || fm_probe_run_verdict(lp->probe) != FM_CLASS_OK,
+        (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
+        (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0, observer, sizeof(observer));
     fm_monitor_cycle_done(&lp->mon, &cycle, &out);
     if (!loop_apply(lp, &out)) {
         return;
@@ -615,10 +610,7 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     }
     lp->have_monitor = true;
     lp->mon.st.pid = (int64_t) getpid();
-    /* The observer's pressure: this loop's own cgroup (v2), else the node's. */
-    lp->psi.proc_dir = "/proc/pressure";
-    lp->psi.cgroup_dir = (fm_psi_own_cgroup_dir(lp->cgroup_dir, sizeof(lp->cgroup_dir)) == 0)?
-                         lp->cgroup_dir : NULL;
+    fm_run_observer_init(&lp->obs, lp->resource, lp->dir, &lp->attrs);
     loop_restore(lp);
     /* A recovery reported by an earlier loop is not this one's. */
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_REPORTED, false);

@@ -90,3 +90,11 @@ fm_run_attrs_remove(struct fm_run_attrs *ra)
     }
     ra->shown.published = 0;
 }
+
+void
+fm_run_attrs_node_health(const struct fm_run_attrs *ra, const char *name, const char *value)
+{
+    if (ra->enabled) {
+        attrs_run(ra, name, value, NULL, FM_ATTRD_TIMEOUT_MS);
+    }
+}

@@ -29,6 +29,10 @@ void fm_run_attrs_reason(const struct fm_run_attrs *ra, const char *reason);
  */
 void fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st, uint64_t now_us);
 
+/*! \brief Set a node-level attribute (#health-faultmon), without dampening,
+ *         when the loop talks to the cluster. */
+void fm_run_attrs_node_health(const struct fm_run_attrs *ra, const char *name, const char *value);
+
 /*! \brief A clean stop: delete the state and the weight, if set. */
 void fm_run_attrs_remove(struct fm_run_attrs *ra);
 

@@ -139,6 +139,7 @@ noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
 	src/monitor/monitor.c \
 	src/monitor/node_attrs.c \
+	src/monitor/node_budget.c \
 	src/monitor/observer.c
 src_monitor_libfmmonitor_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
@@ -163,7 +164,9 @@ src_faultmon_SOURCES = \
 	src/cmd_run_args.c \
 	src/cmd_run_args.h \
 	src/cmd_run_attrs.c \
+	src/cmd_run_observe.c \
 	src/cmd_run_attrs.h \
+	src/cmd_run_observe.h \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
 	src/faultmon.c

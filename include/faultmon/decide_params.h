@@ -57,6 +57,10 @@ struct fm_decide_opts {
     uint64_t observer_late_ms;      /* ... or when a cycle starts this late; 0 off */
     uint64_t observer_hold_ms;      /* how long an impaired observer may hold
                                        a recovery back */
+    uint32_t node_budget;           /* resources of the node asking for
+                                       recovery within the window that make
+                                       the node the suspect; 0 off */
+    uint64_t node_budget_window_ms;
     bool publish_only;              /* not a parameter: set for a loop whose
                                        agent only publishes the verdict
                                        (httpmon); a recovery marks the service

@@ -37,6 +37,8 @@
 #define DEF_OBSERVER_HOLD_MS (UINT64_C(60) * 1000)
 #define MIN_OBSERVER_HOLD_MS UINT64_C(1000)
 #define MAX_OBSERVER_HOLD_MS (UINT64_C(3600) * 1000)
+#define DEF_NODE_BUDGET_WINDOW_MS (UINT64_C(60) * 1000)
+#define MIN_NODE_BUDGET_WINDOW_MS (UINT64_C(10) * 1000)
 
 enum param_id {
     P_RETRY_COUNT = 0,
@@ -60,6 +62,8 @@ enum param_id {
     P_OBSERVER_PRESSURE,
     P_OBSERVER_LATE,
     P_OBSERVER_HOLD,
+    P_NODE_BUDGET,
+    P_NODE_BUDGET_WINDOW,
     P__COUNT
 };
 
@@ -138,6 +142,12 @@ static const struct fm_decide_param param_table[P__COUNT] = {
     [P_OBSERVER_HOLD] = { "observer_hold", "string", "60s",
         "longest an impaired node holds a recovery back; then the rules apply",
         DURATION, MIN_OBSERVER_HOLD_MS, MAX_OBSERVER_HOLD_MS, 0, FIELD(observer_hold_ms) },
+    [P_NODE_BUDGET] = { "node_budget", "integer", "0 (off)",
+        "resources of this node recovering within the window that mark the node (2-64)",
+        COUNT, 2, 64, ZERO_OK, FIELD(node_budget) },
+    [P_NODE_BUDGET_WINDOW] = { "node_budget_window", "string", "60s",
+        "the window of node_budget",
+        DURATION, MIN_NODE_BUDGET_WINDOW_MS, MAX_INTERVAL_MS, 0, FIELD(node_budget_window_ms) },
 };
 
 const struct fm_decide_param *
@@ -183,6 +193,8 @@ fm_decide_opts_init(struct fm_decide_opts *o)
     o->observer_pressure_pct = 0;
     o->observer_late_ms = 0;
     o->observer_hold_ms = DEF_OBSERVER_HOLD_MS;
+    o->node_budget = 0;
+    o->node_budget_window_ms = DEF_NODE_BUDGET_WINDOW_MS;
 }
 
 bool
@@ -283,12 +295,13 @@ static int
 set_count(struct fm_decide_opts *o, const struct fm_decide_param *p,
           const char *name, const char *value, char *err, size_t err_len)
 {
+    bool zero_ok = (p->flags & FM_DECIDE_PARAM_ZERO_OK) != 0;
     uint64_t v = 0;
 
-    if (fm_parse_u64(value, p->min, p->max, FM_PARSE_DEFAULT, &v) != 0) {
+    if (fm_parse_u64(value, 0, p->max, FM_PARSE_DEFAULT, &v) != 0 || !in_param_range(p, v, p->min)) {
         return fm_errf(err, err_len, EINVAL,
-                       "invalid value '%s' for %s: expected a whole number from %" PRIu64
-                       " to %" PRIu64, value, name, p->min, p->max);
+                       "invalid value '%s' for %s: expected a whole number from %s%" PRIu64
+                       " to %" PRIu64, value, name, zero_ok? "0 or " : "", p->min, p->max);
     }
     *(uint32_t *) field_of(o, p) = (uint32_t) v;
     return 0;

@@ -12,6 +12,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-loop.sh \
 	tests/integration/run-spread.sh \
 	tests/integration/run-observer.sh \
+	tests/integration/run-budget.sh \
 	tests/integration/status.sh \
 	tests/integration/probe-tls-client.sh \
 	tests/integration/probe-tls-resume.sh \

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <faultmon/decide_params.h>
@@ -121,25 +122,89 @@ test_read_max(void **state)
 static void
 test_observer(void **state)
 {
-    struct fm_psi_source src = { .cgroup_dir = cg_dir, .proc_dir = proc_dir };
+    struct fm_observer_ctx ctx = {
+        .psi = { .cgroup_dir = cg_dir, .proc_dir = proc_dir },
+        .resource = "web",
+    };
     struct fm_decide_opts o;
     char why[128] = "";
+    bool budget = true;
 
     (void) state;
     fm_decide_opts_init(&o);
     write_file(cg_dir, "cpu.pressure", "some avg10=75.50 avg60=0.00 avg300=0.00 total=1\n");
     /* Off by default: nothing read, never impaired, however late. */
-    assert_false(fm_observer_impaired(&o, &src, 60000, why, sizeof(why)));
+    ctx.late_ms = 60000;
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), &budget));
+    assert_false(budget);
+    ctx.late_ms = 0;
     o.observer_pressure_pct = 80;
-    assert_false(fm_observer_impaired(&o, &src, 0, why, sizeof(why)));
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
     o.observer_pressure_pct = 75;
-    assert_true(fm_observer_impaired(&o, &src, 0, why, sizeof(why)));
+    assert_true(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
     assert_string_equal(why, "cpu pressure 75.5% over 10 s, observer_pressure 75%");
     o.observer_pressure_pct = 0;
     o.observer_late_ms = 1000;
-    assert_false(fm_observer_impaired(&o, &src, 999, why, sizeof(why)));
-    assert_true(fm_observer_impaired(&o, &src, 2500, why, sizeof(why)));
+    ctx.late_ms = 999;
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
+    ctx.late_ms = 2500;
+    assert_true(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
     assert_string_equal(why, "its probe cycle started 2500 ms late, observer_late 1000 ms");
+}
+
+/* The node budget: the marks of the other resources' directories, within
+ * the window; its own, an old one, one from the future, a bad one and a
+ * directory that is no resource's do not count. */
+static void
+test_node_budget(void **state)
+{
+    struct fm_observer_ctx ctx = { .state_root = ocf_tmpdir, .resource = "web", .now_wall_s = 10000 };
+    struct fm_decide_opts o;
+    char why[128] = "";
+    char dir[512];
+    bool budget = false;
+    static const struct {
+        const char *resource;
+        const char *mark;           /* NULL: none written by mark() */
+        int64_t wall_s;
+    } marks[] = {
+        { "web", NULL, 9990 },      /* its own */
+        { "db", NULL, 9980 },
+        { "mail", NULL, 9950 },
+        { "old", NULL, 9000 },      /* before the window */
+        { "future", NULL, 10100 },  /* a clock step */
+        { "bad", "12ab\n", 0 },
+    };
+
+    (void) state;
+    fm_decide_opts_init(&o);
+    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+        snprintf(dir, sizeof(dir), "%s/%s", ocf_tmpdir, marks[i].resource);
+        assert_int_equal(mkdir(dir, 0700), 0);
+        if (marks[i].mark == NULL) {
+            assert_int_equal(fm_node_budget_mark(dir, marks[i].wall_s), 0);
+        } else {
+            write_file(dir, FM_NODE_BUDGET_MARK, marks[i].mark);
+        }
+    }
+    assert_int_equal(fm_node_budget_count(ocf_tmpdir, "web", 9940, 10000), 2);
+    assert_int_equal(fm_node_budget_count(ocf_tmpdir, "db", 9940, 10000), 2);   /* web and mail */
+    assert_int_equal(fm_node_budget_count(ocf_tmpdir, "web", 9960, 10000), 1);
+    /* Off, then 3 with 2 others: this one makes 3. */
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), &budget));
+    o.node_budget = 4;
+    o.node_budget_window_ms = 60000;
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), &budget));
+    o.node_budget = 3;
+    assert_true(fm_observer_impaired(&o, &ctx, why, sizeof(why), &budget));
+    assert_true(budget);
+    assert_string_equal(why, "2 other resources of this node asked for recovery within 60 s, node_budget 3");
+    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+        snprintf(dir, sizeof(dir), "%s/%s/%s", ocf_tmpdir, marks[i].resource, FM_NODE_BUDGET_MARK);
+        unlink(dir);
+        snprintf(dir, sizeof(dir), "%s/%s", ocf_tmpdir, marks[i].resource);
+        assert_int_equal(rmdir(dir), 0);
+    }
 }
 
 /* This machine's own cgroup: a directory that exists, or none at all. */
@@ -167,6 +232,7 @@ main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_read_max),
         cmocka_unit_test(test_observer),
+        cmocka_unit_test(test_node_budget),
         cmocka_unit_test(test_own_cgroup),
     };
 

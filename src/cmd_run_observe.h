@@ -1,0 +1,45 @@
+/*
+ * faultmon run: the observer as a suspect (src/cmd_run_observe.c), apart
+ * from the loop's wiring (src/cmd_run.c): before a failed cycle may ask
+ * for recovery, is this node itself impaired (its pressure, a late cycle,
+ * other resources recovering at once)?  The rules are observer.h's.
+ */
+#ifndef FAULTMON_CMD_RUN_OBSERVE_H
+#define FAULTMON_CMD_RUN_OBSERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <faultmon/decide_params.h>
+#include <faultmon/observer.h>
+
+#include "cmd_run_attrs.h"
+
+struct fm_run_observer {
+    struct fm_observer_ctx ctx;
+    const char *dir;                /* this resource's state directory */
+    struct fm_run_attrs *attrs;     /* for the node's health attribute */
+    bool marked_unhealthy;          /* #health-faultmon set by this loop */
+    char cgroup_dir[4096];
+    char root[4096];
+};
+
+/*! \brief Set up: the loop's cgroup v2 (PSI), the state directories' root. */
+void fm_run_observer_init(struct fm_run_observer *ob, const char *resource, const char *dir,
+                          struct fm_run_attrs *attrs);
+
+/*!
+ * \brief The question for a cycle: NULL when this node is fine, else the
+ *        evidence (in \p buf), logged once per cycle; when the node budget
+ *        is the evidence, the node is marked unhealthy (#health-faultmon).
+ * \param[in] failed   whether the cycle failed (nothing is read otherwise)
+ * \param[in] late_ms  how late it started
+ */
+const char *fm_run_observe(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool failed,
+                           uint64_t late_ms, char *buf, size_t buf_len);
+
+/*! \brief This loop asked for a recovery: mark it for the others' budget. */
+void fm_run_observer_recovered(struct fm_run_observer *ob);
+
+#endif
