@@ -239,7 +239,8 @@ map_190() {
             || { [ "${#m_mon_reason}" -ge 16 ] && [[ $m_reason == "$m_mon_reason"* ]]; }; }
 }
 m_rc="" m_pending="" m_reason="" m_mon_rc="" m_mon_reason=""
-fm_poll 10 map_190
+# Up to five monitor intervals: on a loaded machine a monitor can be late.
+fm_poll 20 map_190
 st=$?
 ok=$([ "$st" -eq 0 ] && [ "$(fm_failcount fm2 "$N")" = 0 ] && ! sc_has_failure fm2 asyncmon \
      && ! sc_has_failure fm2 start && [ "$(sc_httpd_pid "$N")" = "$pid0" ] \
