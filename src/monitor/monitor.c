@@ -159,8 +159,7 @@ void
 fm_monitor_flush(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, struct fm_monitor_out *out)
 {
     memset(out, 0, sizeof(*out));
-    /* The history is written with the state: its last records too. */
-    if (mon->unwritten || mon->history.n > 0) {
+    if (mon->unwritten) {
         state_to_write(mon, now_us, now_wall_s, true, out);
     }
 }
@@ -427,8 +426,10 @@ fm_monitor_resume(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, s
 
     memset(out, 0, sizeof(*out));
     if (fm_decide_resume(mon->decide, now_us, &dec) != 0) {
-        /* Noted all the same: a replay with manual_resume may be held. */
+        /* Noted all the same: a replay with manual_resume may be held.
+         * The history goes out with the state: at the latest at stop. */
         fm_monitor_note(mon, FM_HISTORY_RESUME, NULL, FM_ACTION_NONE, 0, now_us, now_wall_s);
+        mon->unwritten = true;
         return EALREADY;
     }
     mon->st.pending = FM_ACTION_NONE;
@@ -450,6 +451,7 @@ fm_monitor_reset(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, st
     fm_decide_export(mon->decide, &mon->st.decide);
     if (mon->st.decide.held != 0) {
         fm_monitor_note(mon, FM_HISTORY_RESET, NULL, FM_ACTION_NONE, 0, now_us, now_wall_s);
+        mon->unwritten = true;
         out_log(out, LOG_NOTICE, "held for manual resume; a reset keeps the hold (faultmon resume)");
         return EBUSY;
     }
