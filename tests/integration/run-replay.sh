@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 32
+plan 38
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 export TZ=UTC
@@ -141,3 +141,22 @@ replay bad
 is "$RC/$(grep -c 'skipped 1 bad record(s), the first: record 3: state 7 out of range' "$ERR")" "0/1" \
     "a record out of range is skipped, in one line"
 like "$(summary)" "bad: 3 cycles replayed" "the other records are replayed"
+
+# 33-35: the writer rotates a file whose clock is not this boot's (its base
+# after now) to history.1, and starts a new one.
+mkdir -p "$FAULTMON_STATE_DIR/rot"
+printf '\x89FMHIST\n\x01\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00' \
+    >"$FAULTMON_STATE_DIR/rot/history"
+run_loop rot 2 "$OK"
+is "$(stat -c %s "$FAULTMON_STATE_DIR/rot/history.1" 2>&1)/$(stat -c %s "$FAULTMON_STATE_DIR/rot/history" 2>&1)" \
+    "32/80" "another boot's file becomes history.1; the new one holds a loop start and two cycles"
+replay rot
+like "$(summary)" "rot: 2 cycles replayed" "both files are read, the empty old one too"
+
+# 36-38: a file that is not a history is kept as history.bad and replaced.
+mkdir -p "$FAULTMON_STATE_DIR/junk"
+echo "not a history" >"$FAULTMON_STATE_DIR/junk/history"
+run_loop junk 2 "$OK"
+is "$(cat "$FAULTMON_STATE_DIR/junk/history.bad" 2>&1)" "not a history" "a foreign file is kept as history.bad"
+replay junk
+is "$RC/$(summary | grep -c '^junk: 2 cycles replayed')" "0/1" "and the new history replays"
