@@ -163,8 +163,10 @@ replay_opts(struct replay *rp, const char *dir)
         size_t n = (size_t) (strchr(p, '=') - p);
 
         snprintf(name, sizeof(name), "%.*s", (int) ((n < sizeof(name))? n : sizeof(name) - 1), p);
-        if (fm_decide_opts_set(&rp->opts, name, p + n + 1, err, sizeof(err)) != 0) {
-            return fm_cli_error("simulate", "--param %s: %s", p, err);
+        rc = fm_decide_opts_set(&rp->opts, name, p + n + 1, err, sizeof(err));
+        if (rc != 0) {
+            return fm_cli_error("simulate", "--param %s: %s%s", p, err,
+                                (rc == ENOENT)? " (a replay changes the decision engine's parameters only)" : "");
         }
     }
     if (fm_decide_opts_validate(&rp->opts, err, sizeof(err), NULL, 0) != 0) {

@@ -184,11 +184,12 @@ print_changes(const struct replay *rp)
     char before[FM_HISTORY_PARAMS_MAX + 1] = "\n";
     char after[FM_HISTORY_PARAMS_MAX];
     const char *sep = "";
+    char *save = NULL;
 
     fm_decide_opts_format(&rp->recorded, before + 1, sizeof(before) - 1);
     fm_decide_opts_format(&rp->opts, after, sizeof(after));
     printf("# replayed with ");
-    for (char *line = strtok(after, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+    for (char *line = strtok_r(after, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
         char key[80];
         const char *eq = strchr(line, '=');
         const char *old = NULL;

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,7 +54,7 @@ create_file(const char *path, const struct fm_history_rec *first)
  * whose header is not ours is kept as history.bad).
  */
 static int
-open_for(const char *dir, const struct fm_history_buf *b, uint64_t *base_ms)
+open_for(const char *dir, const struct fm_history_buf *b, uint64_t *base_ms, bool *created)
 {
     char path[4096];
     char other[4096];
@@ -64,6 +65,7 @@ open_for(const char *dir, const struct fm_history_buf *b, uint64_t *base_ms)
 
     snprintf(path, sizeof(path), "%s/%s", dir, FM_HISTORY_NAME);
     *base_ms = b->recs[0].mono_ms;
+    *created = true;
     fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
         return (errno == ENOENT)? create_file(path, &b->recs[0]) : -errno;
@@ -93,16 +95,17 @@ open_for(const char *dir, const struct fm_history_buf *b, uint64_t *base_ms)
         return -rc;
     }
     *base_ms = h.mono_base_ms;
+    *created = false;
     return fd;
 }
 
 static int
-append(const char *dir, const struct fm_history_buf *b)
+append(const char *dir, const struct fm_history_buf *b, bool *created)
 {
     uint8_t bytes[FM_HISTORY_BUF_RECORDS * FM_HISTORY_REC_BYTES];
     size_t len = 0;
     uint64_t base_ms = 0;
-    int fd = open_for(dir, b, &base_ms);
+    int fd = open_for(dir, b, &base_ms, created);
     ssize_t put = 0;
 
     if (fd < 0) {
@@ -126,17 +129,23 @@ append(const char *dir, const struct fm_history_buf *b)
 void
 fm_run_history_write(struct fm_history_buf *b, const char *dir, const char *resource)
 {
+    bool created = false;
     int rc = 0;
 
     if (b->n == 0) {
         return;
     }
-    if (!b->params_written) {
-        rc = fm_kvfile_write(dir, FM_HISTORY_PARAMS_NAME, write_params, b);
-        b->params_written = (rc == 0);
+    rc = append(dir, b, &created);
+    /* Once per loop, and again with each new file: a directory replaced
+     * under the loop must not hold a history without its parameters. */
+    if (created) {
+        b->params_written = false;
     }
-    if (rc == 0) {
-        rc = append(dir, b);
+    if (!b->params_written) {
+        int prc = fm_kvfile_write(dir, FM_HISTORY_PARAMS_NAME, write_params, b);
+
+        b->params_written = (prc == 0);
+        rc = (rc != 0)? rc : prc;
     }
     if (rc != 0 && rc != b->last_error) {
         fm_log_warn("%s: cannot write the cycle history in %s: %s (%zu records lost; the loop goes on)",
