@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 38
+plan 41
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 export TZ=UTC
@@ -160,3 +160,13 @@ run_loop junk 2 "$OK"
 is "$(cat "$FAULTMON_STATE_DIR/junk/history.bad" 2>&1)" "not a history" "a foreign file is kept as history.bad"
 replay junk
 is "$RC/$(summary | grep -c '^junk: 2 cycles replayed')" "0/1" "and the new history replays"
+
+# 39-41: a record cut short (a full disk) is cut off before the next batch,
+# so that it shifts no later record.
+printf '\x01\x02\x03\x04\x05' >>"$FAULTMON_STATE_DIR/junk/history"
+run_loop junk 1 "$OK"
+size=$(stat -c %s "$FAULTMON_STATE_DIR/junk/history")
+is "$(( (size - 32) % 16 ))" 0 "the writer cuts a truncated record off before it appends"
+replay junk
+is "$RC/$(wc -l <"$ERR")/$(summary | grep -c '^junk: 3 cycles replayed')" "0/0/1" \
+    "the history reads whole again: three cycles of two loops, nothing skipped"
