@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 41
+plan 43
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 export TZ=UTC
@@ -170,3 +170,11 @@ is "$(( (size - 32) % 16 ))" 0 "the writer cuts a truncated record off before it
 replay junk
 is "$RC/$(wc -l <"$ERR")/$(summary | grep -c '^junk: 3 cycles replayed')" "0/0/1" \
     "the history reads whole again: three cycles of two loops, nothing skipped"
+
+# 42-43: a history that cannot be written costs its records, never the
+# loop: said once, and every cycle runs.
+mkdir -p "$FAULTMON_STATE_DIR/nowrite/history"
+fm_timeout 30 "$FAULTMON" run nowrite --no-env --no-pacemaker -v --cycles 4 --param "Port_list=$REFUSED" \
+    --param Thorough_probe_interval=100ms --param Probe_timeout=1 2>"$FM_TMP/run.err"
+is "$?/$(sed -n 's/^cycles=//p' "$FAULTMON_STATE_DIR/nowrite/state")" "0/4" "the loop runs its four cycles and exits 0"
+is "$(grep -c 'cannot write the cycle history' "$FM_TMP/run.err")" 1 "the failure is logged once"
