@@ -16,11 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <faultmon/commands.h>
 #include <faultmon/history.h>
-#include <faultmon/json.h>
 #include <faultmon/kvfile.h>
 #include <faultmon/monitor.h>
 #include <faultmon/parse.h>
@@ -35,7 +33,6 @@ enum {
     OPT_JSON = 'j',
     OPT_HELP = 'h',
 };
-
 
 bool
 fm_replay_wanted(int argc, char **argv)
