@@ -23,7 +23,6 @@
 
 #include <faultmon/clock.h>
 #include <faultmon/commands.h>
-#include <faultmon/decide.h>
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
 #include <faultmon/pcmk.h>
@@ -36,6 +35,7 @@
 #include "cmd_run_args.h"
 #include "cmd_run_observe.h"
 #include "cmd_run_attrs.h"
+#include "cmd_run_history.h"
 
 #define FM_PCMK_TIMEOUT_MS 1000
 
@@ -196,6 +196,7 @@ loop_write_state(struct fm_loop *lp)
         fm_log_err("%s: %s", lp->resource, err);
         fm_monitor_write_failed(&lp->mon);
     }
+    fm_run_history_write(&lp->mon.history, lp->dir, lp->resource);
     loop_sync_reported(lp);
     return true;
 }
@@ -513,8 +514,7 @@ on_event_signal(int32_t sig, void *data)
     return 0;
 }
 
-/* Bring back the history of earlier loops; a bad file is kept aside and
- * replaced, and never causes recovery by itself. */
+/* Bring back earlier loops' history; a bad file is set aside, never a recovery. */
 static void
 loop_restore(struct fm_loop *lp)
 {

@@ -20,6 +20,8 @@
 #include <faultmon/ocf_rc.h>
 #include <faultmon/target.h>        /* fm_escape_controls */
 
+#include "cmd_replay.h"
+
 #define US_PER_S UINT64_C(1000000)
 #define US_PER_MS UINT64_C(1000)
 #define MAX_TIME_S UINT64_C(1000000000000)     /* 31 000 years: no overflow in µs */
@@ -154,10 +156,30 @@ sim_usage(FILE *out)
 "Exit status: 0 when every line was read, 64 on a usage error or a malformed\n"
 "line (reported with its number).\n"
 "\n"
+"Replay: faultmon simulate --replay RESOURCE [--param NAME=VALUE]... [--since D] [--json]\n"
+"  Run the cycle history the loop of RESOURCE kept (7 to 14 days, in\n"
+"  FAULTMON_STATE_DIR/RESOURCE/history and history.1) through the same monitor\n"
+"  and decision engine again, with the loop's parameters (history.params)\n"
+"  changed by each --param, and print every outcome whose action differs from\n"
+"  the one recorded (time, input, recorded action, replayed action, replayed\n"
+"  state and reason), then one summary line.  --since 7d, 24h, 30m: report\n"
+"  only that last stretch (the earlier records still shape the engine's\n"
+"  history).  Exit status 0; 64 usage; 65 a history file that is not\n"
+"  trusted (one line says why); 66 no history.\n"
+"\n"
 "Example: Retry_count 2 and Retry_interval 300 s; three complete failures within\n"
 "300 s restart twice and then fail over:\n"
 "  printf '0 complete\\n60 complete\\n120 complete\\n' |\n"
-"      faultmon simulate --retry-count 2 --retry-interval 300\n");
+"      faultmon simulate --retry-count 2 --retry-interval 300\n"
+"What would last week have done with Retry_count 5 and fall 2?\n"
+"  faultmon simulate --replay web --param Retry_count=5 --param fall=2 --since 7d\n");
+}
+
+int
+fm_simulate_usage_ok(void)
+{
+    sim_usage(stdout);
+    return 0;
 }
 
 static int
@@ -540,6 +562,9 @@ fm_cmd_simulate(int argc, char **argv)
     char err[512];
     int rc = 0;
 
+    if (fm_replay_wanted(argc, argv)) {
+        return fm_cmd_replay(argc, argv);
+    }
     memset(&cli, 0, sizeof(cli));
     fm_decide_opts_init(&cli.opts);
     rc = parse_args(&cli, argc, argv);

@@ -48,6 +48,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/result.c \
 	src/core/runconf.c \
 	src/core/scheme.c \
+	src/core/history.c \
 	src/core/state.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
@@ -137,7 +138,9 @@ src_metrics_libfmmetrics_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
+	src/monitor/history_note.c \
 	src/monitor/monitor.c \
+	src/monitor/monitor_int.h \
 	src/monitor/node_attrs.c \
 	src/monitor/node_budget.c \
 	src/monitor/observer.c
@@ -167,6 +170,11 @@ src_faultmon_SOURCES = \
 	src/cmd_run_observe.c \
 	src/cmd_run_attrs.h \
 	src/cmd_run_observe.h \
+	src/cmd_run_history.c \
+	src/cmd_run_history.h \
+	src/cmd_replay.c \
+	src/cmd_replay.h \
+	src/cmd_replay_run.c \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
 	src/faultmon.c
@@ -184,6 +192,7 @@ noinst_HEADERS = \
 	include/faultmon/decide.h \
 	include/faultmon/decide_params.h \
 	include/faultmon/decide_persist.h \
+	include/faultmon/history.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \

@@ -145,6 +145,15 @@ int fm_decide_opts_set(struct fm_decide_opts *o, const char *name,
 int fm_decide_opts_validate(const struct fm_decide_opts *o, char *err,
                             size_t err_len, char *warn, size_t warn_len);
 
+/*!
+ * \brief Every parameter of \p o as "Name=value" lines that
+ *        fm_decide_opts_set() reads back (durations in ms; adaptive only
+ *        when set), in the table's order.
+ * \return the length of the whole text (as snprintf(): truncated when it is
+ *         \p len or more)
+ */
+size_t fm_decide_opts_format(const struct fm_decide_opts *o, char *buf, size_t len);
+
 /*! \return whether adaptive response time is in effect for \p o */
 bool fm_decide_opts_adaptive(const struct fm_decide_opts *o);
 

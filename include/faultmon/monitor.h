@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include <faultmon/decide.h>
+#include <faultmon/history.h>
 #include <faultmon/result.h>
 #include <faultmon/state.h>
 
@@ -71,6 +72,9 @@ struct fm_monitor {
     bool unwritten;                     /* st holds cycles not written yet */
     uint64_t written_us;                /* when the last write was asked */
     struct fm_monitor_shown shown;      /* as of that write */
+    struct fm_history_buf history;      /* the outcomes noted for the cycle
+                                           history, until the loop writes
+                                           them with the state */
 };
 
 /* One line for the log, without the resource name (the caller adds it). */
@@ -159,6 +163,18 @@ int fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, u
  */
 void fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
                            struct fm_monitor_out *out);
+
+/*!
+ * \brief fm_monitor_cycle_done() with the cycle's results already summed up
+ *        as the engine's input: what `faultmon simulate --replay` hands the
+ *        monitor from the cycle history (no targets are shown then).
+ *
+ * \param[in] cycle  its times and observer verdict; results and n unused;
+ *                   start_error not NULL for a cycle that could not start
+ * \param[in] in     the engine's input (a partial failure when start_error)
+ */
+void fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
+                           const struct fm_decide_input *in, struct fm_monitor_out *out);
 
 /*!
  * \brief A complete failure found outside a probe cycle: the watched

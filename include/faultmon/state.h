@@ -32,6 +32,10 @@
  *   agent        the agent's record of the service it started (written by
  *                start, removed by stop; see agents/)
  *   httpd.pid    httpd's PID when the Apache configuration names no PidFile
+ *   history, history.1, history.params, history.bad
+ *                the cycle history that `faultmon simulate --replay` runs
+ *                again, and the parameters of the loop that wrote it
+ *                (faultmon/history.h; written by src/cmd_run_history.c)
  *   .*.tmp       files being written, renamed into place when complete
  *   *.bad        a state file that failed to parse, set aside for inspection
  */

@@ -452,3 +452,42 @@ fm_decide_opts_validate(const struct fm_decide_opts *o, char *err,
     }
     return 0;
 }
+
+/* ---- to text ---- */
+
+size_t
+fm_decide_opts_format(const struct fm_decide_opts *o, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    if (len > 0) {
+        buf[0] = '\0';
+    }
+    for (int i = 0; i < P__COUNT; i++) {
+        const struct fm_decide_param *p = &param_table[i];
+        const void *field = const_field_of(o, p);
+        char value[32];
+        int n = 0;
+
+        switch (p->kind) {
+            case FM_DECIDE_PARAM_COUNT:
+                snprintf(value, sizeof(value), "%" PRIu32, *(const uint32_t *) field);
+                break;
+            case FM_DECIDE_PARAM_DURATION:
+                snprintf(value, sizeof(value), "%" PRIu64 "ms", *(const uint64_t *) field);
+                break;
+            case FM_DECIDE_PARAM_FLAG:
+                snprintf(value, sizeof(value), "%s", *(const bool *) field? "true" : "false");
+                break;
+            case FM_DECIDE_PARAM_AUTO_FLAG:
+                if (*(const int *) field < 0) {
+                    continue;       /* unset: decided by the limits */
+                }
+                snprintf(value, sizeof(value), "%s", (*(const int *) field == 1)? "true" : "false");
+                break;
+        }
+        n = snprintf(buf + used, (used < len)? len - used : 0, "%s=%s\n", p->name, value);
+        used += (n > 0)? (size_t) n : 0;
+    }
+    return used;
+}

@@ -17,6 +17,8 @@
 #include <faultmon/summary.h>
 #include <faultmon/target.h>
 
+#include "monitor_int.h"
+
 static void __attribute__((format(printf, 3, 4)))
 out_log(struct fm_monitor_out *out, int priority, const char *fmt, ...)
 {
@@ -50,6 +52,7 @@ fm_monitor_init(struct fm_monitor *mon, const struct fm_decide_opts *opts, const
     mon->st.probe_timeout_ms = opts->probe_timeout_ms;
     mon->st.pending = FM_ACTION_NONE;
     mon->logged_state = FM_STATE_UP;
+    fm_history_buf_init(&mon->history, opts, kind, mon->signal_pacemaker);
     return fm_decide_new(opts, &mon->decide);
 }
 
@@ -73,6 +76,7 @@ fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, uint6
     mon->verify_restart = (old->pending == FM_ACTION_RESTART);
     /* The story goes on from where the earlier loop left it. */
     mon->logged_state = old->state;
+    mon->history.restored = true;
     return 0;
 }
 
@@ -128,7 +132,9 @@ state_to_write(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, bool
         mon->recovery_reported = false;
     }
     take_shown(&mon->st, &now_shown);
+    /* Nor when the history noted would no longer fit until the next one. */
     if (!always && mon->have_written && now_us - mon->written_us < FM_RECOVERY_STATE_REFRESH_MS * 1000u
+        && mon->history.n + 8 < FM_HISTORY_BUF_RECORDS
         && now_us >= mon->written_us && memcmp(&now_shown, &mon->shown, sizeof(now_shown)) == 0) {
         mon->unwritten = true;
         return;
@@ -308,6 +314,8 @@ cycle_under_way(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
         return false;
     }
     add_record(mon, in->cls, in->latency_us, FM_ACTION_NONE, cycle->now_wall_s);
+    fm_monitor_note(mon, FM_HISTORY_CYCLE, in, FM_ACTION_NONE, FM_HISTORY_F_UNSEEN, cycle->now_us,
+                    cycle->now_wall_s);
     state_to_write(mon, cycle->now_us, cycle->now_wall_s, true, out);
     out_log(out, LOG_INFO, "cycle %s while the %s asked is under way", fm_class_name(in->cls),
             fm_action_name(mon->st.pending));
@@ -320,6 +328,18 @@ fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
                       struct fm_monitor_out *out)
 {
     struct fm_decide_input in = { .cls = FM_CLASS_PARTIAL };
+
+    if (cycle->start_error == NULL) {
+        take_results(mon, cycle, &in);
+    }
+    fm_monitor_input_done(mon, cycle, &in, out);
+}
+
+void
+fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
+                      const struct fm_decide_input *given, struct fm_monitor_out *out)
+{
+    struct fm_decide_input in = *given;
     struct fm_decision dec;
     char cause[FM_MONITOR_CAUSE_MAX] = "";
     uint64_t elapsed_ms = 0;
@@ -330,8 +350,6 @@ fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
         out_log(out, LOG_ERR, "cannot start a probe cycle (%s): counted as a partial failure",
                 cycle->start_error);
         snprintf(cause, sizeof(cause), "the probe cycle could not start: %s", cycle->start_error);
-    } else {
-        take_results(mon, cycle, &in);
     }
     in.observer_impaired = cycle->observer_impaired;
     if (cycle_under_way(mon, cycle, &in, out)) {
@@ -348,6 +366,8 @@ fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     mon->verify_restart = false;
     set_decision(mon, &dec, cycle->now_us);
     add_record(mon, in.cls, in.latency_us, dec.action, cycle->now_wall_s);
+    fm_monitor_note(mon, FM_HISTORY_CYCLE, &in, dec.action,
+                    (cycle->start_error != NULL)? FM_HISTORY_F_START_ERROR : 0, cycle->now_us, cycle->now_wall_s);
     if (is_recovery(dec.action)) {
         mon->outage_pending = true;
     }
@@ -379,6 +399,8 @@ fm_monitor_event(struct fm_monitor *mon, const char *cause, bool agent_answers, 
          * monitor answers "under way" instead of the decision: Pacemaker
          * has this outage.  Otherwise its answer is the report. */
         out->event_same = agent_answers && mon->recovery_reported;
+        fm_monitor_note(mon, FM_HISTORY_EVENT, NULL, FM_ACTION_NONE,
+                        FM_HISTORY_F_UNSEEN | (agent_answers? FM_HISTORY_F_AUX : 0), now_us, now_wall_s);
         out_log(out, LOG_INFO, "%s: the %s %s (same outage)", cause, fm_action_name(mon->st.pending),
                 agent_answers? "decided is pending" : "asked is under way");
         return;
@@ -386,6 +408,8 @@ fm_monitor_event(struct fm_monitor *mon, const char *cause, bool agent_answers, 
     fm_decide_cycle(mon->decide, now_us, &ev, &dec);
     set_decision(mon, &dec, now_us);
     add_record(mon, FM_CLASS_COMPLETE, 0, dec.action, now_wall_s);
+    fm_monitor_note(mon, FM_HISTORY_EVENT, NULL, dec.action, agent_answers? FM_HISTORY_F_AUX : 0, now_us,
+                    now_wall_s);
     /* One outage, one failure, whoever reports it next. */
     mon->outage_pending = is_recovery(dec.action);
     state_to_write(mon, now_us, now_wall_s, true, out);
@@ -402,10 +426,15 @@ fm_monitor_resume(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, s
 
     memset(out, 0, sizeof(*out));
     if (fm_decide_resume(mon->decide, now_us, &dec) != 0) {
+        /* Noted all the same: a replay with manual_resume may be held.
+         * The history goes out with the state: at the latest at stop. */
+        fm_monitor_note(mon, FM_HISTORY_RESUME, NULL, FM_ACTION_NONE, 0, now_us, now_wall_s);
+        mon->unwritten = true;
         return EALREADY;
     }
     mon->st.pending = FM_ACTION_NONE;
     set_decision(mon, &dec, now_us);
+    fm_monitor_note(mon, FM_HISTORY_RESUME, NULL, FM_ACTION_NONE, 0, now_us, now_wall_s);
     state_to_write(mon, now_us, now_wall_s, true, out);
     /* Held is a state of its own: a resume always leaves it. */
     note_transition(mon, &dec, "faultmon resume", out);
@@ -421,6 +450,8 @@ fm_monitor_reset(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, st
     memset(out, 0, sizeof(*out));
     fm_decide_export(mon->decide, &mon->st.decide);
     if (mon->st.decide.held != 0) {
+        fm_monitor_note(mon, FM_HISTORY_RESET, NULL, FM_ACTION_NONE, 0, now_us, now_wall_s);
+        mon->unwritten = true;
         out_log(out, LOG_NOTICE, "held for manual resume; a reset keeps the hold (faultmon resume)");
         return EBUSY;
     }
@@ -437,6 +468,7 @@ fm_monitor_reset(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, st
     fm_decide_status(mon->decide, now_us, &dec);
     snprintf(dec.reason, sizeof(dec.reason), "history and decision reset");
     set_decision(mon, &dec, now_us);
+    fm_monitor_note(mon, FM_HISTORY_RESET, NULL, FM_ACTION_NONE, 0, now_us, now_wall_s);
     state_to_write(mon, now_us, now_wall_s, true, out);
     note_transition(mon, &dec, "cleanup or faultmon reset", out);
     if (!out->transition) {

@@ -16,6 +16,7 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_record \
 	tests/fuzz/fuzz_apache_conf \
 	tests/fuzz/fuzz_decide \
+	tests/fuzz/fuzz_history \
 	tests/fuzz/fuzz_regex \
 	tests/fuzz/fuzz_conv \
 	tests/fuzz/fuzz_wire
@@ -100,6 +101,10 @@ tests_fuzz_fuzz_decide_SOURCES = tests/fuzz/fuzz_decide.c tests/fuzz/fuzz_common
 tests_fuzz_fuzz_decide_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_decide_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_decide_LDADD = $(FM_FUZZ_LIBS)
+tests_fuzz_fuzz_history_SOURCES = tests/fuzz/fuzz_history.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_history_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_history_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_history_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_regex_SOURCES = tests/fuzz/fuzz_regex.c tests/fuzz/fuzz_common.h $(FM_FUZZ_OCF_SOURCES)
 tests_fuzz_fuzz_regex_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)

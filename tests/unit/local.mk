@@ -7,6 +7,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_conv_parse \
 	tests/unit/test_dns_judge \
 	tests/unit/test_fd_limit \
+	tests/unit/test_history \
 	tests/unit/test_http \
 	tests/unit/test_http_judge \
 	tests/unit/test_http_request \
@@ -55,6 +56,9 @@ tests_unit_test_tls_session_LDADD = $(FM_UNIT_LDADD) $(OPENSSL_LIBS)
 tests_unit_test_fd_limit_SOURCES = tests/unit/test_fd_limit.c
 tests_unit_test_fd_limit_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_fd_limit_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_history_SOURCES = tests/unit/test_history.c
+tests_unit_test_history_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_history_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_http_SOURCES = tests/unit/test_http.c
 tests_unit_test_http_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_LDADD = $(FM_UNIT_LDADD)

@@ -69,7 +69,7 @@ usage_case() {
     fi
 }
 
-plan 32
+plan 34
 
 # --- the README timeline ---------------------------------------------------
 
@@ -197,10 +197,14 @@ missing=
 for opt in --retry-count --retry-interval --thorough-probe-interval --probe-timeout \
     --down-interval --flapping-interval --rise --fall --manual-resume --report-degraded \
     --adaptive --adaptive-limit-ms --adaptive-limit-pct --adaptive-window \
-    --adaptive-misses --cert-warn-days --json --clock-steps; do
+    --adaptive-misses --cert-warn-days --json --clock-steps --replay --since; do
     grep -qF -- "$opt" "$OUT" || missing="$missing $opt"
 done
 is_run "$RC${missing}" "0" "--help: exit 0 and every option listed"
+sim --replay web --help </dev/null
+is_run "$RC/$(grep -c -- '--replay RESOURCE' "$OUT")" "0/1" "--replay --help: the same help, with the replay"
+sim --replay '../etc' </dev/null
+is_run "$RC/$(wc -l <"$ERR")" "64/1" "--replay of a name that is no resource's: a usage error, one line"
 
 sim --retry-interval 200 </dev/null
 like "$(cat "$ERR")" "warning: Retry_interval 200 s is shorter" \
