@@ -228,7 +228,9 @@ sc_row "2a SIGSTOP: 1st partial failure" "degraded (190), no recovery" "monitor 
 # The mapping case's own evidence, read afresh: faultmon's state answers 190
 # with no recovery pending, crm_mon's failed monitor has rc 190 and the
 # state's reason (Pacemaker may keep only its start; it follows the state
-# within a monitor interval), and nothing was recovered.
+# within a monitor interval; when the first rc 190 came while the cycle
+# still failed, it keeps that one, whose words end with the state's: the
+# target and cause lead), and nothing was recovered.
 map_190() {
     local st
     st=$(sc_status "$N" fm2)
@@ -236,6 +238,7 @@ map_190() {
     m_mon_rc=$(sc_failure_rc fm2 "$N" monitor) m_mon_reason=$(sc_failure_reason fm2 "$N" monitor)
     [ "$m_rc" = 190 ] && [ "$m_mon_rc" = 190 ] && [ "$m_pending" != restart ] && [ "$m_pending" != failover ] \
         && [ -n "$m_reason" ] && { [[ $m_mon_reason == "$m_reason"* ]] \
+            || [[ $m_mon_reason == *"$m_reason" ]] \
             || { [ "${#m_mon_reason}" -ge 16 ] && [[ $m_reason == "$m_mon_reason"* ]]; }; }
 }
 m_rc="" m_pending="" m_reason="" m_mon_rc="" m_mon_reason=""
