@@ -300,7 +300,13 @@ measure() { # contender proto round
 	case $c in haproxy*) wu=$HAPROXY_WARMUP ;; esac
 	start_contender "$c" "$p" $((wu + WINDOW + 15))
 	sleep "$wu.5"
-	kill -0 "$cur_pid" 2>/dev/null || die "$c $p: exited during warm-up: $(tail -n 2 "$cur_log.err")"
+	if ! kill -0 "$cur_pid" 2>/dev/null; then
+		local rc=0
+		wait "$cur_wrap" 2>/dev/null || rc=$?
+		note "FAILED: $c $p: exited during warm-up (status $rc): $(tail -n 2 "$cur_log.err")"
+		cur_pid='' cur_wrap='' R[$p,$c,$r]="- - - NOT-UP - -" failed=1
+		return
+	fi
 	if ! own0=$(health_check "$c" "$p" "before the window"); then
 		stop_contender; R[$p,$c,$r]="- - - NOT-UP - -"; failed=1; return
 	fi
@@ -313,7 +319,11 @@ measure() { # contender proto round
 		stop_contender; R[$p,$c,$r]="- - - NOT-UP - -"; failed=1; return
 	fi
 	stop_contender
-	[ "$ns0" != - ] && [ "$ns1" != - ] || die "$c $p: exited during the window"
+	if [ "$ns0" = - ] || [ "$ns1" = - ]; then
+		note "FAILED: $c $p: exited during the window"
+		R[$p,$c,$r]="- - - NOT-UP - -" failed=1
+		return
+	fi
 	self=$(self_count "$p")
 	local checks=$((n1 - n0 - self)) expect=$((N * (t1 - t0) / (INTERVAL * 1000000000)))
 	case $c in
