@@ -40,3 +40,30 @@ nginx_alive() {
 bench_nginx_counts() {
 	bench_stub_get / | awk '/^server accepts/ { getline; print $1, $2, $3; exit }'
 }
+
+# bench_cpu PID [CPU]: one reading of a process, all at one instant:
+# "ns ticks child_ticks t_ns busy_ticks": its process CPU clock (every
+# thread, the exited ones included; ns), utime+stime and cutime+cstime of
+# /proc/PID/stat (clock ticks), the monotonic time (ns), and the ticks CPU
+# (cpuN, when given) was busy (user nice system irq softirq steal; "-"
+# without). "- - -" for a process that is gone.
+bench_cpu() {
+	python3 - "$1" "${2:-}" <<'PYEOF'
+import os, sys, time
+pid = int(sys.argv[1])
+def busy():
+    if sys.argv[2] == "":
+        return "-"
+    for line in open("/proc/stat"):
+        f = line.split()
+        if f[0] == "cpu" + sys.argv[2]:
+            return str(sum(int(x) for x in (f[1], f[2], f[3], f[6], f[7], f[8])))
+    return "-"
+try:
+    ns = time.clock_gettime_ns(((~pid) << 3) | 2)   # CPUCLOCK_SCHED of the process
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    print(ns, int(f[11]) + int(f[12]), int(f[13]) + int(f[14]), time.monotonic_ns(), busy())
+except (OSError, ValueError):
+    print("- - -", time.monotonic_ns(), busy())
+PYEOF
+}

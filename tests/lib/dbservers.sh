@@ -14,6 +14,7 @@
 #   srv_slapd_start [CONF-LINE...]    SRV_LDAP_PORT, SRV_LDAP_PID, SRV_LDAP_DIR
 #                                     (SRV_LDAPS=1: also ldaps:// on SRV_LDAPS_PORT)
 #   srv_dnsmasq_start [OPTION...]     SRV_DNS_PORT (UDP and TCP), SRV_DNS_PID
+#   srv_redis_start [OPTION...]       SRV_REDIS_PORT, SRV_REDIS_PID, SRV_REDIS_DIR
 #   srv_hold MODE PORT N SECONDS      N connections held open (MODE raw, or pg:
 #                                     each sends a StartupMessage), SRV_HOLD_PID
 #   srv_stop PID                      stop a server's group (also on exit)
@@ -177,6 +178,8 @@ srv_mariadb_start() {
 # srv_slapd_start [CONF-LINE...]: slapd with no database (an anonymous bind
 # and the root DSE need none) on ldap://127.0.0.1:SRV_LDAP_PORT/; each
 # argument is one more line of slapd.conf ("disallow bind_anon").
+# SRV_SLAPD_DEBUG (default 0) is its -d level: 256 (stats) logs a line per
+# connection to slapd.log, which the benchmarks count.
 srv_slapd_start() {
     local attempt line urls
     if [ ! -x "$SRV_SLAPD" ]; then
@@ -201,7 +204,7 @@ srv_slapd_start() {
             urls="$urls ldaps://127.0.0.1:$SRV_LDAPS_PORT/"
         fi
         srv_spawn "$SRV_LDAP_DIR/slapd.log" "$SRV_SLAPD" -h "$urls" \
-            -f "$SRV_LDAP_DIR/slapd.conf" -d 0
+            -f "$SRV_LDAP_DIR/slapd.conf" -d "${SRV_SLAPD_DEBUG:-0}"
         SRV_LDAP_PID=$SRV_SPAWNED
         if fm_wait_port 127.0.0.1 "$SRV_LDAP_PORT" 10 &&
             { [ -z "${SRV_LDAPS:-}" ] || fm_wait_port 127.0.0.1 "$SRV_LDAPS_PORT" 10; }; then
@@ -295,6 +298,31 @@ EOF
         diag "unbound did not start (attempt $attempt)"
         diag_file "$SRV_UB_DIR/unbound.log"
         srv_stop "$SRV_UB_PID"
+    done
+    return 1
+}
+
+# srv_redis_start [OPTION...]: redis-server on 127.0.0.1:SRV_REDIS_PORT,
+# nothing saved, its log in its directory; the options are redis-server's.
+srv_redis_start() {
+    local attempt redis=${SRV_REDIS_SERVER:-$(command -v redis-server || echo /usr/bin/redis-server)}
+    if [ ! -x "$redis" ]; then
+        diag "redis-server not found (apt-get install redis-server)"
+        return 1
+    fi
+    SRV_REDIS_DIR=$(srv_dir redis) || return 1
+    for attempt in 1 2 3; do
+        SRV_REDIS_PORT=$(fm_free_port) || return 1
+        srv_spawn "$SRV_REDIS_DIR/stdout.log" "$redis" --port "$SRV_REDIS_PORT" --bind 127.0.0.1 \
+            --save '' --appendonly no --daemonize no --dir "$SRV_REDIS_DIR" \
+            --logfile "$SRV_REDIS_DIR/log" "$@"
+        SRV_REDIS_PID=$SRV_SPAWNED
+        if fm_wait_port 127.0.0.1 "$SRV_REDIS_PORT" 10; then
+            return 0
+        fi
+        diag "redis-server did not start (attempt $attempt)"
+        diag_file "$SRV_REDIS_DIR/log"
+        srv_stop "$SRV_REDIS_PID"
     done
     return 1
 }

@@ -19,7 +19,8 @@ ms_have_postfix() {
 # which answers a connection with a 554 instead of its banner
 # (smtpd_delay_reject=no with a client restriction that rejects every
 # client: smtpd says the rejection where the 220 would be).  MS_PGID is the
-# process group to pause or stop.
+# process group to pause or stop.  MS_POSTFIX_MAIN_EXTRA (default empty):
+# more lines of main.cf (a benchmark raises default_process_limit).
 ms_postfix_start() {
     local dir=$FM_TMP/postfix port
     port=$(fm_free_port) || return 1
@@ -46,6 +47,7 @@ maillog_file = /dev/stdout
 smtpd_tls_cert_file = $dir/conf/cert.pem
 smtpd_tls_key_file = $dir/conf/key.pem
 smtpd_tls_security_level = may
+${MS_POSTFIX_MAIN_EXTRA:-}
 EOC
     cat >"$dir/conf/master.cf" <<EOC
 127.0.0.1:$MS_SMTP_PORT inet n - n - - smtpd
