@@ -28,6 +28,7 @@
 
 #include <faultmon/http.h>
 #include <faultmon/runconf.h>
+#include <faultmon/scheme.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 
@@ -80,7 +81,9 @@ parse_plain(const char *text, bool is_uri)
         return;
     }
     FM_FUZZ_CHECK(t.host != NULL && t.host[0] != '\0', "parsed without a host");
-    FM_FUZZ_CHECK(t.port != 0, "parsed with port 0");
+    /* Only a scheme without a port (icmp) parses with none. */
+    FM_FUZZ_CHECK(t.port != 0 || (fm_scheme_get(t.scheme)->parts & FM_URI_NO_PORT) != 0,
+                  "parsed with port 0");
     FM_FUZZ_CHECK(t.path != NULL && (t.path[0] == '/' || t.path[0] == '?'), "path '%s'",
                   (t.path != NULL)? t.path : "(null)");
     FM_FUZZ_CHECK(t.text != NULL, "no text");
