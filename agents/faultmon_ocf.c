@@ -1,6 +1,7 @@
 /*
- * faultmon OCF agents: the program behind ocf:faultmon:apache and
- * ocf:faultmon:httpmon.  It is installed once and linked under both names;
+ * faultmon OCF agents: the program behind ocf:faultmon:apache,
+ * ocf:faultmon:httpmon and ocf:faultmon:guard.  It is installed once and
+ * linked under each name;
  * the name it is called by says which agent it is ("faultmon-ocf AGENT
  * ACTION" works too, for tests).
  */
@@ -12,6 +13,7 @@
 
 #include "ocf_apache.h"
 #include "ocf_common.h"
+#include "ocf_guard.h"
 #include "ocf_httpmon.h"
 #include "ocf_metadata.h"
 
@@ -29,6 +31,8 @@ static const struct fm_ocf_agent agents[] = {
       "start stop status monitor validate-all meta-data usage", 40000, 60000 },
     { "httpmon", fm_ocf_metadata_httpmon, fm_ocf_httpmon_main,
       "start stop monitor validate-all meta-data usage", 20000, 20000 },
+    { "guard", fm_ocf_metadata_guard, fm_ocf_guard_main,
+      "start stop monitor validate-all reload meta-data usage", 20000, 20000 },
 };
 
 /* Without OCF_RESKEY_CRM_meta_timeout (ocf-tester, a shell), the action's
@@ -83,7 +87,7 @@ main(int argc, char **argv)
         argv++;
     }
     if (agent == NULL) {
-        fprintf(stderr, "Usage: faultmon-ocf {apache|httpmon} ACTION, or run as an agent name\n");
+        fprintf(stderr, "Usage: faultmon-ocf {apache|httpmon|guard} ACTION, or run as an agent name\n");
         return PCMK_OCF_UNIMPLEMENT_FEATURE;
     }
     if (argc < 2) {

@@ -1,8 +1,9 @@
 # rules for agents (see Makefile.am)
 #
-# The OCF resource agents ocf:faultmon:apache and ocf:faultmon:httpmon are one
-# program, faultmon-ocf, installed in $(pkglibexecdir) and linked under both
-# names into $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it
+# The OCF resource agents ocf:faultmon:apache, ocf:faultmon:httpmon and
+# ocf:faultmon:guard are one program, faultmon-ocf, installed in
+# $(pkglibexecdir) and linked under each name (FM_OCF_AGENTS) into
+# $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it
 # is called by.  It links nothing but libc, so that a monitor costs a process
 # start and a few file reads: only the libc-only parts of the probe core are
 # linked into it (src/util, src/core, src/decide).  Probing in the agent's own process (OCF_CHECK_LEVEL=10)
@@ -48,6 +49,9 @@ agents_faultmon_ocf_SOURCES = \
 	agents/faultmon_ocf.c \
 	$(FM_OCF_COMMON_SOURCES) \
 	$(FM_OCF_APACHE_SOURCES) \
+	agents/ocf_guard.c \
+	agents/ocf_guard.h \
+	agents/ocf_guard_monitor.c \
 	agents/ocf_httpmon.c \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h
@@ -68,11 +72,11 @@ BUILT_SOURCES += agents/ocf_metadata.c
 CLEANFILES += agents/ocf_metadata.c
 
 # Each line of the XML becomes a C string literal line.
-agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml agents/local.mk
+agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml metadata/guard.xml agents/local.mk
 	$(AM_V_GEN)$(MKDIR_P) agents && { \
-	  echo '/* Generated from metadata/apache.xml and metadata/httpmon.xml by agents/local.mk. */'; \
+	  echo '/* Generated from metadata/AGENT.xml by agents/local.mk. */'; \
 	  echo '#include "ocf_metadata.h"'; \
-	  for agent in apache httpmon; do \
+	  for agent in $(FM_OCF_AGENTS); do \
 	    echo "const char fm_ocf_metadata_$$agent[] ="; \
 	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' \
 	      $(srcdir)/metadata/$$agent.xml || exit 1; \
@@ -81,7 +85,7 @@ agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml agents/local.mk
 	} > $@-t && mv -f $@-t $@
 
 FM_OCF_AGENT_DIR = $(OCF_ROOT)/resource.d/faultmon
-FM_OCF_AGENTS = apache httpmon
+FM_OCF_AGENTS = apache httpmon guard
 
 install-exec-hook: fm-install-ocf-agents
 uninstall-hook: fm-uninstall-ocf-agents
@@ -106,6 +110,7 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-secrets.sh \
 	tests/agents/agent-apache.sh \
 	tests/agents/agent-httpmon.sh \
+	tests/agents/agent-guard.sh \
 	tests/agents/agent-crm-resource.sh \
 	tests/agents/agent-describe.sh \
 	tests/agents/agent-differential.sh \

@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,10 +67,11 @@ xml_attr_ms(const char *elem, const char *end, const char *name)
     return parse_pcmk_ms(p + strlen(key));
 }
 
-/* cibadmin --query --xpath XPATH into out; cibadmin lives beside
- * attrd_updater (pacemaker-cli-utils). */
-static bool
-cib_query(const char *xpath, char *out, size_t out_len)
+/* cibadmin --query --xpath XPATH into out, and its exit status (0 found,
+ * 105 no such object, 102 no cluster; -1 missing or timed out); cibadmin
+ * lives beside attrd_updater (pacemaker-cli-utils). */
+static int
+cib_query_status(const char *xpath, char *out, size_t out_len)
 {
     char dir[FM_OCF_PATH_MAX];
     char cibadmin[FM_OCF_PATH_MAX + 16];
@@ -85,7 +87,16 @@ cib_query(const char *xpath, char *out, size_t out_len)
     argv[3] = (char *) xpath;
     argv[4] = NULL;
     out[0] = '\0';
-    return access(cibadmin, X_OK) == 0 && fm_ocf_run(argv, out, out_len, NULL, 5000) == 0;
+    if (access(cibadmin, X_OK) != 0) {
+        return -1;
+    }
+    return fm_ocf_run(argv, out, out_len, NULL, 5000);
+}
+
+static bool
+cib_query(const char *xpath, char *out, size_t out_len)
+{
+    return cib_query_status(xpath, out, out_len) == 0;
 }
 
 bool
@@ -151,4 +162,81 @@ fm_ocf_monitor_op(const struct fm_ocf *ocf, uint64_t *interval_ms, uint64_t *tim
     }
     free(out);
     return found;
+}
+
+/* An attribute of the first element of \p xml, up to that element's '>'. */
+static void
+first_tag_attr(const char *xml, const char *name, char *buf, size_t buf_len)
+{
+    const char *end = strchr(xml, '>');
+    char key[32];
+    const char *p = NULL;
+
+    buf[0] = '\0';
+    snprintf(key, sizeof(key), " %s=\"", name);
+    p = strstr(xml, key);
+    if (end != NULL && p != NULL && p < end) {
+        p += strlen(key);
+        snprintf(buf, buf_len, "%.*s", (int) strcspn(p, "\">"), p);
+    }
+}
+
+int
+fm_ocf_cib_primitive(const char *id, struct fm_ocf_cib_rsc *rsc)
+{
+    char xpath[FM_RESOURCE_NAME_MAX * 2 + 128];
+    char *out = calloc(1, 65536);
+    const char *tag = NULL;
+    int status = 0;
+    int rc = 0;
+
+    memset(rsc, 0, sizeof(*rsc));
+    if (out == NULL) {
+        return ENOMEM;
+    }
+    /* The caller checked that id is an XML ID: no quote can end the literal. */
+    snprintf(xpath, sizeof(xpath), "//resources//primitive[@id='%s']", id);
+    status = cib_query_status(xpath, out, 65536);
+    if (status == 105) {
+        snprintf(xpath, sizeof(xpath), "//resources//*[@id='%s']", id);
+        rc = (cib_query_status(xpath, out, 65536) == 0)? EISDIR : ENOENT;
+        /* The element's name: "<group id=...". */
+        if (rc == EISDIR && out[0] == '<') {
+            snprintf(rsc->kind, sizeof(rsc->kind), "%.*s", (int) strcspn(out + 1, " />"), out + 1);
+        }
+    } else if (status != 0 || (tag = strstr(out, "<primitive ")) == NULL) {
+        rc = ENOTCONN;
+    } else {
+        first_tag_attr(tag, "class", rsc->standard, sizeof(rsc->standard));
+        first_tag_attr(tag, "provider", rsc->provider, sizeof(rsc->provider));
+        first_tag_attr(tag, "type", rsc->type, sizeof(rsc->type));
+        snprintf(xpath, sizeof(xpath),
+                 "//clone//primitive[@id='%s'] | //bundle//primitive[@id='%s'] | //master//primitive[@id='%s']",
+                 id, id, id);
+        rsc->cloned = (cib_query_status(xpath, out, 65536) == 0);
+        rc = (rsc->standard[0] != '\0' && rsc->type[0] != '\0')? 0 : ENOTCONN;
+    }
+    free(out);
+    return rc;
+}
+
+bool
+fm_ocf_cib_guard_placed(const char *guarded, const char *guard)
+{
+    char xpath[FM_RESOURCE_NAME_MAX * 4 + 160];
+    char out[4096];
+    bool ordered = false;
+    bool colocated = false;
+
+    /* A group whose members are the two, the guarded one first. */
+    snprintf(xpath, sizeof(xpath), "//group[primitive[@id='%s']/following-sibling::primitive[@id='%s']]",
+             guarded, guard);
+    if (cib_query(xpath, out, sizeof(out))) {
+        return true;
+    }
+    snprintf(xpath, sizeof(xpath), "//rsc_order[@first='%s'][@then='%s']", guarded, guard);
+    ordered = cib_query(xpath, out, sizeof(out));
+    snprintf(xpath, sizeof(xpath), "//rsc_colocation[@rsc='%s'][@with-rsc='%s']", guard, guarded);
+    colocated = cib_query(xpath, out, sizeof(out));
+    return ordered && colocated;
 }

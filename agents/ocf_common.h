@@ -315,6 +315,29 @@ bool fm_ocf_monitor_op(const struct fm_ocf *ocf, uint64_t *interval_ms, uint64_t
  */
 bool fm_ocf_meta_attr(const struct fm_ocf *ocf, const char *name, char *buf, size_t buf_len);
 
+/* What the CIB says of a primitive resource (fm_ocf_cib_primitive()). */
+struct fm_ocf_cib_rsc {
+    char standard[32];              /* class: ocf, systemd, lsb, service, ... */
+    char provider[64];              /* ocf's only */
+    char type[128];
+    bool cloned;                    /* inside a clone or bundle */
+    char kind[32];                  /* ENOENT's cousin EISDIR: what the id names */
+};
+
+/*!
+ * \brief Look primitive \p id (an XML ID the caller checked) up in the CIB.
+ * \return 0; ENOENT when no resource has that id; EISDIR when it names
+ *         something else (rsc->kind: group, clone, ...); ENOTCONN when the
+ *         CIB cannot be read (no cluster here); ENOMEM
+ */
+int fm_ocf_cib_primitive(const char *id, struct fm_ocf_cib_rsc *rsc);
+
+/*!
+ * \brief Does the CIB keep \p guard with \p guarded and start it after:
+ *        a group of the two (guarded first), or an order and a colocation?
+ */
+bool fm_ocf_cib_guard_placed(const char *guarded, const char *guard);
+
 /* ---- the fault-monitor loop, its decisions as exit reasons (ocf_loop.c);
  * the files the loop and the agent exchange are faultmon/recovery.h's ---- */
 

@@ -15,7 +15,7 @@ dtd=${FA_DTD:-/usr/share/resource-agents/ra-api-1.dtd}
 program=$top_builddir/agents/faultmon-ocf
 faultmon=${FAULTMON:-$top_builddir/src/faultmon}
 heartbeat_apache=/usr/lib/ocf/resource.d/heartbeat/apache
-agents="apache httpmon"
+agents="apache httpmon guard"
 
 if ! command -v xmllint >/dev/null 2>&1; then
     echo "1..0 # SKIP xmllint is not installed (apt-get install libxml2-utils)"
@@ -26,7 +26,7 @@ if [ ! -f "$dtd" ]; then
     exit 0
 fi
 tap_watchdog 60
-plan 22
+plan 29
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-metadata.XXXXXX") || bail_out "mktemp failed"
 fm_cleanup_add "rm -rf '$tmp'"
@@ -171,7 +171,7 @@ while IFS= read -r line; do
         [ "$ours" = "$dflt" ] || differ="$differ $agent:$p($ours/$dflt)"
     done
 done <"$tmp/probe-params"
-is "$differ" "" "apache.xml and httpmon.xml give every probe parameter its table's default"
+is "$differ" "" "every agent's meta-data gives each probe parameter its table's default"
 
 # httpmon: the same, but Retry_count (it never restarts anything) and
 # report_degraded (its monitor answers 0; the attribute carries the verdict).
@@ -184,6 +184,16 @@ for p in $core_names; do
     param_names "$top_srcdir/metadata/httpmon.xml" | grep -qx "$p" || missing="$missing $p"
 done
 is "$missing" "" "httpmon.xml has the probe and decision parameters that apply to it"
+
+# guard: every probe and decision parameter (it recovers, as apache does).
+missing=""
+if [ -z "$core_names" ]; then
+    missing="(no names found in faultmon probe --list-params and src/decide/params.c)"
+fi
+for p in $core_names; do
+    param_names "$top_srcdir/metadata/guard.xml" | grep -qx "$p" || missing="$missing $p"
+done
+is "$missing" "" "guard.xml has every parameter of the probe core and the decision engine"
 
 # What an administrator reads.  pcs (0.11) hides no parameter of an OCF
 # agent (it honours "Advanced use only: " only in Pacemaker's own daemon
@@ -229,7 +239,7 @@ for agent in $agents; do
     plain="$plain $agent:"$(xmllint --xpath '//parameter/shortdesc[not(starts-with(., "Advanced use only: "))]/../@name' \
         "$top_srcdir/metadata/$agent.xml" 2>/dev/null | sed -n 's/ *name="\([^"]*\)"/\1,/gp' | tr -d '\n')
 done
-is "$plain" " apache:configfile,httpd,port,statusurl,testregex,options,envfiles,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval, httpmon:name,dampen,multiplier,health_attribute,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_interval," \
+is "$plain" " apache:configfile,httpd,port,statusurl,testregex,options,envfiles,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval, httpmon:name,dampen,multiplier,health_attribute,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_interval, guard:resource,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval," \
     "only the parameters most administrators set lack 'Advanced use only: '"
 
 # pcs's own rendering of the XML, at 80 columns: every parameter on one line

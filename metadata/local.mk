@@ -8,15 +8,17 @@
 # that the agent prints them unchanged.  The meta-data is short, for pcs and
 # crm; metadata/*-details.xml holds the rest of each man page.
 
-FM_METADATA_XML = metadata/apache.xml metadata/httpmon.xml
+FM_METADATA_XML = metadata/apache.xml metadata/httpmon.xml metadata/guard.xml
 
 fmmetadatadir = $(pkgdatadir)/ocf
 dist_fmmetadata_DATA = $(FM_METADATA_XML)
 
-FM_METADATA_MANS = metadata/ocf_faultmon_apache.7 metadata/ocf_faultmon_httpmon.7
+FM_METADATA_MANS = metadata/ocf_faultmon_apache.7 metadata/ocf_faultmon_httpmon.7 \
+	metadata/ocf_faultmon_guard.7
 man7_MANS += $(FM_METADATA_MANS)
 CLEANFILES += $(FM_METADATA_MANS)
 EXTRA_DIST += metadata/ra2man.xsl metadata/apache-details.xml metadata/httpmon-details.xml \
+	metadata/guard-details.xml \
 	metadata/pcs-describe.py
 
 FM_RA2MAN = $(XSLTPROC) --novalid --nonet --stringparam provider faultmon \
@@ -32,6 +34,12 @@ metadata/ocf_faultmon_httpmon.7: metadata/httpmon.xml metadata/httpmon-details.x
 	$(AM_V_GEN)$(MKDIR_P) metadata && \
 	$(FM_RA2MAN) --stringparam details '$(abs_top_srcdir)/metadata/httpmon-details.xml' \
 		-o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/httpmon.xml && \
+	mv -f $@-t $@
+
+metadata/ocf_faultmon_guard.7: metadata/guard.xml metadata/guard-details.xml metadata/ra2man.xsl
+	$(AM_V_GEN)$(MKDIR_P) metadata && \
+	$(FM_RA2MAN) --stringparam details '$(abs_top_srcdir)/metadata/guard-details.xml' \
+		-o $@-t $(srcdir)/metadata/ra2man.xsl $(srcdir)/metadata/guard.xml && \
 	mv -f $@-t $@
 
 FM_METADATA_TESTS = metadata/check-metadata.sh

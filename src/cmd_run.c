@@ -266,6 +266,9 @@ loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
     char err[512];
 
     if (out->request != FM_ACTION_NONE) {
+        if (out->request == FM_ACTION_FAILOVER && lp->rsc.guarded) {
+            fm_run_attrs_ban(&lp->attrs, &lp->rsc);    /* not ours to refuse a start */
+        }
         if (fm_pcmk_request_recovery(&lp->rsc, FM_PCMK_TIMEOUT_MS, err, sizeof(err)) != 0) {
             /* Without the cluster's environment the next monitor reports it. */
             fm_log_warn("%s: %s; the next monitor will report the failure", lp->resource, err);

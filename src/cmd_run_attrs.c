@@ -98,3 +98,15 @@ fm_run_attrs_node_health(const struct fm_run_attrs *ra, const char *name, const 
         attrs_run(ra, name, value, NULL, FM_ATTRD_TIMEOUT_MS);
     }
 }
+
+void
+fm_run_attrs_ban(const struct fm_run_attrs *ra, const struct fm_pcmk_resource *rsc)
+{
+    char name[FM_RESOURCE_NAME_MAX + 32];
+
+    if (ra->enabled) {
+        snprintf(name, sizeof(name), FM_PCMK_GUARD_FAILCOUNT_FMT, rsc->rsc_id);
+        fm_log_notice("%s: failover of %s: setting %s=INFINITY on this node", ra->resource, rsc->rsc_id, name);
+        attrs_run(ra, name, "INFINITY", NULL, FM_ATTRD_TIMEOUT_MS);
+    }
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <faultmon/node_attrs.h>
+#include <faultmon/pcmk.h>
 #include <faultmon/state.h>
 
 /* One loop's attributes. */
@@ -32,6 +33,13 @@ void fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st
 /*! \brief Set a node-level attribute (#health-faultmon), without dampening,
  *         when the loop talks to the cluster. */
 void fm_run_attrs_node_health(const struct fm_run_attrs *ra, const char *name, const char *value);
+
+/*!
+ * \brief A guard's failover: the guarded resource's fail-count on this node
+ *        to INFINITY (faultmon/pcmk.h), before the fail request, so that
+ *        the transition it starts moves the resource instead of restarting it.
+ */
+void fm_run_attrs_ban(const struct fm_run_attrs *ra, const struct fm_pcmk_resource *rsc);
 
 /*! \brief A clean stop: delete the state and the weight, if set. */
 void fm_run_attrs_remove(struct fm_run_attrs *ra);

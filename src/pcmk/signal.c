@@ -31,11 +31,33 @@ env_or_null(const char *name)
     return (value != NULL && value[0] != '\0')? value : NULL;
 }
 
+/* A guard's loop acts on the guarded resource, which runs on the guard's
+ * node (the group or constraint the guard's documentation asks for). */
+static bool
+guarded_from_env(struct fm_pcmk_resource *rsc)
+{
+    rsc->rsc_id = env_or_null("FAULTMON_GUARD_RESOURCE");
+    rsc->standard = env_or_null("FAULTMON_GUARD_CLASS");
+    rsc->provider = env_or_null("FAULTMON_GUARD_PROVIDER");
+    rsc->type = env_or_null("FAULTMON_GUARD_TYPE");
+    rsc->guarded = true;
+    if (rsc->standard == NULL || rsc->type == NULL) {
+        return false;
+    }
+    /* The controller wants a provider for ocf and none for the others. */
+    return (strcmp(rsc->standard, "ocf") == 0) == (rsc->provider != NULL);
+}
+
 bool
 fm_pcmk_resource_from_env(struct fm_pcmk_resource *rsc)
 {
-    rsc->rsc_id = env_or_null("OCF_RESOURCE_INSTANCE");
+    memset(rsc, 0, sizeof(*rsc));
     rsc->node = env_or_null("OCF_RESKEY_CRM_meta_on_node");
+    if (env_or_null("FAULTMON_GUARD_RESOURCE") != NULL) {
+        return guarded_from_env(rsc);
+    }
+    rsc->rsc_id = env_or_null("OCF_RESOURCE_INSTANCE");
+    rsc->standard = "ocf";
     rsc->provider = env_or_null("OCF_RESOURCE_PROVIDER");
     rsc->type = env_or_null("OCF_RESOURCE_TYPE");
     if (rsc->provider == NULL) {
@@ -43,6 +65,7 @@ fm_pcmk_resource_from_env(struct fm_pcmk_resource *rsc)
     }
     return rsc->rsc_id != NULL && rsc->type != NULL;
 }
+
 
 int
 fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
@@ -62,7 +85,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
         return rc;
     }
     rc = pcmk_controld_api_fail(api, rsc->node, NULL, rsc->rsc_id, rsc->rsc_id,
-                                "ocf", rsc->provider, rsc->type);
+                                rsc->standard, rsc->provider, rsc->type);
     if (rc != pcmk_rc_ok) {
         snprintf(err, err_len, "controller refused the fail request: %s", pcmk_rc_str(rc));
     } else {

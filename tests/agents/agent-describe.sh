@@ -18,9 +18,9 @@ command -v xmllint >/dev/null 2>&1 || {
 tap_watchdog 240
 top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 
-plan 8
+plan $((4 * 3))
 
-for agent in apache httpmon; do
+for agent in apache httpmon guard; do
     this_build=false
     if "$FA_INSTALLED_DIR/$agent" meta-data 2>/dev/null | cmp -s - "$top_srcdir/metadata/$agent.xml"; then
         this_build=true

@@ -2,7 +2,7 @@
 # agent-safety.sh: no parameter is ever run by a shell, and secrets stay
 # secret.
 #
-# Every parameter of both agents gets, one at a time, a value holding $(...),
+# Every parameter of each agent gets, one at a time, a value holding $(...),
 # backticks, ';', '|', '&&' and a newline, each of which would create a
 # marker file if a shell ever ran it; validate-all, start, monitor (also at
 # OCF_CHECK_LEVEL=10) and stop run with it, and no marker may appear.  Then a
@@ -33,9 +33,12 @@ apache_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/apache
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 httpmon_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/httpmon.xml" |
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
+guard_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/guard.xml" |
+    tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 n_apache=$(echo "$apache_params" | wc -w)
 n_httpmon=$(echo "$httpmon_params" | wc -w)
-plan $((n_apache + n_httpmon + 2 + 2 + 9 + 5))
+n_guard=$(echo "$guard_params" | wc -w)
+plan $((n_apache + n_httpmon + n_guard + 3 + 2 + 9 + 5))
 
 marker_dir=$FA_TMP/markers
 mkdir -p "$marker_dir"
@@ -57,12 +60,12 @@ run_all() {
     fa_agent "$1" stop
 }
 
-for agent in apache httpmon; do
-    if [ "$agent" = apache ]; then
-        names=$apache_params
-    else
-        names=$httpmon_params
-    fi
+for agent in apache httpmon guard; do
+    case $agent in
+        apache) names=$apache_params ;;
+        httpmon) names=$httpmon_params ;;
+        guard) names=$guard_params ;;
+    esac
     tried=0
     for p in $names; do
         tried=$((tried + 1))
@@ -73,7 +76,9 @@ for agent in apache httpmon; do
             export OCF_RESOURCE_INSTANCE=fminject
             export OCF_RESKEY_Port_list="127.0.0.1:$FA_PORT" OCF_RESKEY_Probe_timeout=1s
             export OCF_RESKEY_Thorough_probe_interval=1s
+            # No cluster tools beside it: the guard finds no CIB to read.
             export FAULTMON_OCF_ATTRD_UPDATER=/bin/true
+            if [ "$agent" = guard ]; then export OCF_RESKEY_resource=web; fi
         fi
         export "OCF_RESKEY_$p=$(payload "$agent-$p")"
         run_all "$agent"

@@ -4,8 +4,9 @@
 # Source tests/lib/tap.sh and tests/lib/webserver.sh first, then this.
 #
 #   fa_require_root                      # or "1..0 # SKIP" and exit
-#   fa_agents_setup                      # FA_APACHE, FA_HTTPMON: the built agent
-#                                        # under both names; FAULTMON_STATE_DIR
+#   fa_agents_setup                      # FA_APACHE, FA_HTTPMON, FA_GUARD: the
+#                                        # built agent under each name;
+#                                        # FAULTMON_STATE_DIR
 #   fa_apache_setup || bail_out ...      # FA_DIR, FA_PORT, FA_CONF: an Apache
 #                                        # configuration the agent can start
 #   fa_params                            # export the agent's parameters
@@ -67,8 +68,10 @@ fa_agents_setup() {
     chmod 755 "$FA_TMP" "$FA_TMP/bin"
     ln -s "$FA_PROGRAM" "$FA_TMP/bin/apache"
     ln -s "$FA_PROGRAM" "$FA_TMP/bin/httpmon"
+    ln -s "$FA_PROGRAM" "$FA_TMP/bin/guard"
     FA_APACHE=$FA_TMP/bin/apache
     FA_HTTPMON=$FA_TMP/bin/httpmon
+    FA_GUARD=$FA_TMP/bin/guard
     export FAULTMON_STATE_DIR=$FA_TMP/state
     export OCF_ROOT=${OCF_ROOT:-/usr/lib/ocf}
     if [ -n "${FAULTMON:-}" ]; then
@@ -106,6 +109,7 @@ fa_agent() {
     case $agent in
         apache) path=$FA_APACHE ;;
         httpmon) path=$FA_HTTPMON ;;
+        guard) path=$FA_GUARD ;;
         *) path=$agent ;;
     esac
     FA_OUT=$(fm_timeout "${FA_TIMEOUT:-90}" "$path" "$action" 2>&1)

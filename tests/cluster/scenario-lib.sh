@@ -136,6 +136,68 @@ EOF
     done
 }
 
+# nginx on port 80 of each node, for ocf:heartbeat:nginx: /srv/nginx/nginx.conf
+# (SC_NGINX_CONF), serving /srv/www (/health, /app), where /app answers 500
+# in an nginx that read its configuration while /srv/nginx/fail-500.conf
+# existed (sc_nginx_break).
+SC_NGINX_CONF=/srv/nginx/nginx.conf
+SC_NGINX_PIDFILE=/srv/nginx/nginx.pid
+sc_nginx_setup() {
+    local node s nodes="${*:-$(fm_nodes)}"
+    for node in $nodes; do
+        s=$(fm_node_dir "$node")/root/srv
+        mkdir -p "$s/nginx/tmp" "$s/www"
+        chmod 0755 "$s/nginx" "$s/www"
+        printf 'app %s\n' "$node" > "$s/www/app"
+        printf 'ok %s\n' "$node" > "$s/www/health"
+        chmod 0644 "$s/www/app" "$s/www/health"
+        rm -f "$s/nginx/fail-500.conf"
+        cat > "$s/nginx/nginx.conf" <<EOF
+# nginx for faultmon's cluster scenarios (tests/cluster/scenario-lib.sh).
+pid $SC_NGINX_PIDFILE;
+error_log /srv/nginx/error.log;
+worker_processes 1;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path /srv/nginx/tmp/body;
+    proxy_temp_path /srv/nginx/tmp/proxy;
+    fastcgi_temp_path /srv/nginx/tmp/fastcgi;
+    uwsgi_temp_path /srv/nginx/tmp/uwsgi;
+    scgi_temp_path /srv/nginx/tmp/scgi;
+    server {
+        listen 80;
+        root /srv/www;
+        location /app {
+            include /srv/nginx/fail-*.conf;
+        }
+    }
+}
+EOF
+    done
+}
+
+sc_nginx_pid() {
+    local p
+    p=$(cat "$(fm_node_dir "$1")/root$SC_NGINX_PIDFILE" 2>/dev/null)
+    echo "${p:-0}"
+}
+
+# sc_nginx_break NODE [keep]: /app answers 500 until nginx restarts (the
+# trigger is removed once nginx has read it), or, with keep, in every nginx
+# started on NODE until sc_nginx_mend; echo the time the first 500 was seen.
+sc_nginx_break() {
+    local node=$1 f
+    f=$(fm_node_dir "$node")/root/srv/nginx/fail-500.conf
+    echo 'return 500;' > "$f"
+    fm_node_exec "$node" sh -c "kill -HUP \$(cat $SC_NGINX_PIDFILE)" 2>/dev/null
+    sc__is_500() { [ "$(fm_http "$node" /app)" = 500 ]; }
+    fm_poll 10 sc__is_500
+    fm_now_ms
+    [ "${2:-}" = keep ] || rm -f "$f"
+}
+sc_nginx_mend() { rm -f "$(fm_node_dir "$1")/root/srv/nginx/fail-500.conf"; }
+
 # ------------------------------------------------------------- faultmon
 
 sc_fm() {
