@@ -12,6 +12,11 @@
 
 #include "cmd_run_observe.h"
 
+/* How long the loopback handshake may take: the kernel answers it at once
+ * on a healthy node, even a loaded one; this is only asked on failed
+ * cycles, so it blocks the loop at most this long there. */
+#define FM_LOOPBACK_TIMEOUT_MS 200
+
 /* The health attribute Pacemaker's node-health-strategy acts on. */
 #define FM_NODE_HEALTH_ATTR "#health-faultmon"
 
@@ -25,6 +30,7 @@ fm_run_observer_init(struct fm_run_observer *ob, const char *resource, const cha
     ob->dir = dir;
     ob->attrs = attrs;
     ob->ctx.resource = resource;
+    fm_loopback_init(&ob->loopback);
     ob->ctx.psi.proc_dir = "/proc/pressure";
     ob->ctx.psi.cgroup_dir = (fm_psi_own_cgroup_dir(ob->cgroup_dir, sizeof(ob->cgroup_dir)) == 0)?
                              ob->cgroup_dir : NULL;
@@ -46,6 +52,15 @@ fm_run_observe(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool 
     }
     ob->ctx.late_ms = late_ms;
     ob->ctx.now_wall_s = (int64_t) time(NULL);
+    ob->ctx.loopback_failure = NULL;
+    if (o->observer_loopback) {
+        int rc = fm_loopback_check(&ob->loopback, FM_LOOPBACK_TIMEOUT_MS);
+
+        if (rc != 0) {
+            snprintf(ob->loopback_error, sizeof(ob->loopback_error), "%s", strerror(rc));
+            ob->ctx.loopback_failure = ob->loopback_error;
+        }
+    }
     if (!fm_observer_impaired(o, &ob->ctx, buf, buf_len, &budget)) {
         return NULL;
     }

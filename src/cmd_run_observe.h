@@ -2,7 +2,8 @@
  * faultmon run: the observer as a suspect (src/cmd_run_observe.c), apart
  * from the loop's wiring (src/cmd_run.c): before a failed cycle may ask
  * for recovery, is this node itself impaired (its pressure, a late cycle,
- * other resources recovering at once)?  The rules are observer.h's.
+ * other resources recovering at once, its own loopback failing)?  The
+ * rules are observer.h's.
  */
 #ifndef FAULTMON_CMD_RUN_OBSERVE_H
 #define FAULTMON_CMD_RUN_OBSERVE_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include <faultmon/decide_params.h>
+#include <faultmon/loopback.h>
 #include <faultmon/observer.h>
 
 #include "cmd_run_attrs.h"
@@ -21,6 +23,9 @@ struct fm_run_observer {
     const char *dir;                /* this resource's state directory */
     struct fm_run_attrs *attrs;     /* for the node's health attribute */
     bool marked_unhealthy;          /* #health-faultmon set by this loop */
+    struct fm_loopback loopback;    /* observer_loopback's listener, opened
+                                       at the first check */
+    char loopback_error[128];
     char cgroup_dir[4096];
     char root[4096];
 };

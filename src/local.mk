@@ -31,6 +31,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/clock.c \
 	src/util/json.c \
 	src/util/kvfile.c \
+	src/util/loopback.c \
 	src/util/parse.c \
 	src/util/pidfile.c \
 	src/util/psi.c \
@@ -197,6 +198,7 @@ noinst_HEADERS = \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \
 	include/faultmon/log.h \
+	include/faultmon/loopback.h \
 	include/faultmon/metrics.h \
 	include/faultmon/monitor.h \
 	include/faultmon/node_attrs.h \

@@ -57,6 +57,8 @@ struct fm_decide_opts {
     uint64_t observer_late_ms;      /* ... or when a cycle starts this late; 0 off */
     uint64_t observer_hold_ms;      /* how long an impaired observer may hold
                                        a recovery back */
+    bool observer_loopback;         /* ... or when a connection to a listener
+                                       of the loop's own on 127.0.0.1 fails */
     uint32_t node_budget;           /* resources of the node asking for
                                        recovery within the window that make
                                        the node the suspect; 0 off */

@@ -22,6 +22,8 @@ struct fm_observer_ctx {
                                        in it (the node budget); NULL: none */
     const char *resource;           /* this loop's */
     int64_t now_wall_s;
+    const char *loopback_failure;   /* why the loopback check failed (the
+                                       caller ran it); NULL: it passed */
 };
 
 /* The file in a resource's state directory that marks its last recovery
@@ -36,8 +38,10 @@ struct fm_observer_ctx {
  * cpu, memory and io (the loop's cgroup, else the system's) is at least
  * that many percent, or node_budget is set and at least node_budget - 1
  * other resources of this node marked a recovery within
- * node_budget_window (this one about to ask makes node_budget).  Nothing
- * is read when none is set.
+ * node_budget_window (this one about to ask makes node_budget), or
+ * observer_loopback is set and the caller's connect to a listener of its
+ * own on 127.0.0.1 failed (ctx->loopback_failure: the node's own network
+ * stack is what fails the probes).  Nothing is read when none is set.
  *
  * \param[in]  o        the decision options
  * \param[in]  ctx      what else it looks at

@@ -62,6 +62,7 @@ enum param_id {
     P_OBSERVER_PRESSURE,
     P_OBSERVER_LATE,
     P_OBSERVER_HOLD,
+    P_OBSERVER_LOOPBACK,
     P_NODE_BUDGET,
     P_NODE_BUDGET_WINDOW,
     P__COUNT
@@ -142,6 +143,9 @@ static const struct fm_decide_param param_table[P__COUNT] = {
     [P_OBSERVER_HOLD] = { "observer_hold", "string", "60s",
         "longest an impaired node holds a recovery back; then the rules apply",
         DURATION, MIN_OBSERVER_HOLD_MS, MAX_OBSERVER_HOLD_MS, 0, FIELD(observer_hold_ms) },
+    [P_OBSERVER_LOOPBACK] = { "observer_loopback", "boolean", "false",
+        "a failed connect to the loop's own listener on 127.0.0.1 marks this node impaired",
+        FLAG, 0, 1, 0, FIELD(observer_loopback) },
     [P_NODE_BUDGET] = { "node_budget", "integer", "0 (off)",
         "resources of this node recovering within the window that mark the node (2-64)",
         COUNT, 2, 64, ZERO_OK, FIELD(node_budget) },
@@ -193,6 +197,7 @@ fm_decide_opts_init(struct fm_decide_opts *o)
     o->observer_pressure_pct = 0;
     o->observer_late_ms = 0;
     o->observer_hold_ms = DEF_OBSERVER_HOLD_MS;
+    o->observer_loopback = false;
     o->node_budget = 0;
     o->node_budget_window_ms = DEF_NODE_BUDGET_WINDOW_MS;
 }

@@ -42,6 +42,11 @@ fm_observer_impaired(const struct fm_decide_opts *o, const struct fm_observer_ct
             return true;
         }
     }
+    if (o->observer_loopback && ctx->loopback_failure != NULL) {
+        snprintf(why, why_len, "a connection to its own listener on 127.0.0.1 failed (%s), "
+                 "observer_loopback", ctx->loopback_failure);
+        return true;
+    }
     if (o->observer_pressure_pct > 0 && fm_psi_read_max(&ctx->psi, &pct, &which) == 0
         && pct >= (double) o->observer_pressure_pct) {
         snprintf(why, why_len, "%s pressure %.1f%% over 10 s, observer_pressure %" PRIu32 "%%",

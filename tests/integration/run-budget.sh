@@ -39,13 +39,7 @@ start() {
 }
 
 # wait_log RESOURCE REGEX: until its log has a line matching REGEX (10 s).
-wait_log() {
-    for _ in $(seq 1 200); do
-        grep -Eq -- "$2" "$FM_TMP/$1.err" && return 0
-        sleep 0.05
-    done
-    return 1
-}
+wait_log() { fm_wait_log "$FM_TMP/$1.err" "$2" 10; }
 
 for r in r1 r2 r3; do
     start "$r"

@@ -31,15 +31,7 @@ loop=$!
 fm_cleanup_add "kill -KILL $loop 2>/dev/null"
 
 # wait_log REGEX SECONDS: until the loop's log has a line matching REGEX.
-wait_log() {
-    local end=$(($(fm_now_ms) + $2 * 1000))
-    while [ "$(fm_now_ms)" -lt "$end" ]; do
-        grep -Eq -- "$1" "$log" && return 0
-        kill -0 "$loop" 2>/dev/null || return 1
-        sleep 0.05
-    done
-    return 1
-}
+wait_log() { fm_wait_log "$log" "$1" "$2" "$loop"; }
 
 wait_log 'monitoring 1 target' 10
 ok_if $? "the loop started"

@@ -27,6 +27,22 @@ fm_require_faultmon() {
     fi
 }
 
+# fm_wait_log FILE REGEX SECONDS [PID]: until FILE has a line matching the
+# extended REGEX (0), or SECONDS pass or process PID (a loop writing the
+# file) is gone (1).
+fm_wait_log() {
+    local end=$(($(fm_now_ms) + $3 * 1000))
+    while [ "$(fm_now_ms)" -lt "$end" ]; do
+        grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+        if [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null; then
+            grep -Eq -- "$2" "$1" 2>/dev/null
+            return
+        fi
+        sleep 0.05
+    done
+    return 1
+}
+
 # fm_probe ARGS...: run `faultmon probe ARGS...` under a watchdog of
 # FM_PROBE_WATCHDOG_S seconds (default 20).
 fm_probe() {

@@ -150,6 +150,16 @@ test_observer(void **state)
     ctx.late_ms = 2500;
     assert_true(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
     assert_string_equal(why, "its probe cycle started 2500 ms late, observer_late 1000 ms");
+    /* The loopback check: its failure counts only when asked for. */
+    o.observer_late_ms = 0;
+    ctx.loopback_failure = "Network is unreachable";
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
+    o.observer_loopback = true;
+    assert_true(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
+    assert_string_equal(why, "a connection to its own listener on 127.0.0.1 failed (Network is unreachable), "
+                        "observer_loopback");
+    ctx.loopback_failure = NULL;
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
 }
 
 /* The node budget: the marks of the other resources' directories, within
