@@ -89,6 +89,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/mysql.c \
 	src/probe/mysql_wire.c \
 	src/probe/pgsql_wire.c \
+	src/probe/phase.c \
 	src/probe/pop3.c \
 	src/probe/postgres.c \
 	src/probe/probe_int.h \
