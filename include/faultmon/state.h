@@ -64,13 +64,22 @@
 #define FM_KIND_APACHE "apache"     /* Pacemaker restarts or moves it */
 #define FM_KIND_HTTPMON "httpmon"   /* only a node attribute goes to 0 */
 
-/* The last result of one target. */
+/* The last result of one target, and its failures so far. */
 struct fm_state_target {
     char target[FM_STATE_TEXT_MAX];
     enum fm_class cls;
     enum fm_reason reason;
     int http_status;
     uint64_t latency_us;
+    /* The metrics' (state_metrics.c), each absent from a file of a version
+     * before them, which reads as 0: */
+    uint64_t phase_us[FM_PHASE__COUNT]; /* of the last probe; sum <= latency_us */
+    unsigned int phases;            /* bit (1 << phase): the phases it went through */
+    int64_t cert_not_after;         /* its leaf certificate's notAfter, UNIX
+                                       time, as of the last handshake; 0: none */
+    uint64_t failures[FM_CLASS_COMPLETE + 1];   /* probes failed partial and
+                                       complete ([FM_CLASS_OK] stays 0), kept
+                                       across loops by the target's text */
 };
 
 /* One probe cycle, for the history of the last FM_STATE_MAX_RECORDS. */
@@ -104,6 +113,9 @@ struct fm_run_state {
     char next_failure[FM_DECIDE_REASON_MAX];  /* what the next failure would cause */
 
     struct fm_decide_state decide;
+    /* Recoveries decided (restart, failover; also a publish-only loop's
+     * "unhealthy"), kept across loops; [FM_ACTION_NONE] and [DEGRADED] stay 0. */
+    uint64_t decisions[FM_ACTION_DEGRADED + 1];
 
     size_t n_targets;
     struct fm_state_target targets[FM_STATE_MAX_TARGETS];

@@ -34,6 +34,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_scheme \
 	tests/unit/test_state \
 	tests/unit/test_state_forget \
+	tests/unit/test_state_metrics \
 	tests/unit/test_summary \
 	tests/unit/test_target \
 	tests/unit/test_text \
@@ -143,6 +144,9 @@ tests_unit_test_runconf_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_SOURCES = tests/unit/test_state.c
 tests_unit_test_state_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_state_metrics_SOURCES = tests/unit/test_state_metrics.c
+tests_unit_test_state_metrics_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_state_metrics_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_forget_SOURCES = tests/unit/test_state_forget.c tests/unit/ocf_tmpdir.h
 tests_unit_test_state_forget_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_forget_LDADD = $(FM_UNIT_LDADD)
