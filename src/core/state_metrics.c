@@ -60,7 +60,7 @@ fm_state_metrics_write_target(FILE *out, const struct fm_state_target *t)
         }
         fputc('\n', out);
     }
-    if (t->cert_not_after != 0) {
+    if (t->cert_not_after > 0) {         /* the reader takes no other */
         fprintf(out, "target.cert=%" PRId64 "\n", t->cert_not_after);
     }
     if (t->failures[FM_CLASS_PARTIAL] != 0 || t->failures[FM_CLASS_COMPLETE] != 0) {

@@ -297,13 +297,31 @@ take_target(struct fm_monitor *mon, struct fm_state_target *t, const char *name)
     }
 }
 
-/* What the metrics show of a probe (the failure counts are its state's). */
+/* What the metrics show of a probe (the failure counts are its state's).
+ * Only what the reader accepts: a state it refused would be no verdict,
+ * so phases longer than the probe (which the engine never gives) are
+ * dropped, and so is a certificate that expired before 1970 (a peer can
+ * present one; timegm() says -1 for one it cannot convert). */
 static void
 take_metrics(struct fm_state_target *t, const struct fm_result *r)
 {
-    memcpy(t->phase_us, r->phase_us, sizeof(t->phase_us));
-    t->phases = r->phases;
-    t->cert_not_after = r->cert_not_after;
+    uint64_t sum_us = 0;
+
+    memset(t->phase_us, 0, sizeof(t->phase_us));
+    t->phases = 0;
+    for (size_t i = 0; i < FM_PHASE__COUNT; i++) {
+        if ((r->phases & (1u << i)) != 0) {
+            if (r->phase_us[i] > t->latency_us - sum_us) {
+                memset(t->phase_us, 0, sizeof(t->phase_us));
+                t->phases = 0;
+                break;
+            }
+            sum_us += r->phase_us[i];
+            t->phase_us[i] = r->phase_us[i];
+            t->phases |= 1u << i;
+        }
+    }
+    t->cert_not_after = (r->cert_not_after > 0)? r->cert_not_after : 0;
     if (t->cls != FM_CLASS_OK) {
         t->failures[t->cls]++;
     }

@@ -241,6 +241,32 @@ test_counters_count_failures_and_decisions(void **state)
     assert_int_equal(fk.mon.st.decisions[FM_ACTION_FAILOVER], 0);
 }
 
+/* What the reader would refuse never goes into the state: phases longer
+ * than the probe, a certificate that expired before 1970. */
+static void
+test_state_keeps_only_what_the_reader_takes(void **state)
+{
+    const struct fm_state_target *t = &fk.mon.st.targets[0];
+
+    (void) state;
+    fake_setup(true, false);
+    fk.result.phases = (1u << FM_PHASE_CONNECT) | (1u << FM_PHASE_REPLY);
+    fk.result.phase_us[FM_PHASE_CONNECT] = 700;
+    fk.result.phase_us[FM_PHASE_REPLY] = 19301;     /* 20001 in all: 1 too many */
+    fk.result.cert_not_after = -631152000;          /* 1950 */
+    cycle(10, FM_REASON_OK);
+    assert_state_written();
+    assert_int_equal(t->phases, 0);
+    assert_int_equal(t->phase_us[FM_PHASE_CONNECT], 0);
+    assert_int_equal(t->cert_not_after, 0);
+    fk.result.phase_us[FM_PHASE_REPLY] = 19300;     /* exactly the latency */
+    fk.result.cert_not_after = -1;                  /* timegm()'s error */
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(t->phases, fk.result.phases);
+    assert_int_equal(t->phase_us[FM_PHASE_REPLY], 19300);
+    assert_int_equal(t->cert_not_after, 0);
+}
+
 /* A new loop goes on counting from the earlier loop's state, for the
  * targets of the same text; another target starts from 0. */
 static void
@@ -633,6 +659,7 @@ main(void)
         cmocka_unit_test_teardown(test_transition_after_restore, teardown),
         cmocka_unit_test_teardown(test_counters_count_failures_and_decisions, teardown),
         cmocka_unit_test_teardown(test_counters_survive_restore, teardown),
+        cmocka_unit_test_teardown(test_state_keeps_only_what_the_reader_takes, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
