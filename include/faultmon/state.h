@@ -6,7 +6,8 @@
  * the old or the new file, whole.  The format is line-based text, one
  * "key=value" per line, between a "faultmon-state 1" header and an "end"
  * trailer, so that a truncated or foreign file is recognised and set aside
- * instead of being believed; and every reader judges it through
+ * instead of being believed (the metrics' keys, optional, are described in
+ * src/core/state_metrics.c); and every reader judges it through
  * fm_state_parse(), so that a well-formed file whose fields disagree with
  * each other is no verdict either.
  *
@@ -155,7 +156,8 @@ int fm_state_write(const char *dir, const struct fm_run_state *st, char *err, si
  *
  * The one judge of a state file, for the loop, the agents and `faultmon
  * status` alike.  Besides the syntax (header, every key exactly once, known
- * keys, whole numbers, "end" last), it checks the meaning: every field in
+ * keys, whole numbers, "end" last; the metrics' keys at most once, a
+ * target's after its target line), it checks the meaning: every field in
  * range, enums known, the resource named as \p resource, the decision
  * engine's history as fm_decide_import() demands it, and the fields
  * consistent with each other and with that history (state and the engine's
