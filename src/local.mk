@@ -53,6 +53,8 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/state.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
+	src/core/state_int.h \
+	src/core/state_metrics.c \
 	src/core/summary.c \
 	src/core/target.c \
 	src/core/target_exec.c
@@ -90,6 +92,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/mysql.c \
 	src/probe/mysql_wire.c \
 	src/probe/pgsql_wire.c \
+	src/probe/phase.c \
 	src/probe/pop3.c \
 	src/probe/postgres.c \
 	src/probe/probe_int.h \

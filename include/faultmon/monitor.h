@@ -49,6 +49,16 @@ struct fm_monitor_shown {
     char next_failure[FM_DECIDE_REASON_MAX];
 };
 
+/* The failure counts of the earlier loop's targets (fm_monitor_restore()),
+ * for the targets of the same text when the first cycle names them. */
+struct fm_monitor_carried {
+    size_t n;
+    struct {
+        char target[FM_STATE_TEXT_MAX];
+        uint64_t failures[FM_CLASS_COMPLETE + 1];
+    } targets[FM_STATE_MAX_TARGETS];
+};
+
 /* The loop's memory between cycles, beside the engine and its state. */
 struct fm_monitor {
     const struct fm_decide_opts *opts;  /* the loop's; must outlive it */
@@ -75,6 +85,7 @@ struct fm_monitor {
     struct fm_history_buf history;      /* the outcomes noted for the cycle
                                            history, until the loop writes
                                            them with the state */
+    struct fm_monitor_carried carried;  /* the earlier loop's counters */
 };
 
 /* One line for the log, without the resource name (the caller adds it). */

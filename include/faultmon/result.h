@@ -83,6 +83,22 @@ enum fm_probe_kind {
     FM_PROBE__COUNT
 };
 
+/*
+ * The phases of a probe, in the order they happen, as blackbox_exporter's
+ * probe_http_duration_seconds names them: the time the probe spent in the
+ * engine's steps (RESOLVE, CONNECT, TLS, SEND, READ), for the metrics.
+ * A conversation (SMTP, STARTTLS) goes through request and reply, and a
+ * STARTTLS through tls, more than once: each phase is the sum.
+ */
+enum fm_probe_phase {
+    FM_PHASE_RESOLVE = 0,       /* the name's lookup (a cached answer: ~0) */
+    FM_PHASE_CONNECT,           /* connect() until the socket is up */
+    FM_PHASE_TLS,               /* the handshake */
+    FM_PHASE_REQUEST,           /* writing what the protocol sends */
+    FM_PHASE_REPLY,             /* from the request written to the verdict */
+    FM_PHASE__COUNT
+};
+
 struct fm_target;
 
 /* One probe's outcome. */
@@ -93,6 +109,10 @@ struct fm_result {
     int sys_errno;              /* errno behind a resolve/connect/read failure */
     uint64_t latency_us;        /* from the start of the run to the verdict */
     int64_t cert_not_after;     /* peer certificate expiry (UNIX time), 0 if none */
+    uint64_t phase_us[FM_PHASE__COUNT]; /* time in each phase; their sum is
+                                         * at most latency_us */
+    unsigned int phases;        /* bit (1 << phase) for each phase the
+                                 * probe went through */
     char detail[160];           /* human-readable detail for logs and output */
 };
 
@@ -102,6 +122,8 @@ const char *fm_reason_name(enum fm_reason reason);
 const char *fm_class_name(enum fm_class cls);
 const char *fm_layer_name(enum fm_layer layer);
 const char *fm_probe_kind_name(enum fm_probe_kind kind);
+/*! \brief "resolve", "connect", "tls", "request", "reply"; "invalid" else. */
+const char *fm_probe_phase_name(enum fm_probe_phase phase);
 
 /*!
  * \brief Map the reason for a timeout to the step the probe was in.

@@ -6,7 +6,8 @@
  * the old or the new file, whole.  The format is line-based text, one
  * "key=value" per line, between a "faultmon-state 1" header and an "end"
  * trailer, so that a truncated or foreign file is recognised and set aside
- * instead of being believed; and every reader judges it through
+ * instead of being believed (the metrics' keys, optional, are described in
+ * src/core/state_metrics.c); and every reader judges it through
  * fm_state_parse(), so that a well-formed file whose fields disagree with
  * each other is no verdict either.
  *
@@ -64,13 +65,22 @@
 #define FM_KIND_APACHE "apache"     /* Pacemaker restarts or moves it */
 #define FM_KIND_HTTPMON "httpmon"   /* only a node attribute goes to 0 */
 
-/* The last result of one target. */
+/* The last result of one target, and its failures so far. */
 struct fm_state_target {
     char target[FM_STATE_TEXT_MAX];
     enum fm_class cls;
     enum fm_reason reason;
     int http_status;
     uint64_t latency_us;
+    /* The metrics' (state_metrics.c), each absent from a file of a version
+     * before them, which reads as 0: */
+    uint64_t phase_us[FM_PHASE__COUNT]; /* of the last probe; sum <= latency_us */
+    unsigned int phases;            /* bit (1 << phase): the phases it went through */
+    int64_t cert_not_after;         /* its leaf certificate's notAfter, UNIX
+                                       time, as of the last handshake; 0: none */
+    uint64_t failures[FM_CLASS_COMPLETE + 1];   /* probes failed partial and
+                                       complete ([FM_CLASS_OK] stays 0), kept
+                                       across loops by the target's text */
 };
 
 /* One probe cycle, for the history of the last FM_STATE_MAX_RECORDS. */
@@ -104,6 +114,9 @@ struct fm_run_state {
     char next_failure[FM_DECIDE_REASON_MAX];  /* what the next failure would cause */
 
     struct fm_decide_state decide;
+    /* Recoveries decided (restart, failover; also a publish-only loop's
+     * "unhealthy"), kept across loops; [FM_ACTION_NONE] and [DEGRADED] stay 0. */
+    uint64_t decisions[FM_ACTION_DEGRADED + 1];
 
     size_t n_targets;
     struct fm_state_target targets[FM_STATE_MAX_TARGETS];
@@ -143,7 +156,8 @@ int fm_state_write(const char *dir, const struct fm_run_state *st, char *err, si
  *
  * The one judge of a state file, for the loop, the agents and `faultmon
  * status` alike.  Besides the syntax (header, every key exactly once, known
- * keys, whole numbers, "end" last), it checks the meaning: every field in
+ * keys, whole numbers, "end" last; the metrics' keys at most once, a
+ * target's after its target line), it checks the meaning: every field in
  * range, enums known, the resource named as \p resource, the decision
  * engine's history as fm_decide_import() demands it, and the fields
  * consistent with each other and with that history (state and the engine's

@@ -67,6 +67,14 @@ static const char *const fm_layer_names[] = {
     [FM_LAYER_CONTENT] = "content",
 };
 
+static const char *const fm_phase_names[FM_PHASE__COUNT] = {
+    [FM_PHASE_RESOLVE] = "resolve",
+    [FM_PHASE_CONNECT] = "connect",
+    [FM_PHASE_TLS] = "tls",
+    [FM_PHASE_REQUEST] = "request",
+    [FM_PHASE_REPLY] = "reply",
+};
+
 static const char *const fm_kind_names[FM_PROBE__COUNT] = {
     [FM_PROBE_HEAD] = "http-head",
     [FM_PROBE_GET] = "http-get",
@@ -126,6 +134,15 @@ fm_class_name(enum fm_class cls)
         return "invalid";
     }
     return fm_class_names[cls];
+}
+
+const char *
+fm_probe_phase_name(enum fm_probe_phase phase)
+{
+    if ((unsigned) phase >= FM_PHASE__COUNT) {
+        return "invalid";
+    }
+    return fm_phase_names[phase];
 }
 
 const char *

@@ -24,6 +24,8 @@
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 
+#include "state_int.h"
+
 #define FM_STATE_HEADER "faultmon-state 1"
 #define FM_STATE_MAX_BYTES (256 * 1024)
 
@@ -72,12 +74,14 @@ write_body(FILE *out, const struct fm_run_state *st)
     for (int64_t i = 0; i < d->n_restarts && i < FM_DECIDE_MAX_RESTARTS; i++) {
         fprintf(out, "d.restart=%" PRId64 "\n", d->restart_us[i]);
     }
+    fm_state_metrics_write(out, st);
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
 
         fprintf(out, "target=%d %d %d %" PRIu64 " ", (int) t->cls, (int) t->reason,
                 t->http_status, t->latency_us);
         fm_kvfile_put_text(out, "", t->target);
+        fm_state_metrics_write_target(out, t);
     }
     for (size_t i = 0; i < st->n_records; i++) {
         const struct fm_state_record *r = &st->records[i];
@@ -138,10 +142,8 @@ parse_int_range(const char *text, int lo, int hi, int *out)
     return true;
 }
 
-/* Split \p value into exactly \p n fields separated by single spaces; the
- * last one takes the rest of the line when \p rest is set. */
-static bool
-split_fields(char *value, char **fields, size_t n, bool rest)
+bool
+fm_state_split_fields(char *value, char **fields, size_t n, bool rest)
 {
     char *p = value;
 
@@ -305,7 +307,7 @@ parse_failure(char *value, struct fm_decide_state *d)
 {
     char *f[2];
 
-    if (d->n_failures >= FM_DECIDE_MAX_FAILURES || !split_fields(value, f, 2, false)
+    if (d->n_failures >= FM_DECIDE_MAX_FAILURES || !fm_state_split_fields(value, f, 2, false)
         || !parse_i64(f[0], &d->failure_us[d->n_failures])
         || !parse_i64(f[1], &d->failure_weight[d->n_failures])) {
         return false;
@@ -336,7 +338,7 @@ parse_target(char *value, struct fm_run_state *st)
     int reason = 0;
 
     /* fm_kvfile_put_text() wrote the target as "=TEXT". */
-    if (st->n_targets >= FM_STATE_MAX_TARGETS || !split_fields(value, f, 5, true)
+    if (st->n_targets >= FM_STATE_MAX_TARGETS || !fm_state_split_fields(value, f, 5, true)
         || !parse_int_range(f[0], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
         || !parse_int_range(f[1], 0, FM_REASON__COUNT - 1, &reason)
         || !parse_int_range(f[2], 0, 999, &t->http_status)
@@ -359,7 +361,7 @@ parse_record(char *value, struct fm_run_state *st)
     int cls = 0;
     int action = 0;
 
-    if (st->n_records >= FM_STATE_MAX_RECORDS || !split_fields(value, f, 4, false)
+    if (st->n_records >= FM_STATE_MAX_RECORDS || !fm_state_split_fields(value, f, 4, false)
         || !parse_i64(f[0], &r->wall_s)
         || !parse_int_range(f[1], FM_CLASS_OK, FM_CLASS_COMPLETE, &cls)
         || !parse_u64(f[2], &r->latency_us)
@@ -576,30 +578,6 @@ validate_decision(const struct fm_run_state *st, char *err, size_t err_len)
     return 0;
 }
 
-/* The last cycle's targets and the records. */
-static int
-validate_targets(const struct fm_run_state *st, char *err, size_t err_len)
-{
-    if ((st->cycles == 0) != (st->n_targets == 0)) {
-        return fm_errf(err, err_len, EINVAL, "%zu targets after %" PRIu64 " cycles", st->n_targets, st->cycles);
-    }
-    for (size_t i = 0; i < st->n_targets; i++) {
-        const struct fm_state_target *t = &st->targets[i];
-
-        if (t->target[0] == '\0' || t->cls != fm_reason_class(t->reason)
-            || (t->http_status != 0 && t->http_status < 100)
-            || (t->reason == FM_REASON_STATUS && t->http_status == 0)) {
-            return fm_errf(err, err_len, EINVAL, "target %zu: class, reason and status do not agree", i + 1);
-        }
-    }
-    for (size_t i = 0; i < st->n_records; i++) {
-        if (st->records[i].wall_s < 0) {
-            return fm_errf(err, err_len, EINVAL, "record %zu: negative time", i + 1);
-        }
-    }
-    return 0;
-}
-
 int
 fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t now_mono_us,
                   char *err, size_t err_len)
@@ -613,7 +591,7 @@ fm_state_validate(const struct fm_run_state *st, const char *resource, uint64_t 
         rc = validate_decision(st, err, err_len);
     }
     if (rc == 0) {
-        rc = validate_targets(st, err, err_len);
+        rc = fm_state_validate_targets(st, err, err_len);
     }
     return rc;
 }
@@ -628,6 +606,7 @@ static const struct fm_kvfile_format state_format = {
 struct state_parse {
     struct fm_run_state *st;
     bool seen[N_SINGLE_KEYS];
+    struct fm_state_metrics_parse metrics;
 };
 
 static const char *
@@ -635,7 +614,12 @@ state_entry(char *key, char *value, void *data)
 {
     struct state_parse *sp = data;
     int idx = single_key_index(key);
+    bool metrics = false;
+    const char *why = fm_state_metrics_entry(key, value, sp->st, &sp->metrics, &metrics);
 
+    if (metrics) {
+        return why;
+    }
     if (idx >= 0 && sp->seen[idx]) {
         return "a key given twice";
     }

@@ -206,10 +206,17 @@ value_success(FILE *out, const struct fm_state_target *t)
     fprintf(out, "%d\n", (t->cls == FM_CLASS_OK)? 1 : 0);
 }
 
+/* Microseconds as the format's seconds, exactly. */
+static void
+put_seconds(FILE *out, uint64_t us)
+{
+    fprintf(out, "%" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
+}
+
 static void
 value_duration(FILE *out, const struct fm_state_target *t)
 {
-    fprintf(out, "%" PRIu64 ".%06" PRIu64 "\n", t->latency_us / 1000000, t->latency_us % 1000000);
+    put_seconds(out, t->latency_us);
 }
 
 static void
@@ -248,6 +255,71 @@ series_partial(FILE *out, const char *name, const struct fm_metrics_resource *r)
     put_targets(out, name, r, value_partial);
 }
 
+/* Per target, with one more label: resource, target, KEY=VALUE. */
+static void
+put_target_labels(FILE *out, const char *name, const struct fm_metrics_resource *r,
+                  const struct fm_state_target *t, const char *key, const char *value)
+{
+    fprintf(out, "%s{resource=\"", name);
+    fm_metrics_put_label(out, r->name);
+    fputs("\",target=\"", out);
+    fm_metrics_put_label(out, t->target);
+    fprintf(out, "\",%s=\"%s\"} ", key, value);
+}
+
+/* Only the phases the probe went through: a numeric address has no
+ * resolve, a plain target no tls, a TCP connect check no request. */
+static void
+series_phases(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+        const struct fm_state_target *t = &r->st->targets[i];
+
+        for (size_t p = 0; p < FM_PHASE__COUNT; p++) {
+            if ((t->phases & (1u << p)) != 0) {
+                put_target_labels(out, name, r, t, "phase", fm_probe_phase_name((enum fm_probe_phase) p));
+                put_seconds(out, t->phase_us[p]);
+            }
+        }
+    }
+}
+
+static void
+series_failures(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    static const enum fm_class classes[] = { FM_CLASS_PARTIAL, FM_CLASS_COMPLETE };
+
+    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+        for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++) {
+            put_target_labels(out, name, r, &r->st->targets[i], "class", fm_class_name(classes[c]));
+            fprintf(out, "%" PRIu64 "\n", r->st->targets[i].failures[classes[c]]);
+        }
+    }
+}
+
+/* Only the targets whose handshake showed a certificate. */
+static void
+series_cert_expiry(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+        if (r->st->targets[i].cert_not_after > 0) {
+            put_labels(out, name, r->name, "target", r->st->targets[i].target);
+            fprintf(out, "%" PRId64 "\n", r->st->targets[i].cert_not_after);
+        }
+    }
+}
+
+static void
+series_decisions(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    static const enum fm_action actions[] = { FM_ACTION_RESTART, FM_ACTION_FAILOVER };
+
+    for (size_t i = 0; r->st != NULL && i < sizeof(actions) / sizeof(actions[0]); i++) {
+        put_labels(out, name, r->name, "action", fm_action_name(actions[i]));
+        fprintf(out, "%" PRIu64 "\n", r->st->decisions[actions[i]]);
+    }
+}
+
 static const struct family families[] = {
     { "faultmon_state_valid", "gauge",
       "1 when the resource's state file is one the reader trusts; 0: no verdict, no other series",
@@ -275,6 +347,16 @@ static const struct family families[] = {
       "The target's last probe, from the cycle's start to its verdict", series_duration },
     { "faultmon_probe_http_status_code", "gauge",
       "The HTTP status of the target's last reply; 0 without one", series_status },
+    { "faultmon_probe_phase_duration_seconds", "gauge",
+      "The target's last probe, the time of each phase it went through (their sum is at most "
+      "faultmon_probe_duration_seconds)", series_phases },
+    { "faultmon_probe_tls_cert_expiry_timestamp_seconds", "gauge",
+      "The notAfter of the target's leaf certificate, as of its last TLS handshake",
+      series_cert_expiry },
+    { "faultmon_probe_failures_total", "counter",
+      "The target's failed probes by class, kept across restarts of the loop", series_failures },
+    { "faultmon_decisions_total", "counter",
+      "Recoveries decided by action, kept across restarts of the loop", series_decisions },
 };
 
 void

@@ -72,6 +72,13 @@ fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, uint6
     }
     mon->st.n_records = old->n_records;
     memcpy(mon->st.records, old->records, sizeof(old->records));
+    /* Counters go on counting: a loop's restart is no reset to Prometheus. */
+    memcpy(mon->st.decisions, old->decisions, sizeof(old->decisions));
+    mon->carried.n = old->n_targets;
+    for (size_t i = 0; i < old->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+        memcpy(mon->carried.targets[i].target, old->targets[i].target, sizeof(old->targets[i].target));
+        memcpy(mon->carried.targets[i].failures, old->targets[i].failures, sizeof(old->targets[i].failures));
+    }
     /* A restart we asked for has happened if we are starting again. */
     mon->verify_restart = (old->pending == FM_ACTION_RESTART);
     /* The story goes on from where the earlier loop left it. */
@@ -205,6 +212,9 @@ set_decision(struct fm_monitor *mon, const struct fm_decision *dec, uint64_t now
     st->restarts_in_window = dec->restarts_in_window;
     st->interval_ms = dec->interval_ms;
     snprintf(st->reason, sizeof(st->reason), "%s", dec->reason);
+    if (is_recovery(dec->action)) {
+        st->decisions[dec->action]++;   /* the engine decides each once */
+    }
     st->pending = fm_recovery_pending(st->pending, dec, publish_only);
     st->ocf_rc = fm_recovery_ocf_rc(st->pending, dec, publish_only);
     fm_decide_preview(mon->decide, now_us, FM_CLASS_COMPLETE, &next);
@@ -272,6 +282,51 @@ first_failure(const struct fm_run_state *st, char *buf, size_t buf_len)
     }
 }
 
+/* A target new to the state (the loop's first cycle): its name, and the
+ * failures an earlier loop counted for it, if any. */
+static void
+take_target(struct fm_monitor *mon, struct fm_state_target *t, const char *name)
+{
+    snprintf(t->target, sizeof(t->target), "%s", name);
+    memset(t->failures, 0, sizeof(t->failures));
+    for (size_t j = 0; j < mon->carried.n && j < FM_STATE_MAX_TARGETS; j++) {
+        if (strcmp(mon->carried.targets[j].target, t->target) == 0) {
+            memcpy(t->failures, mon->carried.targets[j].failures, sizeof(t->failures));
+            return;
+        }
+    }
+}
+
+/* What the metrics show of a probe (the failure counts are its state's).
+ * Only what the reader accepts: a state it refused would be no verdict,
+ * so phases longer than the probe (which the engine never gives) are
+ * dropped, and so is a certificate that expired before 1970 (a peer can
+ * present one; timegm() says -1 for one it cannot convert). */
+static void
+take_metrics(struct fm_state_target *t, const struct fm_result *r)
+{
+    uint64_t sum_us = 0;
+
+    memset(t->phase_us, 0, sizeof(t->phase_us));
+    t->phases = 0;
+    for (size_t i = 0; i < FM_PHASE__COUNT; i++) {
+        if ((r->phases & (1u << i)) != 0) {
+            if (r->phase_us[i] > t->latency_us - sum_us) {
+                memset(t->phase_us, 0, sizeof(t->phase_us));
+                t->phases = 0;
+                break;
+            }
+            sum_us += r->phase_us[i];
+            t->phase_us[i] = r->phase_us[i];
+            t->phases |= 1u << i;
+        }
+    }
+    t->cert_not_after = (r->cert_not_after > 0)? r->cert_not_after : 0;
+    if (t->cls != FM_CLASS_OK) {
+        t->failures[t->cls]++;
+    }
+}
+
 /* The cycle's results into the state's targets and the engine's input. */
 static void
 take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struct fm_decide_input *in)
@@ -285,11 +340,17 @@ take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struc
         const struct fm_result *r = &cycle->results[i];
         struct fm_state_target *t = &st->targets[i];
 
-        snprintf(t->target, sizeof(t->target), "%s", r->target->text);
+        char name[sizeof(t->target)];
+
+        snprintf(name, sizeof(name), "%s", r->target->text);
+        if (strcmp(t->target, name) != 0) {
+            take_target(mon, t, name);
+        }
         t->cls = fm_result_class(r);
         t->reason = r->reason;
         t->http_status = r->http_status;
         t->latency_us = r->latency_us;
+        take_metrics(t, r);
     }
     in->cls = sum.worst;
     in->latency_us = sum.max_latency_us;

@@ -311,7 +311,7 @@ conv_begin_step(struct fm_conn *conn)
         return;
     }
     conn->sent = 0;
-    conn->step = (step->send != NULL)? FM_STEP_SEND : FM_STEP_READ;
+    fm_conn_step(conn, (step->send != NULL)? FM_STEP_SEND : FM_STEP_READ);
     fm_conv_on_io(conn);
 }
 
@@ -336,7 +336,7 @@ fm_conv_on_io(struct fm_conn *conn)
             conv_finish_ok(conn);
             return;
         }
-        conn->step = FM_STEP_READ;
+        fm_conn_step(conn, FM_STEP_READ);
     }
     if (conn->step == FM_STEP_READ) {
         conv_read(conn);

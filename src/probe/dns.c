@@ -219,7 +219,7 @@ dns_connect(struct fm_conn *conn, int last_errno)
         return;
     }
     st->conn = conn;
-    conn->step = FM_STEP_READ;
+    fm_conn_step(conn, FM_STEP_READ);
     fm_conn_watch(conn, EPOLLIN);
     ares_query(st->channel, st->name, DNS_CLASS_IN, (int) st->want.qtype, dns_answer, st);
 }

@@ -160,13 +160,16 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
 {
     struct fm_result *r = conn->result;
     bool linger_for_ticket = false;
+    uint64_t now_us = 0;
 
     if (fm_conn_judged(conn)) {
         return;
     }
     r->reason = reason;
     r->sys_errno = sys_errno;
-    r->latency_us = fm_deadline_elapsed_us(&conn->deadline, fm_now_us());
+    now_us = fm_now_us();
+    fm_conn_phase_mark(conn, now_us);   /* the phase the verdict ends */
+    r->latency_us = fm_deadline_elapsed_us(&conn->deadline, now_us);
     if (detail != NULL) {
         snprintf(r->detail, sizeof(r->detail), "%s", detail);
     } else if (sys_errno != 0) {
@@ -185,7 +188,7 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     linger_for_ticket = (fm_reason_class(reason) == FM_CLASS_OK && fm_tls_wants_ticket(conn));
     if (linger_for_ticket) {
         conn->step = FM_STEP_TICKET;
-        conn->ticket_end_us = fm_now_us() + FM_TICKET_WAIT_US;
+        conn->ticket_end_us = now_us + FM_TICKET_WAIT_US;
         conn->run->linger_end_us = conn->ticket_end_us;
         conn->run->lingering++;
         fm_conn_watch(conn, EPOLLIN);
@@ -257,7 +260,7 @@ fm_conn_start_tls(struct fm_conn *conn)
         fm_conn_finish(conn, FM_REASON_TLS_FAILED, ENOMEM, "cannot set up TLS");
         return;
     }
-    conn->step = FM_STEP_TLS;
+    fm_conn_step(conn, FM_STEP_TLS);
     fm_tls_handshake(conn);
 }
 
@@ -473,13 +476,7 @@ fm_probe_run_set_interval(struct fm_probe_run *run, uint64_t interval_ms)
 void
 fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *deadline)
 {
-    struct fm_result *r = conn->result;
-
-    r->reason = FM_REASON_OK;
-    r->http_status = 0;
-    r->sys_errno = 0;
-    r->latency_us = 0;
-    r->detail[0] = '\0';
+    fm_conn_result_begin(conn, now_us);
     conn->deadline = *deadline;
     conn->sent = 0;
     conn->phase = 0;

@@ -351,7 +351,7 @@ exec_start(struct fm_conn *conn, int last_errno)
              * as good as a check that did not answer. */
             snprintf(detail, sizeof(detail), "the last run (pid %ld) has not exited after SIGKILL",
                      (long) st->pid);
-            conn->step = FM_STEP_READ;
+            fm_conn_step(conn, FM_STEP_READ);
             fm_conn_finish(conn, FM_REASON_READ_TIMEOUT, 0, detail);
             return;
         }
@@ -380,7 +380,7 @@ exec_start(struct fm_conn *conn, int last_errno)
         return;
     }
     conn->fd = out_fd;
-    conn->step = FM_STEP_READ;
+    fm_conn_step(conn, FM_STEP_READ);
     exec_watch_exit(conn, st);
     exec_on_io(conn);
 }

@@ -228,7 +228,7 @@ http_send(struct fm_conn *conn)
         }
         conn->sent += (size_t) n;
     }
-    conn->step = FM_STEP_READ;
+    fm_conn_step(conn, FM_STEP_READ);
 }
 
 /* Make room for more of the reply.  Returns false once the probe has its
@@ -310,7 +310,7 @@ http_on_io(struct fm_conn *conn)
 static void
 http_on_ready(struct fm_conn *conn)
 {
-    conn->step = FM_STEP_SEND;
+    fm_conn_step(conn, FM_STEP_SEND);
     http_on_io(conn);
 }
 

@@ -132,7 +132,7 @@ icmp_connect(struct fm_conn *conn, int last_errno)
         fm_conn_finish(conn, FM_REASON_SEND_FAILED, errno, "echo request");
         return;
     }
-    conn->step = FM_STEP_READ;
+    fm_conn_step(conn, FM_STEP_READ);
     fm_conn_watch(conn, EPOLLIN);
 }
 

@@ -145,6 +145,7 @@ struct fm_conn {
     bool signalled;                 /* a conversation's greeting matched
                                      * maintenance_regex this cycle */
     uint64_t ticket_end_us;
+    uint64_t phase_mark_us;         /* when the current phase began (phase.c) */
 
     /* Address: fixed for literals; for a name, each attempt's address is
      * copied here from the name's entry in the resolver cache (resolve.c). */
@@ -214,6 +215,17 @@ void fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us);
 void fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *deadline);
 /*! \brief Cut off a probe at its deadline: the timeout of the step it is in. */
 void fm_conn_expire(struct fm_conn *conn);
+
+/* phase.c: the result while the probe runs */
+
+/*! \brief Clear the result of a probe starting at \p now_us (its deadline's start). */
+void fm_conn_result_begin(struct fm_conn *conn, uint64_t now_us);
+/*! \brief Move to \p step; the time of the step left goes to its phase
+ *         (one clock read, none when the step stays or leaves IDLE). */
+void fm_conn_step(struct fm_conn *conn, enum fm_step step);
+/*! \brief The time until \p now_us to the phase of the current step (the
+ *         verdict's, with the clock read it takes anyway). */
+void fm_conn_phase_mark(struct fm_conn *conn, uint64_t now_us);
 
 /* spread.c: the spread mode of the engine (schedule.c says when) */
 

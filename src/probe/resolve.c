@@ -391,7 +391,7 @@ fm_resolve_conn(struct fm_conn *conn, uint64_t now_us)
     struct fm_resolver *resolver = conn->run->resolver;
     struct ares_addrinfo_hints hints;
 
-    conn->step = FM_STEP_RESOLVE;
+    fm_conn_step(conn, FM_STEP_RESOLVE);
     if (fm_resolve_cache_fresh(entry, now_us)) {
         conn->addr_next = 0;
         fm_conn_connect_next(conn, EHOSTUNREACH);

@@ -49,7 +49,7 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
      * resumption (see shared notes on performance). */
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     conn->fd = fd;
-    conn->step = FM_STEP_CONNECT;
+    fm_conn_step(conn, FM_STEP_CONNECT);
     if (connect(fd, sa, conn->addr_len) == 0) {
         fm_conn_connected(conn);
         return;

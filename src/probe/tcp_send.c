@@ -148,7 +148,7 @@ tcp_send_on_io(struct fm_conn *conn)
             fm_conn_finish(conn, FM_REASON_OK, 0, detail);
             return;
         }
-        conn->step = FM_STEP_READ;
+        fm_conn_step(conn, FM_STEP_READ);
     }
     tcp_send_read(conn);
 }
@@ -156,7 +156,7 @@ tcp_send_on_io(struct fm_conn *conn)
 static void
 tcp_send_on_ready(struct fm_conn *conn)
 {
-    conn->step = (conn->run->opts->send != NULL)? FM_STEP_SEND : FM_STEP_READ;
+    fm_conn_step(conn, (conn->run->opts->send != NULL)? FM_STEP_SEND : FM_STEP_READ);
     tcp_send_on_io(conn);
 }
 

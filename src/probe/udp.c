@@ -40,7 +40,7 @@ udp_connect(struct fm_conn *conn, int last_errno)
         return;
     }
     conn->fd = fd;
-    conn->step = FM_STEP_CONNECT;
+    fm_conn_step(conn, FM_STEP_CONNECT);
     if (connect(fd, sa, conn->addr_len) != 0) {
         int err = errno;
 
@@ -141,7 +141,7 @@ udp_on_io(struct fm_conn *conn)
                                                         : FM_REASON_SEND_FAILED, errno, NULL);
             return;
         }
-        conn->step = FM_STEP_READ;
+        fm_conn_step(conn, FM_STEP_READ);
     }
     if (conn->step == FM_STEP_READ) {
         udp_read(conn);
@@ -151,7 +151,7 @@ udp_on_io(struct fm_conn *conn)
 static void
 udp_on_ready(struct fm_conn *conn)
 {
-    conn->step = FM_STEP_SEND;
+    fm_conn_step(conn, FM_STEP_SEND);
     udp_on_io(conn);
 }
 

@@ -5,8 +5,13 @@
 # bounds (a 100 KiB request line, 40 idle clients, a POST, another path: each
 # answered or closed within a deadline), and a real Prometheus scraping the
 # exporter finds faultmon_state{state="down"} == 1 once the loop decided the
-# stopped nginx is down.  promtool and prometheus (Debian: prometheus) are
-# optional: their cases are skipped without them.
+# stopped nginx is down.  The families of issue 14: each probe's phases
+# (only those it went through, adding up to no more than its duration), the
+# TLS target's certificate expiry (the test certificate's notAfter), the
+# failure counters (growing with a failure) and the decision counters (one
+# restart decided is 1, and both go on across a restart of the loop).
+# promtool and prometheus (Debian: prometheus) are optional: their cases are
+# skipped without them.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -18,7 +23,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 120
 fm_require_faultmon
-plan 21
+plan 38
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 PROMTOOL=${PROMTOOL:-$(command -v promtool)}
@@ -39,8 +44,27 @@ wait_state() {
     return 1
 }
 
+# metric FILE SERIES: the value of the series `SERIES` (name and labels as
+# written), empty when it is absent.
+metric() {
+    awk -v s="$2" 'index($0, s " ") == 1 { print substr($0, length(s) + 2) }' "$1"
+}
+
+# promtool_check FILE NAME: the case NAME, that promtool accepts FILE.
+promtool_check() {
+    if [ -x "$PROMTOOL" ]; then
+        "$PROMTOOL" check metrics <"$1" >"$FM_TMP/promtool.out" 2>&1
+        is "$?" 0 "$2"
+        diag_file "$FM_TMP/promtool.out"
+    else
+        skip "promtool not installed (Debian: prometheus)"
+    fi
+}
+
+HTTP_T="http://127.0.0.1:$WS_HTTP_PORT/"
+TLS_T="https://127.0.0.1:$WS_HTTPS_PORT/"
 "$FAULTMON" run web --no-env --no-pacemaker \
-    --param Port_list=127.0.0.1:"$WS_HTTP_PORT" --param Thorough_probe_interval=1 \
+    --param Port_list="127.0.0.1:$WS_HTTP_PORT $TLS_T" --param Thorough_probe_interval=1 \
     --param Probe_timeout=2s 2>"$FM_TMP/loop.err" &
 BG_PIDS+=($!)
 check "the loop finds nginx up" wait_state web up 15
@@ -58,13 +82,62 @@ check "faultmon_probe_success is 1 for its target" \
 check "a state the reader refuses is faultmon_state_valid 0" \
     grep -qxF 'faultmon_state_valid{resource="broken"} 0' "$FM_TMP/m.prom"
 is "$(grep -c 'resource="broken"' "$FM_TMP/m.prom")" 1 "and has no other series (no verdict)"
-if [ -x "$PROMTOOL" ]; then
-    "$PROMTOOL" check metrics <"$FM_TMP/m.prom" >"$FM_TMP/promtool.out" 2>&1
-    is "$?" 0 "promtool check metrics accepts the output"
-    diag_file "$FM_TMP/promtool.out"
-else
-    skip "promtool not installed (Debian: prometheus)"
-fi
+promtool_check "$FM_TMP/m.prom" "promtool check metrics accepts the output"
+
+# Issue 14's families, while the loop finds nginx up.
+m=$FM_TMP/m.prom
+phase() { metric "$m" "faultmon_probe_phase_duration_seconds{resource=\"web\",target=\"$1\",phase=\"$2\"}"; }
+check "the http target's connect, request and reply phases are there" \
+    test -n "$(phase "$HTTP_T" connect)" -a -n "$(phase "$HTTP_T" request)" -a -n "$(phase "$HTTP_T" reply)"
+is "$(phase "$HTTP_T" resolve)$(phase "$HTTP_T" tls)" "" "and no resolve (a numeric address) nor tls phase"
+check "the https target's connect and tls phases are there" \
+    test -n "$(phase "$TLS_T" connect)" -a -n "$(phase "$TLS_T" tls)"
+sums=$("$PYTHON3" - "$m" <<'PYEOF'
+import re, sys
+us = lambda v: int(v.split(".")[0]) * 1000000 + int((v.split(".") + ["0"])[1].ljust(6, "0"))
+total, phases = {}, {}
+for line in open(sys.argv[1]):
+    m = re.match(r'faultmon_probe_(phase_)?duration_seconds\{resource="web",target="([^"]*)"(,phase="\w+")?\} (\S+)$', line)
+    if m and m.group(1):
+        phases[m.group(2)] = phases.get(m.group(2), 0) + us(m.group(4))
+    elif m:
+        total[m.group(2)] = us(m.group(4))
+bad = [t for t in total if t not in phases or phases[t] > total[t]]
+print("ok %d" % len(total) if not bad else "no: %r %r %r" % (bad, phases, total))
+PYEOF
+)
+is "$sums" "ok 2" "each target's phases sum to at most its duration"
+not_after=$(date -u -d "$(openssl x509 -enddate -noout -in "$WS_CERT" | sed 's/^notAfter=//')" +%s)
+is "$(metric "$m" "faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"$TLS_T\"}")" \
+    "$not_after" "the https target's certificate expiry is the test certificate's notAfter"
+is "$(grep -c "^faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"$HTTP_T\"}" "$m")" 0 \
+    "and the http target has none"
+failures_up=$(metric "$m" "faultmon_probe_failures_total{resource=\"web\",target=\"$HTTP_T\",class=\"complete\"}")
+is "$failures_up" 0 "faultmon_probe_failures_total{class=complete} is 0 while nginx is up"
+is "$(metric "$m" 'faultmon_decisions_total{resource="web",action="restart"}')" 0 \
+    "faultmon_decisions_total{action=restart} is 0 before any recovery"
+
+# Decisions, from a loop that finds nothing listening: one cycle, one
+# restart decided; a new loop goes on counting (its first failure after the
+# restart fails over).
+CLOSED_T="http://127.0.0.1:$(fm_free_port)/"
+fm_timeout 20 "$FAULTMON" run dec --no-env --no-pacemaker --cycles 1 --param Port_list="$CLOSED_T" \
+    --param Probe_timeout=2s 2>"$FM_TMP/dec.err"
+fm_timeout 10 "$FAULTMON" metrics >"$FM_TMP/d.prom" 2>/dev/null
+is "$(metric "$FM_TMP/d.prom" 'faultmon_decisions_total{resource="dec",action="restart"}')" 1 \
+    "faultmon_decisions_total{action=restart} is 1 after one restart decided"
+is "$(metric "$FM_TMP/d.prom" "faultmon_probe_failures_total{resource=\"dec\",target=\"$CLOSED_T\",class=\"complete\"}")" 1 \
+    "faultmon_probe_failures_total{class=complete} is 1 after one refused connect"
+is "$(metric "$FM_TMP/d.prom" "faultmon_probe_phase_duration_seconds{resource=\"dec\",target=\"$CLOSED_T\",phase=\"request\"}")" "" \
+    "a refused connect has no request phase"
+fm_timeout 20 "$FAULTMON" run dec --no-env --no-pacemaker --cycles 1 --param Port_list="$CLOSED_T" \
+    --param Probe_timeout=2s 2>>"$FM_TMP/dec.err"
+fm_timeout 10 "$FAULTMON" metrics >"$FM_TMP/d.prom" 2>/dev/null
+is "$(metric "$FM_TMP/d.prom" "faultmon_probe_failures_total{resource=\"dec\",target=\"$CLOSED_T\",class=\"complete\"}")" 2 \
+    "the next loop goes on counting failures (2)"
+is "$(metric "$FM_TMP/d.prom" 'faultmon_decisions_total{resource="dec",action="restart"}')$(metric "$FM_TMP/d.prom" 'faultmon_decisions_total{resource="dec",action="failover"}')" 11 \
+    "and decisions: the restart kept, the failover after it counted"
+rm -rf "${FAULTMON_STATE_DIR:?}/dec"    # down: not the resource Prometheus is asked for below
 
 mkdir -p "$FM_TMP/textfile"
 fm_timeout 10 "$FAULTMON" metrics --output "$FM_TMP/textfile/faultmon.prom" 2>"$FM_TMP/o.err"
@@ -161,10 +234,32 @@ YML
     done
     is "$found" web 'Prometheus answers faultmon_state{state="down"} == 1 with the resource'
     [ "$found" = web ] || diag_file "$FM_TMP/prometheus.log"
+    # The new families through Prometheus: the certificate's expiry, and the
+    # failures of the stopped nginx counted.
+    query='faultmon_probe_tls_cert_expiry_timestamp_seconds{resource="web"} == '$not_after' and on(resource) faultmon_probe_failures_total{resource="web",class="complete"} > 0'
+    found=
+    for ((i = 0; i < 40; i++)); do
+        found=$(curl -s -m 2 -G "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$query" |
+            "$PYTHON3" -c 'import json,sys; print(" ".join(r["metric"]["target"] for r in json.load(sys.stdin)["data"]["result"]))' 2>/dev/null)
+        [ "$found" = "$TLS_T" ] && break
+        sleep 0.5
+    done
+    is "$found" "$TLS_T" "Prometheus has the certificate's expiry and the failures counted"
 else
+    ws_nginx_stop
+    check "the loop decides the stopped nginx is down" wait_state web down 20
     skip "prometheus not installed (Debian: prometheus)"
     skip "prometheus not installed (Debian: prometheus)"
 fi
+fm_timeout 10 "$FAULTMON" metrics >"$FM_TMP/down.prom" 2>/dev/null
+failures_down=$(metric "$FM_TMP/down.prom" "faultmon_probe_failures_total{resource=\"web\",target=\"$HTTP_T\",class=\"complete\"}")
+check "faultmon_probe_failures_total{class=complete} grew with the failures ($failures_up -> $failures_down)" \
+    test "${failures_down:-0}" -gt "$failures_up"
+# Without a cluster nobody restarts nginx: the loop may decide again by now.
+restarts_down=$(metric "$FM_TMP/down.prom" 'faultmon_decisions_total{resource="web",action="restart"}')
+check "faultmon_decisions_total{action=restart} counted the down nginx's restart ($restarts_down)" \
+    test "${restarts_down:-0}" -ge 1
+promtool_check "$FM_TMP/down.prom" "promtool check metrics accepts the output with failures and decisions counted"
 
 kill -TERM "$EXPORTER_PID"
 for ((i = 0; i < 50; i++)); do kill -0 "$EXPORTER_PID" 2>/dev/null || break; sleep 0.1; done

@@ -22,6 +22,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_pidfile \
 	tests/unit/test_probe_opts \
 	tests/unit/test_probe_params \
+	tests/unit/test_probe_phase \
 	tests/unit/test_recovery \
 	tests/unit/test_regex_guard \
 	tests/unit/test_regex_linear \
@@ -33,6 +34,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_scheme \
 	tests/unit/test_state \
 	tests/unit/test_state_forget \
+	tests/unit/test_state_metrics \
 	tests/unit/test_summary \
 	tests/unit/test_target \
 	tests/unit/test_text \
@@ -50,6 +52,10 @@ tests_unit_test_attrd_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
 tests_unit_test_clock_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_probe_phase_SOURCES = tests/unit/test_probe_phase.c
+tests_unit_test_probe_phase_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
+tests_unit_test_probe_phase_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_probe_phase_LDADD = $(FM_UNIT_LDADD) $(OPENSSL_LIBS)
 tests_unit_test_tls_session_SOURCES = tests/unit/test_tls_session.c
 tests_unit_test_tls_session_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_tls_session_CFLAGS = $(FM_UNIT_CFLAGS)
@@ -139,6 +145,9 @@ tests_unit_test_runconf_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_SOURCES = tests/unit/test_state.c
 tests_unit_test_state_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_state_metrics_SOURCES = tests/unit/test_state_metrics.c
+tests_unit_test_state_metrics_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_state_metrics_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_forget_SOURCES = tests/unit/test_state_forget.c tests/unit/ocf_tmpdir.h
 tests_unit_test_state_forget_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_forget_LDADD = $(FM_UNIT_LDADD)

@@ -22,7 +22,9 @@ static const char *const families[] = {
     "faultmon_restarts_in_window", "faultmon_pending_recovery", "faultmon_cycles_total",
     "faultmon_last_decision_timestamp_seconds", "faultmon_state_updated_timestamp_seconds",
     "faultmon_probe_success", "faultmon_probe_partial", "faultmon_probe_duration_seconds",
-    "faultmon_probe_http_status_code",
+    "faultmon_probe_http_status_code", "faultmon_probe_phase_duration_seconds",
+    "faultmon_probe_tls_cert_expiry_timestamp_seconds", "faultmon_probe_failures_total",
+    "faultmon_decisions_total",
 };
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
 
@@ -201,6 +203,85 @@ test_counter_follows_cycles(void **state)
     free(st);
 }
 
+/* The phases a probe went through, and only those, in seconds. */
+static void
+test_phases_only_those_gone_through(void **state)
+{
+    struct fm_run_state *st = new_state("https://h/");
+    struct fm_metrics_resource res = { "web", NULL };
+    struct fm_state_target *t = &st->targets[0];
+    char *text = NULL;
+
+    (void) state;
+    t->phases = (1u << FM_PHASE_CONNECT) | (1u << FM_PHASE_TLS) | (1u << FM_PHASE_REPLY);
+    t->phase_us[FM_PHASE_CONNECT] = 1500;
+    t->phase_us[FM_PHASE_TLS] = 2000001;
+    t->phase_us[FM_PHASE_REPLY] = 0;
+    res.st = st;
+    text = render(&res, 1);
+    assert_non_null(strstr(text, "# TYPE faultmon_probe_phase_duration_seconds gauge\n"));
+    assert_non_null(strstr(text, "faultmon_probe_phase_duration_seconds{resource=\"web\",target=\"https://h/\","
+                           "phase=\"connect\"} 0.001500\n"));
+    assert_non_null(strstr(text, "target=\"https://h/\",phase=\"tls\"} 2.000001\n"));
+    assert_non_null(strstr(text, "target=\"https://h/\",phase=\"reply\"} 0.000000\n"));
+    assert_null(strstr(text, "phase=\"resolve\""));       /* a numeric address */
+    assert_null(strstr(text, "phase=\"request\""));
+    /* the second target went through none: no series at all */
+    assert_null(strstr(text, "faultmon_probe_phase_duration_seconds{resource=\"web\",target=\"tcp://"));
+    free(text);
+    free(st);
+}
+
+/* A certificate's expiry for a target whose handshake showed one only. */
+static void
+test_cert_expiry_only_with_a_certificate(void **state)
+{
+    struct fm_run_state *st = new_state("https://h/");
+    struct fm_metrics_resource res = { "web", NULL };
+    char *text = NULL;
+
+    (void) state;
+    st->targets[0].cert_not_after = 1893456000;
+    res.st = st;
+    text = render(&res, 1);
+    assert_non_null(strstr(text, "# TYPE faultmon_probe_tls_cert_expiry_timestamp_seconds gauge\n"));
+    assert_non_null(strstr(text, "faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\","
+                           "target=\"https://h/\"} 1893456000\n"));
+    assert_null(strstr(text, "faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"tcp:"));
+    free(text);
+    free(st);
+}
+
+/* Both counters, every class and action, 0 included; none without a
+ * trusted state. */
+static void
+test_failure_and_decision_counters(void **state)
+{
+    struct fm_run_state *st = new_state("http://h/");
+    struct fm_metrics_resource res[2] = { { "bad", NULL }, { "web", NULL } };
+    char *text = NULL;
+
+    (void) state;
+    st->targets[0].failures[FM_CLASS_PARTIAL] = 3;
+    st->targets[0].failures[FM_CLASS_COMPLETE] = 18446744073709551615u;
+    st->decisions[FM_ACTION_RESTART] = 1;
+    res[1].st = st;
+    text = render(res, 2);
+    assert_non_null(strstr(text, "# TYPE faultmon_probe_failures_total counter\n"));
+    assert_non_null(strstr(text, "# TYPE faultmon_decisions_total counter\n"));
+    assert_non_null(strstr(text, "faultmon_probe_failures_total{resource=\"web\",target=\"http://h/\","
+                           "class=\"partial\"} 3\n"));
+    assert_non_null(strstr(text, "target=\"http://h/\",class=\"complete\"} 18446744073709551615\n"));
+    assert_non_null(strstr(text, "faultmon_probe_failures_total{resource=\"web\",target=\"tcp://127.0.0.1:80\","
+                           "class=\"complete\"} 0\n"));
+    assert_non_null(strstr(text, "faultmon_decisions_total{resource=\"web\",action=\"restart\"} 1\n"));
+    assert_non_null(strstr(text, "faultmon_decisions_total{resource=\"web\",action=\"failover\"} 0\n"));
+    assert_null(strstr(text, "faultmon_decisions_total{resource=\"bad\""));
+    assert_null(strstr(text, "faultmon_probe_failures_total{resource=\"bad\""));
+    free(text);
+    free(st);
+}
+
 static void
 test_http_judge(void **state)
 {
@@ -265,6 +346,9 @@ main(void)
         cmocka_unit_test(test_label_escaping),
         cmocka_unit_test(test_every_family_once),
         cmocka_unit_test(test_counter_follows_cycles),
+        cmocka_unit_test(test_phases_only_those_gone_through),
+        cmocka_unit_test(test_cert_expiry_only_with_a_certificate),
+        cmocka_unit_test(test_failure_and_decision_counters),
         cmocka_unit_test(test_http_judge),
         cmocka_unit_test(test_http_header),
     };

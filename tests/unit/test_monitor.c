@@ -174,25 +174,129 @@ test_transitions_logged_once(void **state)
     assert_string_equal(line, "failure history and decision reset (cleanup or faultmon reset)");
 }
 
+/* A new loop, as after the loop's restart: it restores the state the
+ * earlier one left, \p after_us after its last cycle. */
+static void
+loop_restarts(uint64_t after_us)
+{
+    static struct fm_run_state old;
+    char err[512] = "";
+
+    old = fk.mon.st;
+    fm_monitor_clear(&fk.mon);
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, true), 0);
+    fk.mon.st.pid = 1234;
+    assert_int_equal(fm_monitor_restore(&fk.mon, &old, fk.now_us + after_us, err, sizeof(err)), 0);
+}
+
 /* A new loop goes on from the state the earlier loop left: its first ok
  * cycle after a restart is a transition from down. */
 static void
 test_transition_after_restore(void **state)
 {
-    struct fm_run_state old;
     const char *line = NULL;
-    char err[512] = "";
 
     (void) state;
     fake_setup(true, false);
     cycle(10, FM_REASON_CONNECT_FAILED);
-    old = fk.mon.st;
-    fm_monitor_clear(&fk.mon);
-    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, true), 0);
-    assert_int_equal(fm_monitor_restore(&fk.mon, &old, fk.now_us + 5 * S_US, err, sizeof(err)), 0);
+    loop_restarts(5 * S_US);
     cycle(10, FM_REASON_OK);
     assert_int_equal(notices(&line), 1);
     assert_string_equal(line, "state down -> up: up again after 1 success in a row (rise 1)");
+}
+
+/* Each failed probe counts for its class, each recovery decided for its
+ * action; a probe's phases and certificate go into the state as they are;
+ * a reset forgets no count. */
+static void
+test_counters_count_failures_and_decisions(void **state)
+{
+    const struct fm_state_target *t = &fk.mon.st.targets[0];
+
+    (void) state;
+    fake_setup(true, false);
+    fk.result.phases = (1u << FM_PHASE_CONNECT) | (1u << FM_PHASE_REPLY);
+    fk.result.phase_us[FM_PHASE_CONNECT] = 700;
+    fk.result.phase_us[FM_PHASE_REPLY] = 19000;
+    fk.result.cert_not_after = WALL0_S + 86400;
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(t->failures[FM_CLASS_PARTIAL] + t->failures[FM_CLASS_COMPLETE], 0);
+    assert_int_equal(t->phases, fk.result.phases);
+    assert_int_equal(t->phase_us[FM_PHASE_REPLY], 19000);
+    assert_int_equal(t->cert_not_after, WALL0_S + 86400);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    assert_state_written();
+    assert_int_equal(t->failures[FM_CLASS_COMPLETE], 1);
+    assert_int_equal(fk.mon.st.decisions[FM_ACTION_RESTART], 1);
+    fm_monitor_reported(&fk.mon);
+    cycle(10, FM_REASON_CONNECT_FAILED);        /* under way: no new decision */
+    assert_int_equal(t->failures[FM_CLASS_COMPLETE], 2);
+    assert_int_equal(fk.mon.st.decisions[FM_ACTION_RESTART], 1);
+    cycle(10, FM_REASON_READ_TIMEOUT);
+    assert_int_equal(t->failures[FM_CLASS_PARTIAL], 1);
+    fk.now_us += S_US;
+    assert_int_equal(fm_monitor_reset(&fk.mon, fk.now_us, WALL0_S + 41, &fk.out), 0);
+    assert_int_equal(t->failures[FM_CLASS_COMPLETE], 2);
+    assert_int_equal(fk.mon.st.decisions[FM_ACTION_RESTART], 1);
+    assert_int_equal(fk.mon.st.decisions[FM_ACTION_FAILOVER], 0);
+}
+
+/* What the reader would refuse never goes into the state: phases longer
+ * than the probe, a certificate that expired before 1970. */
+static void
+test_state_keeps_only_what_the_reader_takes(void **state)
+{
+    const struct fm_state_target *t = &fk.mon.st.targets[0];
+
+    (void) state;
+    fake_setup(true, false);
+    fk.result.phases = (1u << FM_PHASE_CONNECT) | (1u << FM_PHASE_REPLY);
+    fk.result.phase_us[FM_PHASE_CONNECT] = 700;
+    fk.result.phase_us[FM_PHASE_REPLY] = 19301;     /* 20001 in all: 1 too many */
+    fk.result.cert_not_after = -631152000;          /* 1950 */
+    cycle(10, FM_REASON_OK);
+    assert_state_written();
+    assert_int_equal(t->phases, 0);
+    assert_int_equal(t->phase_us[FM_PHASE_CONNECT], 0);
+    assert_int_equal(t->cert_not_after, 0);
+    fk.result.phase_us[FM_PHASE_REPLY] = 19300;     /* exactly the latency */
+    fk.result.cert_not_after = -1;                  /* timegm()'s error */
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(t->phases, fk.result.phases);
+    assert_int_equal(t->phase_us[FM_PHASE_REPLY], 19300);
+    assert_int_equal(t->cert_not_after, 0);
+}
+
+/* A new loop goes on counting from the earlier loop's state, for the
+ * targets of the same text; another target starts from 0. */
+static void
+test_counters_survive_restore(void **state)
+{
+    struct fm_target other = { .text = (char *) "http://127.0.0.1:9090/" };
+    struct fm_result results[2];
+    struct fm_monitor_cycle c = { .results = results, .n = 2 };
+
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    loop_restarts(5 * S_US);
+    assert_int_equal(fk.mon.st.decisions[FM_ACTION_RESTART], 1);
+    memset(results, 0, sizeof(results));
+    results[0].target = &other;                 /* the order changed, too */
+    results[0].reason = FM_REASON_READ_FAILED;
+    results[1].target = &fk.target;
+    results[1].reason = FM_REASON_CONNECT_FAILED;
+    fk.now_us += 15 * S_US;
+    c.start_us = fk.now_us - 20000;
+    c.now_us = fk.now_us;
+    c.now_wall_s = WALL0_S + 25;
+    fm_monitor_cycle_done(&fk.mon, &c, &fk.out);
+    assert_int_equal(fk.mon.st.targets[0].failures[FM_CLASS_PARTIAL], 1);
+    assert_int_equal(fk.mon.st.targets[0].failures[FM_CLASS_COMPLETE], 0);
+    assert_int_equal(fk.mon.st.targets[1].failures[FM_CLASS_COMPLETE], 2);
+    /* the failed restart fails over: one more decision, of its action */
+    assert_int_equal(fk.mon.st.decisions[FM_ACTION_FAILOVER], 1);
+    assert_int_equal(fk.mon.st.decisions[FM_ACTION_RESTART], 1);
 }
 
 /* Ok cycles: nothing to do but write the state and wait the interval, less
@@ -553,6 +657,9 @@ main(void)
         cmocka_unit_test_teardown(test_publish_only, teardown),
         cmocka_unit_test_teardown(test_transitions_logged_once, teardown),
         cmocka_unit_test_teardown(test_transition_after_restore, teardown),
+        cmocka_unit_test_teardown(test_counters_count_failures_and_decisions, teardown),
+        cmocka_unit_test_teardown(test_counters_survive_restore, teardown),
+        cmocka_unit_test_teardown(test_state_keeps_only_what_the_reader_takes, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
