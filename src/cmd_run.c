@@ -35,6 +35,7 @@
 #include "cmd_run_args.h"
 #include "cmd_run_observe.h"
 #include "cmd_run_attrs.h"
+#include "cmd_run_deps.h"
 #include "cmd_run_history.h"
 
 #define FM_PCMK_TIMEOUT_MS 1000
@@ -62,6 +63,7 @@ struct fm_loop {
     int watch_rc;                   /* the last reading's error, said once */
     struct fm_pcmk_resource rsc;
     struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
+    struct fm_run_deps deps;        /* Dependency_list's views across the cluster */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     int exit_rc;                    /* set when the loop stops on an error */
 };
@@ -311,8 +313,9 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
     if (start_error == NULL) {
         cycle.results = fm_probe_run_results(lp->probe, &cycle.n);
     }
+    fm_run_deps_cycle(&lp->deps, fm_run_deps_service_failed(cycle.results, cycle.n), &cycle);
     cycle.observer_impaired = fm_run_observe(&lp->obs, &lp->cfg->decide,
-        start_error != NULL || fm_probe_run_verdict(lp->probe) != FM_CLASS_OK,
+        start_error != NULL || fm_run_deps_service_failed(cycle.results, cycle.n),
         (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
         (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0, observer, sizeof(observer));
     fm_monitor_cycle_done(&lp->mon, &cycle, &out);
@@ -614,6 +617,8 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     lp->have_monitor = true;
     lp->mon.st.pid = (int64_t) getpid();
     fm_run_observer_init(&lp->obs, lp->resource, lp->dir, &lp->attrs);
+    fm_run_deps_init(&lp->deps, lp->resource, lp->cfg->targets, lp->cfg->n_targets, args->publish_deps,
+                     lp->cfg->decide.interval_up_ms);
     loop_restore(lp);
     /* A recovery reported by an earlier loop is not this one's. */
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_REPORTED, false);

@@ -180,6 +180,9 @@ fm_run_args_configure(struct fm_run_args *args)
     if (fm_run_config_finish(&args->cfg, err, sizeof(err)) != 0) {
         return fm_cli_error("run", "%s", err);
     }
+    /* Every loop of a cluster's resource shows its node's view of the
+     * dependencies, httpmon's (the per-node observer of a clone) too. */
+    args->publish_deps = args->signal_pacemaker && getenv("OCF_RESOURCE_INSTANCE") != NULL;
     if (strcmp(args->kind, FM_KIND_HTTPMON) == 0) {
         args->cfg.decide.publish_only = true;
         args->signal_pacemaker = false;

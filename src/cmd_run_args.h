@@ -19,6 +19,7 @@ struct fm_run_args {
     size_t n_params;
     bool use_env;                   /* read OCF_RESKEY_* */
     bool signal_pacemaker;          /* not --no-pacemaker nor httpmon */
+    bool publish_deps;              /* Dependency_list views as node attributes */
     char kind[FM_STATE_KIND_MAX];   /* --kind; FM_KIND_APACHE once configured */
     uint64_t max_cycles;            /* --cycles; 0: forever */
     int verbose;

@@ -147,6 +147,7 @@ src_monitor_libfmmonitor_la_SOURCES = \
 	src/monitor/monitor_int.h \
 	src/monitor/node_attrs.c \
 	src/monitor/node_budget.c \
+	src/monitor/deps.c \
 	src/monitor/observer.c
 src_monitor_libfmmonitor_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
@@ -171,6 +172,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run_args.c \
 	src/cmd_run_args.h \
 	src/cmd_run_attrs.c \
+	src/cmd_run_deps.c \
+	src/cmd_run_deps.h \
 	src/cmd_run_observe.c \
 	src/cmd_run_attrs.h \
 	src/cmd_run_observe.h \
@@ -196,6 +199,7 @@ noinst_HEADERS = \
 	include/faultmon/decide.h \
 	include/faultmon/decide_params.h \
 	include/faultmon/decide_persist.h \
+	include/faultmon/deps.h \
 	include/faultmon/history.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \

@@ -25,4 +25,13 @@
 int fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
                     uint64_t timeout_ms, char *out, size_t out_len);
 
+/*!
+ * \brief Every node's value of attribute \p name (`attrd_updater -Q -A -n
+ *        NAME`), its whole output into \p out (lines such as
+ *        `name="N" host="node1" value="up"`; fm_attrd_parse_views() reads
+ *        them), within the deadline.
+ * \return as fm_attrd_update()
+ */
+int fm_attrd_query_all(const char *tool, const char *name, uint64_t timeout_ms, char *out, size_t out_len);
+
 #endif

@@ -92,6 +92,13 @@ struct fm_decide_input {
     /* The evidence that the node doing the probing is itself impaired
      * (pressure, a late cycle), from the caller; NULL or "": it is fine. */
     const char *observer_impaired;
+    /* A dependency (Dependency_list) failing from every node that reports
+     * it ("tcp://db:5432 down from all 3 nodes"): recovery cannot help, a
+     * failed cycle is shown, not weighed; or failing from this node only
+     * while another sees it up: a recovery due fails over at once.  From
+     * the caller; NULL or "": neither. */
+    const char *dependency_everywhere;
+    const char *dependency_here;
 };
 
 #define FM_DECIDE_REASON_MAX 256

@@ -130,6 +130,8 @@ struct fm_monitor_cycle {
     const char *observer_impaired;      /* why this node's own verdict is
                                            suspect (src/monitor/observer.c);
                                            NULL: it is fine */
+    const char *dependency_everywhere;  /* faultmon/decide.h's fm_decide_input */
+    const char *dependency_here;
 };
 
 /*!

@@ -25,11 +25,13 @@ struct fm_cycle_summary {
                                        (negative: expired) */
     size_t n_maintenance;           /* results that signal maintenance */
     size_t n_failed;                /* results that are not ok (quorum) */
+    size_t n_service;               /* results of the service's own targets */
     size_t maintenance_index;       /* the first of them; n when none */
 };
 
 /*!
- * \brief Summarise one cycle's results.
+ * \brief Summarise one cycle's results: those of the service's own targets;
+ *        a dependency's (Dependency_list) are judged apart and left out.
  *
  * \param[in]  results     the cycle's results
  * \param[in]  n           their number (0: an empty, ok summary)

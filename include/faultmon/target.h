@@ -106,6 +106,9 @@ struct fm_target {
      * arguments, NULL-terminated; NULL for every other kind. */
     char **exec_argv;
     size_t exec_argc;
+    /* A dependency of the service (Dependency_list), not the service: probed
+     * in the same cycle, judged apart (faultmon/deps.h). */
+    bool dependency;
     /* What a protocol prepared at load time (its conversation), freed with
      * the target. */
     void *prepared;

@@ -225,19 +225,23 @@ static int
 set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
             enum fm_probe_param_source source, char *why, size_t why_len)
 {
+    bool deps = (strcmp(param->name, "Dependency_list") == 0);
+    /* Dependencies take Port_list's items: URIs of every protocol. */
     bool is_uri = (strcmp(param->name, "Monitor_Uri_List") == 0);
+    size_t first = cfg->n_targets;
     char *copy = NULL;
     char *save = NULL;
     int rc = 0;
 
     if (source == FM_PARAM_FROM_OPTION) {
-        return fm_run_config_add_target(cfg, value, is_uri, why, why_len);
+        rc = fm_run_config_add_target(cfg, value, is_uri, why, why_len);
+        goto mark;
     }
     copy = strdup(value);
     if (copy == NULL) {
         return ENOMEM;
     }
-    if (!is_uri) {
+    if (!is_uri && !deps) {
         cfg->have_port_list = true;
     }
     for (char *item = strtok_r(copy, " \t\n,", &save); item != NULL && rc == 0;
@@ -245,6 +249,11 @@ set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param, const
         rc = add_list_item(cfg, item, is_uri, why, why_len);
     }
     free(copy);
+
+mark:
+    for (size_t i = first; deps && i < cfg->n_targets; i++) {
+        cfg->targets[i].dependency = true;
+    }
     return rc;
 }
 
@@ -301,6 +310,12 @@ static const struct fm_probe_param probe_params[] = {
         .type = FM_PARAM_TARGETS, .default_text = "",
         .set = set_commands,
         .help = "programs run as probes, one per line, never by a shell: exit 0 ok, 1 partial, 2 complete",
+    },
+    {
+        .name = "Dependency_list", .option = "dependency", .option_takes_value = true,
+        .type = FM_PARAM_TARGETS, .default_text = "",
+        .set = set_targets,
+        .help = "URIs of what the service needs (tcp://db:5432, postgres://...): judged apart, from every node",
     },
     {
         .name = "Probe_timeout", .option = "timeout", .short_option = 't', .option_takes_value = true,

@@ -114,6 +114,25 @@ fm_run_config_from_env(struct fm_run_config *cfg, char *err, size_t err_len)
     return 0;
 }
 
+/* The service's own targets first, its dependencies after them (each in
+ * the order given): the state lists them so, and the first failed target
+ * the agents name as the cause is the service's. */
+static void
+dependencies_last(struct fm_run_config *cfg)
+{
+    size_t n_service = 0;
+
+    for (size_t i = 0; i < cfg->n_targets; i++) {
+        if (!cfg->targets[i].dependency) {
+            struct fm_target t = cfg->targets[i];
+
+            memmove(&cfg->targets[n_service + 1], &cfg->targets[n_service],
+                    (i - n_service) * sizeof(t));
+            cfg->targets[n_service++] = t;
+        }
+    }
+}
+
 int
 fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len)
 {
@@ -126,6 +145,7 @@ fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len)
             return fm_errf(err, err_len, EINVAL, "Port_list: %s", why);
         }
     }
+    dependencies_last(cfg);
     switch (fm_probe_params_finish(cfg)) {
         case FM_PROBE_PARAMS_REVERSE_WITHOUT_REGEX:
             return fm_errf(err, err_len, EINVAL, "reverse=true needs receive_regex or expect_regex");

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <faultmon/summary.h>
+#include <faultmon/target.h>
 
 void
 fm_cycle_summarize(const struct fm_result *results, size_t n, int64_t now_wall_s,
@@ -21,10 +22,15 @@ fm_cycle_summarize(const struct fm_result *results, size_t n, int64_t now_wall_s
     sum->n_maintenance = 0;
     sum->n_failed = 0;
     sum->maintenance_index = n;
+    sum->n_service = 0;
     for (size_t i = 0; i < n; i++) {
         const struct fm_result *r = &results[i];
         enum fm_class cls = fm_result_class(r);
 
+        if (r->target != NULL && r->target->dependency) {
+            continue;
+        }
+        sum->n_service++;
         if (cls != FM_CLASS_OK) {
             sum->n_failed++;
         }

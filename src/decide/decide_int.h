@@ -27,9 +27,11 @@ enum fm_decide_excuse {
     FM_EXCUSE_QUORUM,               /* fewer targets failed than quorum */
     FM_EXCUSE_GRACE,                /* within startup_grace */
     FM_EXCUSE_OBSERVER,             /* a recovery held: the observer is impaired */
+    FM_EXCUSE_DEPENDENCY,           /* a dependency fails from every node */
 };
 
 #define FM_DECIDE_OBSERVER_WHY_MAX 96
+#define FM_DECIDE_DEPENDENCY_WHY_MAX 128
 
 struct fm_decide {
     struct fm_decide_opts opts;
@@ -66,6 +68,9 @@ struct fm_decide {
     bool observer_open;             /* impaired since observer_since_us */
     uint64_t observer_since_us;     /* engine time of the first held recovery */
     char observer_why[FM_DECIDE_OBSERVER_WHY_MAX];
+    /* Dependency_list (excuse.c): the evidence of the last cycle */
+    char dependency_why[FM_DECIDE_DEPENDENCY_WHY_MAX];
+    char dependency_here[FM_DECIDE_DEPENDENCY_WHY_MAX];  /* of this cycle */
 
     struct fm_decide_ring failures;
     uint64_t failure_us[FM_DECIDE_MAX_FAILURES];

@@ -248,6 +248,13 @@ recover(struct fm_decide *d, uint64_t t, const char *what, uint32_t weight,
         snprintf(out->reason, sizeof(out->reason),
                  "%s, weight %" PRIu32 " within Retry_interval %s: failing over, "
                  "held until resumed (manual_resume)", what, weight, ri);
+    } else if (d->dependency_here[0] != '\0') {
+        /* What it needs fails from this node only: another node can serve,
+         * a restart here cannot; the remaining restarts would be outages. */
+        out->action = FM_ACTION_FAILOVER;
+        snprintf(out->reason, sizeof(out->reason),
+                 "%s, weight %" PRIu32 " within Retry_interval %s: failing over at once (%s)",
+                 what, weight, ri, d->dependency_here);
     } else if (d->restarts.n >= o->retry_count) {
         uint32_t would_be = d->restarts.n + 1;
 
@@ -496,6 +503,8 @@ decide_event(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in,
     }
     /* A failed cycle says nothing of maintenance: its failure rules. */
     d->maintenance = (in->cls == FM_CLASS_OK)? in->maintenance : 0;
+    snprintf(d->dependency_here, sizeof(d->dependency_here), "%s",
+             (in->dependency_here != NULL)? in->dependency_here : "");
     if (fm_decide_excuse(d, t, in)) {
         weight = window_weight(d);
         out->weight = weight;

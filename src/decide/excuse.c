@@ -16,6 +16,11 @@
  * An excused cycle adds no weight and moves no streak; the state is
  * degraded and the reason says why.
  *
+ * And Dependency_list's (off unless the caller passes the views): a
+ * dependency failing from every node that reports it makes failed cycles
+ * shown, not weighed, for as long as it lasts, since no restart and no
+ * failover can help (a failover storm would only add outages).
+ *
  * And one on the observer (off by default: with neither observer_pressure
  * nor observer_late set, no caller says it is impaired): a recovery due
  * while the node doing the probing is itself impaired (under pressure, or
@@ -53,6 +58,13 @@ fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *
     if (in->cls == FM_CLASS_OK) {
         d->grace_open = false;      /* it is up: the grace has done its work */
         return false;
+    }
+    if (in->dependency_everywhere != NULL && in->dependency_everywhere[0] != '\0') {
+        /* Neither a restart nor another node can help: hold while it lasts;
+         * the first cycle with the dependency back is judged by the rules. */
+        snprintf(d->dependency_why, sizeof(d->dependency_why), "%s", in->dependency_everywhere);
+        d->excused = FM_EXCUSE_DEPENDENCY;
+        return true;
     }
     if (d->grace_open && t < d->grace_end_us) {
         d->excused = FM_EXCUSE_GRACE;
@@ -121,6 +133,9 @@ fm_decide_excuse_reason(const struct fm_decide *d, uint64_t t, char *buf, size_t
                      (hold_ms > held_ms)? (hold_ms - held_ms + 999) / 1000 : 0);
             break;
         }
+        case FM_EXCUSE_DEPENDENCY:
+            snprintf(buf + used, len - used, "%s%s: holding", sep, d->dependency_why);
+            break;
         case FM_EXCUSE_NONE:
             break;
     }

@@ -357,7 +357,7 @@ take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struc
     in->have_cert = sum.have_cert;
     in->cert_left_s = sum.cert_left_s;
     in->maintenance = sum.n_maintenance;
-    in->n_targets = cycle->n;
+    in->n_targets = sum.n_service;
     in->n_failed = sum.n_failed;
     /* Only successful probes say how fast the service is. */
     in->have_latency = (sum.worst == FM_CLASS_OK);
@@ -413,6 +413,8 @@ fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
         snprintf(cause, sizeof(cause), "the probe cycle could not start: %s", cycle->start_error);
     }
     in.observer_impaired = cycle->observer_impaired;
+    in.dependency_everywhere = cycle->dependency_everywhere;
+    in.dependency_here = cycle->dependency_here;
     if (cycle_under_way(mon, cycle, &in, out)) {
         return;
     }

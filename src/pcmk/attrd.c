@@ -90,12 +90,11 @@ attrd_collect(int in_fd, uint64_t end_us, char *out, size_t out_len)
     }
 }
 
-int
-fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
-                uint64_t timeout_ms, char *out, size_t out_len)
+/* Run argv (never a shell) within the deadline; its output into out (the
+ * first line only when first_line).  The exit status as fm_attrd_update's. */
+static int
+attrd_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len, bool first_line)
 {
-    char *argv[ATTRD_ARGS_MAX];
-    size_t n = 0;
     int pipefd[2] = { -1, -1 };
     int status = 0;
     bool in_time = false;
@@ -104,21 +103,9 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
     if (out != NULL && out_len > 0) {
         out[0] = '\0';
     }
-    argv[n++] = (char *) tool;
-    argv[n++] = (char *) "-n";
-    argv[n++] = (char *) name;
-    argv[n++] = (char *) ((value != NULL)? "-U" : "-D");
-    if (value != NULL) {
-        argv[n++] = (char *) value;
-    }
-    if (dampen != NULL) {
-        argv[n++] = (char *) "-d";
-        argv[n++] = (char *) dampen;
-    }
-    argv[n] = NULL;
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", tool, strerror(errno));
+            snprintf(out, out_len, "cannot run %s: %s", argv[0], strerror(errno));
         }
         return -1;
     }
@@ -129,7 +116,7 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
     close(pipefd[1]);
     if (pid < 0) {
         if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", tool, strerror(errno));
+            snprintf(out, out_len, "cannot run %s: %s", argv[0], strerror(errno));
         }
         close(pipefd[0]);
         return -1;
@@ -142,7 +129,7 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         continue;
     }
-    if (out != NULL) {
+    if (out != NULL && first_line) {
         out[strcspn(out, "\n")] = '\0';
     }
     if (!in_time) {
@@ -155,4 +142,34 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
         return WEXITSTATUS(status);
     }
     return WIFSIGNALED(status)? 128 + WTERMSIG(status) : -1;
+}
+
+int
+fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
+                uint64_t timeout_ms, char *out, size_t out_len)
+{
+    char *argv[ATTRD_ARGS_MAX];
+    size_t n = 0;
+
+    argv[n++] = (char *) tool;
+    argv[n++] = (char *) "-n";
+    argv[n++] = (char *) name;
+    argv[n++] = (char *) ((value != NULL)? "-U" : "-D");
+    if (value != NULL) {
+        argv[n++] = (char *) value;
+    }
+    if (dampen != NULL) {
+        argv[n++] = (char *) "-d";
+        argv[n++] = (char *) dampen;
+    }
+    argv[n] = NULL;
+    return attrd_run(argv, timeout_ms, out, out_len, true);
+}
+
+int
+fm_attrd_query_all(const char *tool, const char *name, uint64_t timeout_ms, char *out, size_t out_len)
+{
+    char *argv[] = { (char *) tool, (char *) "-Q", (char *) "-A", (char *) "-n", (char *) name, NULL };
+
+    return attrd_run(argv, timeout_ms, out, out_len, false);
 }

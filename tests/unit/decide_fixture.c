@@ -41,6 +41,8 @@ decide_fixture_apply(struct fm_decide *d, const struct step *s, struct fm_decisi
     in.n_targets = s->targets;
     in.n_failed = s->failed;
     in.observer_impaired = s->observer;
+    in.dependency_everywhere = s->dep_all;
+    in.dependency_here = s->dep_here;
     fm_decide_cycle(d, s->t_us, &in, dec);
 }
 

@@ -41,6 +41,8 @@ struct step {
     unsigned targets;           /* the cycle's targets (0: unknown) */
     unsigned failed;            /* of which failed */
     const char *observer;       /* the observer's impairment, NULL: fine */
+    const char *dep_all;        /* a dependency down from every node */
+    const char *dep_here;       /* a dependency down from this node only */
     int64_t act;                    /* X(enum fm_action) */
     int64_t st;                     /* X(enum fm_state) */
     int64_t w;                      /* X(weight) */

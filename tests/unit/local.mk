@@ -41,6 +41,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_words \
 	tests/unit/test_psi \
 	tests/unit/test_loopback \
+	tests/unit/test_deps \
 	tests/unit/test_tls_session
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
@@ -161,6 +162,9 @@ tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 
+tests_unit_test_deps_SOURCES = tests/unit/test_deps.c
+tests_unit_test_deps_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_deps_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_loopback_SOURCES = tests/unit/test_loopback.c
 tests_unit_test_loopback_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_loopback_LDADD = $(FM_UNIT_LDADD)

@@ -309,6 +309,36 @@ static const struct tcase cases[] = {
         },
     },
     {
+        "a dependency down from every node: failures shown, not weighed, while it lasts; then the rules",
+        { { "Retry_count", "1" } },
+        {
+            { S(0), COMP, .dep_all = "tcp://db:5432 down from all 3 nodes", .act = DEGR, .st = DEGRADED,
+              .w = X(0), .r = X(0), .ocf = X(190),
+              .reason = "tcp://db:5432 down from all 3 nodes: holding" },
+            /* Longer than any hold: no bound while the dependency is down. */
+            { S(600), COMP, .dep_all = "tcp://db:5432 down from all 3 nodes", .act = DEGR, .w = X(0),
+              .r = X(0) },
+            { S(610), OK, .act = NONE, .st = UP, .w = X(0) },
+            { S(620), COMP, .act = RESTART, .r = X(1) },
+        },
+    },
+    {
+        "a dependency down from this node only: a recovery due fails over at once, restarts left or not",
+        { { "Retry_count", "2" } },
+        {
+            { S(0), PART, .dep_here = "tcp://db:5432 down from this node only", .act = DEGR, .w = X(50) },
+            { S(10), PART, .dep_here = "tcp://db:5432 down from this node only", .act = FAILOVER, .r = X(0),
+              .ocf = X(4), .reason = "failing over at once (tcp://db:5432 down from this node only)" },
+        },
+    },
+    {
+        "without a view of the dependency, the rules as ever",
+        { { "Retry_count", "2" } },
+        {
+            { S(0), COMP, .act = RESTART, .r = X(1) },
+        },
+    },
+    {
         "an impaired observer holds only a recovery: lesser failures are weighed as ever",
         { { NULL, NULL } },
         {

@@ -1,0 +1,62 @@
+/*
+ * faultmon: judging a service's dependencies across the cluster
+ * (src/monitor/deps.c, libc only).  A Dependency_list target (the database,
+ * the NFS server, the upstream API) is probed with the service in every
+ * cycle, and each node's view of it is a node attribute,
+ * faultmon-dep-KEY = up | down (KEY made of its URI, so that every node
+ * names it alike).  Before a failed cycle may ask for recovery, this node's
+ * view is compared with the others':
+ *   - down from every node that reports it: no restart and no failover can
+ *     help (FM_DEP_EVERYWHERE: held, degraded, while it lasts);
+ *   - down from this node only, up from another: a restart here cannot help
+ *     (FM_DEP_HERE_ONLY: fail over at once);
+ *   - up here, or no other node's view (nothing to compare): the rules as
+ *     ever.
+ */
+#ifndef FAULTMON_DEPS_H
+#define FAULTMON_DEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Dependencies a resource may name (they count against its targets too). */
+#define FM_DEPS_MAX 16
+#define FM_DEPS_ATTR_PREFIX "faultmon-dep-"
+/* The longest attribute name made, with its NUL. */
+#define FM_DEPS_ATTR_MAX 96
+
+/* What the other nodes say of one dependency. */
+struct fm_deps_views {
+    unsigned up;                    /* other nodes that see it up */
+    unsigned down;                  /* ... and down */
+    char up_nodes[96];              /* the first of the former, for the reason */
+};
+
+enum fm_dep_verdict {
+    FM_DEP_FINE = 0,                /* up from here: nothing to say */
+    FM_DEP_UNKNOWN,                 /* down from here, no other view to compare */
+    FM_DEP_EVERYWHERE,              /* down from every node that reports it */
+    FM_DEP_HERE_ONLY,               /* down from here, up from another node */
+};
+
+/*!
+ * \brief The attribute of a dependency's views: FM_DEPS_ATTR_PREFIX and its
+ *        URI in lower case with every run of other characters than letters
+ *        and digits made one '-' (tcp://DB:5432 -> faultmon-dep-tcp-db-5432),
+ *        cut to FM_DEPS_ATTR_MAX; a password in the URI is left out.
+ */
+void fm_deps_attr_name(const char *uri, char *buf, size_t buf_len);
+
+/*!
+ * \brief Read `attrd_updater -Q -A -n NAME`'s lines (name="..." host="..."
+ *        value="..."), counting the views of nodes other than \p self.
+ *        Values other than up and down (an empty one: deleted) are no view.
+ * \return 0; EINVAL when a line is not of that form (the whole reply is then
+ *         no evidence, and \p v says nothing)
+ */
+int fm_deps_parse_views(const char *out, const char *name, const char *self, struct fm_deps_views *v);
+
+/*! \brief The verdict on one dependency (see above). */
+enum fm_dep_verdict fm_deps_judge(bool down_here, const struct fm_deps_views *v);
+
+#endif

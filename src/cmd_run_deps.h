@@ -1,0 +1,58 @@
+/*
+ * faultmon run: the service's dependencies (Dependency_list) across the
+ * cluster (src/cmd_run_deps.c), apart from the loop's wiring
+ * (src/cmd_run.c): each cycle this node's view of each dependency is
+ * published when it changes, and before a failed cycle may ask for
+ * recovery the others' views are read and judged (faultmon/deps.h).
+ */
+#ifndef FAULTMON_CMD_RUN_DEPS_H
+#define FAULTMON_CMD_RUN_DEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <faultmon/deps.h>
+#include <faultmon/monitor.h>
+#include <faultmon/result.h>
+#include <faultmon/target.h>
+
+struct fm_run_dep {
+    const struct fm_target *target;
+    char attr[FM_DEPS_ATTR_MAX];
+    int shown;                      /* what this node published: -1 nothing,
+                                       0 up, 1 down */
+    uint64_t down_since_us;         /* CLOCK_MONOTONIC; 0: up */
+};
+
+struct fm_run_deps {
+    const char *resource;
+    size_t n;
+    struct fm_run_dep dep[FM_DEPS_MAX];
+    bool publish;                   /* the loop runs under a cluster */
+    uint64_t settle_us;             /* how long a view takes to reach the
+                                       others and theirs to come back */
+    char node[256];                 /* this node's name, as attrd names it */
+    char everywhere[128];           /* the verdicts of the last cycle */
+    char here[128];
+};
+
+/*!
+ * \brief Find the dependencies among \p targets.
+ * \param[in] publish      talk to the cluster (publish and read the views)
+ * \param[in] interval_ms  the loops' probe interval (they share it)
+ */
+void fm_run_deps_init(struct fm_run_deps *dp, const char *resource, const struct fm_target *targets,
+                      size_t n_targets, bool publish, uint64_t interval_ms);
+
+/*! \brief Whether a result of the service's own targets failed. */
+bool fm_run_deps_service_failed(const struct fm_result *results, size_t n);
+
+/*!
+ * \brief One cycle: publish this node's changed views; when the service
+ *        failed and a dependency did, set cycle->dependency_everywhere or
+ *        cycle->dependency_here from the others' views.
+ */
+void fm_run_deps_cycle(struct fm_run_deps *dp, bool service_failed, struct fm_monitor_cycle *cycle);
+
+#endif

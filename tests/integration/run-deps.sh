@@ -1,0 +1,133 @@
+#!/bin/bash
+# run-deps.sh: Dependency_list on the real loop.  The service (a closed
+# port) and its dependency (another closed port, or one that listens) are
+# probed in the same cycle; attrd_updater is a stand-in that records what the
+# loop publishes and answers its query of the other nodes' views from a file
+# this script writes, as Pacemaker's does (`name="N" host="H" value="V"`).
+# tests/cluster proves it with the real attrd.
+#
+#  - the dependency down from every node: held, degraded, no recovery;
+#  - down from this node only (another sees it up): failover at once;
+#  - no other node's view, or a reply that is not attrd's: the rules (restart);
+#  - the dependency up while the service fails: the rules (restart);
+#  - this node's view is published as faultmon-dep-KEY, up or down.
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+# shellcheck source=tests/lib/probe.sh
+. "$FM_TEST_LIB/probe.sh"
+
+tap_watchdog 90
+fm_require_faultmon
+trap fm_cleanup_run EXIT
+plan 12
+
+export FAULTMON_STATE_DIR=$FM_TMP/state
+SERVICE_PORT=$(fm_free_port 0) || bail_out "no free port"
+DEP_PORT=$(fm_free_port 0) || bail_out "no free port"
+DEP=tcp://127.0.0.1:$DEP_PORT
+ATTR=faultmon-dep-tcp-127-0-0-1-$DEP_PORT
+views=$FM_TMP/views
+calls=$FM_TMP/attrd.log
+cat >"$FM_TMP/attrd_updater" <<EOF
+#!/bin/sh
+echo "\$*" >>"$calls"
+case "\$*" in
+    "-Q -A -n "*) cat "$views" ;;
+esac
+exit 0
+EOF
+chmod 755 "$FM_TMP/attrd_updater"
+export FAULTMON_ATTRD_UPDATER=$FM_TMP/attrd_updater
+# Under an agent's environment (the loop talks to the cluster); there is no
+# controller here, so its fail requests fail with a warning.
+export OCF_RESOURCE_INSTANCE=web OCF_RESKEY_CRM_meta_on_node=node1
+
+view() { printf 'name="%s" host="%s" value="%s"\n' "$ATTR" "$1" "$2"; }
+
+# run_loop NAME: a loop probing the service and its dependency; its log in
+# $FM_TMP/NAME.err, its pid in $loop.
+run_loop() {
+    : >"$calls"
+    "$FAULTMON" run "$1" --no-env -v --param "Port_list=127.0.0.1:$SERVICE_PORT" \
+        --param "Dependency_list=$DEP" --param Thorough_probe_interval=1s \
+        --param Probe_timeout=400ms --param Retry_count=2 2>"$FM_TMP/$1.err" &
+    loop=$!
+    fm_cleanup_add "kill -KILL $loop 2>/dev/null"
+}
+stop_loop() { kill -TERM "$loop"; wait "$loop" 2>/dev/null; }
+
+# 1-4: down from all three nodes.
+{ view node1 down; view node2 down; view node3 down; } >"$views"
+run_loop all
+fm_wait_log "$FM_TMP/all.err" 'down from all' 15 "$loop"
+like "$(grep -m1 'down from all' "$FM_TMP/all.err")" \
+    "state degraded, action degraded: .*dependency $DEP down from all 3 nodes, recovery cannot help: holding" \
+    "down from every node: degraded, with the dependency and the node count in the reason"
+like "$(grep -m1 'holding' "$FM_TMP/all.err")" "dependency $DEP down from this node, the others' views pending: holding" \
+    "until the others' views can have caught up (2 cycles and 2 s), held as pending"
+sleep 2.5
+if grep -q 'action restart\|action failover' "$FM_TMP/all.err"; then
+    not_ok "down from every node: no restart, no failover (3 cycles)"
+    diag_file "$FM_TMP/all.err"
+else
+    ok "down from every node: no restart, no failover (3 cycles)"
+fi
+like "$(grep -m1 -- "-n $ATTR -U" "$calls")" "^-n $ATTR -U down\$" "this node's view is published: $ATTR down"
+stop_loop
+
+# 5-6: down from this node only, once the views can have caught up.
+{ view node1 down; view node2 up; view node3 down; } >"$views"
+run_loop here
+fm_wait_log "$FM_TMP/here.err" 'action failover' 15 "$loop"
+ok_if $? "down from this node only: a failover at the first recovery due"
+like "$(grep -m1 'action failover' "$FM_TMP/here.err")" \
+    "failing over at once \\(dependency $DEP down from this node only, up from node2\\)" \
+    "the reason names the dependency and a node that sees it up"
+stop_loop
+
+# 7: no other node's view: the rules.
+view node1 down >"$views"
+run_loop alone
+fm_wait_log "$FM_TMP/alone.err" 'action restart' 10 "$loop"
+ok_if $? "no other node's view: a restart, by the rules"
+stop_loop
+
+# 8-9: a reply that is not attrd's: no evidence, the rules.
+echo "Could not connect to the cluster" >"$views"
+run_loop garbled
+fm_wait_log "$FM_TMP/garbled.err" 'action restart' 10 "$loop"
+ok_if $? "an unreadable reply: a restart, by the rules"
+grep -q "views of $ATTR cannot be read" "$FM_TMP/garbled.err"
+ok_if $? "the unreadable reply is said"
+stop_loop
+
+# 10-11: the dependency up while the service fails: the rules; published up.
+python3 -c "
+import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', $DEP_PORT)); s.listen(64); time.sleep(60)" &
+listener=$!
+fm_cleanup_add "kill $listener 2>/dev/null"
+for _ in $(seq 1 100); do
+    { exec 3<>"/dev/tcp/127.0.0.1/$DEP_PORT"; } 2>/dev/null && { exec 3<&-; break; }
+    sleep 0.05
+done
+{ view node1 down; view node2 down; view node3 down; } >"$views"
+run_loop depup
+fm_wait_log "$FM_TMP/depup.err" 'action restart' 10 "$loop"
+ok_if $? "the dependency up from here: a restart, by the rules"
+like "$(grep -m1 -- "-n $ATTR -U" "$calls")" "^-n $ATTR -U up\$" "this node's view is published: $ATTR up"
+stop_loop
+kill "$listener" 2>/dev/null
+
+# 12: without an agent's environment nothing is published or asked.
+unset OCF_RESOURCE_INSTANCE
+run_loop plain
+fm_wait_log "$FM_TMP/plain.err" 'action restart' 10 "$loop"
+stop_loop
+is "$(grep -c -- "$ATTR" "$calls")" 0 "outside a cluster's resource: no view published, none asked"
+tap_done
