@@ -36,6 +36,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/pidfile.c \
 	src/util/psi.c \
 	src/util/regex_guard.c \
+	src/util/spawn.c \
 	src/util/regex_linear.c \
 	src/util/text.c \
 	src/util/words.c
@@ -220,6 +221,7 @@ noinst_HEADERS = \
 	include/faultmon/state.h \
 	include/faultmon/summary.h \
 	include/faultmon/scheme.h \
+	include/faultmon/spawn.h \
 	include/faultmon/target.h \
 	include/faultmon/text.h \
 	include/faultmon/words.h

@@ -2,93 +2,17 @@
  * faultmon: node attributes through Pacemaker's attrd_updater, for the loop
  * (the reason of a recovery) and the agents (fail-counts, httpmon's verdict).
  *
- * libc only, so that the agent program links it: a fork and an execve with
- * an argument vector (a value never meets a shell), under one deadline on
- * the monotonic clock, since a cluster that does not answer must not hold a
- * monitor or the loop past its time.
+ * libc only, so that the agent program links it; faultmon/spawn.h runs the
+ * tool (no shell, one deadline).
  */
 #include <config.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <faultmon/attrd.h>
-#include <faultmon/clock.h>
+#include <faultmon/spawn.h>
 
 #define ATTRD_ARGS_MAX 10
-
-extern char **environ;
-
-/* In the child: stdin from /dev/null, stdout and stderr into the pipe, no
- * signal blocked or ignored by the parent, no descriptor of the parent's
- * (the loop's lock) left open in attrd_updater. */
-static void
-attrd_exec(char *const argv[], int out_fd)
-{
-    sigset_t none;
-    int null_fd = open("/dev/null", O_RDONLY);
-
-    if (null_fd >= 0) {
-        dup2(null_fd, STDIN_FILENO);
-    }
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(out_fd, STDERR_FILENO);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    signal(SIGPIPE, SIG_DFL);
-    if (close_range(3, ~0U, 0) != 0) {
-        for (int fd = 3; fd < 1024; fd++) {
-            close(fd);
-        }
-    }
-    execve(argv[0], argv, environ);
-    dprintf(STDERR_FILENO, "cannot execute %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-}
-
-/* Read the child's output until it closes the pipe or the deadline passes.
- * \return true when the pipe closed in time */
-static bool
-attrd_collect(int in_fd, uint64_t end_us, char *out, size_t out_len)
-{
-    size_t used = 0;
-
-    for (;;) {
-        struct pollfd pfd = { .fd = in_fd, .events = POLLIN };
-        uint64_t now_us = fm_now_us();
-        char chunk[512];
-        ssize_t got = 0;
-        int ready = 0;
-
-        if (now_us >= end_us) {
-            return false;
-        }
-        ready = poll(&pfd, 1, (int) ((end_us - now_us + 999) / 1000));
-        if (ready < 0 && errno != EINTR) {
-            return false;
-        }
-        if (ready <= 0) {
-            continue;
-        }
-        got = read(in_fd, chunk, sizeof(chunk));
-        if (got == 0) {
-            return true;
-        }
-        if (got > 0 && out != NULL && used + 1 < out_len) {
-            size_t take = ((size_t) got < out_len - 1 - used)? (size_t) got : out_len - 1 - used;
-
-            memcpy(out + used, chunk, take);
-            used += take;
-            out[used] = '\0';
-        }
-    }
-}
 
 int
 fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
@@ -96,14 +20,8 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
 {
     char *argv[ATTRD_ARGS_MAX];
     size_t n = 0;
-    int pipefd[2] = { -1, -1 };
-    int status = 0;
-    bool in_time = false;
-    pid_t pid = 0;
+    int rc = 0;
 
-    if (out != NULL && out_len > 0) {
-        out[0] = '\0';
-    }
     argv[n++] = (char *) tool;
     argv[n++] = (char *) "-n";
     argv[n++] = (char *) name;
@@ -116,43 +34,10 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
         argv[n++] = (char *) dampen;
     }
     argv[n] = NULL;
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", tool, strerror(errno));
-        }
-        return -1;
-    }
-    pid = fork();
-    if (pid == 0) {
-        attrd_exec(argv, pipefd[1]);
-    }
-    close(pipefd[1]);
-    if (pid < 0) {
-        if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", tool, strerror(errno));
-        }
-        close(pipefd[0]);
-        return -1;
-    }
-    in_time = attrd_collect(pipefd[0], fm_now_us() + timeout_ms * 1000u, out, out_len);
-    close(pipefd[0]);
-    if (!in_time) {
-        kill(pid, SIGKILL);
-    }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        continue;
-    }
-    if (out != NULL) {
+    rc = fm_spawn_run(argv, timeout_ms, out, out_len, NULL);
+    if (out != NULL && out_len > 0) {
+        /* Its first line says why it failed. */
         out[strcspn(out, "\n")] = '\0';
     }
-    if (!in_time) {
-        if (out != NULL) {
-            snprintf(out, out_len, "no answer within %llu ms", (unsigned long long) timeout_ms);
-        }
-        return -1;
-    }
-    if (WIFEXITED(status)) {
-        return WEXITSTATUS(status);
-    }
-    return WIFSIGNALED(status)? 128 + WTERMSIG(status) : -1;
+    return rc;
 }
