@@ -143,6 +143,7 @@ src_metrics_libfmmetrics_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
+	src/monitor/corosync_links.c \
 	src/monitor/history_note.c \
 	src/monitor/monitor.c \
 	src/monitor/monitor_int.h \
@@ -193,6 +194,7 @@ noinst_HEADERS = \
 	include/faultmon/attrd.h \
 	include/faultmon/clock.h \
 	include/faultmon/commands.h \
+	include/faultmon/corosync_links.h \
 	include/faultmon/deadline.h \
 	include/faultmon/decide.h \
 	include/faultmon/decide_params.h \
