@@ -185,7 +185,8 @@ src_faultmon_SOURCES = \
 	src/cmd_status.c \
 	src/faultmon.c
 src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
-src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
+src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \
+	-DFM_COROSYNC_CFGTOOL='"$(COROSYNC_CFGTOOL)"'
 src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
 
 # The headers are the project's own: nothing installs them, since no library

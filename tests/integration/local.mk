@@ -14,6 +14,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-spread.sh \
 	tests/integration/run-observer.sh \
 	tests/integration/run-observer-loopback.sh \
+	tests/integration/run-observer-corosync.sh \
 	tests/integration/run-budget.sh \
 	tests/integration/status.sh \
 	tests/integration/probe-tls-client.sh \
