@@ -77,7 +77,7 @@ corosync_check(struct fm_run_observer *ob)
     char *out = malloc(FM_COROSYNC_OUTPUT_MAX);
     struct fm_corosync_links links;
     char why[256];
-    bool truncated = false;
+    size_t size = 0;
     int status = 0;
 
     if (tool == NULL || tool[0] != '/') {
@@ -90,13 +90,16 @@ corosync_check(struct fm_run_observer *ob)
     argv[0] = (char *) tool;
     argv[1] = (char *) "-s";
     argv[2] = NULL;
-    status = fm_spawn_run(argv, FM_COROSYNC_TIMEOUT_MS, out, FM_COROSYNC_OUTPUT_MAX, &truncated);
+    status = fm_spawn_run(argv, FM_COROSYNC_TIMEOUT_MS, out, FM_COROSYNC_OUTPUT_MAX, &size);
     if (status != 0) {
         out[strcspn(out, "\n")] = '\0';
         snprintf(why, sizeof(why), "status %d%s%s", status, (out[0] != '\0')? ": " : "", out);
         corosync_unread(ob, tool, why);
-    } else if (truncated) {
+    } else if (size >= FM_COROSYNC_OUTPUT_MAX) {
         corosync_unread(ob, tool, "an output past 16 KiB");
+    } else if (strlen(out) != size) {
+        /* What follows a NUL would go unseen: a node listed, or not. */
+        corosync_unread(ob, tool, "a NUL in the output");
     } else if (fm_corosync_links_parse(out, &links, why, sizeof(why)) != 0) {
         corosync_unread(ob, tool, why);
     } else {

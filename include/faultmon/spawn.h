@@ -9,7 +9,6 @@
 #ifndef FAULTMON_SPAWN_H
 #define FAULTMON_SPAWN_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,11 +22,13 @@
  * \param[out] out         when not NULL, its output, NUL-terminated (or why
  *                         it could not be run, or ran out of time)
  * \param[in]  out_len     size of \p out
- * \param[out] truncated   when not NULL, set when the output did not fit
+ * \param[out] out_size    when not NULL, how many bytes it printed in all:
+ *                         at least \p out_len when they did not fit, and
+ *                         other than strlen(out) when it printed a NUL
  * \return its exit status (0-255), 128 + a signal that ended it, or -1 when
  *         it could not be started or ran out of time (\p out says which)
  */
 int fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
-                 bool *truncated);
+                 size_t *out_size);
 
 #endif

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -47,11 +48,11 @@ spawn_exec(char *const argv[], int out_fd)
 }
 
 /* Read the child's output until it closes the pipe or the deadline passes;
- * what does not fit in \p out is read and dropped (\p truncated set), so
+ * what does not fit in \p out is read and dropped (counted in \p size), so
  * that a talkative program never blocks on a full pipe.
  * \return true when the pipe closed in time */
 static bool
-spawn_collect(int in_fd, uint64_t end_us, char *out, size_t out_len, bool *truncated)
+spawn_collect(int in_fd, uint64_t end_us, char *out, size_t out_len, size_t *size)
 {
     size_t used = 0;
 
@@ -76,6 +77,9 @@ spawn_collect(int in_fd, uint64_t end_us, char *out, size_t out_len, bool *trunc
         if (got == 0) {
             return true;
         }
+        if (got > 0) {
+            *size += (size_t) got;
+        }
         if (got > 0 && out != NULL && out_len > 0) {
             size_t room = out_len - 1 - used;
             size_t take = ((size_t) got < room)? (size_t) got : room;
@@ -83,21 +87,18 @@ spawn_collect(int in_fd, uint64_t end_us, char *out, size_t out_len, bool *trunc
             memcpy(out + used, chunk, take);
             used += take;
             out[used] = '\0';
-            if (take < (size_t) got) {
-                *truncated = true;
-            }
         }
     }
 }
 
 int
 fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
-             bool *truncated)
+             size_t *out_size)
 {
     int pipefd[2] = { -1, -1 };
     int status = 0;
     bool in_time = false;
-    bool cut = false;
+    size_t size = 0;
     pid_t pid = 0;
 
     if (out != NULL && out_len > 0) {
@@ -121,7 +122,7 @@ fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
         close(pipefd[0]);
         return -1;
     }
-    in_time = spawn_collect(pipefd[0], fm_now_us() + timeout_ms * 1000u, out, out_len, &cut);
+    in_time = spawn_collect(pipefd[0], fm_now_us() + timeout_ms * 1000u, out, out_len, &size);
     close(pipefd[0]);
     if (!in_time) {
         kill(pid, SIGKILL);
@@ -129,8 +130,8 @@ fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         continue;
     }
-    if (truncated != NULL) {
-        *truncated = cut;
+    if (out_size != NULL) {
+        *out_size = size;
     }
     if (!in_time) {
         if (out != NULL) {

@@ -7,7 +7,9 @@
 # (degraded, one notice line with the evidence); the same without the
 # option: a restart; one peer disconnected and one connected (a peer that
 # crashed): a restart, nothing impaired; garbage: a restart, nothing
-# impaired, and the unread output logged once, not each cycle.
+# impaired, and the unread output logged once, not each cycle; corosync
+# not running (the tool's own words and status 1, as captured on this
+# machine): a restart, nothing impaired.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -18,7 +20,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 10
+plan 12
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 reply=$FM_TMP/cfgtool.out
@@ -95,4 +97,15 @@ n=$(grep -c 'no verdict' "$FM_TMP/garbage.err")
 failed=$(grep -c 'cycle complete, state down' "$FM_TMP/garbage.err")
 ok_if "$([ "$n" -eq 1 ] && [ "$failed" -ge 3 ]; echo $?)" \
     "logged once over $failed failed cycles (got $n lines)"
+
+# corosync not running: the tool fails; no verdict.
+printf '#!/bin/sh\necho "Could not initialize corosync configuration API error 2"\nexit 1\n' \
+    >"$FAULTMON_COROSYNC_CFGTOOL"
+run_loop no-corosync true
+fm_wait_log "$FM_TMP/no-corosync.err" 'action restart' 10 "$loop"
+ok_if $? "corosync not running: a restart is asked"
+stop_loop
+like "$(grep -m1 -E 'no verdict|may be impaired' "$FM_TMP/no-corosync.err")" \
+    'no verdict from .* -s \(status 1: Could not initialize corosync configuration API error 2\): not counted' \
+    "corosync not running is no verdict, logged with the tool's words"
 tap_done
