@@ -25,7 +25,8 @@ plan 12
 export FAULTMON_STATE_DIR=$FM_TMP/state
 reply=$FM_TMP/cfgtool.out
 export FAULTMON_COROSYNC_CFGTOOL=$FM_TMP/corosync-cfgtool
-printf '#!/bin/sh\n[ "$1" = -s ] || exit 64\nexec cat %s\n' "$reply" >"$FAULTMON_COROSYNC_CFGTOOL"
+# shellcheck disable=SC2016 # $1 is the stand-in's own argument
+printf '#!/bin/sh\n[ "$1" = -s ] || exit 64\nexec cat '"'%s'"'\n' "$reply" >"$FAULTMON_COROSYNC_CFGTOOL"
 chmod 700 "$FAULTMON_COROSYNC_CFGTOOL"
 
 # links STATUS2 STATUS3: corosync 3.1.7's -s as node1 prints it.
