@@ -4,11 +4,14 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <faultmon/corosync_links.h>
 #include <faultmon/log.h>
 #include <faultmon/psi.h>
+#include <faultmon/spawn.h>
 
 #include "cmd_run_observe.h"
 
@@ -16,6 +19,14 @@
  * on a healthy node, even a loaded one; this is only asked on failed
  * cycles, so it blocks the loop at most this long there. */
 #define FM_LOOPBACK_TIMEOUT_MS 200
+
+/* How long corosync-cfgtool may take: it asks the local corosync over IPC,
+ * which answers at once unless it is itself stuck; only on failed cycles. */
+#define FM_COROSYNC_TIMEOUT_MS 1000
+
+/* The most of its output read: a few KiB for the largest cluster corosync
+ * allows; an output that does not fit is no verdict. */
+#define FM_COROSYNC_OUTPUT_MAX 16384
 
 /* The health attribute Pacemaker's node-health-strategy acts on. */
 #define FM_NODE_HEALTH_ATTR "#health-faultmon"
@@ -41,6 +52,66 @@ fm_run_observer_init(struct fm_run_observer *ob, const char *resource, const cha
     }
 }
 
+/* No verdict from corosync-cfgtool: said once, until it answers again, so
+ * that a node without corosync (or a tool that prints something else) does
+ * not log every failed cycle. */
+static void
+corosync_unread(struct fm_run_observer *ob, const char *tool, const char *why)
+{
+    if (!ob->corosync_unread) {
+        fm_log_warn("%s: observer_corosync: no verdict from %s -s (%s): not counted",
+                    ob->ctx.resource, tool, why);
+    }
+    ob->corosync_unread = true;
+}
+
+/* Run `corosync-cfgtool -s` (FAULTMON_COROSYNC_CFGTOOL stands in for it in
+ * tests) and set ctx.corosync_evidence when its links show this node cut
+ * off; a tool that cannot run, fails or prints what the parser does not
+ * understand is no verdict, never impaired. */
+static void
+corosync_check(struct fm_run_observer *ob)
+{
+    const char *tool = getenv("FAULTMON_COROSYNC_CFGTOOL");
+    char *argv[3];
+    char *out = malloc(FM_COROSYNC_OUTPUT_MAX);
+    struct fm_corosync_links links;
+    char why[256];
+    size_t size = 0;
+    int status = 0;
+
+    if (tool == NULL || tool[0] != '/') {
+        tool = FM_COROSYNC_CFGTOOL;
+    }
+    if (out == NULL) {
+        corosync_unread(ob, tool, "out of memory");
+        return;
+    }
+    argv[0] = (char *) tool;
+    argv[1] = (char *) "-s";
+    argv[2] = NULL;
+    status = fm_spawn_run(argv, FM_COROSYNC_TIMEOUT_MS, out, FM_COROSYNC_OUTPUT_MAX, &size);
+    if (status != 0) {
+        out[strcspn(out, "\n")] = '\0';
+        snprintf(why, sizeof(why), "status %d%s%s", status, (out[0] != '\0')? ": " : "", out);
+        corosync_unread(ob, tool, why);
+    } else if (size >= FM_COROSYNC_OUTPUT_MAX) {
+        corosync_unread(ob, tool, "an output past 16 KiB");
+    } else if (strlen(out) != size) {
+        /* What follows a NUL would go unseen: a node listed, or not. */
+        corosync_unread(ob, tool, "a NUL in the output");
+    } else if (fm_corosync_links_parse(out, &links, why, sizeof(why)) != 0) {
+        corosync_unread(ob, tool, why);
+    } else {
+        ob->corosync_unread = false;
+        if (fm_corosync_links_impaired(&links, ob->corosync_evidence,
+                                       sizeof(ob->corosync_evidence))) {
+            ob->ctx.corosync_evidence = ob->corosync_evidence;
+        }
+    }
+    free(out);
+}
+
 const char *
 fm_run_observe(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool failed,
                uint64_t late_ms, char *buf, size_t buf_len)
@@ -60,6 +131,10 @@ fm_run_observe(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool 
             snprintf(ob->loopback_error, sizeof(ob->loopback_error), "%s", strerror(rc));
             ob->ctx.loopback_failure = ob->loopback_error;
         }
+    }
+    ob->ctx.corosync_evidence = NULL;
+    if (o->observer_corosync) {
+        corosync_check(ob);
     }
     if (!fm_observer_impaired(o, &ob->ctx, buf, buf_len, &budget)) {
         return NULL;

@@ -2,8 +2,8 @@
  * faultmon run: the observer as a suspect (src/cmd_run_observe.c), apart
  * from the loop's wiring (src/cmd_run.c): before a failed cycle may ask
  * for recovery, is this node itself impaired (its pressure, a late cycle,
- * other resources recovering at once, its own loopback failing)?  The
- * rules are observer.h's.
+ * other resources recovering at once, its own loopback failing, its
+ * corosync links down)?  The rules are observer.h's.
  */
 #ifndef FAULTMON_CMD_RUN_OBSERVE_H
 #define FAULTMON_CMD_RUN_OBSERVE_H
@@ -26,6 +26,9 @@ struct fm_run_observer {
     struct fm_loopback loopback;    /* observer_loopback's listener, opened
                                        at the first check */
     char loopback_error[128];
+    bool corosync_unread;           /* the last corosync-cfgtool gave no
+                                       verdict, and the log said so */
+    char corosync_evidence[256];
     char cgroup_dir[4096];
     char root[4096];
 };

@@ -36,6 +36,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/pidfile.c \
 	src/util/psi.c \
 	src/util/regex_guard.c \
+	src/util/spawn.c \
 	src/util/regex_linear.c \
 	src/util/text.c \
 	src/util/words.c
@@ -142,6 +143,7 @@ src_metrics_libfmmetrics_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
+	src/monitor/corosync_links.c \
 	src/monitor/history_note.c \
 	src/monitor/monitor.c \
 	src/monitor/monitor_int.h \
@@ -186,7 +188,8 @@ src_faultmon_SOURCES = \
 	src/cmd_status.c \
 	src/faultmon.c
 src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
-src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
+src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \
+	-DFM_COROSYNC_CFGTOOL='"$(COROSYNC_CFGTOOL)"'
 src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
 
 # The headers are the project's own: nothing installs them, since no library
@@ -195,6 +198,7 @@ noinst_HEADERS = \
 	include/faultmon/attrd.h \
 	include/faultmon/clock.h \
 	include/faultmon/commands.h \
+	include/faultmon/corosync_links.h \
 	include/faultmon/deadline.h \
 	include/faultmon/decide.h \
 	include/faultmon/decide_params.h \
@@ -224,6 +228,7 @@ noinst_HEADERS = \
 	include/faultmon/state.h \
 	include/faultmon/summary.h \
 	include/faultmon/scheme.h \
+	include/faultmon/spawn.h \
 	include/faultmon/target.h \
 	include/faultmon/text.h \
 	include/faultmon/words.h

@@ -59,6 +59,8 @@ struct fm_decide_opts {
                                        a recovery back */
     bool observer_loopback;         /* ... or when a connection to a listener
                                        of the loop's own on 127.0.0.1 fails */
+    bool observer_corosync;         /* ... or when corosync-cfgtool shows this
+                                       node cut off from its peers */
     uint32_t node_budget;           /* resources of the node asking for
                                        recovery within the window that make
                                        the node the suspect; 0 off */

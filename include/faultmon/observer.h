@@ -24,6 +24,10 @@ struct fm_observer_ctx {
     int64_t now_wall_s;
     const char *loopback_failure;   /* why the loopback check failed (the
                                        caller ran it); NULL: it passed */
+    const char *corosync_evidence;  /* how corosync's links show this node
+                                       cut off (the caller read them,
+                                       faultmon/corosync_links.h); NULL: they
+                                       do not, or no verdict */
 };
 
 /* The file in a resource's state directory that marks its last recovery
@@ -41,7 +45,9 @@ struct fm_observer_ctx {
  * node_budget_window (this one about to ask makes node_budget), or
  * observer_loopback is set and the caller's connect to a listener of its
  * own on 127.0.0.1 failed (ctx->loopback_failure: the node's own network
- * stack is what fails the probes).  Nothing is read when none is set.
+ * stack is what fails the probes), or observer_corosync is set and the
+ * caller found this node's corosync links down to every peer
+ * (ctx->corosync_evidence).  Nothing is read when none is set.
  *
  * \param[in]  o        the decision options
  * \param[in]  ctx      what else it looks at

@@ -63,6 +63,7 @@ enum param_id {
     P_OBSERVER_LATE,
     P_OBSERVER_HOLD,
     P_OBSERVER_LOOPBACK,
+    P_OBSERVER_COROSYNC,
     P_NODE_BUDGET,
     P_NODE_BUDGET_WINDOW,
     P__COUNT
@@ -146,6 +147,9 @@ static const struct fm_decide_param param_table[P__COUNT] = {
     [P_OBSERVER_LOOPBACK] = { "observer_loopback", "boolean", "false",
         "a failed connect to the loop's own listener on 127.0.0.1 marks this node impaired",
         FLAG, 0, 1, 0, FIELD(observer_loopback) },
+    [P_OBSERVER_COROSYNC] = { "observer_corosync", "boolean", "false",
+        "this node's corosync links down to every peer mark this node impaired",
+        FLAG, 0, 1, 0, FIELD(observer_corosync) },
     [P_NODE_BUDGET] = { "node_budget", "integer", "0 (off)",
         "resources of this node recovering within the window that mark the node (2-64)",
         COUNT, 2, 64, ZERO_OK, FIELD(node_budget) },
@@ -198,6 +202,7 @@ fm_decide_opts_init(struct fm_decide_opts *o)
     o->observer_late_ms = 0;
     o->observer_hold_ms = DEF_OBSERVER_HOLD_MS;
     o->observer_loopback = false;
+    o->observer_corosync = false;
     o->node_budget = 0;
     o->node_budget_window_ms = DEF_NODE_BUDGET_WINDOW_MS;
 }

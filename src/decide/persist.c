@@ -130,12 +130,14 @@ check_times(const char *what, const int64_t *t, int64_t n, int64_t clock_us,
 }
 
 /* The records: counts within the rings, times in order, and weights the
- * engine gives that do not yet add up to a recovery. */
+ * engine gives.  They may add up to a recovery: an impaired observer holds
+ * one with its failure recorded (excuse.c), and the first failure after
+ * the hold then recovers at once, in this loop as in the one that wrote
+ * them; refusing such a state would leave the agents no verdict for the
+ * whole hold. */
 static int
 check_records(const struct fm_decide_state *s, char *err, size_t err_len)
 {
-    int64_t sum = 0;
-
     if ((s->n_failures < 0) || (s->n_failures > FM_DECIDE_MAX_FAILURES)) {
         return fm_errf(err, err_len, EINVAL, "n_failures %" PRId64 " is outside 0..%d",
                        s->n_failures, FM_DECIDE_MAX_FAILURES);
@@ -158,12 +160,6 @@ check_records(const struct fm_decide_state *s, char *err, size_t err_len)
                            i, s->failure_weight[i], FM_DECIDE_WEIGHT_PARTIAL,
                            FM_DECIDE_WEIGHT_COMPLETE);
         }
-        sum += s->failure_weight[i];
-    }
-    if (sum >= FM_DECIDE_THRESHOLD) {
-        return fm_errf(err, err_len, EINVAL,
-                       "failure weights add up to %" PRId64 ", which would already have "
-                       "asked for recovery", sum);
     }
     return 0;
 }

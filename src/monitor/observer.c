@@ -47,6 +47,10 @@ fm_observer_impaired(const struct fm_decide_opts *o, const struct fm_observer_ct
                  "observer_loopback", ctx->loopback_failure);
         return true;
     }
+    if (o->observer_corosync && ctx->corosync_evidence != NULL) {
+        snprintf(why, why_len, "%s, observer_corosync", ctx->corosync_evidence);
+        return true;
+    }
     if (o->observer_pressure_pct > 0 && fm_psi_read_max(&ctx->psi, &pct, &which) == 0
         && pct >= (double) o->observer_pressure_pct) {
         snprintf(why, why_len, "%s pressure %.1f%% over 10 s, observer_pressure %" PRIu32 "%%",

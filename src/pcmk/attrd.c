@@ -2,147 +2,20 @@
  * faultmon: node attributes through Pacemaker's attrd_updater, for the loop
  * (the reason of a recovery) and the agents (fail-counts, httpmon's verdict).
  *
- * libc only, so that the agent program links it: a fork and an execve with
- * an argument vector (a value never meets a shell), under one deadline on
- * the monotonic clock, since a cluster that does not answer must not hold a
- * monitor or the loop past its time.
+ * libc only, so that the agent program links it; faultmon/spawn.h runs the
+ * tool (no shell, one deadline).
  */
 #include <config.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <faultmon/attrd.h>
-#include <faultmon/clock.h>
+#include <faultmon/spawn.h>
 
 #define ATTRD_ARGS_MAX 10
-
-extern char **environ;
-
-/* In the child: stdin from /dev/null, stdout and stderr into the pipe, no
- * signal blocked or ignored by the parent, no descriptor of the parent's
- * (the loop's lock) left open in attrd_updater. */
-static void
-attrd_exec(char *const argv[], int out_fd)
-{
-    sigset_t none;
-    int null_fd = open("/dev/null", O_RDONLY);
-
-    if (null_fd >= 0) {
-        dup2(null_fd, STDIN_FILENO);
-    }
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(out_fd, STDERR_FILENO);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    signal(SIGPIPE, SIG_DFL);
-    if (close_range(3, ~0U, 0) != 0) {
-        for (int fd = 3; fd < 1024; fd++) {
-            close(fd);
-        }
-    }
-    execve(argv[0], argv, environ);
-    dprintf(STDERR_FILENO, "cannot execute %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-}
-
-/* Read the child's output until it closes the pipe or the deadline passes.
- * \return true when the pipe closed in time */
-static bool
-attrd_collect(int in_fd, uint64_t end_us, char *out, size_t out_len)
-{
-    size_t used = 0;
-
-    for (;;) {
-        struct pollfd pfd = { .fd = in_fd, .events = POLLIN };
-        uint64_t now_us = fm_now_us();
-        char chunk[512];
-        ssize_t got = 0;
-        int ready = 0;
-
-        if (now_us >= end_us) {
-            return false;
-        }
-        ready = poll(&pfd, 1, (int) ((end_us - now_us + 999) / 1000));
-        if (ready < 0 && errno != EINTR) {
-            return false;
-        }
-        if (ready <= 0) {
-            continue;
-        }
-        got = read(in_fd, chunk, sizeof(chunk));
-        if (got == 0) {
-            return true;
-        }
-        if (got > 0 && out != NULL && used + 1 < out_len) {
-            size_t take = ((size_t) got < out_len - 1 - used)? (size_t) got : out_len - 1 - used;
-
-            memcpy(out + used, chunk, take);
-            used += take;
-            out[used] = '\0';
-        }
-    }
-}
-
-/* Run argv (never a shell) within the deadline; its output into out (the
- * first line only when first_line).  The exit status as fm_attrd_update's. */
-static int
-attrd_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len, bool first_line)
-{
-    int pipefd[2] = { -1, -1 };
-    int status = 0;
-    bool in_time = false;
-    pid_t pid = 0;
-
-    if (out != NULL && out_len > 0) {
-        out[0] = '\0';
-    }
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", argv[0], strerror(errno));
-        }
-        return -1;
-    }
-    pid = fork();
-    if (pid == 0) {
-        attrd_exec(argv, pipefd[1]);
-    }
-    close(pipefd[1]);
-    if (pid < 0) {
-        if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", argv[0], strerror(errno));
-        }
-        close(pipefd[0]);
-        return -1;
-    }
-    in_time = attrd_collect(pipefd[0], fm_now_us() + timeout_ms * 1000u, out, out_len);
-    close(pipefd[0]);
-    if (!in_time) {
-        kill(pid, SIGKILL);
-    }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        continue;
-    }
-    if (out != NULL && first_line) {
-        out[strcspn(out, "\n")] = '\0';
-    }
-    if (!in_time) {
-        if (out != NULL) {
-            snprintf(out, out_len, "no answer within %llu ms", (unsigned long long) timeout_ms);
-        }
-        return -1;
-    }
-    if (WIFEXITED(status)) {
-        return WEXITSTATUS(status);
-    }
-    return WIFSIGNALED(status)? 128 + WTERMSIG(status) : -1;
-}
 
 int
 fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
@@ -150,6 +23,7 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
 {
     char *argv[ATTRD_ARGS_MAX];
     size_t n = 0;
+    int rc = 0;
 
     argv[n++] = (char *) tool;
     argv[n++] = (char *) "-n";
@@ -163,13 +37,56 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
         argv[n++] = (char *) dampen;
     }
     argv[n] = NULL;
-    return attrd_run(argv, timeout_ms, out, out_len, true);
+    rc = fm_spawn_run(argv, timeout_ms, out, out_len, NULL);
+    if (out != NULL && out_len > 0) {
+        /* Its first line says why it failed. */
+        out[strcspn(out, "\n")] = '\0';
+    }
+    return rc;
+}
+
+/* The variables that make Pacemaker's tools aim at one node (a resource's
+ * own, as the executor passes them to agents and the loop inherits them):
+ * with them, even --all answers for that node only. */
+static bool
+aims_at_a_node(const char *var)
+{
+    static const char *const names[] = {
+        "OCF_RESKEY_CRM_meta_on_node=", "OCF_RESKEY_CRM_meta_container_attribute_target=",
+    };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strncmp(var, names[i], strlen(names[i])) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 int
 fm_attrd_query_all(const char *tool, const char *name, uint64_t timeout_ms, char *out, size_t out_len)
 {
+    extern char **environ;
     char *argv[] = { (char *) tool, (char *) "-Q", (char *) "-A", (char *) "-n", (char *) name, NULL };
+    size_t n = 0;
+    size_t used = 0;
+    char **envp = NULL;
+    int rc = 0;
 
-    return attrd_run(argv, timeout_ms, out, out_len, false);
+    while (environ[n] != NULL) {
+        n++;
+    }
+    envp = calloc(n + 1, sizeof(*envp));
+    if (envp == NULL) {
+        snprintf(out, out_len, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!aims_at_a_node(environ[i])) {
+            envp[used++] = environ[i];
+        }
+    }
+    rc = fm_spawn_run_env(argv, envp, timeout_ms, out, out_len, NULL);
+    free(envp);
+    return rc;
 }

@@ -15,7 +15,8 @@ FM_CLUSTER_TESTS = \
 	tests/cluster/smoke.sh
 
 TESTS += $(FM_CLUSTER_TESTS)
-EXTRA_DIST += $(FM_CLUSTER_TESTS) tests/cluster/lib.sh tests/cluster/node-init.sh
+EXTRA_DIST += $(FM_CLUSTER_TESTS) tests/cluster/lib.sh tests/cluster/node-init.sh \
+	tests/cluster/corosync-links.sh
 CLEANFILES += $(FM_CLUSTER_TESTS:.sh=-timings.txt)
 
 clean-local: fm-clean-cluster-logs

@@ -23,7 +23,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 12
+plan 13
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 SERVICE_PORT=$(fm_free_port 0) || bail_out "no free port"
@@ -36,7 +36,7 @@ cat >"$FM_TMP/attrd_updater" <<EOF
 #!/bin/sh
 echo "\$*" >>"$calls"
 case "\$*" in
-    "-Q -A -n "*) cat "$views" ;;
+    "-Q -A -n "*) echo "query aimed at '\${OCF_RESKEY_CRM_meta_on_node:-}'" >>"$calls"; cat "$views" ;;
 esac
 exit 0
 EOF
@@ -60,7 +60,7 @@ run_loop() {
 }
 stop_loop() { kill -TERM "$loop"; wait "$loop" 2>/dev/null; }
 
-# 1-4: down from all three nodes.
+# 1-5: down from all three nodes.
 { view node1 down; view node2 down; view node3 down; } >"$views"
 run_loop all
 fm_wait_log "$FM_TMP/all.err" 'down from all' 15 "$loop"
@@ -77,9 +77,12 @@ else
     ok "down from every node: no restart, no failover (3 cycles)"
 fi
 like "$(grep -m1 -- "-n $ATTR -U" "$calls")" "^-n $ATTR -U down\$" "this node's view is published: $ATTR down"
+# Pacemaker's tools answer --all for the one node this names.
+is "$(grep -m1 '^query aimed at' "$calls")" "query aimed at ''" \
+    "the query runs without OCF_RESKEY_CRM_meta_on_node (with it, attrd answers for this node only)"
 stop_loop
 
-# 5-6: down from this node only, once the views can have caught up.
+# 6-7: down from this node only, once the views can have caught up.
 { view node1 down; view node2 up; view node3 down; } >"$views"
 run_loop here
 fm_wait_log "$FM_TMP/here.err" 'action failover' 15 "$loop"
@@ -89,14 +92,14 @@ like "$(grep -m1 'action failover' "$FM_TMP/here.err")" \
     "the reason names the dependency and a node that sees it up"
 stop_loop
 
-# 7: no other node's view: the rules.
+# 8: no other node's view: the rules.
 view node1 down >"$views"
 run_loop alone
 fm_wait_log "$FM_TMP/alone.err" 'action restart' 10 "$loop"
 ok_if $? "no other node's view: a restart, by the rules"
 stop_loop
 
-# 8-9: a reply that is not attrd's: no evidence, the rules.
+# 9-10: a reply that is not attrd's: no evidence, the rules.
 echo "Could not connect to the cluster" >"$views"
 run_loop garbled
 fm_wait_log "$FM_TMP/garbled.err" 'action restart' 10 "$loop"
@@ -105,7 +108,7 @@ grep -q "views of $ATTR cannot be read" "$FM_TMP/garbled.err"
 ok_if $? "the unreadable reply is said"
 stop_loop
 
-# 10-11: the dependency up while the service fails: the rules; published up.
+# 11-12: the dependency up while the service fails: the rules; published up.
 python3 -c "
 import socket, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -124,7 +127,7 @@ like "$(grep -m1 -- "-n $ATTR -U" "$calls")" "^-n $ATTR -U up\$" "this node's vi
 stop_loop
 kill "$listener" 2>/dev/null
 
-# 12: without an agent's environment nothing is published or asked.
+# 13: without an agent's environment nothing is published or asked.
 unset OCF_RESOURCE_INSTANCE
 run_loop plain
 fm_wait_log "$FM_TMP/plain.err" 'action restart' 10 "$loop"

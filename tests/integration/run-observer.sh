@@ -16,7 +16,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 7
+plan 8
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fail_file=$FM_TMP/service-is-down
@@ -61,6 +61,9 @@ like "$(grep -m1 'may be impaired' "$log")" \
     "one notice line gives the evidence"
 held=$(grep -m1 'recovery held' "$log")
 like "$held" 'state degraded, action degraded' "the held cycle is degraded, no restart"
+# The state written while held (its weight recorded) reads back: the
+# agents have their verdict throughout the hold.
+is "$(grep -c 'will read as no verdict' "$log")" 0 "the state written during the hold is one the reader takes"
 if grep -m1 -B100 'recovery held' "$log" | grep -q 'asking for\|restart asked\|action restart'; then
     not_ok "no restart was asked before or by the held cycle"
     diag_file "$log"

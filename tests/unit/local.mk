@@ -42,6 +42,8 @@ FM_UNIT_TESTS = \
 	tests/unit/test_psi \
 	tests/unit/test_loopback \
 	tests/unit/test_deps \
+	tests/unit/test_corosync_links \
+	tests/unit/test_spawn \
 	tests/unit/test_tls_session
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
@@ -168,6 +170,12 @@ tests_unit_test_deps_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_loopback_SOURCES = tests/unit/test_loopback.c
 tests_unit_test_loopback_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_loopback_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_corosync_links_SOURCES = tests/unit/test_corosync_links.c
+tests_unit_test_corosync_links_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_corosync_links_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_spawn_SOURCES = tests/unit/test_spawn.c
+tests_unit_test_spawn_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_spawn_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_psi_SOURCES = tests/unit/test_psi.c tests/unit/ocf_tmpdir.h
 tests_unit_test_psi_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_psi_LDADD = $(FM_UNIT_LDADD)

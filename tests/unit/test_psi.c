@@ -160,6 +160,16 @@ test_observer(void **state)
                         "observer_loopback");
     ctx.loopback_failure = NULL;
     assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
+    /* The corosync links: their evidence counts only when asked for. */
+    ctx.corosync_evidence = "corosync: no peer reachable on any link (2 peers, link 0)";
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
+    o.observer_corosync = true;
+    assert_true(fm_observer_impaired(&o, &ctx, why, sizeof(why), &budget));
+    assert_false(budget);
+    assert_string_equal(why, "corosync: no peer reachable on any link (2 peers, link 0), "
+                        "observer_corosync");
+    ctx.corosync_evidence = NULL;
+    assert_false(fm_observer_impaired(&o, &ctx, why, sizeof(why), NULL));
 }
 
 /* The node budget: the marks of the other resources' directories, within

@@ -1,0 +1,38 @@
+/*
+ * faultmon: run a program and read what it prints, within a deadline
+ * (src/util/spawn.c, libc only), for attrd_updater (src/pcmk/attrd.c) and
+ * corosync-cfgtool (the observer): a fork and an execve with an argument
+ * vector, never a shell, since a value must never meet one, and a deadline
+ * on the monotonic clock, since a cluster that does not answer must not
+ * hold a monitor or the loop past its time.
+ */
+#ifndef FAULTMON_SPAWN_H
+#define FAULTMON_SPAWN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*!
+ * \brief Run \p argv[0] (an absolute path) with \p argv and the current
+ *        environment: stdin from /dev/null, stdout and stderr together into
+ *        \p out, no descriptor of the caller's and no signal mask left.
+ *
+ * \param[in]  argv        the argument vector, NULL-terminated
+ * \param[in]  timeout_ms  deadline; the program is killed (SIGKILL) then
+ * \param[out] out         when not NULL, its output, NUL-terminated (or why
+ *                         it could not be run, or ran out of time)
+ * \param[in]  out_len     size of \p out
+ * \param[out] out_size    when not NULL, how many bytes it printed in all:
+ *                         at least \p out_len when they did not fit, and
+ *                         other than strlen(out) when it printed a NUL
+ * \return its exit status (0-255), 128 + a signal that ended it, or -1 when
+ *         it could not be started or ran out of time (\p out says which)
+ */
+int fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
+                 size_t *out_size);
+
+/*! \brief fm_spawn_run() with the environment \p envp instead of the current one. */
+int fm_spawn_run_env(char *const argv[], char *const envp[], uint64_t timeout_ms, char *out,
+                     size_t out_len, size_t *out_size);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * Unit tests: running a program within a deadline (src/util/spawn.c), with
+ * /bin/sh scripts given as argument vectors: the whole output and its size,
+ * an output past the buffer (read to its end, counted, cut), a NUL in it,
+ * the exit status, a signal, a program that is not there, and the deadline.
+ */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <faultmon/clock.h>
+#include <faultmon/spawn.h>
+
+/* Run `/bin/sh -c SCRIPT` within \p timeout_ms. */
+static int
+run_sh(const char *script, uint64_t timeout_ms, char *out, size_t out_len, size_t *size)
+{
+    char *argv[] = { (char *) "/bin/sh", (char *) "-c", (char *) script, NULL };
+
+    return fm_spawn_run(argv, timeout_ms, out, out_len, size);
+}
+
+static void
+test_output(void **state)
+{
+    char out[64];
+    size_t size = 0;
+
+    (void) state;
+    assert_int_equal(run_sh("printf 'one\\ntwo\\n'; echo err >&2", 2000, out, sizeof(out), &size),
+                     0);
+    assert_string_equal(out, "one\ntwo\nerr\n");
+    assert_int_equal(size, 12);
+    assert_int_equal(run_sh("echo no; exit 3", 2000, out, sizeof(out), NULL), 3);
+    assert_string_equal(out, "no\n");
+    assert_int_equal(run_sh("kill -KILL $$", 2000, out, sizeof(out), NULL), 128 + 9);
+    /* A NUL: the text stops there, the size does not. */
+    assert_int_equal(run_sh("printf 'a\\n\\000b\\n'", 2000, out, sizeof(out), &size), 0);
+    assert_int_equal(size, 5);
+    assert_int_equal(strlen(out), 2);
+}
+
+/* 100 KiB into 64 bytes: read to the end (no blocked writer), counted. */
+static void
+test_past_buffer(void **state)
+{
+    char out[64];
+    size_t size = 0;
+
+    (void) state;
+    assert_int_equal(run_sh("head -c 102400 /dev/zero | tr '\\000' x", 5000, out, sizeof(out),
+                            &size), 0);
+    assert_int_equal(size, 102400);
+    assert_int_equal(strlen(out), sizeof(out) - 1);
+}
+
+static void
+test_failures(void **state)
+{
+    char *argv[] = { (char *) "/nonexistent/faultmon-test-tool", NULL };
+    char out[128];
+    uint64_t t0 = 0;
+
+    (void) state;
+    assert_int_equal(fm_spawn_run(argv, 2000, out, sizeof(out), NULL), 127);
+    assert_non_null(strstr(out, "cannot execute /nonexistent/faultmon-test-tool"));
+    t0 = fm_now_us();
+    assert_int_equal(run_sh("exec sleep 10", 200, out, sizeof(out), NULL), -1);
+    assert_string_equal(out, "no answer within 200 ms");
+    assert_true(fm_now_us() - t0 < 2000000u);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_output),
+        cmocka_unit_test(test_past_buffer),
+        cmocka_unit_test(test_failures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
