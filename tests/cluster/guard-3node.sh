@@ -46,7 +46,7 @@ fi
 TPI=2                   # the guard's Thorough_probe_interval, seconds
 GUARD_PARAMS="Monitor_Uri_List=http://127.0.0.1/app Thorough_probe_interval=$TPI Probe_timeout=1 Retry_count=1 Retry_interval=120"
 
-fm_plan 19
+fm_plan 21
 
 fm_cluster_start 3 || fm_bail "3-node cluster did not form"
 fm_result 0 "3-node cluster formed in ${FM_LAST_MS} ms; agents: $(readlink -f "$FM_OCF_DIR/faultmon/guard")"
@@ -86,6 +86,19 @@ fm_wait_serving "$X" /app 10
 ok=$([ "$code" = 500 ] && [ "$fc" = "$SC_FC0" ] && ! sc_has_failure web; echo $?)
 fm_result "$ok" "heartbeat:nginx alone (monitor 10 s): /app answers $code for 15 s, Pacemaker sees nothing (fail-count $fc)"
 fm_timing "heartbeat:nginx alone: /app 500 -> detected" "never" "15 s watched, monitor interval=10s"
+
+# ------------------- ocf:heartbeat:nginx alone: killed, found at its monitor
+# The row beside ocf:faultmon:nginx's (tests/cluster/nginx-3node.sh).
+for k in 1 2; do
+    p=$((RANDOM % 100)); sleep "$((p / 10)).$((p % 10))"
+    pid0=$(sc_nginx_pid "$X") SC_FC0=$(fm_failcount web "$X")
+    t0=$(fm_now_ms)
+    fm_node_exec "$X" pkill -KILL -x nginx
+    sc_measure web "$X" "$t0" 40 /app
+    fm_result "$([ -n "$SC_RESTORED" ]; echo $?)" "heartbeat:nginx alone (monitor 10 s): kill $k of every nginx process: serving again on ${SC_ON:-?} after ${SC_RESTORED:-never} ms"
+    fm_timing "heartbeat:nginx alone: kill -9 -> serving again #$k" "${SC_RESTORED:-0}" "monitor interval=10s"
+    X=${SC_ON:-$X}
+done
 
 # ------------------------------------------------------------ validate
 out=$(fm_node_exec "$X" env OCF_ROOT=/usr/lib/ocf OCF_RESOURCE_INSTANCE=g0 OCF_RESKEY_resource=no-such-rsc \

@@ -62,6 +62,13 @@
 #                           SC_FC0 must hold the fail-count before the fault;
 #                           SC_DETECT_HOOK, when set, is eval'ed at detection
 #
+# The log
+#   sc_decisions_logged NODE RSC LOG   echo "DECIDED/LOGGED": the recoveries
+#                           in RSC's history (faultmon status --json) and
+#                           the notice lines "RSC: state A -> B, restart
+#                           asked: ..." in LOG; true when there is at least
+#                           one and every one has its line
+#
 # Results
 #   sc_row SCENARIO EXPECTED OBSERVED DETECT_MS RESTORED_MS STATUS
 #                           add a row to the results table (STATUS 0 = ok)
@@ -365,6 +372,14 @@ sc_measure() {
 }
 
 # ---------------------------------------------------------------- results
+
+sc_decisions_logged() {
+    local decided logged
+    decided=$(sc_status "$1" "$2" | grep -oE '"action":"(restart|failover)"' | wc -l)
+    logged=$(grep -cE "faultmon.*: $2: state [a-z-]+ -> [a-z-]+, (restart|failover) asked: " "$3")
+    echo "$decided/$logged"
+    [ "$decided" -ge 1 ] && [ "$logged" -ge "$decided" ]
+}
 
 sc_row() {
     SC_ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"${4:--}"$'\t'"${5:--}"$'\t'"$( [ "${6:-0}" -eq 0 ] && echo ok || echo FAIL)")

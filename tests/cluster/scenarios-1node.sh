@@ -51,7 +51,7 @@ TPI=2                   # Thorough_probe_interval, seconds
 AG=ocf:faultmon:apache
 LOG=""                  # the node's pacemaker.log (set below)
 
-fm_plan 30
+fm_plan 32
 
 fm_cluster_start 1 || fm_bail "single-node cluster did not form"
 fm_result 0 "single-node cluster formed in ${FM_LAST_MS} ms; agents: $(readlink -f "$FM_OCF_DIR/faultmon/apache"), loop: $SC_FAULTMON"
@@ -102,6 +102,8 @@ pid3=$(sc_httpd_pid "$N")
 took=$(fm_node_exec "$N" sh -c 'p=$(cat /run/faultmon/fm1/pid 2>/dev/null) && tr "\0" "\n" <"/proc/$p/environ" | grep -cx OCF_RESKEY_Retry_count=5')
 ok=$([ "$st" = 0 ] && [ -n "$pid2" ] && [ "$pid2" = "$pid3" ] && [ "$took" = 1 ] && ! sc_has_failure fm1 reload; echo $?)
 fm_result "$ok" "reload: pcs resource update fm1 Retry_count=5: httpd keeps pid ${pid2:-?} (now ${pid3:-none}), the loop runs with Retry_count=5 (${took:-0})"
+dl=$(sc_decisions_logged "$N" fm1 "$LOG")
+fm_result $? "log: every recovery faultmon decided for fm1 has its notice line in pacemaker.log (decided/logged: $dl)"
 delete fm1
 
 # ------------------------------------------ 3: a Monitor_Uri_List URI 500
@@ -128,6 +130,8 @@ ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$N" ] && [ "$rc" = 1 ] && [ "$pid1" 
      && [ "$logged" -ge 1 ] && history_has fm3 complete restart; echo $?)
 fm_result "$ok" "3: /app 500: faultmon logged the failed URI ($logged line(s)) and asked for a restart; restarted on $SC_ON (asyncmon rc ${rc:-none}); /app 200 after ${SC_RESTORED:-never} ms"
 sc_row "3 Monitor_Uri_List /app answers 500" "restart in place" "restart on ${SC_ON:-?} (asyncmon rc ${rc:-?})" "$SC_DETECT" "$SC_RESTORED" "$ok"
+dl=$(sc_decisions_logged "$N" fm3 "$LOG")
+fm_result $? "log: every recovery faultmon decided for fm3 has its notice line in pacemaker.log (decided/logged: $dl)"
 delete fm3
 
 # ------------------------------- mapping: failover -> rc 4 (Retry_count=0)
