@@ -274,17 +274,23 @@ int
 fm_cmd_status(int argc, char **argv)
 {
     bool json = false;
+    bool cluster = false;
     const char *resource = NULL;
     int rc = 0;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "-j") == 0) {
             json = true;
+        } else if (strcmp(argv[i], "--cluster") == 0) {
+            cluster = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("Usage: faultmon status [RESOURCE] [--json]\n\n"
+            printf("Usage: faultmon status [RESOURCE] [--json]\n"
+                   "       faultmon status --cluster [--json]\n\n"
                    "Show each monitored resource's state, each target's last result and its age,\n"
                    "the failures and restarts inside Retry_interval, and what the next failure\n"
-                   "would cause.\n\n"
+                   "would cause.  With --cluster: every node's view of every faultmon resource\n"
+                   "(state and weight) and dependency (Dependency_list), from the node\n"
+                   "attributes in the CIB (exit status 0, or 4 when it cannot be read).\n\n"
                    "Exit status (with no RESOURCE: the first that applies to any of them, in\n"
                    "this order: 2, 1, 3, 4, 0):\n"
                    "  0  up: the loop runs and the last cycle was ok\n"
@@ -299,6 +305,10 @@ fm_cmd_status(int argc, char **argv)
         } else {
             resource = argv[i];
         }
+    }
+    if (cluster) {
+        return (resource == NULL)? fm_cmd_status_cluster(json)
+                                 : fm_cli_error("status", "--cluster shows every resource: no RESOURCE");
     }
     if (json) {
         printf("{\"resources\":[");

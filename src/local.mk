@@ -186,11 +186,12 @@ src_faultmon_SOURCES = \
 	src/cmd_replay_run.c \
 	src/cmd_simulate.c \
 	src/cmd_status.c \
+	src/cmd_status_cluster.c \
 	src/faultmon.c
-src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)
+src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS)
 src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \
 	-DFM_COROSYNC_CFGTOOL='"$(COROSYNC_CFGTOOL)"'
-src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS)
+src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS) $(LIBXML2_LIBS)
 
 # The headers are the project's own: nothing installs them, since no library
 # is installed.

@@ -6,6 +6,8 @@
 #ifndef FAULTMON_COMMANDS_H
 #define FAULTMON_COMMANDS_H
 
+#include <stdbool.h>
+
 /* sysexits.h's EX_USAGE: the status for every usage error. */
 #define FM_EXIT_USAGE 64
 
@@ -42,6 +44,9 @@ void fm_cli_fold_long_options(int argc, char **argv, const char *optstring,
 int fm_cmd_probe(int argc, char **argv);
 int fm_cmd_run(int argc, char **argv);
 int fm_cmd_status(int argc, char **argv);
+
+/*! \brief faultmon status --cluster: every node's view, from the CIB (src/cmd_status_cluster.c). */
+int fm_cmd_status_cluster(bool json);
 int fm_cmd_resume(int argc, char **argv);
 int fm_cmd_reset(int argc, char **argv);
 

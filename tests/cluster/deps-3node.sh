@@ -33,7 +33,7 @@ DEP_PORT=5432
 DEP=tcp://$DEP_ADDR:$DEP_PORT
 ATTR=faultmon-dep-tcp-$(echo "$DEP_ADDR" | tr . -)-$DEP_PORT
 
-fm_plan 9
+fm_plan 10
 
 fm_cluster_start 3 || fm_bail "3-node cluster did not form"
 fm_result 0 "3-node cluster formed in ${FM_LAST_MS} ms"
@@ -119,6 +119,15 @@ for n in node1 node2 node3; do
 done
 views_are "${want# }" 20
 fm_result $? "the dependency unreachable from $X only: $(views)"
+other=node2; [ "$X" = node2 ] && other=node3
+row=$(sc_fm "$other" status --cluster 2>&1 | grep '^dependency' | tr -s ' ' | sed 's/ *$//')
+want_row="dependency ${ATTR#faultmon-dep-}"
+for n in node1 node2 node3; do
+    if [ "$n" = "$X" ]; then want_row="$want_row down"; else want_row="$want_row up"; fi
+done
+is_row() { [ "$row" = "$want_row" ]; }
+is_row
+fm_result $? "faultmon status --cluster on $other shows every node's view: '$row'"
 t0=$(sc_break_app "$X")
 Y=$(fm_wait_resource web "!$X" 60)
 fm_wait_serving "${Y:-none}" /app 20
