@@ -36,7 +36,8 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/dropin-3node.sh \
 	tests/cluster/guard-3node.sh \
 	tests/cluster/deps-3node.sh \
-	tests/cluster/nginx-3node.sh
+	tests/cluster/nginx-3node.sh \
+	tests/cluster/budget-3node.sh
 
 TESTS += $(FM_SCENARIO_TESTS)
 EXTRA_DIST += $(FM_SCENARIO_TESTS) tests/cluster/scenario-lib.sh
