@@ -23,6 +23,8 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf_attrd.c \
 	agents/ocf_cib.c \
 	agents/ocf_common.h \
+	agents/ocf_conf_chain.c \
+	agents/ocf_conf_chain.h \
 	agents/ocf_env.c \
 	agents/ocf_halog.c \
 	agents/ocf_log.c \
@@ -112,7 +114,7 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-state.sh
 
 TESTS += $(FM_AGENT_TESTS)
-EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh
+EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-lib.sh
 
 # Unit tests of the agents' own code, built from the same sources and flags
 # as the agent program.

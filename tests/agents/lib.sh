@@ -230,15 +230,21 @@ fa_apache_kill() {
             kill -KILL "$pid" 2>/dev/null
         fi
     fi
-    if [ -n "${FAULTMON_STATE_DIR:-}" ]; then
-        for f in "$FAULTMON_STATE_DIR"/*/pid; do
-            [ -f "$f" ] || continue
-            pid=$(cat "$f" 2>/dev/null)
-            # A stale pid file may name a reused PID: only a faultmon.
-            [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = faultmon ] &&
-                kill -TERM "$pid" 2>/dev/null
-        done
-    fi
+    fa_kill_loops
+}
+
+# Every fault-monitor loop of this test's state directory, by PID.
+fa_kill_loops() {
+    local pid f
+    [ -n "${FAULTMON_STATE_DIR:-}" ] || return 0
+    for f in "$FAULTMON_STATE_DIR"/*/pid; do
+        [ -f "$f" ] || continue
+        pid=$(cat "$f" 2>/dev/null)
+        # A stale pid file may name a reused PID: only a faultmon.
+        [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = faultmon ] &&
+            kill -TERM "$pid" 2>/dev/null
+    done
+    return 0
 }
 
 fa_apache_cleanup() {
