@@ -1,10 +1,11 @@
 # rules for agents (see Makefile.am)
 #
-# The OCF resource agents ocf:faultmon:apache and ocf:faultmon:httpmon are one
-# program, faultmon-ocf, installed in $(pkglibexecdir) and linked under both
-# names into $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it
-# is called by.  It links nothing but libc, so that a monitor costs a process
-# start and a few file reads: only the libc-only parts of the probe core are
+# The OCF resource agents ocf:faultmon:apache, ocf:faultmon:nginx and
+# ocf:faultmon:httpmon are one program, faultmon-ocf, installed in
+# $(pkglibexecdir) and linked under each name into
+# $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it is called
+# by.  It links nothing but libc, so that a monitor costs a process start and
+# a few file reads: only the libc-only parts of the probe core are
 # linked into it (src/util, src/core, src/decide).  Probing in the agent's own process (OCF_CHECK_LEVEL=10)
 # needs OpenSSL, so it is the helper faultmon-ocf-probe, which links the
 # whole probe core.
@@ -46,10 +47,20 @@ FM_OCF_APACHE_SOURCES = \
 	agents/ocf_apache_reload.c \
 	agents/ocf_apache_targets.c
 
+# ocf:faultmon:nginx: the actions of ocf_apache.c with nginx's struct
+# fm_web_ops, its parameters, and its configuration reader (ocf_nginx.h).
+FM_OCF_NGINX_SOURCES = \
+	agents/ocf_nginx.c \
+	agents/ocf_nginx.h \
+	agents/ocf_nginx_conf.c \
+	agents/ocf_nginx_int.h \
+	agents/ocf_nginx_params.c
+
 agents_faultmon_ocf_SOURCES = \
 	agents/faultmon_ocf.c \
 	$(FM_OCF_COMMON_SOURCES) \
 	$(FM_OCF_APACHE_SOURCES) \
+	$(FM_OCF_NGINX_SOURCES) \
 	agents/ocf_httpmon.c \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h
@@ -70,11 +81,11 @@ BUILT_SOURCES += agents/ocf_metadata.c
 CLEANFILES += agents/ocf_metadata.c
 
 # Each line of the XML becomes a C string literal line.
-agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml agents/local.mk
+agents/ocf_metadata.c: metadata/apache.xml metadata/nginx.xml metadata/httpmon.xml agents/local.mk
 	$(AM_V_GEN)$(MKDIR_P) agents && { \
-	  echo '/* Generated from metadata/apache.xml and metadata/httpmon.xml by agents/local.mk. */'; \
+	  echo '/* Generated from metadata/{apache,nginx,httpmon}.xml by agents/local.mk. */'; \
 	  echo '#include "ocf_metadata.h"'; \
-	  for agent in apache httpmon; do \
+	  for agent in apache nginx httpmon; do \
 	    echo "const char fm_ocf_metadata_$$agent[] ="; \
 	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' \
 	      $(srcdir)/metadata/$$agent.xml || exit 1; \
@@ -83,7 +94,7 @@ agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml agents/local.mk
 	} > $@-t && mv -f $@-t $@
 
 FM_OCF_AGENT_DIR = $(OCF_ROOT)/resource.d/faultmon
-FM_OCF_AGENTS = apache httpmon
+FM_OCF_AGENTS = apache nginx httpmon
 
 install-exec-hook: fm-install-ocf-agents
 uninstall-hook: fm-uninstall-ocf-agents

@@ -1,12 +1,13 @@
 /*
- * faultmon OCF agents: the meta-data, compiled in from metadata/apache.xml and
- * metadata/httpmon.xml by
- * agents/local.mk, so that the XML files stay the one source.
+ * faultmon OCF agents: the meta-data, compiled in from metadata/apache.xml,
+ * metadata/nginx.xml and metadata/httpmon.xml by agents/local.mk, so that
+ * the XML files stay the one source.
  */
 #ifndef FAULTMON_OCF_METADATA_H
 #define FAULTMON_OCF_METADATA_H
 
 extern const char fm_ocf_metadata_apache[];
+extern const char fm_ocf_metadata_nginx[];
 extern const char fm_ocf_metadata_httpmon[];
 
 #endif
