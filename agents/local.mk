@@ -133,12 +133,14 @@ if HAVE_CMOCKA
 FM_OCF_UNIT_SOURCES = \
 	agents/ocf_apache_conf.c \
 	agents/ocf_apache_targets.c \
+	agents/ocf_nginx_conf.c \
 	$(FM_OCF_COMMON_SOURCES)
 FM_OCF_UNIT_TESTS = \
 	tests/unit/test_ocf_apache_conf \
 	tests/unit/test_ocf_common \
 	tests/unit/test_ocf_env \
 	tests/unit/test_ocf_halog \
+	tests/unit/test_ocf_nginx_conf \
 	tests/unit/test_ocf_proc \
 	tests/unit/test_ocf_record
 FM_OCF_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
@@ -161,6 +163,10 @@ tests_unit_test_ocf_halog_SOURCES = tests/unit/test_ocf_halog.c tests/unit/ocf_t
 tests_unit_test_ocf_halog_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_halog_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
 tests_unit_test_ocf_halog_LDADD = $(FM_OCF_UNIT_LDADD)
+tests_unit_test_ocf_nginx_conf_SOURCES = tests/unit/test_ocf_nginx_conf.c $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_nginx_conf_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_nginx_conf_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_nginx_conf_LDADD = $(FM_OCF_UNIT_LDADD)
 tests_unit_test_ocf_proc_SOURCES = tests/unit/test_ocf_proc.c tests/unit/ocf_tmpdir.h $(FM_OCF_UNIT_SOURCES)
 tests_unit_test_ocf_proc_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_proc_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
