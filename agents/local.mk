@@ -118,6 +118,8 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-safety.sh \
 	tests/agents/agent-secrets.sh \
 	tests/agents/agent-apache.sh \
+	tests/agents/agent-nginx.sh \
+	tests/agents/agent-nginx-differential.sh \
 	tests/agents/agent-httpmon.sh \
 	tests/agents/agent-crm-resource.sh \
 	tests/agents/agent-describe.sh \
