@@ -39,6 +39,7 @@ pid_t
 fm_ocf_read_pid_file(const char *path)
 {
     static bool warned = false;
+    struct stat st;
     char err[512] = "";
     pid_t pid = 0;
     /* The loop's rule too (faultmon/pidfile.h): a FIFO there must not hold
@@ -48,7 +49,9 @@ fm_ocf_read_pid_file(const char *path)
     if (rc == 0) {
         return pid;
     }
-    if (rc != ENOENT && !warned) {
+    /* An empty file is a daemon between creating it and writing its PID
+     * (nginx does both in turn while start waits for it): no warning. */
+    if (rc != ENOENT && !warned && !(stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)) {
         /* Once per action: the start waits for a pid file in a loop. */
         warned = true;
         fm_ocf_log(LOG_WARNING, "pid file: %s: no PID taken from it", err);

@@ -2,10 +2,11 @@
 # agent-safety.sh: no parameter is ever run by a shell, and secrets stay
 # secret.
 #
-# Every parameter of both agents gets, one at a time, a value holding $(...),
+# Every parameter of the three agents gets, one at a time, a value holding $(...),
 # backticks, ';', '|', '&&' and a newline, each of which would create a
 # marker file if a shell ever ran it; validate-all, start, monitor (also at
-# OCF_CHECK_LEVEL=10) and stop run with it, and no marker may appear.  Then a
+# OCF_CHECK_LEVEL=10, and for nginx at 20 and 30) and stop run with it, and
+# no marker may appear.  (The nginx agent's part is skipped without nginx.)  Then a
 # password in a Monitor_Uri_List URI and in a testconffile must not show in
 # ps, in the agents' output and exit reasons, in faultmon status, in the
 # state directory or in Pacemaker's log file.
@@ -33,9 +34,16 @@ apache_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/apache
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 httpmon_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/httpmon.xml" |
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
+nginx_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/nginx.xml" |
+    tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 n_apache=$(echo "$apache_params" | wc -w)
 n_httpmon=$(echo "$httpmon_params" | wc -w)
-plan $((n_apache + n_httpmon + 2 + 2 + 9 + 5))
+n_nginx=$(echo "$nginx_params" | wc -w)
+plan $((n_apache + n_httpmon + n_nginx + 3 + 2 + 9 + 5))
+have_nginx=false
+if [ -x "${WS_NGINX:-/usr/sbin/nginx}" ] && fa_nginx_setup; then
+    have_nginx=true
+fi
 
 marker_dir=$FA_TMP/markers
 mkdir -p "$marker_dir"
@@ -54,20 +62,32 @@ run_all() {
     fa_agent "$1" start
     fa_agent "$1" monitor
     OCF_CHECK_LEVEL=10 fa_agent "$1" monitor
+    if [ "$1" = nginx ]; then
+        OCF_CHECK_LEVEL=20 fa_agent "$1" monitor
+        OCF_CHECK_LEVEL=30 fa_agent "$1" monitor
+    fi
     fa_agent "$1" stop
 }
 
-for agent in apache httpmon; do
-    if [ "$agent" = apache ]; then
-        names=$apache_params
-    else
-        names=$httpmon_params
+for agent in apache httpmon nginx; do
+    case $agent in
+        apache) names=$apache_params ;;
+        httpmon) names=$httpmon_params ;;
+        nginx) names=$nginx_params ;;
+    esac
+    if [ "$agent" = nginx ] && [ "$have_nginx" != true ]; then
+        for _ in $names x; do
+            skip "nginx: shell syntax in its parameters" "nginx is not installed"
+        done
+        continue
     fi
     tried=0
     for p in $names; do
         tried=$((tried + 1))
         if [ "$agent" = apache ]; then
             fa_params fminject
+        elif [ "$agent" = nginx ]; then
+            fa_nginx_params fminject
         else
             fa_clear_params
             export OCF_RESOURCE_INSTANCE=fminject
@@ -85,6 +105,7 @@ for agent in apache httpmon; do
 done
 unset FAULTMON_OCF_ATTRD_UPDATER
 fa_apache_kill
+fa_nginx_kill
 
 # The same payload in every parameter of ocf:faultmon:apache at once.
 fa_params fminject
