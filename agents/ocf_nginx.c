@@ -170,14 +170,17 @@ external_test(const struct fm_ocf *ocf, bool check_only)
     return PCMK_OCF_OK;
 }
 
-/* Level 20: test20conffile (a readable file), else test20url and
+/* Level 20: test20conffile (a readable regular file), else test20url and
  * test20regex; the URL relative to the first listen, as heartbeat's
  * fixtesturl. */
 static int
 test20(const char *base_url, bool check_only)
 {
     const char *conffile = fm_ocf_param("test20conffile");
-    bool in_file = conffile != NULL && conffile[0] != '\0' && (!check_only || access(conffile, F_OK) == 0);
+    struct stat st;
+    /* heartbeat's [ -f FILE -a -r FILE ]: otherwise test20url and test20regex. */
+    bool in_file = conffile != NULL && conffile[0] != '\0' && stat(conffile, &st) == 0 && S_ISREG(st.st_mode)
+                   && access(conffile, R_OK) == 0;
     char url[FM_APACHE_URL_MAX] = "";
     char regex[FM_APACHE_URL_MAX] = "";
     char user[512] = "";
