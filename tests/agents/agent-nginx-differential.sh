@@ -28,6 +28,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 DT_HEARTBEAT=${OCF_ROOT:-/usr/lib/ocf}/resource.d/heartbeat/nginx
 DT_HB_NAME=ocf:heartbeat:nginx
 DT_OP_TIMEOUT_S=8
+DT_LEVELS="10 20 30"
 
 fa_require_root
 fa_require_nginx
@@ -45,7 +46,6 @@ fa_nginx_setup || bail_out "cannot write an nginx configuration"
 DT_FAULTMON=$FA_NGINX
 
 DT_CASES=16
-DT_ACTIONS="validate-all start monitor monitor-10 monitor-20 monitor-30"
 plan $((DT_CASES * 6 + 2))
 
 # heartbeat's configuration reader takes a relative include as relative to
@@ -61,17 +61,7 @@ chmod 644 "$FA_NDIR/not-nginx"
 printf '#!/bin/sh\nexit 0\n' >"$FA_NDIR/ext-ok"
 printf '#!/bin/sh\nexit 1\n' >"$FA_NDIR/ext-fail"
 chmod 755 "$FA_NDIR/ext-ok" "$FA_NDIR/ext-fail"
-DT_SLOW_PORTS=$FA_NDIR/slow.ports
-"${PYTHON3:-python3}" "$FM_TEST_LIB/../fault_server.py" --host 127.0.0.1 --port-file "$DT_SLOW_PORTS" \
-    --max-seconds 900 silent 2>"$FA_NDIR/fault_server.log" &
-DT_SLOW_PID=$!
-fm_cleanup_add "kill $DT_SLOW_PID 2>/dev/null"
-for _ in $(seq 1 50); do
-    [ -s "$DT_SLOW_PORTS" ] && break
-    sleep 0.1
-done
-DT_SLOW_PORT=$(awk '$1 == "silent" { print $2 }' "$DT_SLOW_PORTS")
-[ -n "$DT_SLOW_PORT" ] || bail_out "the fault server did not start"
+dt_start_slow_server "$FA_NDIR"
 
 dt_reset_config() {
     cp "$FA_NDIR/nginx.conf.orig" "$FA_NCONF"
@@ -107,42 +97,6 @@ dt_stop_all() {
     dt_run "$1" stop
     fa_nginx_kill
     rm -f "$FA_NPID_FILE"
-}
-
-# dt_case NAME SETUP INJECT: run the case through both agents and assert the
-# rule for each action.  SETUP changes the configuration or the parameters
-# before validate-all; INJECT (may be inject_none) breaks the service after
-# start.
-DT_INJECTED_OK=true
-dt_case() {
-    local name=$1 setup=$2 inject=$3 agent action level
-    for agent in hb fm; do
-        dt_reset_config
-        dt_params
-        $setup
-        dt_run "$agent" validate-all
-        DT_RESULT[$agent,validate-all]=$DT_RC
-        dt_run "$agent" start
-        DT_RESULT[$agent,start]=$DT_RC
-        if [ "$inject" != inject_none ] && [ "$DT_RC" != 0 ]; then
-            DT_INJECTED_OK=false
-            diag "$name: $agent's start answered $DT_RC on the healthy set-up"
-        fi
-        $inject
-        if [ "$agent" = fm ] && [ "$inject" != inject_none ]; then
-            dt_monitor0_fm
-        else
-            dt_run "$agent" monitor 0
-        fi
-        DT_RESULT[$agent,monitor]=$DT_RC
-        for level in 10 20 30; do
-            dt_run "$agent" monitor "$level"
-            DT_RESULT[$agent,monitor-$level]=$DT_RC
-        done
-        dt_stop_all "$agent"
-    done
-    # shellcheck disable=SC2086 # the list of actions
-    dt_assert "$name" $DT_ACTIONS
 }
 
 # ---- the set-ups ----
@@ -216,7 +170,7 @@ inject_kill() {
 # so that a case where both fail means the set-up is broken, not the test.
 dt_case "healthy (control)" setup_none inject_none
 control=""
-for action in $DT_ACTIONS; do
+for action in validate-all start monitor monitor-10 monitor-20 monitor-30; do
     control="$control${DT_RESULT[hb,$action]}${DT_RESULT[fm,$action]}"
 done
 is "$control" "000000000000" "control: both agents pass every action on the healthy set-up (0)"
@@ -235,10 +189,6 @@ dt_case "test20url page removed after start" setup_none inject_index_gone
 dt_case "stub_status removed after start (HUP)" setup_none inject_status_gone
 dt_case "nginx stopped with SIGSTOP" setup_none inject_sigstop
 dt_case "nginx killed" setup_none inject_kill
-if [ "$DT_INJECTED_OK" = true ]; then
-    ok "every fault injected after a good start took effect"
-else
-    not_ok "every fault injected after a good start took effect"
-fi
+dt_injected_report
 
 tap_done

@@ -6,7 +6,9 @@
 # and the rule each case asserts.
 #
 # The caller sets DT_HEARTBEAT (the heartbeat agent), DT_FAULTMON (the
-# built faultmon agent), DT_OP_TIMEOUT_S and DT_HB_NAME (for messages).
+# built faultmon agent), DT_OP_TIMEOUT_S, DT_HB_NAME (for messages) and
+# DT_LEVELS (the OCF_CHECK_LEVELs above 0 to monitor at), and defines
+# dt_reset_config, dt_params and dt_stop_all AGENT for dt_case.
 
 # dt_run AGENT ACTION [LEVEL]: DT_RC, bounded by the operation timeout
 # (124 when it is cut off there).  Each agent gets the operation timeout in
@@ -82,4 +84,69 @@ dt_assert() {
             ok "$line"
         fi
     done
+}
+
+# dt_start_slow_server DIR: a fault server on loopback that accepts and
+# never answers; DT_SLOW_PORT, stopped on exit.
+dt_start_slow_server() {
+    local ports=$1/slow.ports pid
+    "${PYTHON3:-python3}" "$FM_TEST_LIB/../fault_server.py" --host 127.0.0.1 --port-file "$ports" \
+        --max-seconds 900 silent 2>"$1/fault_server.log" &
+    pid=$!
+    fm_cleanup_add "kill $pid 2>/dev/null"
+    for _ in $(seq 1 50); do
+        [ -s "$ports" ] && break
+        sleep 0.1
+    done
+    DT_SLOW_PORT=$(awk '$1 == "silent" { print $2 }' "$ports")
+    [ -n "$DT_SLOW_PORT" ] || bail_out "the fault server did not start"
+}
+
+# dt_case NAME SETUP INJECT: run the case through both agents (validate-all,
+# start, monitor at level 0 and at each of DT_LEVELS) and assert the rule
+# for each action.  SETUP changes the configuration or the parameters before
+# validate-all; INJECT (inject_none for nothing) breaks the service after a
+# start that must have succeeded.
+DT_INJECTED_OK=true
+dt_case() {
+    local name=$1 setup=$2 inject=$3 agent level actions="validate-all start monitor"
+    for level in $DT_LEVELS; do
+        actions="$actions monitor-$level"
+    done
+    for agent in hb fm; do
+        dt_reset_config
+        dt_params
+        $setup
+        dt_run "$agent" validate-all
+        DT_RESULT[$agent,validate-all]=$DT_RC
+        dt_run "$agent" start
+        DT_RESULT[$agent,start]=$DT_RC
+        if [ "$inject" != inject_none ] && [ "$DT_RC" != 0 ]; then
+            DT_INJECTED_OK=false
+            diag "$name: $agent's start answered $DT_RC on the healthy set-up"
+        fi
+        $inject
+        if [ "$agent" = fm ] && [ "$inject" != inject_none ]; then
+            dt_monitor0_fm
+        else
+            dt_run "$agent" monitor 0
+        fi
+        DT_RESULT[$agent,monitor]=$DT_RC
+        for level in $DT_LEVELS; do
+            dt_run "$agent" monitor "$level"
+            DT_RESULT[$agent,monitor-$level]=$DT_RC
+        done
+        dt_stop_all "$agent"
+    done
+    # shellcheck disable=SC2086 # the list of actions
+    dt_assert "$name" $actions
+}
+
+# The last test of each: the faults injected after start took effect.
+dt_injected_report() {
+    if [ "$DT_INJECTED_OK" = true ]; then
+        ok "every fault injected after a good start took effect"
+    else
+        not_ok "every fault injected after a good start took effect"
+    fi
 }
