@@ -11,9 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 #include <unistd.h>
-
 
 #include "ocf_apache_int.h"
 #include "ocf_nginx.h"
