@@ -45,7 +45,7 @@ fa_agents_setup
 fa_nginx_setup || bail_out "cannot write an nginx configuration"
 DT_FAULTMON=$FA_NGINX
 
-DT_CASES=16
+DT_CASES=17
 plan $((DT_CASES * 6 + 2))
 
 # heartbeat's configuration reader takes a relative include as relative to
@@ -137,6 +137,9 @@ ssl_certificate $FA_NDIR/cert.pem;
 ssl_certificate_key $FA_NDIR/key.pem;
 CONF
 }
+setup_ipv6_only() {
+    echo "listen [::1]:$FA_NPORT;" >"$FA_NDIR/conf.d/listen.conf"
+}
 setup_slow_status() {
     export OCF_RESKEY_status10url="http://127.0.0.1:$DT_SLOW_PORT/nginx_status"
 }
@@ -183,6 +186,13 @@ dt_case "httpd missing" setup_httpd_missing inject_none
 dt_case "httpd not executable" setup_httpd_not_executable inject_none
 dt_case "configuration error (nginx -t fails)" setup_config_error inject_none
 dt_case "SSL-only listen (self-signed)" setup_ssl_only inject_none
+if ip -6 addr show lo 2>/dev/null | grep -q '::1'; then
+    dt_case "IPv6-only listen" setup_ipv6_only inject_none
+else
+    for _ in 1 2 3 4 5 6; do
+        skip "IPv6-only listen: no ::1 on lo"
+    done
+fi
 dt_case "status page slower than the monitor timeout" setup_slow_status inject_none
 dt_case "external_monitor30_cmd fails" setup_external_fails inject_none
 dt_case "test20url page removed after start" setup_none inject_index_gone
