@@ -1,6 +1,7 @@
 /*
  * faultmon OCF agents: the program behind ocf:faultmon:apache,
- * ocf:faultmon:httpmon and ocf:faultmon:guard.  It is installed once and
+ * ocf:faultmon:nginx, ocf:faultmon:httpmon and ocf:faultmon:guard.  It is
+ * installed once and
  * linked under each name;
  * the name it is called by says which agent it is ("faultmon-ocf AGENT
  * ACTION" works too, for tests).
@@ -16,6 +17,7 @@
 #include "ocf_guard.h"
 #include "ocf_httpmon.h"
 #include "ocf_metadata.h"
+#include "ocf_nginx.h"
 
 struct fm_ocf_agent {
     const char *name;
@@ -29,6 +31,8 @@ struct fm_ocf_agent {
 static const struct fm_ocf_agent agents[] = {
     { "apache", fm_ocf_metadata_apache, fm_ocf_apache_main,
       "start stop status monitor validate-all meta-data usage", 40000, 60000 },
+    { "nginx", fm_ocf_metadata_nginx, fm_ocf_nginx_main,
+      "start stop status monitor reload validate-all meta-data usage", 40000, 60000 },
     { "httpmon", fm_ocf_metadata_httpmon, fm_ocf_httpmon_main,
       "start stop monitor validate-all meta-data usage", 20000, 20000 },
     { "guard", fm_ocf_metadata_guard, fm_ocf_guard_main,
@@ -87,7 +91,7 @@ main(int argc, char **argv)
         argv++;
     }
     if (agent == NULL) {
-        fprintf(stderr, "Usage: faultmon-ocf {apache|httpmon|guard} ACTION, or run as an agent name\n");
+        fprintf(stderr, "Usage: faultmon-ocf {apache|nginx|httpmon|guard} ACTION, or run as an agent name\n");
         return PCMK_OCF_UNIMPLEMENT_FEATURE;
     }
     if (argc < 2) {

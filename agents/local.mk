@@ -1,10 +1,10 @@
 # rules for agents (see Makefile.am)
 #
-# The OCF resource agents ocf:faultmon:apache, ocf:faultmon:httpmon and
-# ocf:faultmon:guard are one program, faultmon-ocf, installed in
-# $(pkglibexecdir) and linked under each name (FM_OCF_AGENTS) into
-# $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it
-# is called by.  It links nothing but libc, so that a monitor costs a process
+# The OCF resource agents ocf:faultmon:apache, ocf:faultmon:nginx,
+# ocf:faultmon:httpmon and ocf:faultmon:guard are one program, faultmon-ocf,
+# installed in $(pkglibexecdir) and linked under each name (FM_OCF_AGENTS)
+# into $(OCF_ROOT)/resource.d/faultmon/; it dispatches on the name it is
+# called by.  It links nothing but libc, so that a monitor costs a process
 # start and a few file reads: only the libc-only parts of the probe core are
 # linked into it (src/util, src/core, src/decide).  Probing in the agent's own process (OCF_CHECK_LEVEL=10)
 # needs OpenSSL, so it is the helper faultmon-ocf-probe, which links the
@@ -24,6 +24,8 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf_attrd.c \
 	agents/ocf_cib.c \
 	agents/ocf_common.h \
+	agents/ocf_conf_chain.c \
+	agents/ocf_conf_chain.h \
 	agents/ocf_env.c \
 	agents/ocf_halog.c \
 	agents/ocf_log.c \
@@ -45,6 +47,15 @@ FM_OCF_APACHE_SOURCES = \
 	agents/ocf_apache_reload.c \
 	agents/ocf_apache_targets.c
 
+# ocf:faultmon:nginx: the actions of ocf_apache.c with nginx's struct
+# fm_web_ops, its parameters, and its configuration reader (ocf_nginx.h).
+FM_OCF_NGINX_SOURCES = \
+	agents/ocf_nginx.c \
+	agents/ocf_nginx.h \
+	agents/ocf_nginx_conf.c \
+	agents/ocf_nginx_int.h \
+	agents/ocf_nginx_params.c
+
 agents_faultmon_ocf_SOURCES = \
 	agents/faultmon_ocf.c \
 	$(FM_OCF_COMMON_SOURCES) \
@@ -52,6 +63,7 @@ agents_faultmon_ocf_SOURCES = \
 	agents/ocf_guard.c \
 	agents/ocf_guard.h \
 	agents/ocf_guard_monitor.c \
+	$(FM_OCF_NGINX_SOURCES) \
 	agents/ocf_httpmon.c \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h
@@ -72,7 +84,8 @@ BUILT_SOURCES += agents/ocf_metadata.c
 CLEANFILES += agents/ocf_metadata.c
 
 # Each line of the XML becomes a C string literal line.
-agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml metadata/guard.xml agents/local.mk
+agents/ocf_metadata.c: metadata/apache.xml metadata/nginx.xml metadata/httpmon.xml metadata/guard.xml \
+		agents/local.mk
 	$(AM_V_GEN)$(MKDIR_P) agents && { \
 	  echo '/* Generated from metadata/AGENT.xml by agents/local.mk. */'; \
 	  echo '#include "ocf_metadata.h"'; \
@@ -85,7 +98,7 @@ agents/ocf_metadata.c: metadata/apache.xml metadata/httpmon.xml metadata/guard.x
 	} > $@-t && mv -f $@-t $@
 
 FM_OCF_AGENT_DIR = $(OCF_ROOT)/resource.d/faultmon
-FM_OCF_AGENTS = apache httpmon guard
+FM_OCF_AGENTS = apache nginx httpmon guard
 
 install-exec-hook: fm-install-ocf-agents
 uninstall-hook: fm-uninstall-ocf-agents
@@ -109,6 +122,8 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-safety.sh \
 	tests/agents/agent-secrets.sh \
 	tests/agents/agent-apache.sh \
+	tests/agents/agent-nginx.sh \
+	tests/agents/agent-nginx-differential.sh \
 	tests/agents/agent-httpmon.sh \
 	tests/agents/agent-guard.sh \
 	tests/agents/agent-crm-resource.sh \
@@ -117,7 +132,7 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-state.sh
 
 TESTS += $(FM_AGENT_TESTS)
-EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh
+EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-lib.sh
 
 # Unit tests of the agents' own code, built from the same sources and flags
 # as the agent program.
@@ -125,12 +140,14 @@ if HAVE_CMOCKA
 FM_OCF_UNIT_SOURCES = \
 	agents/ocf_apache_conf.c \
 	agents/ocf_apache_targets.c \
+	agents/ocf_nginx_conf.c \
 	$(FM_OCF_COMMON_SOURCES)
 FM_OCF_UNIT_TESTS = \
 	tests/unit/test_ocf_apache_conf \
 	tests/unit/test_ocf_common \
 	tests/unit/test_ocf_env \
 	tests/unit/test_ocf_halog \
+	tests/unit/test_ocf_nginx_conf \
 	tests/unit/test_ocf_proc \
 	tests/unit/test_ocf_record
 FM_OCF_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
@@ -153,6 +170,10 @@ tests_unit_test_ocf_halog_SOURCES = tests/unit/test_ocf_halog.c tests/unit/ocf_t
 tests_unit_test_ocf_halog_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_halog_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
 tests_unit_test_ocf_halog_LDADD = $(FM_OCF_UNIT_LDADD)
+tests_unit_test_ocf_nginx_conf_SOURCES = tests/unit/test_ocf_nginx_conf.c $(FM_OCF_UNIT_SOURCES)
+tests_unit_test_ocf_nginx_conf_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_nginx_conf_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_nginx_conf_LDADD = $(FM_OCF_UNIT_LDADD)
 tests_unit_test_ocf_proc_SOURCES = tests/unit/test_ocf_proc.c tests/unit/ocf_tmpdir.h $(FM_OCF_UNIT_SOURCES)
 tests_unit_test_ocf_proc_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_proc_CFLAGS = $(FM_OCF_UNIT_CFLAGS)

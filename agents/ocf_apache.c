@@ -1,8 +1,10 @@
 /*
- * faultmon OCF agents: the actions of ocf:faultmon:apache and their
- * dispatch.  Parameters and validate-all are in ocf_apache_params.c, httpd
- * control in ocf_apache_httpd.c, the level-10 test in ocf_apache_level10.c,
- * the configuration reader in ocf_apache_conf.c.
+ * faultmon OCF agents: the actions of ocf:faultmon:apache and
+ * ocf:faultmon:nginx, and their dispatch; what differs between the two
+ * servers comes from their struct fm_web_ops (ocf_apache_int.h).
+ * Parameters and validate-all are in ocf_apache_params.c, server control in
+ * ocf_apache_httpd.c, the level-10 test in ocf_apache_level10.c, the
+ * configuration readers in ocf_apache_conf.c and ocf_nginx_conf.c.
  *
  * A monitor of a running resource reads two small files (the agent's record
  * and the loop's state) and httpd's pid file; everything that needs the
@@ -42,7 +44,7 @@ write_record(const struct apache *a)
     int rc = 0;
 
     memset(&rec, 0, sizeof(rec));
-    fm_ocf_record_set(&rec, "agent", "apache");
+    fm_ocf_record_set(&rec, "agent", a->ops->agent);
     fm_ocf_record_set(&rec, "httpd", a->httpd);
     fm_ocf_record_set(&rec, "configfile", a->configfile);
     fm_ocf_record_set(&rec, "pid_file", a->pid_file);
@@ -52,7 +54,7 @@ write_record(const struct apache *a)
     fm_ocf_record_set(&rec, "base_url", a->base_url);
     fm_ocf_record_set(&rec, "Thorough_probe_interval", fm_ocf_param_or("Thorough_probe_interval", ""));
     fm_ocf_record_set(&rec, "Probe_timeout", fm_ocf_param_or("Probe_timeout", ""));
-    fm_apache_httpd_params_digest(digest);
+    a->ops->digest(digest);
     fm_ocf_record_set(&rec, "httpd_params", digest);
     rc = fm_ocf_record_write(a->ocf->state_dir, &rec);
     if (rc != 0) {
@@ -155,7 +157,7 @@ apache_start(struct apache *a)
     struct fm_run_state *st = NULL;
     char err[512];
     pid_t pid = 0;
-    bool heartbeat = fm_apache_heartbeat_mode();  /* before fm_apache_translate_params() adds targets */
+    bool heartbeat = a->ops->heartbeat_mode();  /* before translate() adds targets */
     int rc = PCMK_OCF_OK;
 
     if (a->ocf->have_state_dir) {
@@ -177,7 +179,7 @@ apache_start(struct apache *a)
     st = NULL;
     pid = fm_apache_httpd_pid(a->pid_file, a->httpd);
     if (pid != 0 && fm_state_loop_pid(a->ocf->state_dir) != 0) {
-        fm_ocf_log(LOG_INFO, "already running (httpd pid %ld)", (long) pid);
+        fm_ocf_log(LOG_INFO, "already running (%s pid %ld)", a->ops->server, (long) pid);
         write_record(a);
         return PCMK_OCF_OK;
     }
@@ -196,7 +198,7 @@ apache_start(struct apache *a)
             return rc;
         }
     } else {
-        fm_ocf_log(LOG_INFO, "httpd already running (pid %ld); starting its fault monitor", (long) pid);
+        fm_ocf_log(LOG_INFO, "%s already running (pid %ld); starting its fault monitor", a->ops->server, (long) pid);
     }
     rc = fm_state_dir_create(a->ocf->state_dir);
     if (rc != 0) {
@@ -247,7 +249,7 @@ apache_stop(struct apache *a)
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor does not stop");
     }
     have_record = (fm_ocf_record_read(a->ocf->state_dir, &rec) == 0);
-    rc = fm_apache_resolve_params(a);
+    rc = a->ops->resolve_params(a);
     if (rc != PCMK_OCF_OK) {
         return rc;
     }
@@ -259,9 +261,8 @@ apache_stop(struct apache *a)
     } else {
         /* Not started by us (or /run was emptied): what the configuration
          * says.  A stop must succeed when there is nothing to stop. */
-        if (fm_apache_resolve_httpd(a) != PCMK_OCF_OK || fm_apache_load_envfiles(a) != PCMK_OCF_OK
-            || fm_apache_read_config(a) != PCMK_OCF_OK) {
-            fm_ocf_log(LOG_INFO, "cannot resolve httpd or its configuration; nothing to stop");
+        if (a->ops->resolve_rest(a) != PCMK_OCF_OK) {
+            fm_ocf_log(LOG_INFO, "cannot resolve %s or its configuration; nothing to stop", a->ops->server);
             return PCMK_OCF_OK;
         }
     }
@@ -280,24 +281,23 @@ monitor_unrecorded(struct apache *a)
 {
     pid_t pid = 0;
 
-    if (fm_apache_resolve_params(a) != PCMK_OCF_OK || fm_apache_resolve_httpd(a) != PCMK_OCF_OK
-        || fm_apache_load_envfiles(a) != PCMK_OCF_OK || fm_apache_read_config(a) != PCMK_OCF_OK) {
+    if (a->ops->resolve_params(a) != PCMK_OCF_OK || a->ops->resolve_rest(a) != PCMK_OCF_OK) {
         return PCMK_OCF_NOT_RUNNING;
     }
     pid = fm_apache_httpd_pid(a->pid_file, a->httpd);
     if (pid == 0) {
         return PCMK_OCF_NOT_RUNNING;
     }
-    fm_ocf_log(LOG_WARNING, "httpd (pid %ld, %s) runs without its fault monitor: not started by this agent",
-               (long) pid, a->pid_file);
+    fm_ocf_log(LOG_WARNING, "%s (pid %ld, %s) runs without its fault monitor: not started by this agent",
+               a->ops->server, (long) pid, a->pid_file);
     return PCMK_OCF_OK;
 }
 
 static int
 restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_state *st)
 {
-    int rc = fm_apache_translate_params(rec_or(rec, "port_list", ""), rec_or(rec, "status_url", ""),
-                              rec_or(rec, "base_url", "http://127.0.0.1:80"));
+    int rc = a->ops->translate(rec_or(rec, "port_list", ""), rec_or(rec, "status_url", ""),
+                               rec_or(rec, "base_url", "http://127.0.0.1:80"));
 
     fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
     /* The timing derived from the monitor operation at start. */
@@ -335,7 +335,7 @@ monitor_httpd_dead(struct apache *a, const struct fm_ocf_record *rec)
     char err[512];
     int rc = 0;
 
-    snprintf(cause, sizeof(cause), "httpd is not running (pid file %s)", rec_or(rec, "pid_file", "?"));
+    snprintf(cause, sizeof(cause), "%s is not running (pid file %s)", a->ops->server, rec_or(rec, "pid_file", "?"));
     if (st == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s", cause);
     }
@@ -347,7 +347,8 @@ monitor_httpd_dead(struct apache *a, const struct fm_ocf_record *rec)
         free(st);
         return fm_ocf_fail(PCMK_OCF_DEGRADED, "%s asked, under way: %s", action, reason);
     }
-    rc = fm_ocf_loop_event(a->ocf, "httpd is not running", st);
+    snprintf(reason, sizeof(reason), "%s is not running", a->ops->server);
+    rc = fm_ocf_loop_event(a->ocf, reason, st);
     if (rc == EALREADY) {
         const char *action = fm_action_name(st->pending);
 
@@ -362,7 +363,8 @@ monitor_httpd_dead(struct apache *a, const struct fm_ocf_record *rec)
                            strerror(rc));
     }
     /* Pacemaker keeps 128 bytes: the pid file after the decision. */
-    fm_ocf_short_decision(st, "httpd is not running", reason, sizeof(reason));
+    snprintf(err, sizeof(err), "%s is not running", a->ops->server);
+    fm_ocf_short_decision(st, err, reason, sizeof(reason));
     snprintf(reason + strlen(reason), sizeof(reason) - strlen(reason), " (pid file %s)",
                rec_or(rec, "pid_file", "?"));
     rc = st->ocf_rc;
@@ -395,8 +397,8 @@ monitor_refused_record(struct apache *a, const char *why, bool status_only)
     if (rc != PCMK_OCF_OK || status_only) {
         return rc;
     }
-    return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "httpd runs, but the agent's record %s/agent is refused "
-                       "(%s): its fault monitor cannot be trusted", a->ocf->state_dir, why);
+    return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s runs, but the agent's record %s/agent is refused "
+                       "(%s): its fault monitor cannot be trusted", a->ops->server, a->ocf->state_dir, why);
 }
 
 /*
@@ -501,20 +503,23 @@ static int
 monitor_level10(struct apache *a, const struct fm_ocf_record *rec, bool heartbeat)
 {
     uint64_t probe_timeout_ms = 0;
-    int rc = fm_apache_translate_params(rec_or(rec, "port_list", ""), rec_or(rec, "status_url", ""),
-                                        rec_or(rec, "base_url", "http://127.0.0.1:80"));
+    int rc = a->ops->translate(rec_or(rec, "port_list", ""), rec_or(rec, "status_url", ""),
+                               rec_or(rec, "base_url", "http://127.0.0.1:80"));
 
     if (rc == PCMK_OCF_OK) {
         rc = fm_ocf_validate_loop_params(a->ocf, &probe_timeout_ms);
     }
     if (rc == PCMK_OCF_OK) {
-        rc = fm_apache_level10_prepare(rec_or(rec, "base_url", "http://127.0.0.1:80"), false);
+        rc = a->ops->test_prepare(a->ocf, rec_or(rec, "base_url", "http://127.0.0.1:80"),
+                                  rec_or(rec, "status_url", ""), false);
     }
     if (rc == PCMK_OCF_OK) {
         rc = fm_ocf_fresh_probe(a->ocf, probe_timeout_ms);
     }
-    /* As at level 0: in heartbeat's mode a partial failure is a failure. */
-    if (rc == PCMK_OCF_DEGRADED && heartbeat) {
+    /* As at level 0: in heartbeat's mode a partial failure is a failure;
+     * so it is where the level's test is heartbeat's own (nginx: its curl
+     * fails the monitor on a timeout). */
+    if (rc == PCMK_OCF_DEGRADED && (heartbeat || a->ops->strict_levels)) {
         rc = PCMK_OCF_UNKNOWN_ERROR;
     }
     return rc;
@@ -526,6 +531,7 @@ monitor_running(struct apache *a, const struct fm_ocf_record *rec, bool heartbea
 {
     struct fm_run_state *st = calloc(1, sizeof(*st));
     bool done = false;
+    bool degraded = false;
     int rc = PCMK_OCF_OK;
 
     if (st == NULL) {
@@ -542,14 +548,20 @@ monitor_running(struct apache *a, const struct fm_ocf_record *rec, bool heartbea
         done = (rc == PCMK_OCF_OK || rc == PCMK_OCF_DEGRADED) && heartbeat
                && monitor_heartbeat_failed(a, st, &rc);
     }
-    if (!done && rc != PCMK_OCF_OK) {
+    /* Where the level's test is heartbeat's own (strict_levels), a degraded
+     * verdict still runs it: heartbeat's monitor fails when its test does. */
+    degraded = !done && rc == PCMK_OCF_DEGRADED && a->ops->strict_levels && a->ocf->check_level >= 10;
+    if (!done && rc != PCMK_OCF_OK && !degraded) {
         rc = monitor_decision(a, st, rc);
         done = true;
     }
-    free(st);
     if (!done && a->ocf->check_level >= 10) {
         rc = monitor_level10(a, rec, heartbeat);
+        if (rc == PCMK_OCF_OK && degraded) {
+            rc = monitor_decision(a, st, PCMK_OCF_DEGRADED);
+        }
     }
+    free(st);
     return rc;
 }
 
@@ -559,7 +571,7 @@ apache_monitor(struct apache *a, bool status_only)
     struct fm_ocf_record rec;
     char why[512];
     pid_t pid = 0;
-    bool heartbeat = fm_apache_heartbeat_mode();  /* before fm_apache_translate_params() adds targets */
+    bool heartbeat = a->ops->heartbeat_mode();  /* before translate() adds targets */
     int rc = fm_apache_check_resource_name(a->ocf);
 
     if (rc != PCMK_OCF_OK) {
@@ -591,8 +603,9 @@ apache_monitor(struct apache *a, bool status_only)
     /* As heartbeat's monitor: a configuration removed from this node makes
      * the service one that cannot be started here again. */
     if (access(rec_or(&rec, "configfile", "/"), F_OK) != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile %s was removed from this node: httpd "
-                           "(pid %ld) cannot be restarted here", rec_or(&rec, "configfile", "?"), (long) pid);
+        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile %s was removed from this node: %s "
+                           "(pid %ld) cannot be restarted here", rec_or(&rec, "configfile", "?"), a->ops->server,
+                           (long) pid);
     }
     return monitor_running(a, &rec, heartbeat);
 }
@@ -622,20 +635,23 @@ apache_reload(struct apache *a)
     }
     memset(&fresh, 0, sizeof(fresh));
     fresh.ocf = a->ocf;
-    fm_apache_httpd_params_digest(digest);
+    fresh.ops = a->ops;
+    a->ops->digest(digest);
     if (strcmp(rec_or(&rec, "httpd_params", ""), digest) != 0) {
-        fm_ocf_log(LOG_NOTICE, "reload: httpd's own parameters changed: restarting httpd in place");
+        fm_ocf_log(LOG_NOTICE, "reload: %s's own parameters changed: restarting it in place", a->ops->server);
         rc = apache_stop(&fresh);
         apache_clear(&fresh);
         memset(&fresh, 0, sizeof(fresh));
         fresh.ocf = a->ocf;
+        fresh.ops = a->ops;
         if (rc == PCMK_OCF_OK) {
             rc = apache_start(&fresh);
         }
         apache_clear(&fresh);
         return rc;
     }
-    fm_ocf_log(LOG_NOTICE, "reload: restarting the fault monitor with the new parameters (httpd untouched)");
+    fm_ocf_log(LOG_NOTICE, "reload: restarting the fault monitor with the new parameters (%s untouched)",
+               a->ops->server);
     if (!fm_ocf_loop_stop(a->ocf, 2000)) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: the fault monitor does not stop");
     }
@@ -645,13 +661,14 @@ apache_reload(struct apache *a)
 }
 
 int
-fm_ocf_apache_main(struct fm_ocf *ocf)
+fm_web_main(struct fm_ocf *ocf, const struct fm_web_ops *ops)
 {
     struct apache a;
     int rc = PCMK_OCF_UNIMPLEMENT_FEATURE;
 
     memset(&a, 0, sizeof(a));
     a.ocf = ocf;
+    a.ops = ops;
     if (strcmp(ocf->action, "start") == 0) {
         rc = apache_start(&a);
     } else if (strcmp(ocf->action, "stop") == 0) {

@@ -22,14 +22,8 @@
 #include <faultmon/text.h>
 
 #include "ocf_apache.h"
+#include "ocf_conf_chain.h"
 
-#define MAX_DEPTH 16
-/* Files and directories read in all: a tree of symlinks that branches
- * without looping (each entry of a directory pointing to one next
- * directory) is bounded by this, not only by MAX_DEPTH. */
-#define MAX_FILES 2048
-/* The files and directories being read, outermost first. */
-#define MAX_CHAIN (2 * MAX_DEPTH + 4)
 #define MAX_SECTIONS 64
 #define MAX_MODULES 256
 #define LINE_MAX_BYTES 16384
@@ -46,18 +40,9 @@ struct section {
     char saved_location[512];
 };
 
-/* A file or directory by identity, so that a symlink cannot disguise a loop. */
-struct file_id {
-    dev_t dev;
-    ino_t ino;
-    const char *path;
-};
-
 struct parser {
     struct fm_apache_conf *conf;
-    struct file_id chain[MAX_CHAIN];
-    size_t n_chain;
-    size_t n_visited;
+    struct fm_conf_chain files;
     char defines[FM_APACHE_MAX_DEFINES][128];
     char define_values[FM_APACHE_MAX_DEFINES][512];
     size_t n_defines;
@@ -250,39 +235,18 @@ static int parse_file(struct parser *ps, const char *path, int depth, bool optio
 /*
  * Enter a file or directory: refuse one that is already being read (an
  * include loop, whatever the path says), one nested too deep, and more
- * than MAX_FILES in all.  A 0 return must be paired with leave().
+ * than FM_CONF_MAX_FILES in all.  A 0 return must be paired with leave().
  */
 static int
 enter(struct parser *ps, const char *path, const struct stat *st, int depth)
 {
-    if (depth > MAX_DEPTH) {
-        return fm_errf(ps->err, ps->err_len, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
-    }
-    if (ps->n_visited >= MAX_FILES) {
-        return fm_errf(ps->err, ps->err_len, ELOOP, "%s: more than %d configuration files and directories",
-                       path, MAX_FILES);
-    }
-    for (size_t i = 0; i < ps->n_chain; i++) {
-        if (ps->chain[i].dev == st->st_dev && ps->chain[i].ino == st->st_ino) {
-            return fm_errf(ps->err, ps->err_len, ELOOP,
-                           "%s: include loop (it is %s, which is already being read)", path, ps->chain[i].path);
-        }
-    }
-    if (ps->n_chain == MAX_CHAIN) {
-        return fm_errf(ps->err, ps->err_len, ELOOP, "%s: includes nested more than %d deep", path, MAX_DEPTH);
-    }
-    ps->chain[ps->n_chain].dev = st->st_dev;
-    ps->chain[ps->n_chain].ino = st->st_ino;
-    ps->chain[ps->n_chain].path = path;
-    ps->n_chain++;
-    ps->n_visited++;
-    return 0;
+    return fm_conf_chain_enter(&ps->files, path, st, depth, ps->err, ps->err_len);
 }
 
 static void
 leave(struct parser *ps)
 {
-    ps->n_chain--;
+    fm_conf_chain_leave(&ps->files);
 }
 
 static int
@@ -512,24 +476,17 @@ directive(struct parser *ps, char *line, int depth)
 static int
 open_conf_file(struct parser *ps, const char *path, int depth, FILE **in, struct stat *st)
 {
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int rc = 0;
+    int fd = fm_conf_open_regular(path, st, &rc, ps->err, ps->err_len);
 
     *in = NULL;
     if (fd < 0) {
-        if (depth == 0) {
-            return fm_errf(ps->err, ps->err_len, ENOENT, "cannot read %s: %s", path, strerror(errno));
+        /* As httpd, a missing Include fails httpd's own test, not this. */
+        if (rc == ENOENT && depth > 0) {
+            ps->err[0] = '\0';
+            return 0;
         }
-        return 0;
-    }
-    if (fstat(fd, st) != 0) {
-        close(fd);
-        return fm_errf(ps->err, ps->err_len, EIO, "cannot read %s: %s", path, strerror(errno));
-    }
-    /* As httpd: a FIFO would block the reader and /dev/zero never ends. */
-    if (!S_ISREG(st->st_mode)) {
-        close(fd);
-        return fm_errf(ps->err, ps->err_len, EINVAL, "%s: not a regular file", path);
+        return rc;
     }
     *in = fdopen(fd, "r");
     if (*in == NULL) {

@@ -70,7 +70,7 @@ fm_apache_httpd_configtest(const struct apache *a, uint64_t timeout_ms)
 {
     char pid_directive[FM_OCF_PATH_MAX + 16];
     char out[2048];
-    char **argv = httpd_argv(a, "-t", pid_directive, sizeof(pid_directive));
+    char **argv = a->ops->argv(a, "-t", pid_directive, sizeof(pid_directive));
     int status = 0;
 
     if (argv == NULL) {
@@ -112,8 +112,8 @@ fm_apache_httpd_configtest(const struct apache *a, uint64_t timeout_ms)
 }
 
 /* Debian's apache2ctl creates the directories envvars names; httpd does not. */
-void
-fm_apache_make_runtime_dirs(const struct apache *a)
+static void
+httpd_make_runtime_dirs(const struct apache *a)
 {
     static const char *const dirs[] = { "APACHE_RUN_DIR", "APACHE_LOCK_DIR", "APACHE_LOG_DIR", NULL };
     char dir[FM_OCF_PATH_MAX];
@@ -147,8 +147,8 @@ fm_apache_make_runtime_dirs(const struct apache *a)
 }
 
 /* Whether a TCP connection to HOST:PORT (an address, not a name) opens. */
-static bool
-tcp_answers(const char *host, uint16_t port)
+bool
+fm_web_tcp_answers(const char *host, uint16_t port)
 {
     struct sockaddr_storage ss;
     socklen_t len = 0;
@@ -206,7 +206,7 @@ listens_answer(const struct apache *a)
         } else if (strcmp(host, "::") == 0) {
             host = "::1";
         }
-        if (!tcp_answers(host, l->port)) {
+        if (!fm_web_tcp_answers(host, l->port)) {
             return false;
         }
     }
@@ -221,8 +221,8 @@ fm_apache_httpd_start(struct apache *a)
     char **argv = NULL;
     int status = 0;
 
-    fm_apache_make_runtime_dirs(a);
-    argv = httpd_argv(a, NULL, pid_directive, sizeof(pid_directive));
+    a->ops->make_runtime_dirs(a);
+    argv = a->ops->argv(a, NULL, pid_directive, sizeof(pid_directive));
     if (argv == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
     }
@@ -241,21 +241,37 @@ fm_apache_httpd_start(struct apache *a)
         pid_t pid = fm_apache_httpd_pid(a->pid_file, a->httpd);
 
         if (pid != 0 && listens_answer(a)) {
-            fm_ocf_log(LOG_INFO, "httpd is up (pid %ld)", (long) pid);
+            fm_ocf_log(LOG_INFO, "%s is up (pid %ld)", a->ops->server, (long) pid);
             return PCMK_OCF_OK;
         }
         if (fm_ocf_left_ms(a->ocf) == 0) {
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR,
-                               "httpd did not answer on every Listen address within the start timeout "
-                               "(pid file %s)", a->pid_file);
+                               "%s did not answer on every listening address within the start timeout "
+                               "(pid file %s)", a->ops->server, a->pid_file);
         }
         fm_ocf_sleep_ms(50);
     }
 }
 
-/* Processes of this httpd: the program, with our configfile after -f. */
+/* httpd's processes: the program, with our configfile after -f. */
+static bool
+httpd_own_process(const struct apache *a, pid_t pid, pid_t main_pid, const char *cmdline, size_t len)
+{
+    (void) pid;
+    (void) main_pid;
+    for (const char *arg = cmdline; arg < cmdline + len; arg += strlen(arg) + 1) {
+        const char *next = arg + strlen(arg) + 1;
+
+        if (strcmp(arg, "-f") == 0 && next < cmdline + len && strcmp(next, a->configfile) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Processes of this server: the program, and what ops->own_process says. */
 static size_t
-find_httpd_processes(const struct apache *a, pid_t *pids, size_t max)
+find_httpd_processes(const struct apache *a, pid_t main_pid, pid_t *pids, size_t max)
 {
     DIR *proc = opendir("/proc");
     struct dirent *de = NULL;
@@ -291,13 +307,8 @@ find_httpd_processes(const struct apache *a, pid_t *pids, size_t max)
             continue;
         }
         cmdline[len] = '\0';
-        for (char *arg = cmdline; arg < cmdline + len; arg += strlen(arg) + 1) {
-            char *next = arg + strlen(arg) + 1;
-
-            if (strcmp(arg, "-f") == 0 && next < cmdline + len && strcmp(next, a->configfile) == 0) {
-                pids[n++] = pid;
-                break;
-            }
+        if (a->ops->own_process(a, pid, main_pid, cmdline, (size_t) len)) {
+            pids[n++] = pid;
         }
     }
     closedir(proc);
@@ -335,8 +346,9 @@ signal_continued(pid_t pid, int sig)
     kill(pid, SIGCONT);
 }
 
-/* Graceful stop (SIGWINCH) for half of the time left, SIGTERM until most of
- * it is gone, then SIGKILL for every process of this httpd. */
+/* The server's stop signal (httpd: SIGWINCH, graceful) for half of the
+ * time left, SIGTERM until most of it is gone, then SIGKILL for every
+ * process of this server. */
 int
 fm_apache_httpd_stop(struct apache *a, pid_t pid)
 {
@@ -345,32 +357,33 @@ fm_apache_httpd_stop(struct apache *a, pid_t pid)
     uint64_t left_ms = fm_ocf_left_ms(a->ocf);
 
     if (pid != 0) {
-        fm_ocf_log(LOG_INFO, "graceful stop of httpd (pid %ld)", (long) pid);
-        signal_continued(pid, SIGWINCH);
+        fm_ocf_log(LOG_INFO, "stopping %s (pid %ld, signal %d)", a->ops->server, (long) pid,
+                   a->ops->stop_signal);
+        signal_continued(pid, a->ops->stop_signal);
         if (!fm_ocf_wait_gone(pid, left_ms / 2)) {
-            fm_ocf_log(LOG_WARNING, "httpd (pid %ld) still running after %" PRIu64 " ms; sending SIGTERM",
-                       (long) pid, left_ms / 2);
+            fm_ocf_log(LOG_WARNING, "%s (pid %ld) still running after %" PRIu64 " ms; sending SIGTERM",
+                       a->ops->server, (long) pid, left_ms / 2);
             signal_continued(pid, SIGTERM);
             left_ms = fm_ocf_left_ms(a->ocf);
             fm_ocf_wait_gone(pid, (left_ms * 2) / 3);
         }
     }
-    n = find_httpd_processes(a, pids, sizeof(pids) / sizeof(pids[0]));
+    n = find_httpd_processes(a, pid, pids, sizeof(pids) / sizeof(pids[0]));
     if (n > 0) {
         for (size_t i = 0; i < n; i++) {
             signal_continued(pids[i], SIGTERM);
         }
         if (!all_gone(pids, n, fm_ocf_left_ms(a->ocf) / 2)) {
-            fm_ocf_log(LOG_WARNING, "killing %zu remaining httpd process(es)", n);
+            fm_ocf_log(LOG_WARNING, "killing %zu remaining %s process(es)", n, a->ops->server);
             for (size_t i = 0; i < n; i++) {
                 kill(pids[i], SIGKILL);
             }
             all_gone(pids, n, 1000);
         }
     }
-    n = find_httpd_processes(a, pids, sizeof(pids) / sizeof(pids[0]));
+    n = find_httpd_processes(a, pid, pids, sizeof(pids) / sizeof(pids[0]));
     if (n > 0 || (pid != 0 && fm_ocf_pid_alive(pid, NULL))) {
-        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "httpd (pid %ld) still running after SIGKILL",
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s (pid %ld) still running after SIGKILL", a->ops->server,
                            (long) ((pid != 0)? pid : pids[0]));
     }
     /* A pid file left by a killed httpd would name a PID that another
@@ -379,4 +392,25 @@ fm_apache_httpd_stop(struct apache *a, pid_t pid)
         unlink(a->pid_file);
     }
     return PCMK_OCF_OK;
+}
+
+const struct fm_web_ops fm_apache_ops = {
+    .agent = "apache",
+    .server = "httpd",
+    .stop_signal = SIGWINCH,
+    .resolve_params = fm_apache_resolve_params,
+    .resolve_rest = fm_apache_resolve_rest,
+    .argv = httpd_argv,
+    .make_runtime_dirs = httpd_make_runtime_dirs,
+    .own_process = httpd_own_process,
+    .heartbeat_mode = fm_apache_heartbeat_mode,
+    .translate = fm_apache_translate_params,
+    .test_prepare = fm_apache_level10_prepare,
+    .digest = fm_apache_httpd_params_digest,
+};
+
+int
+fm_ocf_apache_main(struct fm_ocf *ocf)
+{
+    return fm_web_main(ocf, &fm_apache_ops);
 }

@@ -17,9 +17,55 @@
 /* The longest statusurl, testurl or testregex10 (with its NUL). */
 #define FM_APACHE_URL_MAX 2048
 
+struct apache;
+
+/*
+ * What differs between the web servers whose agents share the actions of
+ * ocf_apache.c (ocf:faultmon:apache, ocf:faultmon:nginx): how the server's
+ * parameters and configuration are resolved, its command line, which
+ * processes are its own, and heartbeat's monitor tests.  Everything else
+ * (the loop, the record, the decisions) is the same for both.
+ */
+struct fm_web_ops {
+    const char *agent;              /* "apache": the record's agent */
+    const char *server;             /* "httpd": the server in messages */
+    int stop_signal;                /* the first signal of a stop */
+    bool strict_levels;             /* a partial failure at OCF_CHECK_LEVEL >= 10 fails */
+    /*! configfile, port, options... (no file read). \return an OCF code */
+    int (*resolve_params)(struct apache *a);
+    /*! the program, and what the configuration says. \return an OCF code */
+    int (*resolve_rest)(struct apache *a);
+    /*! the server's argv: program, \p extra (e.g. "-t") when not NULL,
+     *  options, configuration; \p buf is scratch space. NULL: no memory */
+    char **(*argv)(const struct apache *a, const char *extra, char *buf, size_t buf_len);
+    /*! the directories the server needs and does not create */
+    void (*make_runtime_dirs)(const struct apache *a);
+    /*! whether \p pid (\p cmdline, NUL-separated, \p len bytes) is one of
+     *  the processes of this server, whose main process was \p main_pid */
+    bool (*own_process)(const struct apache *a, pid_t pid, pid_t main_pid, const char *cmdline,
+                        size_t len);
+    /*! whether the loop checks heartbeat's status page instead of Port_list */
+    bool (*heartbeat_mode)(void);
+    /*! heartbeat's parameters into the loop's. \return an OCF code */
+    int (*translate)(const char *port_list, const char *status_url, const char *base_url);
+    /*! the monitor tests of OCF_CHECK_LEVEL (checked only, with \p
+     *  check_only), for the probe helper. \return an OCF code */
+    int (*test_prepare)(const struct fm_ocf *ocf, const char *base_url, const char *status_url,
+                        bool check_only);
+    /*! the server's own parameters, as given, in 16 hex digits */
+    void (*digest)(char out[17]);
+};
+
+/*! \brief The actions, for the agent whose server \p ops describes. \return the OCF exit code */
+int fm_web_main(struct fm_ocf *ocf, const struct fm_web_ops *ops);
+
+/*! \brief A digest of the parameters \p names (as given) in 16 hex digits (ocf_apache_reload.c). */
+void fm_web_params_digest(const char *const *names, size_t n_names, char out[17]);
+
 /* Everything the actions need, resolved once per invocation. */
 struct apache {
     struct fm_ocf *ocf;
+    const struct fm_web_ops *ops;
     char httpd[FM_OCF_PATH_MAX];
     char configfile[FM_OCF_PATH_MAX];
     char **options;
@@ -42,6 +88,15 @@ bool fm_apache_param_set(const char *name);
 /*! \brief httpd: the parameter (checked), else heartbeat's search list. \return an OCF code */
 int fm_apache_resolve_httpd(struct apache *a);
 
+/*! \brief The server program into a->httpd: \p given (checked), else the
+ *         first of \p search (NULL-terminated); \p missing is the exit
+ *         reason when there is none. \return an OCF code */
+int fm_web_resolve_program(struct apache *a, const char *given, const char *const *search,
+                           const char *missing);
+
+/*! \brief port (a bad one fails with \p bad_port_rc) and options. \return an OCF code */
+int fm_web_resolve_port_options(struct apache *a, int bad_port_rc);
+
 /*! \brief configfile, use_ipv6, port and options. \return an OCF code */
 int fm_apache_resolve_params(struct apache *a);
 
@@ -51,8 +106,8 @@ int fm_apache_load_envfiles(struct apache *a);
 /*! \brief Read the configuration: pid file, Listen targets, status URL. \return an OCF code */
 int fm_apache_read_config(struct apache *a);
 
-/*! \brief All four above, in the order they need. \return an OCF code */
-int fm_apache_prepare(struct apache *a);
+/*! \brief The three after resolve_params, in the order they need. \return an OCF code */
+int fm_apache_resolve_rest(struct apache *a);
 
 /*! \brief A URL as heartbeat's fixtesturl: one not starting with "http" is relative to \p base. */
 void fm_apache_absolute_url(const char *base, const char *url, char *out, size_t out_len);
@@ -83,7 +138,28 @@ int fm_apache_validate(struct apache *a, bool configtest);
  *        probe helper; with \p check_only, just validate it.
  * \return an OCF code
  */
-int fm_apache_level10_prepare(const char *base_url, bool check_only);
+int fm_apache_level10_prepare(const struct fm_ocf *ocf, const char *base_url, const char *status_url,
+                              bool check_only);
+
+/*!
+ * \brief heartbeat's test configuration file (testconffile, test20conffile):
+ *        "test NAME", then key/value lines up to "end"; the test \p name,
+ *        or the first one.  \p what names the parameter in exit reasons.
+ * \return an OCF code
+ */
+int fm_web_read_testconf(const char *what, const char *file, const char *name, char *url, size_t url_len,
+                         char *regex, size_t regex_len, char *user, size_t user_len, char *password,
+                         size_t password_len);
+
+/*!
+ * \brief Check a test (absolute URL \p full, regex \p regex matched
+ *        regardless of case) as the probe helper will take it and, unless
+ *        \p check_only, hand it to the helper (FAULTMON_OCF_TEST_*).  \p
+ *        url_what and \p regex_what name the parameters in exit reasons.
+ * \return an OCF code
+ */
+int fm_web_test_export(const char *url_what, const char *regex_what, const char *full, const char *regex,
+                       const char *user, const char *password, bool check_only);
 
 /* ---- httpd (ocf_apache_httpd.c) ---- */
 
@@ -93,8 +169,11 @@ pid_t fm_apache_httpd_pid(const char *pid_file, const char *httpd);
 /*! \brief httpd -t within \p timeout_ms. \return an OCF code */
 int fm_apache_httpd_configtest(const struct apache *a, uint64_t timeout_ms);
 
-/*! \brief The directories envvars and the configuration name, as apache2ctl makes them. */
-void fm_apache_make_runtime_dirs(const struct apache *a);
+/*! \brief Whether a TCP connection to \p host (an address; a name counts as yes) and \p port opens. */
+bool fm_web_tcp_answers(const char *host, uint16_t port);
+
+/*! \brief ocf:faultmon:apache's struct fm_web_ops (ocf_apache_httpd.c). */
+extern const struct fm_web_ops fm_apache_ops;
 
 /*! \brief Start httpd and wait until every Listen answers. \return an OCF code */
 int fm_apache_httpd_start(struct apache *a);

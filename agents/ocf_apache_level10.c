@@ -34,11 +34,12 @@ trim(char *s)
     memmove(s, p, strlen(p) + 1);
 }
 
-/* ocf:heartbeat:apache's testconffile: "test NAME", then key/value lines
- * up to "end"; the test named testname, or the first one. */
-static int
-read_testconf(const char *file, const char *name, char *url, size_t url_len, char *regex,
-              size_t regex_len, char *user, size_t user_len, char *password, size_t password_len)
+/* heartbeat's testconffile (apache) and test20conffile (nginx): the same
+ * format and the same reader in both agents. */
+int
+fm_web_read_testconf(const char *what, const char *file, const char *name, char *url, size_t url_len,
+                     char *regex, size_t regex_len, char *user, size_t user_len, char *password,
+                     size_t password_len)
 {
     /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
     int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -51,17 +52,17 @@ read_testconf(const char *file, const char *name, char *url, size_t url_len, cha
 
     url[0] = regex[0] = user[0] = password[0] = '\0';
     if (fd < 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "testconffile '%s' cannot be read on this node: %s",
-                           file, strerror(errno));
+        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "%s '%s' cannot be read on this node: %s",
+                           what, file, strerror(errno));
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s' is not a regular file", file);
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s '%s' is not a regular file", what, file);
     }
     in = fdopen(fd, "r");
     if (in == NULL) {
         close(fd);
-        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "testconffile '%s': %s", file, strerror(errno));
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s '%s': %s", what, file, strerror(errno));
     }
     while (fgets(line, sizeof(line), in) != NULL) {
         char *value = NULL;
@@ -96,22 +97,22 @@ read_testconf(const char *file, const char *name, char *url, size_t url_len, cha
             continue;
         } else {
             fclose(in);
-            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s' line %d: unknown keyword '%s'",
-                               file, line_no, line);
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s '%s' line %d: unknown keyword '%s'",
+                               what, file, line_no, line);
         }
     }
     fclose(in);
     explicit_bzero(line, sizeof(line));
     if (!found) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s' has no test%s%s", file,
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s '%s' has no test%s%s", what, file,
                            (name != NULL && name[0] != '\0')? " named " : "",
                            (name != NULL)? name : "");
     }
     if (url[0] == '\0' || regex[0] == '\0') {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s': the test needs url and match", file);
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s '%s': the test needs url and match", what, file);
     }
     if ((user[0] == '\0') != (password[0] == '\0')) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "testconffile '%s': user and password go together", file);
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s '%s': user and password go together", what, file);
     }
     return PCMK_OCF_OK;
 }
@@ -141,20 +142,19 @@ testurl_params(char *url, size_t url_len, char *regex, size_t regex_len)
 /* The test's URL and regex, checked as the probe helper will take them;
  * \p folded receives the regex matched regardless of case. */
 static int
-check_test(const char *conffile, const char *full, const char *regex, char *folded, size_t folded_len)
+check_test(const char *url_what, const char *regex_what, const char *full, const char *regex, char *folded,
+           size_t folded_len)
 {
     struct fm_target target;
     struct fm_probe_opts opts;
     char err[512];
 
     if (fm_target_parse(full, true, &target, err, sizeof(err)) != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: %s", (conffile != NULL)? "testconffile url" : "testurl",
-                           err);
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: %s", url_what, err);
     }
     fm_target_clear(&target);
     if (fm_regex_check(regex, err, sizeof(err)) != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: invalid regex '%.64s%s': %s",
-                           (conffile != NULL)? "testconffile match" : "testregex10", regex,
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: invalid regex '%.64s%s': %s", regex_what, regex,
                            (strlen(regex) > 64)? "..." : "", err);
     }
     if (fm_ocf_regex_icase(regex, folded, folded_len) != 0) {
@@ -163,8 +163,7 @@ check_test(const char *conffile, const char *full, const char *regex, char *fold
     fm_probe_opts_init(&opts);
     if (fm_probe_opts_set_receive(&opts, folded, err, sizeof(err)) != 0) {
         fm_probe_opts_clear(&opts);
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: invalid regex '%s': %s",
-                           (conffile != NULL)? "testconffile match" : "testregex10", regex, err);
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "%s: invalid regex '%s': %s", regex_what, regex, err);
     }
     fm_probe_opts_clear(&opts);
     return PCMK_OCF_OK;
@@ -189,7 +188,25 @@ export_basic_auth(const char *user, const char *password)
 }
 
 int
-fm_apache_level10_prepare(const char *base_url, bool check_only)
+fm_web_test_export(const char *url_what, const char *regex_what, const char *full, const char *regex,
+                   const char *user, const char *password, bool check_only)
+{
+    char folded[4096];
+    int rc = check_test(url_what, regex_what, full, regex, folded, sizeof(folded));
+
+    if (rc == PCMK_OCF_OK && !check_only) {
+        setenv("FAULTMON_OCF_TEST_URL", full, 1);
+        setenv("FAULTMON_OCF_TEST_REGEX", folded, 1);
+        if (user != NULL && user[0] != '\0') {
+            export_basic_auth(user, password);
+        }
+    }
+    return rc;
+}
+
+int
+fm_apache_level10_prepare(const struct fm_ocf *ocf, const char *base_url, const char *status_url,
+                          bool check_only)
 {
     const char *conffile = fm_ocf_param("testconffile");
     char url[FM_APACHE_URL_MAX] = "";
@@ -197,12 +214,13 @@ fm_apache_level10_prepare(const char *base_url, bool check_only)
     char user[512] = "";
     char password[512] = "";
     char full[2 * FM_APACHE_URL_MAX];     /* base URL and testurl */
-    char folded[4096];
     int rc = PCMK_OCF_OK;
 
+    (void) ocf;
+    (void) status_url;
     if (conffile != NULL && conffile[0] != '\0') {
-        rc = read_testconf(conffile, fm_ocf_param("testname"), url, sizeof(url), regex, sizeof(regex),
-                           user, sizeof(user), password, sizeof(password));
+        rc = fm_web_read_testconf("testconffile", conffile, fm_ocf_param("testname"), url, sizeof(url), regex,
+                                  sizeof(regex), user, sizeof(user), password, sizeof(password));
     } else if (fm_ocf_param("testurl") != NULL) {
         rc = testurl_params(url, sizeof(url), regex, sizeof(regex));
     } else {
@@ -210,14 +228,11 @@ fm_apache_level10_prepare(const char *base_url, bool check_only)
     }
     if (rc == PCMK_OCF_OK) {
         fm_apache_absolute_url(base_url, url, full, sizeof(full));
-        rc = check_test(conffile, full, regex, folded, sizeof(folded));
-    }
-    if (rc == PCMK_OCF_OK && !check_only) {
-        setenv("FAULTMON_OCF_TEST_URL", full, 1);
-        setenv("FAULTMON_OCF_TEST_REGEX", folded, 1);
-        if (user[0] != '\0') {
-            export_basic_auth(user, password);
-        }
+        bool in_file = (conffile != NULL && conffile[0] != '\0');
+
+        rc = fm_web_test_export(in_file? "testconffile url" : "testurl",
+                                in_file? "testconffile match" : "testregex10", full, regex, user, password,
+                                check_only);
     }
     explicit_bzero(password, sizeof(password));
     return rc;

@@ -39,11 +39,11 @@ static const char *const config_search[] = {
     "/etc/apache2/httpd.conf", "/etc/apache2/apache2.conf", "/etc/httpd/conf/httpd.conf", NULL,
 };
 
+/* The server program: \p given (an absolute path to an executable file),
+ * else the first of \p search that exists; shared by both agents. */
 int
-fm_apache_resolve_httpd(struct apache *a)
+fm_web_resolve_program(struct apache *a, const char *given, const char *const *search, const char *missing)
 {
-    const char *given = fm_ocf_param("httpd");
-
     if (given != NULL && given[0] != '\0') {
         struct stat st;
 
@@ -57,23 +57,50 @@ fm_apache_resolve_httpd(struct apache *a)
         snprintf(a->httpd, sizeof(a->httpd), "%s", given);
         return PCMK_OCF_OK;
     }
-    for (size_t i = 0; httpd_search[i] != NULL; i++) {
-        if (access(httpd_search[i], X_OK) == 0) {
-            snprintf(a->httpd, sizeof(a->httpd), "%s", httpd_search[i]);
+    for (size_t i = 0; search[i] != NULL; i++) {
+        if (access(search[i], X_OK) == 0) {
+            snprintf(a->httpd, sizeof(a->httpd), "%s", search[i]);
             return PCMK_OCF_OK;
         }
     }
-    return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED,
-                       "no httpd program found (tried /usr/sbin/apache2, /usr/sbin/httpd and others); "
-                       "install Apache or set httpd");
+    return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "%s", missing);
+}
+
+int
+fm_apache_resolve_httpd(struct apache *a)
+{
+    return fm_web_resolve_program(a, fm_ocf_param("httpd"), httpd_search,
+                                  "no httpd program found (tried /usr/sbin/apache2, /usr/sbin/httpd and others); "
+                                  "install Apache or set httpd");
+}
+
+/* port (1-65535, refused with \p bad_port_rc) and options (split into
+ * words); shared by both agents. */
+int
+fm_web_resolve_port_options(struct apache *a, int bad_port_rc)
+{
+    const char *options = fm_ocf_param("options");
+    const char *port = fm_ocf_param("port");
+
+    a->port = 80;
+    if (port != NULL && port[0] != '\0') {
+        uint64_t v = 0;
+
+        if (fm_parse_u64(port, 1, 65535, FM_PARSE_DEFAULT, &v) != 0) {
+            return fm_ocf_fail(bad_port_rc, "invalid port '%s': expected 1-65535", port);
+        }
+        a->port = (unsigned) v;
+    }
+    if (options != NULL && fm_words_split(options, &a->options, &a->n_options, NULL) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid options '%s': unbalanced quote", options);
+    }
+    return PCMK_OCF_OK;
 }
 
 int
 fm_apache_resolve_params(struct apache *a)
 {
     const char *config = fm_ocf_param("configfile");
-    const char *options = fm_ocf_param("options");
-    const char *port = fm_ocf_param("port");
     int ipv6 = fm_ocf_param_bool("use_ipv6", false);
 
     if (config != NULL && config[0] != '\0') {
@@ -92,19 +119,7 @@ fm_apache_resolve_params(struct apache *a)
                            fm_ocf_param("use_ipv6"));
     }
     a->ipv6 = (ipv6 == 1);
-    a->port = 80;
-    if (port != NULL && port[0] != '\0') {
-        uint64_t v = 0;
-
-        if (fm_parse_u64(port, 1, 65535, FM_PARSE_DEFAULT, &v) != 0) {
-            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid port '%s': expected 1-65535", port);
-        }
-        a->port = (unsigned) v;
-    }
-    if (options != NULL && fm_words_split(options, &a->options, &a->n_options, NULL) != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid options '%s': unbalanced quote", options);
-    }
-    return PCMK_OCF_OK;
+    return fm_web_resolve_port_options(a, PCMK_OCF_NOT_CONFIGURED);
 }
 
 /* Take over what the envfiles' shell exported: the NUL-separated
@@ -264,16 +279,13 @@ fm_apache_read_config(struct apache *a)
     return PCMK_OCF_OK;
 }
 
-/* All of the above; the order matters (envfiles feed ${VAR} in the
- * configuration). */
+/* What resolve_params() leaves; the order matters (envfiles feed ${VAR}
+ * in the configuration). */
 int
-fm_apache_prepare(struct apache *a)
+fm_apache_resolve_rest(struct apache *a)
 {
-    int rc = fm_apache_resolve_params(a);
+    int rc = fm_apache_resolve_httpd(a);
 
-    if (rc == PCMK_OCF_OK) {
-        rc = fm_apache_resolve_httpd(a);
-    }
     if (rc == PCMK_OCF_OK) {
         rc = fm_apache_load_envfiles(a);
     }
@@ -528,10 +540,13 @@ fm_apache_validate(struct apache *a, bool configtest)
     int rc = fm_apache_check_resource_name(a->ocf);
 
     if (rc == PCMK_OCF_OK) {
-        rc = fm_apache_prepare(a);
+        rc = a->ops->resolve_params(a);
     }
     if (rc == PCMK_OCF_OK) {
-        rc = fm_apache_translate_params(a->port_list, a->status_url, a->base_url);
+        rc = a->ops->resolve_rest(a);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = a->ops->translate(a->port_list, a->status_url, a->base_url);
     }
     if (rc == PCMK_OCF_OK) {
         rc = fm_ocf_validate_loop_params(a->ocf, NULL);
@@ -540,14 +555,14 @@ fm_apache_validate(struct apache *a, bool configtest)
         rc = check_migration_threshold(a->ocf);
     }
     if (rc == PCMK_OCF_OK) {
-        rc = fm_apache_level10_prepare(a->base_url, true);
+        rc = a->ops->test_prepare(a->ocf, a->base_url, a->status_url, true);
     }
     if (rc == PCMK_OCF_OK && access(fm_ocf_faultmon_path(), X_OK) != 0) {
         rc = fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "the faultmon program %s is missing", fm_ocf_faultmon_path());
     }
     if (rc == PCMK_OCF_OK && configtest) {
         /* httpd -t fails without them; /run is empty after a boot. */
-        fm_apache_make_runtime_dirs(a);
+        a->ops->make_runtime_dirs(a);
         rc = fm_apache_httpd_configtest(a, (fm_ocf_left_ms(a->ocf) < 10000)? fm_ocf_left_ms(a->ocf) : 10000);
     }
     return rc;

@@ -1,7 +1,8 @@
 /*
- * faultmon OCF agents: what ocf:faultmon:apache's reload needs beside its
- * actions (ocf_apache.c): a digest of httpd's own parameters, kept in the
- * agent's record at start, and validate-all in a child process.
+ * faultmon OCF agents: what the reload of ocf:faultmon:apache and nginx
+ * needs beside the actions (ocf_apache.c): a digest of the server's own
+ * parameters, kept in the agent's record at start, and validate-all in a
+ * child process.
  */
 #include <config.h>
 
@@ -19,12 +20,11 @@
  * digits: a reload that changes them restarts httpd, one that does not
  * restarts only the fault monitor.  FNV-1a over "set?value" of each. */
 void
-fm_apache_httpd_params_digest(char out[17])
+fm_web_params_digest(const char *const *names, size_t n_names, char out[17])
 {
-    static const char *const names[] = { "httpd", "options", "envfiles", "configfile" };
     uint64_t h = UINT64_C(14695981039346656037);
 
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    for (size_t i = 0; i < n_names; i++) {
         const char *v = fm_ocf_param(names[i]);
         const char *p = (v != NULL)? v : "";
 
@@ -37,6 +37,14 @@ fm_apache_httpd_params_digest(char out[17])
         }
     }
     snprintf(out, 17, "%016" PRIx64, h);
+}
+
+void
+fm_apache_httpd_params_digest(char out[17])
+{
+    static const char *const names[] = { "httpd", "options", "envfiles", "configfile" };
+
+    fm_web_params_digest(names, sizeof(names) / sizeof(names[0]), out);
 }
 
 /* validate-all in a child: validation rewrites this process's parameters

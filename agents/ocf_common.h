@@ -145,6 +145,9 @@ pid_t fm_ocf_read_pid_file(const char *path);
  */
 bool fm_ocf_pid_alive(pid_t pid, const char *exe);
 
+/*! \return the session of \p pid (/proc/PID/stat), or 0 when it cannot be read */
+pid_t fm_ocf_proc_session(pid_t pid);
+
 /*!
  * \brief Wait until \p pid is gone (or, as a child of ours, reaped).
  * \return true when it is gone within \p timeout_ms

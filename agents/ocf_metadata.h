@@ -6,6 +6,7 @@
 #define FAULTMON_OCF_METADATA_H
 
 extern const char fm_ocf_metadata_apache[];
+extern const char fm_ocf_metadata_nginx[];
 extern const char fm_ocf_metadata_httpmon[];
 extern const char fm_ocf_metadata_guard[];
 

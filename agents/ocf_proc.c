@@ -39,6 +39,7 @@ pid_t
 fm_ocf_read_pid_file(const char *path)
 {
     static bool warned = false;
+    struct stat st;
     char err[512] = "";
     pid_t pid = 0;
     /* The loop's rule too (faultmon/pidfile.h): a FIFO there must not hold
@@ -48,7 +49,9 @@ fm_ocf_read_pid_file(const char *path)
     if (rc == 0) {
         return pid;
     }
-    if (rc != ENOENT && !warned) {
+    /* An empty file is a daemon between creating it and writing its PID
+     * (nginx does both in turn while start waits for it): no warning. */
+    if (rc != ENOENT && !warned && !(stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)) {
         /* Once per action: the start waits for a pid file in a loop. */
         warned = true;
         fm_ocf_log(LOG_WARNING, "pid file: %s: no PID taken from it", err);
@@ -56,9 +59,10 @@ fm_ocf_read_pid_file(const char *path)
     return 0;
 }
 
-/* The state letter of /proc/PID/stat, or 0. */
-static char
-proc_state(pid_t pid)
+/* The fields of /proc/PID/stat after the command's ")": its state letter
+ * and its session.  \return false when the process is not readable */
+static bool
+proc_stat(pid_t pid, char *state, long *session)
 {
     char path[64];
     char buf[256];
@@ -69,16 +73,36 @@ proc_state(pid_t pid)
     snprintf(path, sizeof(path), "/proc/%ld/stat", (long) pid);
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        return 0;
+        return false;
     }
     n = read(fd, buf, sizeof(buf) - 1);
     close(fd);
     if (n <= 0) {
-        return 0;
+        return false;
     }
     buf[n] = '\0';
     paren = strrchr(buf, ')');
-    return (paren != NULL && paren[1] == ' ')? paren[2] : 0;
+    /* state, ppid, pgrp, session */
+    return paren != NULL && sscanf(paren + 1, " %c %*d %*d %ld", state, session) == 2;
+}
+
+/* The state letter of /proc/PID/stat, or 0. */
+static char
+proc_state(pid_t pid)
+{
+    char state = 0;
+    long session = 0;
+
+    return proc_stat(pid, &state, &session)? state : 0;
+}
+
+pid_t
+fm_ocf_proc_session(pid_t pid)
+{
+    char state = 0;
+    long session = 0;
+
+    return proc_stat(pid, &state, &session)? (pid_t) session : 0;
 }
 
 static const char *

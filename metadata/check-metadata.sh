@@ -1,8 +1,9 @@
 #!/bin/bash
-# check-metadata.sh: the agents' meta-data.  Both XML files validate against
+# check-metadata.sh: the agents' meta-data.  Each XML file validates against
 # resource-agents' ra-api-1.dtd (the DTD ocf-tester uses), the agent prints
 # them unchanged, the man pages describe every parameter, ocf:faultmon:apache
-# has every parameter of ocf:heartbeat:apache with its default, and every
+# and nginx have every parameter of their ocf:heartbeat agent with its
+# default, and every
 # parameter of the probe core (with the default of its table, printed by
 # `faultmon probe --list-params`) and of the decision engine.
 
@@ -15,7 +16,8 @@ dtd=${FA_DTD:-/usr/share/resource-agents/ra-api-1.dtd}
 program=$top_builddir/agents/faultmon-ocf
 faultmon=${FAULTMON:-$top_builddir/src/faultmon}
 heartbeat_apache=/usr/lib/ocf/resource.d/heartbeat/apache
-agents="apache httpmon guard"
+heartbeat_nginx=/usr/lib/ocf/resource.d/heartbeat/nginx
+agents="apache nginx httpmon guard"
 
 if ! command -v xmllint >/dev/null 2>&1; then
     echo "1..0 # SKIP xmllint is not installed (apt-get install libxml2-utils)"
@@ -26,7 +28,7 @@ if [ ! -f "$dtd" ]; then
     exit 0
 fi
 tap_watchdog 60
-plan 29
+plan 39
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-metadata.XXXXXX") || bail_out "mktemp failed"
 fm_cleanup_add "rm -rf '$tmp'"
@@ -136,6 +138,33 @@ else
     skip "apache.xml has ocf:heartbeat:apache's defaults" "resource-agents is not installed"
 fi
 
+# The same for ocf:heartbeat:nginx (its configfile has no default: nginx -V
+# says; its httpd default /usr/sbin/httpd is kept, and means its search).
+if [ -x "$heartbeat_nginx" ]; then
+    OCF_ROOT=/usr/lib/ocf "$heartbeat_nginx" meta-data >"$tmp/heartbeat-nginx.xml" 2>/dev/null
+    missing=$(param_list_short "$tmp/heartbeat-nginx.xml")
+    differ=$missing
+    for p in $(param_names "$tmp/heartbeat-nginx.xml"); do
+        if ! param_names "$top_srcdir/metadata/nginx.xml" | grep -qx "$p"; then
+            missing="$missing $p"
+            continue
+        fi
+        theirs=$(param_default "$tmp/heartbeat-nginx.xml" "$p")
+        ours=$(param_default "$top_srcdir/metadata/nginx.xml" "$p")
+        [ "$theirs" = "$ours" ] || differ="$differ $p($theirs/$ours)"
+    done
+    is "$missing" "" "nginx.xml has every parameter of ocf:heartbeat:nginx"
+    is "$differ" "" "nginx.xml has ocf:heartbeat:nginx's defaults"
+    theirs=$(param_names "$tmp/heartbeat-nginx.xml" | tr '\n' ' ')
+    ours=$(param_names "$top_srcdir/metadata/nginx.xml" | head -n "$(param_names "$tmp/heartbeat-nginx.xml" | wc -l)" |
+        tr '\n' ' ')
+    is "$ours" "$theirs" "nginx.xml lists ocf:heartbeat:nginx's parameters first, in its order"
+else
+    skip "nginx.xml has every parameter of ocf:heartbeat:nginx" "resource-agents is not installed"
+    skip "nginx.xml has ocf:heartbeat:nginx's defaults" "resource-agents is not installed"
+    skip "nginx.xml lists ocf:heartbeat:nginx's parameters first, in its order" "resource-agents is not installed"
+fi
+
 # Every probe and decision parameter: the names in the probe parameter table
 # (src/core/probe_params.c, as `faultmon probe --list-params` prints it:
 # NAME, DEFAULT, HELP separated by tabs) and src/decide/params.c's param_table.
@@ -145,14 +174,16 @@ core_names=$({
     sed -n '/param_table\[P__COUNT\] = {/,/^};/p' "$top_srcdir/src/decide/params.c" |
         sed -n 's/.*\] = { "\([A-Za-z_]*\)".*/\1/p'
 } | sort -u)
-missing=""
-for p in $core_names; do
-    param_names "$top_srcdir/metadata/apache.xml" | grep -qx "$p" || missing="$missing $p"
+for agent in apache nginx; do
+    missing=""
+    for p in $core_names; do
+        param_names "$top_srcdir/metadata/$agent.xml" | grep -qx "$p" || missing="$missing $p"
+    done
+    if [ -z "$core_names" ]; then
+        missing="(no names found in faultmon probe --list-params and src/decide/params.c)"
+    fi
+    is "$missing" "" "$agent.xml has every parameter of the probe core and the decision engine"
 done
-if [ -z "$core_names" ]; then
-    missing="(no names found in faultmon probe --list-params and src/decide/params.c)"
-fi
-is "$missing" "" "apache.xml has every parameter of the probe core and the decision engine"
 
 # The probe parameters' defaults: the meta-data says what the table does.
 differ=""
@@ -239,7 +270,7 @@ for agent in $agents; do
     plain="$plain $agent:"$(xmllint --xpath '//parameter/shortdesc[not(starts-with(., "Advanced use only: "))]/../@name' \
         "$top_srcdir/metadata/$agent.xml" 2>/dev/null | sed -n 's/ *name="\([^"]*\)"/\1,/gp' | tr -d '\n')
 done
-is "$plain" " apache:configfile,httpd,port,statusurl,testregex,options,envfiles,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval, httpmon:name,dampen,multiplier,health_attribute,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_interval, guard:resource,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval," \
+is "$plain" " apache:configfile,httpd,port,statusurl,testregex,options,envfiles,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval, nginx:configfile,httpd,port,status10url,status10regex,options,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval, httpmon:name,dampen,multiplier,health_attribute,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_interval, guard:resource,Port_list,Monitor_Uri_List,Probe_timeout,Thorough_probe_interval,Retry_count,Retry_interval," \
     "only the parameters most administrators set lack 'Advanced use only: '"
 
 # pcs's own rendering of the XML, at 80 columns: every parameter on one line

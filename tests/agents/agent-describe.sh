@@ -18,9 +18,16 @@ command -v xmllint >/dev/null 2>&1 || {
 tap_watchdog 240
 top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 
-plan $((4 * 3))
+plan 16
 
-for agent in apache httpmon guard; do
+for agent in apache nginx httpmon guard; do
+    # An install older than ocf:faultmon:nginx has no link for it.
+    if [ ! -e "$FA_INSTALLED_DIR/$agent" ]; then
+        for what in "is this build's" "in pcs resource describe" "in pcs, one line per parameter" "in crm ra info"; do
+            skip "ocf:faultmon:$agent $what" "not installed in $FA_INSTALLED_DIR"
+        done
+        continue
+    fi
     this_build=false
     if "$FA_INSTALLED_DIR/$agent" meta-data 2>/dev/null | cmp -s - "$top_srcdir/metadata/$agent.xml"; then
         this_build=true

@@ -5,7 +5,8 @@
 # Every parameter of each agent gets, one at a time, a value holding $(...),
 # backticks, ';', '|', '&&' and a newline, each of which would create a
 # marker file if a shell ever ran it; validate-all, start, monitor (also at
-# OCF_CHECK_LEVEL=10) and stop run with it, and no marker may appear.  Then a
+# OCF_CHECK_LEVEL=10, and for nginx at 20 and 30) and stop run with it, and
+# no marker may appear.  (The nginx agent's part is skipped without nginx.)  Then a
 # password in a Monitor_Uri_List URI and in a testconffile must not show in
 # ps, in the agents' output and exit reasons, in faultmon status, in the
 # state directory or in Pacemaker's log file.
@@ -33,12 +34,19 @@ apache_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/apache
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 httpmon_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/httpmon.xml" |
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
+nginx_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/nginx.xml" |
+    tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 guard_params=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/guard.xml" |
     tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
 n_apache=$(echo "$apache_params" | wc -w)
 n_httpmon=$(echo "$httpmon_params" | wc -w)
+n_nginx=$(echo "$nginx_params" | wc -w)
 n_guard=$(echo "$guard_params" | wc -w)
-plan $((n_apache + n_httpmon + n_guard + 3 + 2 + 9 + 5))
+plan $((n_apache + n_httpmon + n_nginx + n_guard + 4 + 2 + 9 + 5))
+have_nginx=false
+if [ -x "${WS_NGINX:-/usr/sbin/nginx}" ] && fa_nginx_setup; then
+    have_nginx=true
+fi
 
 marker_dir=$FA_TMP/markers
 mkdir -p "$marker_dir"
@@ -57,20 +65,33 @@ run_all() {
     fa_agent "$1" start
     fa_agent "$1" monitor
     OCF_CHECK_LEVEL=10 fa_agent "$1" monitor
+    if [ "$1" = nginx ]; then
+        OCF_CHECK_LEVEL=20 fa_agent "$1" monitor
+        OCF_CHECK_LEVEL=30 fa_agent "$1" monitor
+    fi
     fa_agent "$1" stop
 }
 
-for agent in apache httpmon guard; do
+for agent in apache httpmon nginx guard; do
     case $agent in
         apache) names=$apache_params ;;
         httpmon) names=$httpmon_params ;;
+        nginx) names=$nginx_params ;;
         guard) names=$guard_params ;;
     esac
+    if [ "$agent" = nginx ] && [ "$have_nginx" != true ]; then
+        for _ in $names x; do
+            skip "nginx: shell syntax in its parameters" "nginx is not installed"
+        done
+        continue
+    fi
     tried=0
     for p in $names; do
         tried=$((tried + 1))
         if [ "$agent" = apache ]; then
             fa_params fminject
+        elif [ "$agent" = nginx ]; then
+            fa_nginx_params fminject
         else
             fa_clear_params
             export OCF_RESOURCE_INSTANCE=fminject
@@ -90,6 +111,7 @@ for agent in apache httpmon guard; do
 done
 unset FAULTMON_OCF_ATTRD_UPDATER
 fa_apache_kill
+fa_nginx_kill
 
 # The same payload in every parameter of ocf:faultmon:apache at once.
 fa_params fminject

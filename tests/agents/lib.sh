@@ -69,7 +69,9 @@ fa_agents_setup() {
     ln -s "$FA_PROGRAM" "$FA_TMP/bin/apache"
     ln -s "$FA_PROGRAM" "$FA_TMP/bin/httpmon"
     ln -s "$FA_PROGRAM" "$FA_TMP/bin/guard"
+    ln -s "$FA_PROGRAM" "$FA_TMP/bin/nginx"
     FA_APACHE=$FA_TMP/bin/apache
+    FA_NGINX=$FA_TMP/bin/nginx
     FA_HTTPMON=$FA_TMP/bin/httpmon
     FA_GUARD=$FA_TMP/bin/guard
     export FAULTMON_STATE_DIR=$FA_TMP/state
@@ -110,6 +112,7 @@ fa_agent() {
         apache) path=$FA_APACHE ;;
         httpmon) path=$FA_HTTPMON ;;
         guard) path=$FA_GUARD ;;
+        nginx) path=$FA_NGINX ;;
         *) path=$agent ;;
     esac
     FA_OUT=$(fm_timeout "${FA_TIMEOUT:-90}" "$path" "$action" 2>&1)
@@ -234,15 +237,21 @@ fa_apache_kill() {
             kill -KILL "$pid" 2>/dev/null
         fi
     fi
-    if [ -n "${FAULTMON_STATE_DIR:-}" ]; then
-        for f in "$FAULTMON_STATE_DIR"/*/pid; do
-            [ -f "$f" ] || continue
-            pid=$(cat "$f" 2>/dev/null)
-            # A stale pid file may name a reused PID: only a faultmon.
-            [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = faultmon ] &&
-                kill -TERM "$pid" 2>/dev/null
-        done
-    fi
+    fa_kill_loops
+}
+
+# Every fault-monitor loop of this test's state directory, by PID.
+fa_kill_loops() {
+    local pid f
+    [ -n "${FAULTMON_STATE_DIR:-}" ] || return 0
+    for f in "$FAULTMON_STATE_DIR"/*/pid; do
+        [ -f "$f" ] || continue
+        pid=$(cat "$f" 2>/dev/null)
+        # A stale pid file may name a reused PID: only a faultmon.
+        [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = faultmon ] &&
+            kill -TERM "$pid" 2>/dev/null
+    done
+    return 0
 }
 
 fa_apache_cleanup() {
@@ -267,4 +276,102 @@ fa_wait_state() {
         sleep 0.1
     done
     return 1
+}
+
+# ---- nginx (ocf:faultmon:nginx) ----
+
+fa_require_nginx() {
+    if [ ! -x "${WS_NGINX:-/usr/sbin/nginx}" ]; then
+        echo "1..0 # SKIP nginx is not installed (apt-get install nginx-light)"
+        exit 0
+    fi
+}
+
+# fa_nginx_setup: an nginx configuration in a temp dir, listening on a free
+# loopback port FA_NPORT, with a stub_status location and its listen in an
+# included file (conf.d/*.conf).  Everything nginx writes stays in the temp
+# dir: FA_NGINX_OPTIONS gives it -p (its prefix) and -e (its error log,
+# which it opens before it reads the configuration).
+fa_nginx_setup() {
+    local user_line=''
+    FA_NDIR=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-agent-nginx.XXXXXX") || return 1
+    fm_cleanup_add "fa_nginx_cleanup"
+    chmod 755 "$FA_NDIR"
+    mkdir -p "$FA_NDIR/run" "$FA_NDIR/htdocs" "$FA_NDIR/conf.d" "$FA_NDIR/logs" "$FA_NDIR/tmp"
+    echo "<html><body>faultmon-nginx-index</body></html>" >"$FA_NDIR/htdocs/index.html"
+    chmod -R a+rX "$FA_NDIR/htdocs"
+    FA_NPORT=$(fm_free_port 0) || return 1
+    FA_NCONF=$FA_NDIR/nginx.conf
+    FA_NPID_FILE=$FA_NDIR/run/nginx.pid
+    FA_NGINX_OPTIONS="-p $FA_NDIR -e $FA_NDIR/logs/error.log"
+    [ "$(id -u)" = 0 ] && user_line='user root;'
+    cat >"$FA_NCONF" <<CONF
+# written by tests/agents/lib.sh
+$user_line
+worker_processes 1;
+pid $FA_NPID_FILE;
+error_log $FA_NDIR/logs/error.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $FA_NDIR/tmp;
+    proxy_temp_path $FA_NDIR/tmp;
+    fastcgi_temp_path $FA_NDIR/tmp;
+    uwsgi_temp_path $FA_NDIR/tmp;
+    scgi_temp_path $FA_NDIR/tmp;
+    default_type text/html;
+    server {
+        include conf.d/*.conf;
+        root $FA_NDIR/htdocs;
+        location /nginx_status {
+            stub_status on;
+        }
+    }
+}
+CONF
+    echo "listen 127.0.0.1:$FA_NPORT;" >"$FA_NDIR/conf.d/listen.conf"
+}
+
+fa_nginx_params() {
+    fa_clear_params
+    export OCF_RESOURCE_INSTANCE=${1:-fmnginx}
+    export OCF_RESKEY_configfile=$FA_NCONF
+    export OCF_RESKEY_options=$FA_NGINX_OPTIONS
+    export OCF_RESKEY_Thorough_probe_interval=2s
+    export OCF_RESKEY_Probe_timeout=2s
+}
+
+# The PID of this test's nginx master, when its pid file names a live one.
+fa_nginx_pid() {
+    local pid
+    pid=$(cat "$FA_NPID_FILE" 2>/dev/null) || return 0
+    case $pid in '' | *[!0-9]*) return 0 ;; esac
+    tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$FA_NCONF" || return 0
+    echo "$pid"
+}
+
+# Every process of this test's nginx: the master's session (its workers
+# stay in it after a kill -9 of the master).
+fa_nginx_pids() {
+    local sid
+    sid=$(cat "$FA_NPID_FILE" 2>/dev/null)
+    case $sid in '' | *[!0-9]*) return 0 ;; esac
+    ps -e -o pid=,sid=,comm= | awk -v s="$sid" '$2 == s && $3 == "nginx" { print $1 }'
+}
+
+# Stop whatever of the test's nginx (every process of its session) and
+# loops is left, by PID.
+fa_nginx_kill() {
+    local pid
+    for pid in $(fa_nginx_pids); do
+        kill -KILL "$pid" 2>/dev/null
+    done
+    fa_kill_loops
+}
+
+fa_nginx_cleanup() {
+    fa_nginx_kill
+    if [ -n "${FA_NDIR:-}" ] && [ -d "$FA_NDIR" ]; then
+        rm -rf "$FA_NDIR"
+    fi
 }

@@ -15,6 +15,7 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_runconf \
 	tests/fuzz/fuzz_record \
 	tests/fuzz/fuzz_apache_conf \
+	tests/fuzz/fuzz_nginx_conf \
 	tests/fuzz/fuzz_decide \
 	tests/fuzz/fuzz_history \
 	tests/fuzz/fuzz_regex \
@@ -26,6 +27,7 @@ FM_FUZZ_DICTS = \
 	tests/fuzz/fuzz_apache_conf.dict \
 	tests/fuzz/fuzz_decide.dict \
 	tests/fuzz/fuzz_http.dict \
+	tests/fuzz/fuzz_nginx_conf.dict \
 	tests/fuzz/fuzz_regex.dict \
 	tests/fuzz/fuzz_runconf.dict \
 	tests/fuzz/fuzz_state.dict \
@@ -55,6 +57,7 @@ tests_fuzz_fuzz_http_LDADD = $(FM_FUZZ_LIBS)
 FM_FUZZ_OCF_SOURCES = \
 	agents/ocf_apache_conf.c \
 	agents/ocf_apache_targets.c \
+	agents/ocf_nginx_conf.c \
 	$(FM_OCF_COMMON_SOURCES)
 FM_FUZZ_OCF_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
@@ -90,12 +93,20 @@ tests_fuzz_fuzz_record_LDADD = $(FM_FUZZ_LIBS)
 
 # The reader opens, lists and globs only inside the harness's tree.
 tests_fuzz_fuzz_apache_conf_SOURCES = tests/fuzz/fuzz_apache_conf.c tests/fuzz/fuzz_common.h \
-	$(FM_FUZZ_OCF_SOURCES)
+	tests/fuzz/fuzz_conf_tree.h $(FM_FUZZ_OCF_SOURCES)
 tests_fuzz_fuzz_apache_conf_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_apache_conf_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_apache_conf_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) \
 	-Wl,--wrap=fopen,--wrap=stat,--wrap=scandir,--wrap=glob
 tests_fuzz_fuzz_apache_conf_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_nginx_conf_SOURCES = tests/fuzz/fuzz_nginx_conf.c tests/fuzz/fuzz_common.h \
+	tests/fuzz/fuzz_conf_tree.h $(FM_FUZZ_OCF_SOURCES)
+tests_fuzz_fuzz_nginx_conf_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
+tests_fuzz_fuzz_nginx_conf_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_nginx_conf_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) \
+	-Wl,--wrap=fopen,--wrap=stat,--wrap=scandir,--wrap=glob
+tests_fuzz_fuzz_nginx_conf_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_decide_SOURCES = tests/fuzz/fuzz_decide.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_decide_CFLAGS = $(FM_FUZZ_CFLAGS)

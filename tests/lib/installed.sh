@@ -30,7 +30,7 @@ fm_installed_stale() {
     prefix=${prefix%/*}
     faultmon=${FM_INSTALLED_FAULTMON:-$prefix/bin/faultmon}
 
-    for agent in apache httpmon guard; do
+    for agent in apache nginx httpmon guard; do
         real=$(readlink -f "$agent_dir/$agent" 2>/dev/null)
         if [ "$real" != "$(readlink -f "$ocf")" ]; then
             echo "$agent_dir/$agent leads to '${real:-nothing}', not to $ocf"

@@ -73,7 +73,7 @@ fm_deb_inside() {
     [ "$status" -eq 0 ] || diag_file "$work/apt-install.log"
     chroot "$r" dpkg-query -L faultmon > "$work/installed-paths" 2>&1
 
-    for agent in apache httpmon guard; do
+    for agent in apache nginx httpmon guard; do
         if fm_timeout 30 chroot "$r" crm_resource --show-metadata "ocf:faultmon:$agent" 2>&1 |
             cmp -s - "$top_srcdir/metadata/$agent.xml"; then
             ok "crm_resource --show-metadata ocf:faultmon:$agent prints the packaged agent's meta-data"
@@ -200,7 +200,7 @@ if ! unshare --mount --propagation private mount -t overlay overlay \
 fi
 
 tap_watchdog 1200
-plan 18
+plan 19
 
 FM_DEB_VERSION=$(sed -n '1s/^faultmon (\([^-)]*\).*/\1/p' "$top_srcdir/debian/changelog")
 export FM_DEB_VERSION
@@ -256,13 +256,15 @@ dpkg-deb -x "$work/$deb" "$work/x"
 missing=""
 for p in usr/bin/faultmon usr/libexec/faultmon/faultmon-ocf usr/libexec/faultmon/faultmon-ocf-probe \
     usr/share/man/man1/faultmon.1.gz usr/share/man/man7/ocf_faultmon_apache.7.gz \
-    usr/share/man/man7/ocf_faultmon_httpmon.7.gz usr/share/doc/faultmon/README.md.gz \
-    usr/share/doc/faultmon/copyright usr/share/faultmon/ocf/apache.xml usr/share/faultmon/ocf/httpmon.xml usr/share/faultmon/ocf/guard.xml; do
+    usr/share/man/man7/ocf_faultmon_nginx.7.gz usr/share/man/man7/ocf_faultmon_httpmon.7.gz \
+    usr/share/man/man7/ocf_faultmon_guard.7.gz \
+    usr/share/doc/faultmon/README.md.gz usr/share/doc/faultmon/copyright usr/share/faultmon/ocf/apache.xml \
+    usr/share/faultmon/ocf/nginx.xml usr/share/faultmon/ocf/httpmon.xml usr/share/faultmon/ocf/guard.xml; do
     [ -f "$work/x/$p" ] || missing="$missing $p"
 done
 is "$missing" "" "the package holds the program, the agent programs, man pages, README and meta-data"
 missing=""
-for agent in apache httpmon guard; do
+for agent in apache nginx httpmon guard; do
     link=$work/x/usr/lib/ocf/resource.d/faultmon/$agent
     # A relative link that resolves inside the package tree.
     if [ ! -L "$link" ] || [ "$(readlink -f "$link")" != "$work/x/usr/libexec/faultmon/faultmon-ocf" ]; then

@@ -78,8 +78,11 @@ rpm -qlp "$rpmfile" > "$work/files" 2> /dev/null
 missing=""
 for p in /usr/bin/faultmon /usr/libexec/faultmon/faultmon-ocf /usr/libexec/faultmon/faultmon-ocf-probe \
     /usr/lib/ocf/resource.d/faultmon/apache /usr/lib/ocf/resource.d/faultmon/httpmon \
+    /usr/lib/ocf/resource.d/faultmon/nginx /usr/lib/ocf/resource.d/faultmon/guard \
     /usr/share/man/man1/faultmon.1 /usr/share/man/man7/ocf_faultmon_apache.7 \
-    /usr/share/man/man7/ocf_faultmon_httpmon.7 /usr/share/faultmon/ocf/apache.xml; do
+    /usr/share/man/man7/ocf_faultmon_nginx.7 /usr/share/man/man7/ocf_faultmon_httpmon.7 \
+    /usr/share/man/man7/ocf_faultmon_guard.7 /usr/share/faultmon/ocf/guard.xml \
+    /usr/share/faultmon/ocf/apache.xml /usr/share/faultmon/ocf/nginx.xml; do
     grep -q "^$p" "$work/files" || missing="$missing $p"
 done
 grep -q '/README.md$' "$work/files" || missing="$missing README.md"
@@ -87,7 +90,7 @@ grep -q '^/usr/include' "$work/files" && missing="$missing (has /usr/include)"
 is "$missing" "" "the package holds the program, agents, man pages, README and meta-data, no headers"
 
 links=$(rpm -qlvp "$rpmfile" 2> /dev/null | sed -n 's|.*/usr/lib/ocf/resource.d/faultmon/\([a-z]*\) -> |\1 -> |p' | sort | tr '\n' ';')
-is "$links" "apache -> ../../../../libexec/faultmon/faultmon-ocf;httpmon -> ../../../../libexec/faultmon/faultmon-ocf;" \
+is "$links" "apache -> ../../../../libexec/faultmon/faultmon-ocf;guard -> ../../../../libexec/faultmon/faultmon-ocf;httpmon -> ../../../../libexec/faultmon/faultmon-ocf;nginx -> ../../../../libexec/faultmon/faultmon-ocf;" \
     "the agents are relative links to the agent program"
 
 # shellcheck disable=SC2016 # "$1" is the scriptlet's

@@ -1,0 +1,251 @@
+/*
+ * Unit tests: what ocf:faultmon:nginx reads from an nginx configuration:
+ * the listen directives of http{} servers (the default Port_list) through
+ * include globs relative to the configuration's directory, ssl, the default
+ * *:80, pid, the stub_status location; and hostile files (include loops,
+ * nesting, FIFOs, /dev/zero, unbalanced braces, overlong tokens, huge and
+ * random files) refused with one line, never a crash or a hang.
+ */
+#include <config.h>
+
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ocf_nginx.h"
+
+static char dir[PATH_MAX];
+
+static void
+write_file(const char *name, const char *text)
+{
+    char path[PATH_MAX + 64];
+    FILE *out = NULL;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    fputs(text, out);
+    fclose(out);
+}
+
+static int
+remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void) st;
+    (void) flag;
+    (void) ftw;
+    return remove(path);
+}
+
+static int
+setup(void **state)
+{
+    char tmpl[] = "/tmp/faultmon-test-nginx-conf.XXXXXX";
+    char path[PATH_MAX + 64];
+
+    (void) state;
+    if (mkdtemp(tmpl) == NULL) {
+        return -1;
+    }
+    snprintf(dir, sizeof(dir), "%s", tmpl);
+    snprintf(path, sizeof(path), "%s/conf.d", dir);
+    return mkdir(path, 0755);
+}
+
+static int
+teardown(void **state)
+{
+    (void) state;
+    /* The test's own temp dir, symbolic links not followed. */
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int
+read_conf(const char *name, struct fm_apache_conf *conf, char *err, size_t err_len)
+{
+    char path[PATH_MAX + 64];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return fm_nginx_conf_read(path, "/prefix", conf, err, err_len);
+}
+
+static void
+read_fails(const char *name, int rc, const char *words)
+{
+    struct fm_apache_conf conf;
+    char err[512] = "";
+
+    assert_int_equal(read_conf(name, &conf, err, sizeof(err)), rc);
+    assert_non_null(strstr(err, words));
+    assert_null(strchr(err, '\n'));
+}
+
+static void
+test_layout(void **state)
+{
+    struct fm_apache_conf conf;
+    char err[512] = "";
+    char list[1024];
+    char pid[256];
+
+    (void) state;
+    write_file("nginx.conf",
+               "user www-data;\npid run/nginx.pid;\nevents { worker_connections 8; }\n"
+               "stream { server { listen 7000; } }\n"
+               "http {\n  include conf.d/*.conf;\n"
+               "  server { listen 8080 default_server; listen [::]:8082 ipv6only=on;\n"
+               "    location /nginx_status { stub_status on; }\n"
+               "    location = /other { return 200 \"{;}\"; } # a comment { ;\n  }\n"
+               "  server { server_name nolisten; }\n"
+               "}\n");
+    write_file("conf.d/a.conf", "server { listen \"127.0.0.1:8081\"; listen 8443 ssl; listen unix:/x.sock; }\n");
+    write_file("conf.d/b.conf", "server { listen 127.0.0.1:9443; ssl on; listen 127.0.0.1:9444; }\n");
+    assert_int_equal(read_conf("nginx.conf", &conf, err, sizeof(err)), 0);
+    assert_int_equal(conf.n_files, 3);
+    fm_apache_conf_port_list(&conf, false, list, sizeof(list));
+    assert_string_equal(list, "127.0.0.1:8081 https://127.0.0.1:8443/ https://127.0.0.1:9443/ "
+                        "https://127.0.0.1:9444/ 127.0.0.1:8080 [::1]:8082 127.0.0.1:80");
+    assert_string_equal(conf.status_location, "/nginx_status");
+    assert_true(fm_apache_conf_pid_file(&conf, pid, sizeof(pid)));
+    assert_string_equal(pid, "/prefix/run/nginx.pid");
+}
+
+/* heartbeat finds "stub_status on" only; nginx's bare form is not taken. */
+static void
+test_stub_status_forms(void **state)
+{
+    struct fm_apache_conf conf;
+    char err[512] = "";
+
+    (void) state;
+    write_file("s.conf", "http { server { listen 1; location /a { stub_status; } } }\n");
+    assert_int_equal(read_conf("s.conf", &conf, err, sizeof(err)), 0);
+    assert_string_equal(conf.status_location, "");
+    assert_string_equal(conf.pid_file, "");
+}
+
+static void
+test_syntax_errors(void **state)
+{
+    char big[6000];
+
+    (void) state;
+    write_file("open.conf", "http { server { listen 1; }\n");
+    read_fails("open.conf", EINVAL, "'http' block not closed");
+    write_file("close.conf", "}\n");
+    read_fails("close.conf", EINVAL, "unexpected '}'");
+    write_file("quote.conf", "pid \"x;\n");
+    read_fails("quote.conf", EINVAL, "unterminated string");
+    write_file("semi.conf", "http { server { listen 1 } }\n");
+    read_fails("semi.conf", EINVAL, "without ';' before '}'");
+    memset(big, 'a', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    write_file("long.conf", big);
+    read_fails("long.conf", EINVAL, "a word longer than");
+    read_fails("missing.conf", ENOENT, "cannot read");
+}
+
+static void
+test_include_loops(void **state)
+{
+    char path[PATH_MAX + 64];
+    char text[128];
+
+    (void) state;
+    write_file("self.conf", "include self.conf;\n");
+    read_fails("self.conf", ELOOP, "include loop");
+    write_file("la.conf", "include lb.conf;\n");
+    write_file("lb.conf", "include la.conf;\n");
+    read_fails("la.conf", ELOOP, "include loop");
+    /* Through a symbolic link: the same file by identity. */
+    snprintf(path, sizeof(path), "%s/link.conf", dir);
+    assert_int_equal(symlink("lc.conf", path), 0);
+    write_file("lc.conf", "include link.conf;\n");
+    read_fails("lc.conf", ELOOP, "include loop");
+    /* 20 files deep, each including the next. */
+    for (int i = 0; i < 20; i++) {
+        snprintf(path, sizeof(path), "d%d.conf", i);
+        snprintf(text, sizeof(text), "include d%d.conf;\n", i + 1);
+        write_file(path, text);
+    }
+    write_file("d20.conf", "\n");
+    read_fails("d0.conf", ELOOP, "nested more than 16 deep");
+}
+
+static void
+test_special_files(void **state)
+{
+    char path[PATH_MAX + 64];
+
+    (void) state;
+    snprintf(path, sizeof(path), "%s/fifo.conf", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    write_file("with-fifo.conf", "include fifo.conf;\n");
+    read_fails("with-fifo.conf", EINVAL, "not a regular file");
+    snprintf(path, sizeof(path), "%s/zero.conf", dir);
+    assert_int_equal(symlink("/dev/zero", path), 0);
+    read_fails("zero.conf", EINVAL, "not a regular file");
+    write_file("with-dir.conf", "include conf.d;\n");
+    read_fails("with-dir.conf", EINVAL, "not a regular file");
+}
+
+/* A file over 4 MiB is refused; random bytes end in a verdict, not a crash. */
+static void
+test_huge_and_random(void **state)
+{
+    struct fm_apache_conf conf;
+    char err[512] = "";
+    char path[PATH_MAX + 64];
+    FILE *out = NULL;
+
+    (void) state;
+    snprintf(path, sizeof(path), "%s/huge.conf", dir);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    for (int i = 0; i < 5 * 1024 * 1024 / 16; i++) {
+        fputs("# comment line.\n", out);
+    }
+    fclose(out);
+    read_fails("huge.conf", EINVAL, "larger than");
+    srand(42);
+    for (int round = 0; round < 200; round++) {
+        snprintf(path, sizeof(path), "%s/random.conf", dir);
+        out = fopen(path, "w");
+        assert_non_null(out);
+        for (int i = 0; i < 2000; i++) {
+            static const char alphabet[] = "{};\"'\\# \n\tlisten include pid server http ssl:[]0123456789";
+
+            fputc(((rand() & 3) == 0)? rand() & 0xff : alphabet[rand() % (sizeof(alphabet) - 1)], out);
+        }
+        fclose(out);
+        (void) read_conf("random.conf", &conf, err, sizeof(err));
+        assert_true(conf.n_listen <= FM_APACHE_MAX_LISTEN);
+    }
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_stub_status_forms),
+        cmocka_unit_test(test_syntax_errors),
+        cmocka_unit_test(test_include_loops),
+        cmocka_unit_test(test_special_files),
+        cmocka_unit_test(test_huge_and_random),
+    };
+
+    return cmocka_run_group_tests_name("ocf_nginx_conf", tests, setup, teardown);
+}
