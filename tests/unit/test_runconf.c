@@ -208,6 +208,15 @@ sni_set(const struct fm_run_config *cfg)
     return strcmp(cfg->probe.sni, "www.example.com") == 0;
 }
 
+/* Port_list's items, marked as dependencies (judged apart from the service). */
+static bool
+dependency_set(const struct fm_run_config *cfg)
+{
+    return cfg->n_targets == 2 && cfg->targets[0].dependency && cfg->targets[1].dependency
+           && strcmp(cfg->targets[0].text, "tcp://db:5432") == 0
+           && strcmp(cfg->targets[1].text, "redis://cache:6379") == 0 && !cfg->have_port_list;
+}
+
 static bool
 max_set(const struct fm_run_config *cfg)
 {
@@ -222,6 +231,8 @@ static const struct param_case param_cases[] = {
       "Monitor_Uri_List: invalid URI 'tcp://h:1'", "Monitor_Uri" },
     { "Probe_command", "true\n /bin/sh -c 'exit 1'\n", command_set, "check | grep",
       "Probe_command: invalid command 'check | grep': no shell runs it", "Probe_commands" },
+    { "Dependency_list", "tcp://db:5432, redis://cache:6379", dependency_set, "80/udp",
+      "Dependency_list: invalid item '80/udp'", "Dependencies_list" },
     { "Probe_timeout", "2500ms", timeout_set, "0",
       "invalid Probe_timeout '0': expected a positive duration such as 5s", "Probe_time_out" },
     { "expect_status", "401", expect_set, "200-1000", "expect_status: invalid status list '200-1000'",
