@@ -27,7 +27,7 @@ fi
 : "${FM_SC_KILLS:=4}"
 TPI=2
 
-fm_plan $((9 + FM_SC_KILLS))
+fm_plan $((10 + FM_SC_KILLS))
 
 fm_cluster_start 3 || fm_bail "3-node cluster did not form"
 fm_result 0 "3-node cluster formed in ${FM_LAST_MS} ms"
