@@ -59,7 +59,8 @@ for agent in apache nginx httpmon guard; do
         # pcs's own warning about ocf:heartbeat:nginx's monitor depths 20
         # and 30, which have no interval (nginx.xml keeps them as that
         # agent has them), is pcs's line, not a parameter's.
-        lines=$(printf '%s\n' "$out" | grep -v -e '^Assumed agent name' -e '^Warning: changing a monitor operation interval' | sed '/^Default operations:/,$d' | wc -l)
+        out=$(printf '%s\n' "$out" | grep -v '^Warning: changing a monitor operation interval')
+        lines=$(printf '%s\n' "$out" | grep -v '^Assumed agent name' | sed '/^Default operations:/,$d' | wc -l)
         max=$((n_xml + 6))
         wide=$(printf '%s\n' "$out" | awk 'length($0) > 80' | head -n 3)
         if ! $this_build; then

@@ -37,7 +37,8 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/guard-3node.sh \
 	tests/cluster/deps-3node.sh \
 	tests/cluster/nginx-3node.sh \
-	tests/cluster/budget-3node.sh
+	tests/cluster/budget-3node.sh \
+	tests/cluster/guard-pgsql-1node.sh
 
 TESTS += $(FM_SCENARIO_TESTS)
 EXTRA_DIST += $(FM_SCENARIO_TESTS) tests/cluster/scenario-lib.sh
