@@ -32,14 +32,14 @@ if [ "${#build_dirs[@]}" -eq 0 ]; then
 fi
 
 tiers="unit integration agents cluster asan fuzz"
-# About 85 % of what each tier ran when the minimum was last set (unit 518,
-# integration 824, agents 404, cluster 103, asan 1320, fuzz 11 harnesses).
+# About 85 % of what each tier ran when the minimum was last set (unit 610,
+# integration 951, agents 720, cluster 156, asan 1792, fuzz 13 harnesses).
 declare -A min=(
-    [unit]=${FM_MIN_UNIT:-440}
-    [integration]=${FM_MIN_INTEGRATION:-700}
-    [agents]=${FM_MIN_AGENTS:-343}
-    [cluster]=${FM_MIN_CLUSTER:-87}
-    [asan]=${FM_MIN_ASAN:-1120}
+    [unit]=${FM_MIN_UNIT:-520}
+    [integration]=${FM_MIN_INTEGRATION:-800}
+    [agents]=${FM_MIN_AGENTS:-610}
+    [cluster]=${FM_MIN_CLUSTER:-135}
+    [asan]=${FM_MIN_ASAN:-1520}
     [fuzz]=${FM_MIN_FUZZ:-0}
 )
 declare -A ran=() tier_passed=() tier_failed=() tier_skipped=()
