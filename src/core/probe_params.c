@@ -312,7 +312,8 @@ static const struct fm_probe_param probe_params[] = {
         .help = "programs run as probes, one per line, never by a shell: exit 0 ok, 1 partial, 2 complete",
     },
     {
-        .name = "Dependency_list", .option = "dependency", .option_takes_value = true,
+        /* A parameter only: `faultmon probe` judges every target alike. */
+        .name = "Dependency_list",
         .type = FM_PARAM_TARGETS, .default_text = "",
         .set = set_targets,
         .help = "URIs of what the service needs (tcp://db:5432, postgres://...): judged apart, from every node",
