@@ -19,6 +19,7 @@
 
 #include <faultmon/commands.h>
 #include <faultmon/deps.h>
+#include <faultmon/json.h>
 #include <faultmon/spawn.h>
 
 #define CLUSTER_MAX_NODES 64
@@ -231,24 +232,6 @@ print_text(const struct cluster *c)
 }
 
 static void
-json_string(const char *s)
-{
-    putchar('"');
-    for (; *s != '\0'; s++) {
-        unsigned char ch = (unsigned char) *s;
-
-        if (ch == '"' || ch == '\\') {
-            printf("\\%c", ch);
-        } else if (ch < 0x20) {
-            printf("\\u%04x", ch);
-        } else {
-            putchar(ch);
-        }
-    }
-    putchar('"');
-}
-
-static void
 print_json(const struct cluster *c)
 {
     static const char *const kinds[] = { "resource", "dependency", "node" };
@@ -258,21 +241,21 @@ print_json(const struct cluster *c)
     printf("{\"nodes\":[");
     for (size_t k = 0; k < c->n_nodes; k++) {
         printf("%s", (k > 0)? "," : "");
-        json_string(c->node[order[k]]);
+        fm_json_string(stdout, c->node[order[k]]);
     }
     printf("],\"rows\":[");
     for (size_t i = 0; i < c->n_rows; i++) {
         printf("%s{\"kind\":\"%s\",\"name\":", (i > 0)? "," : "", kinds[c->rows[i].kind]);
-        json_string(c->rows[i].name);
+        fm_json_string(stdout, c->rows[i].name);
         printf(",\"views\":{");
         for (size_t k = 0, shown = 0; k < c->n_nodes; k++) {
             size_t n = order[k];
 
             if (c->rows[i].value[n][0] != '\0') {
                 printf("%s", (shown++ > 0)? "," : "");
-                json_string(c->node[n]);
+                fm_json_string(stdout, c->node[n]);
                 putchar(':');
-                json_string(c->rows[i].value[n]);
+                fm_json_string(stdout, c->rows[i].value[n]);
             }
         }
         printf("}}");
