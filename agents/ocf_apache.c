@@ -151,6 +151,15 @@ check_refusal(const struct fm_ocf *ocf)
     return rc;
 }
 
+/* The loop watches the server's parent and finds its exit at once; its
+ * reasons name it as the agent does ("nginx (pid 812) exited"). */
+static void
+watch_env(const struct apache *a, const char *pid_file)
+{
+    setenv("FAULTMON_WATCH_PIDFILE", pid_file, 1);
+    setenv("FAULTMON_WATCH_NAME", a->ops->server, 1);
+}
+
 static int
 apache_start(struct apache *a)
 {
@@ -209,8 +218,7 @@ apache_start(struct apache *a)
     if (st == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
     }
-    /* The loop watches httpd's parent and finds its exit at once. */
-    setenv("FAULTMON_WATCH_PIDFILE", a->pid_file, 1);
+    watch_env(a, a->pid_file);
     rc = fm_ocf_loop_start(a->ocf, NULL, st);
     if (rc == PCMK_OCF_OK && heartbeat) {
         char failed[512];
@@ -308,7 +316,7 @@ restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_st
         fm_ocf_param_set("Probe_timeout", rec_or(rec, "Probe_timeout", ""));
     }
     if (rc == PCMK_OCF_OK) {
-        setenv("FAULTMON_WATCH_PIDFILE", rec_or(rec, "pid_file", ""), 1);
+        watch_env(a, rec_or(rec, "pid_file", ""));
         rc = fm_ocf_loop_start(a->ocf, NULL, st);
     }
     if (rc != PCMK_OCF_OK) {

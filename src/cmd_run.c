@@ -57,7 +57,7 @@ struct fm_loop {
     uint64_t max_cycles;            /* 0: forever */
     bool signal_pacemaker;
     bool reported_file;             /* the `reported` file exists */
-    const char *watch_pid_file;     /* FAULTMON_WATCH_PIDFILE: the service's */
+    struct fm_run_watch watch;      /* FAULTMON_WATCH_PIDFILE: the service's */
     int watch_fd;                   /* pidfd of the watched process, or -1 */
     long watch_pid;
     int watch_rc;                   /* the last reading's error, said once */
@@ -409,7 +409,7 @@ on_watch_exit(int32_t fd, int32_t revents, void *data)
     qb_loop_poll_del(lp->loop, lp->watch_fd);
     close(lp->watch_fd);
     lp->watch_fd = -1;
-    snprintf(cause, sizeof(cause), "httpd (pid %ld) exited", lp->watch_pid);
+    snprintf(cause, sizeof(cause), "%s (pid %ld) exited", lp->watch.name, lp->watch_pid);
     fm_monitor_event(&lp->mon, cause, false, fm_now_us(), (int64_t) time(NULL), &out);
     if (loop_apply(lp, &out)) {
         loop_act(lp, &out);
@@ -428,10 +428,10 @@ loop_watch(struct fm_loop *lp)
     int fd = -1;
     int rc = 0;
 
-    if (lp->watch_pid_file == NULL || lp->watch_fd >= 0) {
+    if (lp->watch.pid_file == NULL || lp->watch_fd >= 0) {
         return;
     }
-    rc = fm_pidfile_read(lp->watch_pid_file, &pid, err, sizeof(err));
+    rc = fm_pidfile_read(lp->watch.pid_file, &pid, err, sizeof(err));
     if (rc != 0 && rc != ENOENT && rc != lp->watch_rc) {
         fm_log_warn("%s: no process to watch: %s", lp->resource, err);
     }
@@ -592,7 +592,7 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     lp->cfg = &args->cfg;
     lp->max_cycles = args->max_cycles;
     lp->signal_pacemaker = args->signal_pacemaker;
-    lp->watch_pid_file = args->watch_pid_file;
+    lp->watch = args->watch;
     if (lp->signal_pacemaker && !fm_pcmk_resource_from_env(&lp->rsc)) {
         fm_log_info("%s: no OCF resource environment; decisions are only recorded", lp->resource);
         lp->signal_pacemaker = false;

@@ -14,12 +14,27 @@
 
 #include "cmd_run_args.h"
 
+/* The watched process's name goes into reasons and logs: a short word
+ * ("httpd", "nginx"), else a neutral one. */
+static const char *
+watch_name(const char *given)
+{
+    size_t len = (given != NULL)? strlen(given) : 0;
+
+    if (len == 0 || len > 32 || strspn(given, "abcdefghijklmnopqrstuvwxyz"
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len) {
+        return "the watched process";
+    }
+    return given;
+}
+
 void
 fm_run_args_init(struct fm_run_args *args)
 {
     memset(args, 0, sizeof(*args));
     args->use_env = true;
     args->signal_pacemaker = true;
+    args->watch.name = watch_name(NULL);
     fm_run_config_init(&args->cfg);
 }
 
@@ -160,10 +175,11 @@ fm_run_args_configure(struct fm_run_args *args)
     char err[512] = "";
     int rc = -1;
 
-    args->watch_pid_file = getenv("FAULTMON_WATCH_PIDFILE");
-    if (args->watch_pid_file != NULL && args->watch_pid_file[0] != '/') {
-        args->watch_pid_file = NULL;
+    args->watch.pid_file = getenv("FAULTMON_WATCH_PIDFILE");
+    if (args->watch.pid_file != NULL && args->watch.pid_file[0] != '/') {
+        args->watch.pid_file = NULL;
     }
+    args->watch.name = watch_name(getenv("FAULTMON_WATCH_NAME"));
     if (fm_state_dir(args->resource, args->dir, sizeof(args->dir)) != 0) {
         return fm_cli_error("run", "invalid resource name '%s': use letters, digits, '.', '_', '-' and ':'",
                             args->resource);

@@ -13,6 +13,13 @@
 #include <faultmon/state.h>
 
 /* What the command line and the environment ask for. */
+/* The process the loop watches (the agents pass the service's pid file),
+ * and what the reason calls it when it exits ("nginx (pid 812) exited"). */
+struct fm_run_watch {
+    const char *pid_file;           /* absolute, or NULL: none watched */
+    const char *name;               /* never NULL */
+};
+
 struct fm_run_args {
     const char *resource;
     char **params;                  /* --param NAME=VALUE, in order */
@@ -24,7 +31,7 @@ struct fm_run_args {
     uint64_t max_cycles;            /* --cycles; 0: forever */
     int verbose;
     char dir[4096];                 /* the resource's state directory */
-    const char *watch_pid_file;     /* FAULTMON_WATCH_PIDFILE: the service's */
+    struct fm_run_watch watch;      /* FAULTMON_WATCH_PIDFILE and _NAME */
     struct fm_run_config cfg;       /* the parameters */
 };
 

@@ -24,6 +24,8 @@
 #define FM_DEPS_ATTR_PREFIX "faultmon-dep-"
 /* The longest attribute name made, with its NUL. */
 #define FM_DEPS_ATTR_MAX 96
+/* The longest key read from a URI before it is cut (to FM_DEPS_ATTR_MAX). */
+#define FM_DEPS_KEY_MAX 4096
 
 /* What the other nodes say of one dependency. */
 struct fm_deps_views {
@@ -43,7 +45,10 @@ enum fm_dep_verdict {
  * \brief The attribute of a dependency's views: FM_DEPS_ATTR_PREFIX and its
  *        URI in lower case with every run of other characters than letters
  *        and digits made one '-' (tcp://DB:5432 -> faultmon-dep-tcp-db-5432),
- *        cut to FM_DEPS_ATTR_MAX; a password in the URI is left out.
+ *        a password in the URI left out.  A longer key is cut to fit
+ *        FM_DEPS_ATTR_MAX (or \p buf_len) and ends in '-' and 8 hex digits
+ *        of a hash of the whole key, so that two long URIs alike in their
+ *        first characters still have two attributes.
  */
 void fm_deps_attr_name(const char *uri, char *buf, size_t buf_len);
 

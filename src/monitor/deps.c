@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,9 +30,29 @@ append_key(char *buf, size_t used, size_t buf_len, const char *p, const char *en
     return used;
 }
 
-void
-fm_deps_attr_name(const char *uri, char *buf, size_t buf_len)
+/* FNV-1a, 32 bits: a short, stable mark of a key too long to keep whole. */
+static uint32_t
+key_hash(const char *s)
 {
+    uint32_t h = UINT32_C(2166136261);
+
+    for (; *s != '\0'; s++) {
+        h = (h ^ (unsigned char) *s) * UINT32_C(16777619);
+    }
+    return h;
+}
+
+/* "-" and 8 hex digits */
+#define KEY_HASH_LEN 9
+
+void
+fm_deps_attr_name(const char *uri, char *out, size_t out_len)
+{
+    /* The whole key first: one cut short must still differ from another
+     * that shares its first FM_DEPS_ATTR_MAX characters, or the two
+     * dependencies would publish their views into one attribute. */
+    char buf[FM_DEPS_KEY_MAX];
+    size_t buf_len = sizeof(buf);
     const char *end = uri + strlen(uri);
     const char *scheme_end = strstr(uri, "://");
     size_t used = 0;
@@ -54,6 +76,21 @@ fm_deps_attr_name(const char *uri, char *buf, size_t buf_len)
     used = append_key(buf, used, buf_len, uri, end);
     while (used > strlen(FM_DEPS_ATTR_PREFIX) && buf[used - 1] == '-') {
         buf[--used] = '\0';
+    }
+    if (out_len == 0) {
+        return;
+    }
+    if (used < out_len) {
+        memcpy(out, buf, used + 1);
+    } else if (out_len > strlen(FM_DEPS_ATTR_PREFIX) + KEY_HASH_LEN + 1) {
+        size_t keep = out_len - 1 - KEY_HASH_LEN;
+
+        while (keep > strlen(FM_DEPS_ATTR_PREFIX) && buf[keep - 1] == '-') {
+            keep--;
+        }
+        snprintf(out, out_len, "%.*s-%08" PRIx32, (int) keep, buf, key_hash(buf));
+    } else {
+        snprintf(out, out_len, "%.*s", (int) (out_len - 1), buf);
     }
 }
 

@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 82
+plan 83
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -288,7 +288,7 @@ wait "$pid" 2>/dev/null
 sleep 60 &
 spid=$!
 echo "$spid" >"$FM_TMP/watched.pid"
-FAULTMON_WATCH_PIDFILE=$FM_TMP/watched.pid "$FAULTMON" run watched --no-env --no-pacemaker \
+FAULTMON_WATCH_PIDFILE=$FM_TMP/watched.pid FAULTMON_WATCH_NAME=sleep "$FAULTMON" run watched -v --no-env --no-pacemaker \
     --param "Port_list=$OK" --param Thorough_probe_interval=60 2>>"$FM_TMP/bg-watched.err" &
 pid=$!
 BG_PIDS+=("$pid")
@@ -304,6 +304,8 @@ done
 elapsed=$(($(fm_now_ms) - start))
 is "$(json_field watched 'r["pending"] + "/" + str(r["restarts_in_window"])')" "restart/1" \
     "the watched process exits: restart 1 decided after ${elapsed} ms (the next probe was 60 s away)"
+like "$(grep -m1 'restart asked' "$FM_TMP/bg-watched.err")" "sleep \\(pid $spid\\) exited" \
+    "the decision's line names the watched process as FAULTMON_WATCH_NAME calls it"
 kill -TERM "$pid"
 wait "$pid" 2>/dev/null
 

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -37,6 +38,32 @@ test_attr_name(void **state)
     fm_deps_attr_name(long_uri, buf, sizeof(buf));
     assert_true(strlen(buf) < sizeof(buf));
     assert_int_equal(strncmp(buf, FM_DEPS_ATTR_PREFIX, strlen(FM_DEPS_ATTR_PREFIX)), 0);
+    {
+        /* Two long URIs that differ past the cut: two attributes, each
+         * ending in the hash mark, the same one on every call. */
+        char a[FM_DEPS_ATTR_MAX];
+        char b[FM_DEPS_ATTR_MAX];
+        char again[FM_DEPS_ATTR_MAX];
+        char uri_a[300];
+        char uri_b[300];
+        const char *dash = NULL;
+
+        snprintf(uri_a, sizeof(uri_a), "http://api.example:8080/%0200d/health-one", 0);
+        snprintf(uri_b, sizeof(uri_b), "http://api.example:8080/%0200d/health-two", 0);
+        fm_deps_attr_name(uri_a, a, sizeof(a));
+        fm_deps_attr_name(uri_b, b, sizeof(b));
+        fm_deps_attr_name(uri_a, again, sizeof(again));
+        assert_string_not_equal(a, b);
+        assert_string_equal(a, again);
+        assert_int_equal(strlen(a), FM_DEPS_ATTR_MAX - 1);
+        dash = strrchr(a, '-');
+        assert_non_null(dash);
+        assert_int_equal(strlen(dash), 9);
+        assert_int_equal(strspn(dash + 1, "0123456789abcdef"), 8);
+        /* A key that fits is kept whole, with no mark. */
+        fm_deps_attr_name("tcp://db:5432", a, sizeof(a));
+        assert_string_equal(a, "faultmon-dep-tcp-db-5432");
+    }
 }
 
 #define NAME "faultmon-dep-tcp-db-5432"
