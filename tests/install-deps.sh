@@ -18,6 +18,8 @@ packages=(
     monitoring-plugins-basic
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
     pacemaker pacemaker-cli-utils corosync pcs crmsh resource-agents
+    # the observer under pressure (tests/cluster/pressure-1node.sh)
+    stress-ng
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)
     dpkg-dev debhelper lintian rpm fakeroot
     # fuzzing (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
@@ -39,4 +41,23 @@ if [ "${#missing[@]}" -gt 0 ]; then
     chmod 755 /usr/sbin/policy-rc.d
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
     rm -f /usr/sbin/policy-rc.d
+fi
+
+# Pacemaker Remote nodes (tests/cluster/remote-nodes.sh): Debian's
+# pacemaker-remote conflicts with pacemaker, since a real host is a full node
+# or a remote node; the test cluster runs both kinds on one machine, so the
+# pacemaker-remote package of the installed Pacemaker version is unpacked
+# beside it (its daemon uses the libraries pacemaker already installed), not
+# installed.  tests/cluster/lib.sh looks for it there.
+remote_dir=/usr/local/lib/faultmon-tests/pacemaker-remote
+if ! command -v pacemaker-remoted >/dev/null 2>&1 && [ ! -x "$remote_dir/usr/sbin/pacemaker-remoted" ]; then
+    version=$(dpkg-query -W -f='${Version}' pacemaker)
+    tmp=$(mktemp -d)
+    chown _apt "$tmp" 2>/dev/null || true   # apt downloads as its user _apt
+    # (the package lists may be missing when every package above was there)
+    (cd "$tmp" && apt-get download -qq "pacemaker-remote=$version") \
+        || { apt-get update -qq && (cd "$tmp" && apt-get download -qq "pacemaker-remote=$version"); }
+    mkdir -p "$remote_dir"
+    dpkg-deb -x "$tmp"/pacemaker-remote_*.deb "$remote_dir"
+    rm -rf "$tmp"
 fi

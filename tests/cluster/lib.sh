@@ -106,6 +106,33 @@
 #                       fm_wait_node_state NODE offline: a node that reboots
 #                       within the token timeout is never seen gone.
 #
+# Pacemaker Remote nodes (remote1 ... remoteN; opt-in, beside the cluster)
+#   fm_skip_unless_remote   "1..0 # SKIP" without pacemaker-remoted or
+#                       /etc/pacemaker (fm_skip_unless_runnable first)
+#   fm_remote_start N   (after fm_cluster_start with 2 nodes or more) start N
+#                       more remote nodes: each a namespace set of its own on
+#                       the hub's bridge, eth0 = SUBNET.(100+K), the same
+#                       private directories and /run as a cluster node,
+#                       pacemaker-remoted (port 3121) instead of corosync and
+#                       pacemakerd; one shared /etc/pacemaker/authkey (a
+#                       directory of the run bound over /etc/pacemaker in
+#                       every node, cluster nodes included); the connection
+#                       resource remoteK (ocf:pacemaker:remote server=ADDR,
+#                       monitor FM_REMOTE_MONITOR, start timeout
+#                       FM_REMOTE_START_TIMEOUT) created in the CIB; returns
+#                       once fm_wait_cluster_ready sees them online.
+#                       FM_LAST_MS = the time that took.
+#   fm_remote_nodes     echo the remote nodes started
+#   fm_node_exec, fm_node_addr, fm_node_dir, fm_node_crash, fm_node_stop
+#   (SIGTERM: pacemaker-remoted asks the cluster to stop the node's
+#   resources first; no test of this library exercises it yet),
+#   fm_apache_setup NODE..., fm_http_remote and the log saving take remote
+#   nodes too; fm_install_agents without NODE reaches them; the teardown and
+#   the watchdog kill them.  fm_nodes and fm_live_nodes stay the cluster
+#   nodes (cluster commands run there).  fm_node_start boots a remote node
+#   again; its connection resource, if it failed meanwhile, needs
+#   fm_cleanup remoteK before fm_wait_cluster_ready.
+#
 # Cluster state (asked of a live node, from crm_mon -1 --output-as=xml)
 #   fm_crm_mon [NODE]   echo crm_mon's XML
 #   fm_wait_cluster_ready [TIMEOUT_S]
@@ -183,6 +210,15 @@
 #   FM_SUBNET=192.168.234   hub subnet (exists only inside the namespaces)
 #   FM_NODE_PATH        directories put before PATH in the nodes' daemons
 #                       (and so in the resource agents they run)
+#   FM_NODE_CGROUPS=1   each node's processes in a cgroup v2 of their own
+#                       (CGROUP2/fmc-PID/NODE), so that a node feels its
+#                       own pressure (PSI) as a machine does; with it,
+#                       fm_node_cgroup NODE echoes that cgroup's directory
+#                       and fm_node_exec_cg NODE CMD... runs CMD inside the
+#                       node and its cgroup (fm_node_exec keeps the caller's)
+#   FM_PACEMAKER_REMOTED    the pacemaker-remoted to run (default: PATH,
+#                       then what tests/install-deps.sh unpacked)
+#   FM_REMOTE_MONITOR=5s, FM_REMOTE_START_TIMEOUT=8s   the connections' ops
 #   FM_POLL_S=0.1       polling period, seconds
 #   FM_KEEP=1           keep the run directory at exit (debugging)
 #   FM_TOP_BUILDDIR     where results go (default: the current directory)
@@ -390,7 +426,7 @@ fm__kill_node_pid() {
 fm__teardown() {
     local run=$1 n p ns pids=""
     [ -d "$run" ] || return 0
-    for n in $(cat "$run/nodes" 2>/dev/null); do
+    for n in $(cat "$run/nodes" "$run/remotes" 2>/dev/null); do
         for p in $(cat "$run/$n/upid" "$run/$n/ipid" 2>/dev/null); do
             fm__kill_node_pid KILL "$p" "$run" && pids="$pids $p"
         done
@@ -405,8 +441,12 @@ fm__teardown() {
         for p in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
         ip netns del "$ns" 2>/dev/null
     done
+    # shellcheck disable=SC2046   # one directory per line, no blanks
+    fm__cgroups_remove $(cat "$run/cgroups" 2>/dev/null)
     : > "$run/netns"
     : > "$run/nodes"
+    : > "$run/remotes"
+    : > "$run/cgroups"
 }
 
 # fm__reap_stale: remove namespaces and run directories left by a test run
@@ -418,6 +458,13 @@ fm__reap_stale() {
         fm__alive "$pid" && continue
         for p in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
         ip netns del "$ns" 2>/dev/null && fm__log "removed stale namespace $ns"
+    done
+    local mnt; mnt=$(fm__cgroup2_mount)
+    for d in ${mnt:+"$mnt"/fmc-[0-9]*}; do
+        [ -d "$d" ] || continue
+        pid=${d##*/fmc-}
+        fm__alive "$pid" && continue
+        fm__cgroups_remove "$d"
     done
     for d in "$FM__TMP"/fmc-[0-9]*.*; do
         [ -d "$d" ] || continue
@@ -439,7 +486,7 @@ fm__watchdog() {
             # command ends, which killing the nodes makes happen at once for
             # any command running inside a node
             kill -TERM "$main" 2>/dev/null
-            for n in $(cat "$run/nodes" 2>/dev/null); do
+            for n in $(cat "$run/nodes" "$run/remotes" 2>/dev/null); do
                 for p in $(cat "$run/$n/upid" "$run/$n/ipid" 2>/dev/null); do fm__kill_node_pid KILL "$p" "$run"; done
             done
             i=0
@@ -471,11 +518,11 @@ fm__watchdog() {
 
 fm__save_logs() {   # copy the nodes' logs (also of earlier clusters: oldK/) to the log directory
     local n d f dir
-    [ -n "$(ls -d "$FM_RUN"/node* "$FM_RUN"/old*/node* 2>/dev/null)" ] || return 0
+    [ -n "$(ls -d "$FM_RUN"/node* "$FM_RUN"/old*/node* "$FM_RUN"/remote[0-9]* 2>/dev/null)" ] || return 0
     dir=$(fm__log_dir)
     rm -rf "$dir"
     mkdir -p "$dir" 2>/dev/null || return 0
-    for d in "$FM_RUN"/old*/node* "$FM_RUN"/node*; do
+    for d in "$FM_RUN"/old*/node* "$FM_RUN"/old*/remote[0-9]* "$FM_RUN"/node* "$FM_RUN"/remote[0-9]*; do
         [ -d "$d" ] || continue
         n=${d#"$FM_RUN"/}
         mkdir -p "$dir/$n"
@@ -564,7 +611,7 @@ fm__cluster_start_once() {
     # the node directories of an earlier cluster of this test: set aside (a
     # new cluster starts from empty disks), kept for the logs until exit
     local old k=1
-    for old in "$FM_RUN"/node*; do
+    for old in "$FM_RUN"/node* "$FM_RUN"/remote[0-9]*; do
         [ -d "$old" ] || continue
         while [ -e "$FM_RUN/old$k" ] && [ -e "$FM_RUN/old$k/${old##*/}" ]; do k=$((k + 1)); done
         mkdir -p "$FM_RUN/old$k" && mv "$old" "$FM_RUN/old$k/"
@@ -618,13 +665,24 @@ fm_cluster_destroy() {
 }
 
 fm__node_launch() {
-    local node=$1 d=$FM_RUN/$1 upid ipid="" i=0
+    local node=$1 d=$FM_RUN/$1 upid ipid="" i=0 join=()
     rm -f "$d/state" "$d/upid" "$d/ipid"
     : > "$d/wanted"
-    setsid ip netns exec "$(fm__ns "$node")" \
+    if [ "${FM_NODE_CGROUPS:-0}" = 1 ]; then
+        local cg
+        cg=$(fm__node_cgroup_make "$node") || return 1
+        # the node joins its cgroup before its first process starts, so
+        # that everything it runs (the daemons, the agents, faultmon's
+        # loops) is counted there; before `ip netns exec`, which gives
+        # what it runs a sysfs of the namespace's, without the cgroup
+        # mounts (node-init.sh mounts the cgroup2 hierarchy again)
+        # shellcheck disable=SC2016   # expanded by that sh
+        join=(sh -c 'echo 0 >"$0/cgroup.procs" && exec "$@"' "$cg")
+    fi
+    setsid "${join[@]}" ip netns exec "$(fm__ns "$node")" \
         unshare --mount --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
         env -i PATH="${FM_NODE_PATH:+$FM_NODE_PATH:}/usr/sbin:/usr/bin:/sbin:/bin" LANG=C.UTF-8 FM_STOP_TIMEOUT="$FM_STOP_TIMEOUT" \
-        bash "$FM_LIBDIR/node-init.sh" "$d" "$node" </dev/null >>"$d/init.log" 2>&1 &
+        FM_NODE_CGROUPS="${FM_NODE_CGROUPS:-0}" bash "$FM_LIBDIR/node-init.sh" "$d" "$node" </dev/null >>"$d/init.log" 2>&1 &
     upid=$!
     disown "$upid"  # no "Killed" job notices; the PIDs are tracked in files
     echo "$upid" > "$d/upid"
@@ -637,6 +695,50 @@ fm__node_launch() {
         sleep 0.05; i=$((i + 1))
     done
     echo "$ipid" > "$d/ipid"
+}
+
+# fm__cgroup2_mount: where the cgroup v2 hierarchy is mounted (a hybrid
+# machine has it at /sys/fs/cgroup/unified, a v2-only one at /sys/fs/cgroup)
+fm__cgroup2_mount() { awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts; }
+
+# fm__node_cgroup_make NODE: create NODE's cgroup (directly under the
+# hierarchy's root, which may hold processes whatever controllers are on)
+fm__node_cgroup_make() {
+    local mnt cg
+    mnt=$(fm__cgroup2_mount)
+    [ -n "$mnt" ] || { fm__log "FM_NODE_CGROUPS=1: no cgroup2 hierarchy is mounted"; return 1; }
+    cg=$mnt/fmc-$$/$1
+    mkdir -p "$cg" || { fm__log "cannot create the cgroup $cg"; return 1; }
+    grep -qxF "$mnt/fmc-$$" "$FM_RUN/cgroups" 2>/dev/null || echo "$mnt/fmc-$$" >> "$FM_RUN/cgroups"
+    echo "$cg" > "$FM_RUN/$1/cgroup"
+    echo "$cg"
+}
+
+fm_node_cgroup() { cat "$FM_RUN/$1/cgroup" 2>/dev/null; }
+
+fm_node_exec_cg() {
+    local node=$1 cg; shift
+    cg=$(fm_node_cgroup "$node")
+    [ -n "$cg" ] || { echo "fm_node_exec_cg: $node has no cgroup (FM_NODE_CGROUPS=1)" >&2; return 125; }
+    # joined here, by a subshell whose children inherit it: inside the
+    # node the hierarchy is mounted elsewhere (node-init.sh)
+    ( echo 0 >"$cg/cgroup.procs" || exit 125; fm_node_exec "$node" "$@" )
+}
+
+# fm__cgroups_remove DIR...: remove the nodes' cgroups (empty once their
+# processes are gone: an exiting process may take a moment)
+fm__cgroups_remove() {
+    local base c i
+    for base in "$@"; do
+        case $base in */fmc-[0-9]*) ;; *) continue ;; esac
+        [ -d "$base" ] || continue
+        for c in "$base"/*/; do
+            [ -d "$c" ] || continue
+            i=0
+            until rmdir "$c" 2>/dev/null || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+        done
+        rmdir "$base" 2>/dev/null || fm__log "cannot remove the cgroup $base"
+    done
 }
 
 fm__node_wait_booted() {   # until the init says corosync and pacemakerd run
@@ -703,6 +805,101 @@ fm_hub_exec() {
     ip netns exec "$(fm__ns hub)" timeout -k 5 "$FM_CMD_TIMEOUT" "$@"
 }
 
+# --------------------------------------------------- pacemaker_remote nodes
+
+# Debian's pacemaker-remote conflicts with pacemaker (a real host is a full
+# node or a remote node, never both), so tests/install-deps.sh unpacks that
+# package's daemon here instead of installing it; a pacemaker-remoted on
+# PATH (a distribution that installs both) is taken first.
+FM_REMOTED_UNPACKED=/usr/local/lib/faultmon-tests/pacemaker-remote
+: "${FM_REMOTE_MONITOR:=5s}"
+: "${FM_REMOTE_START_TIMEOUT:=8s}"
+
+fm_remote_nodes() { cat "$FM_RUN/remotes" 2>/dev/null; }
+
+fm__remoted() {
+    local p
+    for p in "${FM_PACEMAKER_REMOTED:-}" "$(command -v pacemaker-remoted 2>/dev/null)" \
+             /usr/sbin/pacemaker-remoted "$FM_REMOTED_UNPACKED/usr/sbin/pacemaker-remoted"; do
+        [ -n "$p" ] && [ -x "$p" ] && { echo "$p"; return 0; }
+    done
+    return 1
+}
+
+fm_skip_unless_remote() {
+    fm__remoted >/dev/null || {
+        echo "1..0 # SKIP no pacemaker-remoted (tests/install-deps.sh unpacks Debian's pacemaker-remote into $FM_REMOTED_UNPACKED; or set FM_PACEMAKER_REMOTED)"
+        exit 0
+    }
+    [ -d /etc/pacemaker ] || { echo "1..0 # SKIP no /etc/pacemaker to use as the nodes' mount point"; exit 0; }
+}
+
+# The key every cluster node and remote node shares (/etc/pacemaker/authkey
+# in each of them): a directory of the run, bound over /etc/pacemaker, so
+# that the machine's own key is neither read nor changed.
+fm__remote_key() {
+    local d=$FM_RUN/pacemaker-etc
+    [ -s "$d/authkey" ] && return 0
+    install -d -m 0755 "$d" || return 1
+    ( umask 077; head -c 4096 /dev/urandom > "$d/authkey" ) || return 1
+    chown hacluster:haclient "$d/authkey" && chmod 0640 "$d/authkey"
+}
+
+fm_remote_start() {
+    local n=$1 t0 i k node ns hub d addr remoted x new=()
+    if [ -z "$FM_RUN" ] || [ ! -s "$FM_RUN/nodes" ]; then fm__log "fm_remote_start: start the cluster first"; return 1; fi
+    [ "$n" -ge 1 ] 2>/dev/null || { fm__log "fm_remote_start: bad node count '$n'"; return 1; }
+    hub=$(fm__ns hub)
+    grep -qx "$hub" "$FM_RUN/netns" || { fm__log "fm_remote_start: needs a cluster of 2 nodes or more (a hub)"; return 1; }
+    remoted=$(fm__remoted) || { fm__log "fm_remote_start: no pacemaker-remoted"; return 1; }
+    t0=$(fm_now_ms)
+    fm__remote_key || { fm__log "cannot create the shared authkey"; return 1; }
+    # the cluster nodes already running get the key where their controller
+    # looks (a node booted later binds it in node-init.sh)
+    for node in $(fm_live_nodes); do
+        fm_node_exec "$node" sh -c 'mountpoint -q /etc/pacemaker || mount --bind "$0" /etc/pacemaker' \
+            "$FM_RUN/pacemaker-etc" || { fm__log "$node: cannot bind the authkey's directory"; return 1; }
+    done
+    k=$(fm_remote_nodes | wc -l)
+    for ((i = 1; i <= n; i++)); do
+        k=$((k + 1))
+        node=remote$k addr=$FM_SUBNET.$((100 + k))
+        ns=$(fm__ns "$node")
+        ip netns add "$ns" || return 1
+        echo "$ns" >> "$FM_RUN/netns"
+        echo "$node" >> "$FM_RUN/remotes"
+        ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+        ip -n "$ns" link set lo up
+        ip link add eth0 netns "$ns" type veth peer name "vr$k" netns "$hub" || return 1
+        ip -n "$hub" link set "vr$k" master br0 up
+        ip -n "$ns" addr add "$addr/24" dev eth0
+        ip -n "$ns" link set eth0 up
+        d=$FM_RUN/$node
+        mkdir -p "$d/home" "$d/root"
+        echo "$addr" > "$d/addr"
+        echo "$remoted" > "$d/remoted"     # node-init.sh: a remote node, this daemon
+        new+=("$node")
+    done
+    for node in "${new[@]}"; do fm__node_launch "$node" || return 1; done
+    for node in "${new[@]}"; do fm__node_wait_booted "$node" || return 1; done
+    # pcs's "cluster node add-remote" needs pcsd, and "resource create"
+    # refuses ocf:pacemaker:remote without --force: the CIB directly.  A
+    # short start timeout: the controller retries a refused connection
+    # until then, and a transition waits for it.
+    for node in "${new[@]}"; do
+        addr=$(fm_node_addr "$node")
+        x="<primitive id=\"$node\" class=\"ocf\" provider=\"pacemaker\" type=\"remote\">"
+        x+="<instance_attributes id=\"$node-ia\"><nvpair id=\"$node-ia-server\" name=\"server\" value=\"$addr\"/></instance_attributes>"
+        x+="<operations><op id=\"$node-monitor\" name=\"monitor\" interval=\"$FM_REMOTE_MONITOR\" timeout=\"15s\"/>"
+        x+="<op id=\"$node-start\" name=\"start\" interval=\"0s\" timeout=\"$FM_REMOTE_START_TIMEOUT\"/></operations></primitive>"
+        fm_node_exec "$(fm__any_live_node)" cibadmin --create -o resources -X "$x" >/dev/null \
+            || { fm__log "cannot create the connection resource $node"; return 1; }
+    done
+    fm_wait_cluster_ready "$FM_FORM_TIMEOUT" || return 1
+    FM_LAST_MS=$(fm_since_ms "$t0")
+    fm__log "$n remote node(s) online in ${FM_LAST_MS} ms: ${new[*]}"
+}
+
 # ----------------------------------------------------------------- agents
 
 # fm_install_agents PROVIDER DIR [NODE...]
@@ -714,7 +911,7 @@ fm_install_agents() {
     # RUN/NODE/agents (that node), one "PROVIDER DIR" per line
     if [ $# -eq 0 ]; then
         # shellcheck disable=SC2046
-        set -- $(fm_nodes)
+        set -- $(fm_nodes) $(fm_remote_nodes)
         fm__set_agent "$FM_RUN/agents" "$prov" "$dir"
         for node in "$@"; do fm__set_agent "$FM_RUN/$node/agents" "$prov" ""; done
     else
@@ -791,9 +988,9 @@ fm__idle() {
          fm__xpath 'count(//actions/*)')" = 0 ]
 }
 
-fm__wanted_nodes() {    # nodes started and not crashed or stopped since
+fm__wanted_nodes() {    # nodes started and not crashed or stopped since (remote ones too)
     local n
-    for n in $(fm_nodes); do [ -e "$FM_RUN/$n/wanted" ] && echo "$n"; done
+    for n in $(fm_nodes) $(fm_remote_nodes); do [ -e "$FM_RUN/$n/wanted" ] && echo "$n"; done
 }
 
 fm_wait_cluster_ready() {

@@ -4,7 +4,8 @@
 # tests/cluster/lib.sh: one node on loopback, or 3 nodes each in its own
 # network, mount, UTS, IPC and PID namespaces (tests/cluster/node-init.sh).
 # They need root and the Debian packages pacemaker pacemaker-cli-utils
-# corosync pcs crmsh resource-agents apache2 curl libxml2-utils; without
+# corosync pcs crmsh resource-agents apache2 curl libxml2-utils (and, for
+# remote-nodes.sh, pacemaker-remoted: tests/install-deps.sh); without
 # them each test prints "1..0 # SKIP why".  Every test leaves the machine as
 # it found it (namespaces and processes removed by PID, also on failure), is
 # bounded by a watchdog (FM_WATCHDOG, 280 s by default), and writes its
@@ -38,6 +39,8 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/deps-3node.sh \
 	tests/cluster/nginx-3node.sh \
 	tests/cluster/budget-3node.sh \
+	tests/cluster/remote-nodes.sh \
+	tests/cluster/pressure-1node.sh \
 	tests/cluster/guard-pgsql-1node.sh
 
 TESTS += $(FM_SCENARIO_TESTS)

@@ -13,10 +13,15 @@
 # cluster's state directories bind-mounted over the real paths (the content
 # lives in NODEDIR/root/... on the host and survives a restart of the node,
 # like a disk), a fresh /run and /dev/shm (lost on restart, like tmpfs), the
-# OCF agent providers listed in NODEDIR/agents, then corosync and pacemakerd.
+# OCF agent providers listed in NODEDIR/agents, then corosync and pacemakerd;
+# or, for a Pacemaker Remote node (NODEDIR/remoted names the daemon), that
+# daemon alone, listening on the node's address (NODEDIR/addr).  The
+# cluster's shared Pacemaker Remote key, when lib.sh made one
+# (NODEDIR/../pacemaker-etc), is bound over /etc/pacemaker in every node.
 # SIGTERM stops the node cleanly: pacemakerd first (it stops the node's
-# resources), then corosync.  A crash is SIGKILL of the unshare process above
-# us: the kernel then kills the whole PID namespace.
+# resources), then corosync; pacemaker-remoted asks the cluster to stop the
+# node's resources before it exits.  A crash is SIGKILL of the unshare
+# process above us: the kernel then kills the whole PID namespace.
 #
 # With --mount-agent (run inside a live node by lib.sh's fm_install_agents)
 # it only makes DIR the OCF provider PROVIDER in the node's mount namespace.
@@ -117,6 +122,16 @@ for d in $required $optional; do
     [ -d "$r$d" ] || continue
     mount --bind "$r$d" "$d" || die "bind mount $d"
 done
+if [ -d "$nodedir/../pacemaker-etc" ]; then
+    mount --bind "$nodedir/../pacemaker-etc" /etc/pacemaker || die "bind mount /etc/pacemaker"
+fi
+# A node in a cgroup of its own (lib.sh's FM_NODE_CGROUPS=1) sees the
+# cgroup v2 hierarchy as a machine does, so that what it runs finds its
+# cgroup, and reads its own pressure there: `ip netns exec` gave the node a
+# sysfs of its network namespace, without the machine's cgroup mounts.
+if [ "${FM_NODE_CGROUPS:-0}" = 1 ] && ! awk '$3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
+    mount -t cgroup2 -o nosuid,nodev,noexec cgroup2 /sys/fs/cgroup || die "mount cgroup2 at /sys/fs/cgroup"
+fi
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /dev/shm || die "tmpfs /dev/shm"
 mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs /run || die "tmpfs /run"
 # /run as a boot rebuilds it (systemd-tmpfiles of the Debian packages).
@@ -135,6 +150,36 @@ for f in "$nodedir/../agents" "$nodedir/agents"; do
 done
 
 log "private mounts ready"
+
+# listening PORT: a TCP socket of this node's network listens on PORT
+listening() {
+    local hex
+    hex=$(printf '%04X' "$1")
+    grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:[0-9A-F]+ 0A " /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+remoted=$(cat "$nodedir/remoted" 2>/dev/null)
+if [ -n "$remoted" ]; then
+    # on the node's IPv4 address (PCMK_remote_address): the daemon's default
+    # is every address of both families, and the node's IPv6 is off
+    PCMK_logfacility=none PCMK_logfile=/var/log/pacemaker/pacemaker.log \
+        PCMK_remote_address=$(cat "$nodedir/addr") "$remoted" &
+    ppid=$!
+    n=0
+    until listening 3121; do
+        kill -0 "$ppid" 2>/dev/null || die "pacemaker-remoted exited (see /var/log/pacemaker/pacemaker.log)"
+        [ $n -ge 300 ] && die "pacemaker-remoted not listening after 30 s"
+        sleep 0.1; n=$((n + 1))
+    done
+    state running
+    log "pacemaker-remoted started (pid $ppid)"
+    while kill -0 "$ppid" 2>/dev/null; do
+        wait "$ppid"
+    done
+    log "pacemaker-remoted exited on its own"
+    state failed
+    exit 1
+fi
 
 corosync -f &
 cpid=$!
