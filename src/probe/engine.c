@@ -265,11 +265,11 @@ fm_conn_start_tls(struct fm_conn *conn)
 }
 
 static void
-conn_advance(struct fm_conn *conn)
+conn_advance(struct fm_conn *conn, uint32_t events)
 {
     switch (conn->step) {
         case FM_STEP_CONNECT:
-            fm_tcp_connect_result(conn);
+            fm_tcp_connect_result(conn, events);
             break;
         case FM_STEP_TLS:
             fm_tls_handshake(conn);
@@ -555,8 +555,9 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
     fm_resolver_cancel(run->resolver);     /* nothing waits for a lookup now */
 }
 
-bool
-fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
+/* Handle what is ready on the probes' sockets, the resolver and the timer. */
+static void
+run_handle_ready(struct fm_probe_run *run)
 {
     struct epoll_event events[FM_EPOLL_BATCH];
     int n = 0;
@@ -569,20 +570,40 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
             if (conn == NULL) {
                 fm_resolver_process(run->resolver);
             } else if (events[i].data.ptr == (void *) &run->timer_fd) {
-                fm_spread_run_timer_read(run);
+                fm_spread_run_timer_fired(run);
             } else if (conn->step == FM_STEP_TICKET) {
                 if (fm_tls_read_ticket(conn)) {
                     conn_finish_ticket(conn);
                 }
             } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
-                conn_advance(conn);
+                conn_advance(conn, events[i].events);
             }
         }
     } while (n == FM_EPOLL_BATCH);
     if (fm_resolver_wait_ms(run->resolver) == 0) {
         fm_resolver_process(run->resolver);     /* a c-ares timeout is due */
     }
-    fm_probe_run_expire(run, (now_us > 0)? now_us : fm_now_us());
+}
+
+bool
+fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
+{
+    size_t started = run->spread.next;
+
+    run_handle_ready(run);
+    if (now_us == 0) {
+        now_us = fm_now_us();
+    }
+    fm_probe_run_expire(run, now_us);
+    /* A spread tick that started probes looks once more before the caller
+     * sleeps: a connect to a near server is done by now (on loopback always),
+     * and sending at once spares the caller's loop a wake-up per probe.
+     * Burst mode has this pass already: fm_probe_run_start() is followed by
+     * a dispatch. */
+    if (run->opts->spread && run->spread.next != started) {
+        run_handle_ready(run);
+        fm_probe_run_expire(run, now_us);
+    }
     return fm_probe_run_done(run);
 }
 

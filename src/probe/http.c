@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -300,8 +301,15 @@ http_on_io(struct fm_conn *conn)
 {
     if (conn->step == FM_STEP_SEND) {
         http_send(conn);
+        /* Sent just now: in plain TCP no reply can be there yet (the server
+         * has still to be scheduled), so wait for one instead of a read that
+         * would fail with EAGAIN.  TLS reads at once: the library may hold
+         * records already. */
+        if (conn->step == FM_STEP_READ && conn->ssl == NULL) {
+            fm_conn_watch(conn, EPOLLIN);
+            return;
+        }
     }
-    /* Read at once: the reply may already be there. */
     if (conn->step == FM_STEP_READ) {
         http_read(conn);
     }

@@ -182,6 +182,7 @@ struct fm_probe_run {
     int timer_fd;                   /* in epfd: wakes at the next start or
                                      * deadline, to the microsecond */
     uint64_t timer_at_us;           /* when it is set to fire, 0: unset */
+    bool timer_fired;               /* it fired and is readable until set again */
     bool hurry;                     /* a failure came: start the rest now */
 };
 
@@ -237,8 +238,8 @@ void fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us);
 int fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
 /*! \brief Make the run's timer fd and watch it. \return 0 or errno */
 int fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len);
-/*! \brief The timer fd fired: read it off. */
-void fm_spread_run_timer_read(struct fm_probe_run *run);
+/*! \brief The timer fd fired: the next tick sets it again, which clears it. */
+void fm_spread_run_timer_fired(struct fm_probe_run *run);
 
 /* match.c */
 
@@ -281,7 +282,7 @@ void fm_probe_finish_passed(struct fm_conn *conn, const char *reply, size_t len,
 /*! \brief Open a socket to the next address and connect (FM_STEP_CONNECT). */
 void fm_tcp_connect_next(struct fm_conn *conn, int last_errno);
 /*! \brief The socket became writable while connecting: did it connect? */
-void fm_tcp_connect_result(struct fm_conn *conn);
+void fm_tcp_connect_result(struct fm_conn *conn, uint32_t events);
 /*!
  * \brief Send or receive on the plain socket or through TLS.
  * \return >0 bytes, 0 end of stream, -1 would block (the events to wait for

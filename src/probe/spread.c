@@ -63,14 +63,18 @@ next_wake_us(const struct fm_probe_run *run)
     return at;
 }
 
-/* Set the timer fd to the next wake-up (a time past fires at once). */
+/* Set the timer fd to the next wake-up (a time past fires at once).  Setting
+ * it also clears the expirations it has counted (timerfd_settime(2) resets
+ * them, disarming too), so a timer that fired is never read: one system
+ * call less for every probe of a sweep. */
 static void
 arm(struct fm_probe_run *run)
 {
     uint64_t at = next_wake_us(run);
     struct itimerspec its;
+    uint64_t expirations = 0;
 
-    if (at == run->timer_at_us) {
+    if (at == run->timer_at_us && !run->timer_fired) {
         return;
     }
     memset(&its, 0, sizeof(its));      /* at 0: disarmed */
@@ -78,7 +82,16 @@ arm(struct fm_probe_run *run)
     its.it_value.tv_nsec = (long) (at % 1000000u) * 1000;
     if (timerfd_settime(run->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) == 0) {
         run->timer_at_us = at;
+        run->timer_fired = false;
+        return;
     }
+    /* Not set: the caller is told a backstop (fm_spread_run_wait_ms()), and
+     * a timer that fired must stop being readable, or the loop would spin. */
+    if (run->timer_fired && read(run->timer_fd, &expirations, sizeof(expirations)) < 0) {
+        expirations = 0;    /* EAGAIN: nothing left to clear */
+    }
+    run->timer_fired = false;
+    run->timer_at_us = 0;
 }
 
 int
@@ -96,15 +109,9 @@ fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len)
 }
 
 void
-fm_spread_run_timer_read(struct fm_probe_run *run)
+fm_spread_run_timer_fired(struct fm_probe_run *run)
 {
-    uint64_t expirations = 0;
-
-    /* Nothing to read (EAGAIN) only if it was set again meanwhile. */
-    if (read(run->timer_fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN) {
-        return;
-    }
-    run->timer_at_us = 0;   /* fired: set it again, to the same time too */
+    run->timer_fired = true;    /* arm() sets it again, which clears it */
 }
 
 /* Start the probes that have come due. */

@@ -62,11 +62,18 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
 }
 
 void
-fm_tcp_connect_result(struct fm_conn *conn)
+fm_tcp_connect_result(struct fm_conn *conn, uint32_t events)
 {
     int err = 0;
     socklen_t len = sizeof(err);
 
+    /* Writable with neither error nor hang-up: connected (a socket still in
+     * SYN-SENT is never writable).  SO_ERROR is asked only when the connect
+     * failed, for the errno that names why: one system call less a probe. */
+    if ((events & EPOLLOUT) != 0 && (events & (EPOLLERR | EPOLLHUP)) == 0) {
+        fm_conn_connected(conn);
+        return;
+    }
     if (getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
         err = errno;
     }

@@ -25,7 +25,7 @@ ws_nginx_start || bail_out "nginx did not start"
 H=127.0.0.1:$WS_HTTP_PORT
 PYTHON3=${PYTHON3:-python3}
 
-plan 16
+plan 17
 
 # Background loops of this script, stopped on exit whatever happens.
 BG_PIDS=()
@@ -145,7 +145,21 @@ status_field() {
         "$PYTHON3" -c "import json,sys; r=json.load(sys.stdin)['resources'][0]; print($2)" 2>/dev/null
 }
 
-# 11-16: nginx stops under a spread loop (4 targets, 2 s, Probe_timeout 1 s):
+# 11: between its probes a spread loop sleeps.  Its timer fd fires once per
+# probe and is cleared by setting it again, not by a read (src/probe/
+# spread.c); a timer left readable, or a wake-up set in the past, would have
+# the loop spin, taking about its whole wall time in CPU.  3 cycles of 4
+# targets a quarter second apart: it must take well under a quarter of that.
+list=$(targets c 4 | paste -sd, -)
+TIMEFORMAT='%R %U %S'
+{ time fm_timeout 20 "$FAULTMON" run nospin --no-env --no-pacemaker --cycles 3 --param "Port_list=$list" \
+    --param Thorough_probe_interval=1 --param Probe_timeout=1 --param spread=true \
+    >/dev/null 2>"$FM_TMP/nospin.err"; } 2>"$FM_TMP/nospin.time"
+read -r wall_s user_s sys_s <"$FM_TMP/nospin.time"
+spin=$(awk -v w="$wall_s" -v u="$user_s" -v s="$sys_s" 'BEGIN { print (w >= 1.8 && u + s < w / 4)? "sleeps" : "spins" }')
+is "$spin" sleeps "spread loop: sleeps between its probes (wall $wall_s s, CPU $user_s s user + $sys_s s system)"
+
+# 12-17: nginx stops under a spread loop (4 targets, 2 s, Probe_timeout 1 s):
 # a complete failure, no partial one first, within interval + timeout (the
 # first refused probe starts the rest of the sweep at once).
 list=$(targets d 4 | paste -sd, -)
