@@ -67,6 +67,7 @@ struct fm_decide {
      * doing the probing is impaired, for at most observer_hold */
     bool observer_open;             /* impaired since observer_since_us */
     uint64_t observer_since_us;     /* engine time of the first held recovery */
+    uint64_t observer_last_us;      /* of the latest impaired reading */
     char observer_why[FM_DECIDE_OBSERVER_WHY_MAX];
     /* Dependency_list (excuse.c): the evidence of the last cycle */
     char dependency_why[FM_DECIDE_DEPENDENCY_WHY_MAX];

@@ -27,8 +27,12 @@
  * so starved that its cycle started late) is held, the failure recorded
  * but not acted on, since the verdict may be the node's and not the
  * service's.  For at most observer_hold from the first held recovery of an
- * impairment, so that a sick node cannot hold a dead service forever; the
- * first cycle with the observer fine ends the episode.
+ * impairment, so that a sick node cannot hold a dead service forever.  The
+ * episode ends only when a whole observer_hold passes with no impaired
+ * reading: neither a cycle that passed (the observer is read only when a
+ * cycle fails) nor a reading just under the threshold may start the hold
+ * afresh, or a service that answers now and then, or a node whose pressure
+ * hovers at observer_pressure, would be held for ever.
  */
 #include <config.h>
 
@@ -47,9 +51,6 @@ fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *
     size_t need = o->quorum;
 
     d->excused = FM_EXCUSE_NONE;
-    if (in->observer_impaired == NULL || in->observer_impaired[0] == '\0') {
-        d->observer_open = false;   /* the observer is fine: the episode ends */
-    }
     if (d->grace_pending) {
         d->grace_pending = false;
         d->grace_open = o->startup_grace_ms > 0;
@@ -87,16 +88,18 @@ bool
 fm_decide_observer_holds(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in)
 {
     const char *why = (in != NULL)? in->observer_impaired : NULL;
+    uint64_t hold_us = d->opts.observer_hold_ms * US_PER_MS;
 
     if (why == NULL || why[0] == '\0') {
         return false;
     }
-    if (!d->observer_open) {
-        d->observer_open = true;
+    if (!d->observer_open || t - d->observer_last_us >= hold_us) {
+        d->observer_open = true;    /* a new episode */
         d->observer_since_us = t;
     }
+    d->observer_last_us = t;
     snprintf(d->observer_why, sizeof(d->observer_why), "%s", why);
-    if (t - d->observer_since_us >= d->opts.observer_hold_ms * US_PER_MS) {
+    if (t - d->observer_since_us >= hold_us) {
         return false;       /* held long enough: the rules apply */
     }
     d->excused = FM_EXCUSE_OBSERVER;

@@ -350,7 +350,7 @@ static const struct tcase cases[] = {
         },
     },
     {
-        "the hold counts from the first held recovery of an episode; a fine cycle ends it",
+        "the hold counts from the first held recovery of an episode; a whole observer_hold without an impaired reading ends it",
         { { "observer_hold", "20s" } },
         {
             { S(0), COMP, .observer = "io pressure 80%", .act = DEGR, .r = X(0) },
@@ -359,6 +359,30 @@ static const struct tcase cases[] = {
               .reason = "20 s of observer_hold left" },
             { S(40), COMP, .observer = "io pressure 80%", .act = DEGR, .r = X(0) },
             { S(45), COMP, .observer = "io pressure 80%", .act = RESTART, .r = X(1) },
+        },
+    },
+    {
+        "a cycle that passes within the hold does not start it afresh (a service answering now and then)",
+        { { "observer_hold", "20s" } },
+        {
+            { S(0), COMP, .observer = "cpu pressure 70%", .act = DEGR, .r = X(0),
+              .reason = "20 s of observer_hold left" },
+            { S(8), OK, .act = DEGR },
+            { S(10), COMP, .observer = "cpu pressure 70%", .act = DEGR, .r = X(0),
+              .reason = "10 s of observer_hold left" },
+            { S(20), COMP, .observer = "cpu pressure 70%", .act = RESTART, .r = X(1) },
+        },
+    },
+    {
+        "a reading under the threshold within the hold does not start it afresh (pressure hovering)",
+        { { "observer_hold", "20s" }, { "Retry_count", "3" } },
+        {
+            { S(0), COMP, .observer = "cpu pressure 45%", .act = DEGR, .r = X(0) },
+            /* read fine: the rules, a restart */
+            { S(5), COMP, .act = RESTART, .r = X(1) },
+            { S(12), COMP, .observer = "cpu pressure 46%", .act = DEGR, .r = X(1),
+              .reason = "8 s of observer_hold left" },
+            { S(20), COMP, .observer = "cpu pressure 47%", .act = RESTART, .r = X(2) },
         },
     },
     {
