@@ -46,13 +46,7 @@ for ns in ET.fromstring(sys.stdin.read()).iter("node_state"):
 
 pcs1 property set node-health-strategy=migrate-on-red
 st=$?
-for k in 1 2 3; do
-    pcs1 resource create "d$k" ocf:pacemaker:Dummy --group "g$k" || st=1
-    pcs1 resource create "d$k-guard" ocf:faultmon:guard resource="d$k" \
-        Probe_command="/usr/bin/test ! -e /srv/fail-all" Thorough_probe_interval=$TPI \
-        Retry_count=2 node_budget=2 node_budget_window=60 op monitor interval=10s --group "g$k" || st=1
-    pcs1 constraint location "g$k" prefers node1=100 || st=1
-done
+sc_budget_groups node1 "$TPI" 60 10 || st=1
 on1() { [ "$(fm_resource_nodes d1-guard)" = node1 ] && [ "$(fm_resource_nodes d2-guard)" = node1 ] \
         && [ "$(fm_resource_nodes d3-guard)" = node1 ]; }
 fm_poll 60 on1

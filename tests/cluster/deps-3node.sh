@@ -55,20 +55,7 @@ print(" ".join(sorted(out)))' "$ATTR"
 }
 views_are() { local want=$1; vw() { [ "$(views)" = "$want" ]; }; fm_poll "${2:-30}" vw; }
 
-# The dependency, on the hub's network: a listener that accepts and closes.
-ip -n "$(fm__ns hub)" addr add "$DEP_ADDR/24" dev br0
-dep_start() {
-    ip netns exec "$(fm__ns hub)" python3 -c "
-import socket
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('$DEP_ADDR', $DEP_PORT)); s.listen(64)
-while True:
-    c, _ = s.accept(); c.close()" >/dev/null 2>&1 &
-    DEP_PID=$!
-    fm_at_exit "kill $DEP_PID 2>/dev/null"
-}
-dep_stop() { kill "$DEP_PID" 2>/dev/null; wait "$DEP_PID" 2>/dev/null; }
-dep_start
+sc_dep_start "$DEP_ADDR" "$DEP_PORT"
 
 # ------------------------------------------------------------- views
 pcs1 resource create deps ocf:faultmon:httpmon Dependency_list="$DEP" name=faultmon-deps \
@@ -89,7 +76,7 @@ fm_result $? "every node publishes its view: $(views)"
 
 # --------------------------------------- down everywhere: hold, no move
 SC_FC0=$(fm_failcount web "$X")
-dep_stop
+sc_dep_stop
 views_are "node1=down node2=down node3=down" 20
 fm_result $? "the dependency stops: every node's view goes down: $(views)"
 t0=$(sc_break_app "$X")
@@ -103,7 +90,7 @@ reason=$(sc_status "$X" web | sc_jget reason)
 ok=$([ "$st" = 0 ] && [ "$fc" = "$SC_FC0" ] && [ "$on" = "$X " ] && [ "$(sc_fm_field "$X" web restarts_in_window)" = 0 ]; echo $?)
 fm_result "$ok" "down from all nodes, /app 500: web stays on $X, no restart (fail-count $SC_FC0 -> $fc): '$reason'"
 
-dep_start
+sc_dep_start "$DEP_ADDR" "$DEP_PORT"
 views_are "node1=up node2=up node3=up" 20
 SC_FC0=$(fm_failcount web "$X")
 sc_measure web "$X" "$(fm_now_ms)" 40 /app

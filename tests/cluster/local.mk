@@ -40,6 +40,7 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/nginx-3node.sh \
 	tests/cluster/budget-3node.sh \
 	tests/cluster/remote-nodes.sh \
+	tests/cluster/remote-faults.sh \
 	tests/cluster/pressure-1node.sh \
 	tests/cluster/guard-pgsql-1node.sh
 

@@ -18,16 +18,19 @@
 #   - serve again and be up once the fault and the pressure are gone;
 #   - and, with stress-ng outside the node's cgroup (the machine's pressure
 #     high, the node's low), restart the same slow service at once: the
-#     pressure that counts is the loop's own cgroup's.
+#     pressure that counts is the loop's own cgroup's;
+#   - hold it again while the node thrashes (its memory too small for what
+#     it reads: memory pressure, and the io and cpu pressure it brings).
 #
 # Needs root, the packages of lib.sh, stress-ng, tc, a cgroup2 hierarchy
 # with PSI, and the agents installed (make install); otherwise
-# "1..0 # SKIP".  About 2 minutes.
+# "1..0 # SKIP".  About 3 minutes.
 
 # shellcheck disable=SC2317   # functions called through fm_poll
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 : "${FM_WATCHDOG:=300}"
-FM_NODE_CGROUPS=1   # shellcheck disable=SC2034  # read by lib.sh
+# shellcheck disable=SC2034  # read by lib.sh
+FM_NODE_CGROUPS=1
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/scenario-lib.sh"
 
@@ -46,7 +49,7 @@ HOLD=20         # observer_hold, s
 LIMIT=40        # observer_pressure, %
 LOG=""
 
-fm_plan 12
+fm_plan 14
 
 fm_cluster_start 1 || fm_bail "single-node cluster did not form"
 CG=$(fm_node_cgroup "$N")
@@ -94,9 +97,9 @@ fm_timing "slow service under CPU pressure -> recovery held" "$d_held" "observer
 # While held (half the hold): nothing is recovered.
 sleep $((HOLD / 2))
 ok=$([ "$(sc_httpd_pid "$N")" = "$httpd0" ] && ! sc_has_failure "$R" asyncmon \
-     && [ "$(fm_failcount "$R" "$N")" = "$fc0" ] && held \
+     && [ "$(fm_failcount "$R" "$N")" = "$fc0" ] && [ "$(sc_fm_field "$N" "$R" state)" = degraded ] \
      && [ "$(sc_fm_field "$N" "$R" restarts_in_window)" = 0 ]; echo $?)
-fm_result "$ok" "$((HOLD / 2)) s into the hold: httpd not restarted (pid $(sc_httpd_pid "$N")), no failed operation, fail-count $(fm_failcount "$R" "$N"), restarts_in_window $(sc_fm_field "$N" "$R" restarts_in_window)"
+fm_result "$ok" "$((HOLD / 2)) s into the hold: httpd not restarted (pid $(sc_httpd_pid "$N")), no fail request, fail-count $(fm_failcount "$R" "$N"), restarts_in_window $(sc_fm_field "$N" "$R" restarts_in_window), state $(sc_fm_field "$N" "$R" state)"
 grep -qE "faultmon.*: $R: this node may be impaired: cpu pressure [0-9.]+% over 10 s, observer_pressure $LIMIT%" "$LOG"
 fm_result $? "the evidence is in pacemaker.log: '$(grep -oE "$R: this node may be impaired: .*" "$LOG" | head -n1)'"
 
@@ -151,6 +154,63 @@ fm_result "$ok" "stress outside the node (the machine's cpu.pressure high, the n
 fm_timing "slow service, pressure elsewhere on the machine -> restart" "$d_at_once"
 fm_wait_resource "$R" "$N" 30 >/dev/null && fm_wait_serving "$N" /health 20 && fm_poll 30 upstate
 fm_result $? "and it serves again, state $(sc_fm_field "$N" "$R" state)"
+
+# Memory: the node thrashes (readers whose files do not fit in a memory
+# cgroup of 32 MiB: every read reclaims and refaults page cache), which is
+# memory pressure with the io and cpu pressure that come with it, all in the
+# node's cgroup v2 (the kernel charges the stalls of a task to its cgroup
+# v2; the limit is a v1 memory cgroup here, since this machine's cgroup v2
+# has no memory controller).  The slow service is held again.
+memcg=""
+[ -w /sys/fs/cgroup/memory/cgroup.procs ] && memcg=/sys/fs/cgroup/memory/fm-pressure-$$
+# some avg10 of KIND's pressure in cgroup DIR, a whole number of percent
+psi10_of() { sed -n 's/^some avg10=\([0-9]*\).*/\1/p' "$1/$2.pressure" 2>/dev/null; }
+if [ -n "$memcg" ] && mkdir "$memcg" 2>/dev/null && echo 32M >"$memcg/memory.limit_in_bytes"; then
+    fm_at_exit "rmdir $memcg 2>/dev/null"
+    thrash=$(fm_node_dir "$N")/thrash
+    mkdir -p "$thrash"
+    dd if=/dev/urandom of="$thrash/data" bs=1M count=80 conv=fsync status=none
+    # out of the page cache, where dd's pages (charged elsewhere) would
+    # serve every read without a fault
+    python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$thrash/data"
+    thrashers=""
+    for k in 1 2 3 4 5 6; do
+        (
+            echo "$BASHPID" >"$CG/cgroup.procs" && echo "$BASHPID" >"$memcg/cgroup.procs" || exit 1
+            end=$((SECONDS + 90))
+            while [ "$SECONDS" -lt "$end" ]; do nice -n 19 cat "$thrash/data" >/dev/null; done
+        ) &
+        thrashers="$thrashers $!"
+    done
+    fm_at_exit "kill$thrashers 2>/dev/null"
+    mem_pressed() { [ "$(psi10_of "$CG" memory)" -ge 20 ] && pressed_any; }
+    pressed_any() { local k v; for k in cpu memory io; do v=$(psi10_of "$CG" $k); [ "${v:-0}" -ge $((LIMIT + 5)) ] && return 0; done; return 1; }
+    fm_poll 60 mem_pressed
+    st=$?
+    httpd2=$(sc_httpd_pid "$N")
+    fc2=$(fm_failcount "$R" "$N")
+    held3=$(grep -c "$R: this node may be impaired" "$LOG")
+    t0=$(fm_now_ms)
+    sc_slow_on "$N" 1kbit
+    held_any() { sc_fm_field "$N" "$R" reason | grep -qE "this node is impaired \((cpu|memory|io) pressure [0-9.]*% over 10 s, observer_pressure $LIMIT%\): recovery held"; }
+    fm_poll 30 held_any
+    st=$((st || $?))
+    d_held_mem=$(fm_since_ms "$t0")
+    seen="memory $(psi10_of "$CG" memory) %, io $(psi10_of "$CG" io) %, cpu $(psi10_of "$CG" cpu) %"
+    fm_result "$st" "the node thrashing (6 readers, 80 MiB each, in 32 MiB; its pressure: $seen): the slow service's recovery is held after $d_held_mem ms: '$(sc_fm_field "$N" "$R" reason)'"
+    fm_timing "slow service, node thrashing (memory pressure) -> recovery held" "$d_held_mem" "observer_pressure=$LIMIT"
+    kill $thrashers 2>/dev/null
+    wait $thrashers 2>/dev/null
+    sc_slow_off "$N"
+    ok=$([ "$(sc_httpd_pid "$N")" = "$httpd2" ] && [ "$(fm_failcount "$R" "$N")" = "$fc2" ] \
+         && [ "$(grep -c "$R: this node may be impaired" "$LOG")" -gt "$held3" ]; echo $?)
+    fm_result "$ok" "while it thrashed: httpd not restarted (pid $(sc_httpd_pid "$N")), fail-count $(fm_failcount "$R" "$N"), the evidence logged"
+    rm -rf "$thrash"
+    rmdir "$memcg" 2>/dev/null
+else
+    fm_skip "the node thrashing: recovery held" "no writable v1 memory cgroup to limit the node's memory"
+    fm_skip "while it thrashed: nothing restarted" "no v1 memory cgroup"
+fi
 
 fm_timings_report
 fm_done

@@ -86,9 +86,7 @@ pcs1 resource create web ocf:faultmon:apache configfile="$FM_APACHE_CONF" \
     Retry_count=3 Retry_interval=300 op monitor interval=${MON}s --disabled
 st=$?
 # Remote nodes only, and no probe of web on the cluster nodes (no Apache there).
-cib_create constraints '<rsc_location id="web-remote-only" rsc="web" resource-discovery="never"><rule id="web-remote-only-rule" score="-INFINITY"><expression id="web-remote-only-expr" attribute="#kind" operation="ne" value="remote"/></rule></rsc_location>'
-st=$((st || $?))
-cib_create constraints '<rsc_location id="web-prefers-remote1" rsc="web" node="remote1" score="100"/>'
+sc_remote_only web remote1 100
 st=$((st || $?))
 cib_create constraints '<rsc_location id="web-prefers-remote2" rsc="web" node="remote2" score="50"/>'
 st=$((st || $?))

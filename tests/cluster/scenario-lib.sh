@@ -340,6 +340,58 @@ sc_has_failure() {
     fm_failures "$1" | awk -F'\t' -v t="${2:-}" 't == "" || $3 == t' | grep -q .
 }
 
+# sc_remote_only RSC [NODE [SCORE]]: RSC on Pacemaker Remote nodes only
+# (#kind ne remote: -INFINITY) and never probed on the cluster nodes (no
+# Apache there); preferring NODE with SCORE (100) when given.
+sc_remote_only() {
+    local r=$1 x
+    x="<rsc_location id=\"$r-remote-only\" rsc=\"$r\" resource-discovery=\"never\">"
+    x+="<rule id=\"$r-remote-only-rule\" score=\"-INFINITY\"><expression id=\"$r-remote-only-expr\""
+    x+=" attribute=\"#kind\" operation=\"ne\" value=\"remote\"/></rule></rsc_location>"
+    fm_node_exec node1 cibadmin --create -o constraints -X "$x" >/dev/null 2>&1 || return 1
+    [ -n "${2:-}" ] || return 0
+    x="<rsc_location id=\"$r-prefers-$2\" rsc=\"$r\" node=\"$2\" score=\"${3:-100}\"/>"
+    fm_node_exec node1 cibadmin --create -o constraints -X "$x" >/dev/null 2>&1
+}
+
+# sc_budget_groups NODE TPI WINDOW_S MONITOR_S: three groups gK, each an
+# ocf:pacemaker:Dummy dK and its ocf:faultmon:guard dK-guard (node_budget=2
+# within WINDOW_S, Retry_count=2, Thorough_probe_interval TPI), preferring
+# NODE; every guard fails while NODE's /srv/fail-all exists.
+sc_budget_groups() {
+    local node=$1 tpi=$2 win=$3 mon=$4 k st=0
+    for k in 1 2 3; do
+        fm_node_exec node1 pcs resource create "d$k" ocf:pacemaker:Dummy --group "g$k" \
+            </dev/null >/dev/null 2>&1 || st=1
+        fm_node_exec node1 pcs resource create "d$k-guard" ocf:faultmon:guard resource="d$k" \
+            Probe_command="/usr/bin/test ! -e /srv/fail-all" Thorough_probe_interval="$tpi" \
+            Retry_count=2 node_budget=2 node_budget_window="${win}s" op monitor interval="${mon}s" \
+            --group "g$k" </dev/null >/dev/null 2>&1 || st=1
+        fm_node_exec node1 pcs constraint location "g$k" prefers "$node=100" \
+            </dev/null >/dev/null 2>&1 || st=1
+    done
+    return "$st"
+}
+
+# sc_dep_start ADDR PORT: a dependency for Dependency_list, a TCP service
+# that accepts and closes, on the hub's network at an address of its own
+# (which every node reaches); sc_dep_stop stops it.
+SC_DEP_PID=""
+sc_dep_start() {
+    local hub
+    hub=$(fm__ns hub)
+    ip -n "$hub" -o addr show dev br0 | grep -qF " $1/" || ip -n "$hub" addr add "$1/24" dev br0
+    ip netns exec "$hub" python3 -c '
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(64)
+while True:
+    c, _ = s.accept(); c.close()' "$1" "$2" >/dev/null 2>&1 &
+    SC_DEP_PID=$!
+    fm_at_exit "kill $SC_DEP_PID 2>/dev/null"
+}
+sc_dep_stop() { kill "$SC_DEP_PID" 2>/dev/null; wait "$SC_DEP_PID" 2>/dev/null; }
+
 # ------------------------------------------------------------- measuring
 
 # a failure of RSC on NODE recorded at or after T0 (ms; Pacemaker keeps
