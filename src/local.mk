@@ -111,6 +111,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/tls_client.c \
 	src/probe/tls_session.c \
 	src/probe/udp.c \
+	src/probe/wait.c \
 	src/probe/wire.c \
 	src/probe/wire.h \
 	src/probe/wire_conv.c \

@@ -551,9 +551,12 @@ validate_decision(const struct fm_run_state *st, char *err, size_t err_len)
                        fm_action_name(st->pending));
     }
     if (st->action == FM_ACTION_RESTART || st->action == FM_ACTION_FAILOVER) {
+        /* The weight that asked: one cycle past the threshold, or, after an
+         * impaired observer or the node's budget held the recovery, every
+         * failure recorded meanwhile, up to a full ring of complete ones. */
         if (st->pending != ((strcmp(st->kind, FM_KIND_HTTPMON) == 0)? FM_ACTION_NONE : st->action)
             || d->down != 1 || d->last_action != (int64_t) st->action
-            || st->weight >= 2 * FM_DECIDE_THRESHOLD) {
+            || st->weight > FM_DECIDE_MAX_FAILURES * FM_DECIDE_THRESHOLD) {
             return fm_errf(err, err_len, EINVAL, "action %s does not match the engine's recovery",
                            fm_action_name(st->action));
         }

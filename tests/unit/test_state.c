@@ -185,7 +185,7 @@ static const struct bad_case bad_cases[] = {
     { "state", "state=4", "held while the engine is not" },
     { "d.held", "d.held=1", "held engine, state down" },
     { "action", "action=0", "no action, yet weight 100 and nothing on record" },
-    { "weight", "weight=250", "a weight above any the engine reports" },
+    { "weight", "weight=6500", "a weight above any the engine's 64 failures add up to" },
     { "restarts_in_window", "restarts_in_window=2", "more restarts than on record" },
     { "d.fail_streak", "d.fail_streak=1", "a fail streak without its worst class" },
     { "d.last_now_us", "d.last_now_us=9900000000", "history from another boot (in the future)" },
@@ -308,6 +308,20 @@ test_consistent_variants(void **state)
     }
     assert_int_equal(parse_text(cur, st, err, sizeof(err)), 0);
     assert_int_equal(fm_state_ocf_rc(st), 4);
+
+    /* A restart made after a hold: every failure held meanwhile weighed
+     * (found on a remote node, where the agent's monitor is the only way
+     * the loop's recovery reaches Pacemaker: refusing it lost the restart). */
+    {
+        char *held = variant("weight", "weight=1150");
+
+        assert_int_equal(parse_text(held, st, err, sizeof(err)), 0);
+        assert_int_equal(fm_state_ocf_rc(st), 1);
+        free(held);
+        held = variant("weight", "weight=6400");
+        assert_int_equal(parse_text(held, st, err, sizeof(err)), 0);
+        free(held);
+    }
 
     /* A refused start clears the request; the result is still accepted. */
     fm_state_clear_pending(st);
