@@ -20,9 +20,10 @@
 #     migrate-on-red; all three fail at once: not three restarts, the remote
 #     node marked #health-faultmon=red, every group moved off it once.
 #
-# Node pressure on a remote node is not here: a remote node is one more
-# namespace of this machine, and the pressure its loop reads is that of
-# its cgroup, as on a cluster node (tests/cluster/pressure-1node.sh).
+#  pressure: the remote node running web under CPU pressure (stress-ng in
+#     its cgroup v2), and the service slowed (every reply at 1 kbit/s): the
+#     recovery held for observer_hold (20 s), nothing restarted meanwhile,
+#     then a restart decided by the rules and made at the next monitor.
 #
 # Needs root, the packages of lib.sh, pacemaker-remoted (tests/install-
 # deps.sh), and the agents installed (make install); otherwise "1..0 # SKIP".
@@ -30,6 +31,15 @@
 # shellcheck disable=SC2317,SC2034   # called through fm_poll; SC_FC0 is sc_measure's
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 : "${FM_WATCHDOG:=480}"
+# every node in a cgroup v2 of its own, for the pressure scenario, where
+# the machine has one with pressure files (PSI)
+FM_RF_CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -n "$FM_RF_CG" ] && [ -r "$FM_RF_CG/cpu.pressure" ]; then
+    # shellcheck disable=SC2034  # read by lib.sh
+    FM_NODE_CGROUPS=1
+else
+    FM_RF_CG=""
+fi
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/scenario-lib.sh"
 
@@ -48,7 +58,7 @@ DEP_PORT=5432
 DEP=tcp://$DEP_ADDR:$DEP_PORT
 ATTR=faultmon-dep-tcp-$(echo "$DEP_ADDR" | tr . -)-$DEP_PORT
 
-fm_plan 12
+fm_plan 16
 
 fm_cluster_start 3 || fm_bail "3-node cluster did not form"
 fm_remote_start 2 || fm_bail "the remote nodes did not come online"
@@ -199,6 +209,65 @@ ok=$([ "$st" = 0 ] && [ "$restarts" -ge 1 ] && [ "$restarts" -lt 3 ] && [ "$held
 fm_result "$ok" "not N restarts: $restarts restart(s) asked on $B (at least 1, fewer than the 3 resources), $held recovery held by the budget"
 sc_row "3 resources fail at once on remote node $B (node_budget=2)" "the node drained once" "${where% }; $restarts restart(s) asked" "-" "$moved_ms" "$ok"
 rm -f "$(fm_node_dir "$B")/root/srv/fail-all"
+
+# ---------------------------------------- pressure on a remote node
+Y=$(fm_resource_nodes web | head -n1)
+HOLD=20 LIMIT=40
+CG=""
+[ -n "$FM_RF_CG" ] && CG=$(fm_node_cgroup "${Y:-none}")
+if [ -n "$CG" ] && is_remote "$Y" && command -v stress-ng >/dev/null && command -v tc >/dev/null; then
+    LOG=$(fm_node_dir "$Y")/root/var/log/pacemaker/pacemaker.log
+    pid_r=$(fm_node_exec "$Y" pgrep -f "faultmon run web\$" | head -n1)
+    pcs1 resource update web observer_pressure=$LIMIT observer_hold=${HOLD}s
+    st=$?
+    # reloaded: a new loop with the new values, httpd as it was
+    reloaded() { local p; p=$(fm_node_exec "$Y" pgrep -f "faultmon run web\$" | head -n1); [ -n "$p" ] && [ "$p" != "$pid_r" ]; }
+    fm_poll 30 reloaded
+    st=$((st || $?))
+    fm_wait_serving "$Y" /app 10
+    st=$((st || $?))
+    psi10() { sed -n 's/^some avg10=\([0-9]*\).*/\1/p' "$1/cpu.pressure" 2>/dev/null; }
+    pressed() { local v; v=$(psi10 "$CG"); [ "${v:-0}" -ge $((LIMIT + 10)) ]; }
+    fm_node_exec_cg "$Y" nice -n 19 stress-ng --cpu "$(( 2 * $(nproc) ))" --timeout 120s --quiet >/dev/null 2>&1 &
+    fm_poll 40 pressed
+    st=$((st || $?))
+    fm_result "$st" "pcs resource update web observer_pressure=$LIMIT observer_hold=${HOLD}s (reloaded), stress-ng in remote node $Y's cgroup: its cpu.pressure some avg10 $(psi10 "$CG") %"
+    httpd0=$(sc_httpd_pid "$Y") fc0=$(fm_failcount web "$Y")
+    t0=$(fm_now_ms)
+    sc_slow_on "$Y" 1kbit
+    held() { sc_fm_field "$Y" web reason | grep -q "this node is impaired (cpu pressure [0-9.]*% over 10 s, observer_pressure $LIMIT%): recovery held"; }
+    fm_poll 30 held
+    st=$?
+    d_held=$(fm_since_ms "$t0") t_held=$(fm_now_ms)
+    fm_result "$st" "slow service on remote node $Y under pressure: the recovery is held after $d_held ms: '$(sc_fm_field "$Y" web reason)'"
+    fm_timing "remote node: slow service under CPU pressure -> recovery held" "$d_held" "observer_pressure=$LIMIT"
+    sleep $((HOLD / 2))
+    ok=$([ "$(sc_httpd_pid "$Y")" = "$httpd0" ] && [ "$(fm_failcount web "$Y")" = "$fc0" ] \
+         && [ "$(sc_fm_field "$Y" web state)" = degraded ] \
+         && grep -qE "faultmon.*: web: this node may be impaired: cpu pressure" "$LOG"; echo $?)
+    fm_result "$ok" "$((HOLD / 2)) s into the hold: httpd not restarted (pid $(sc_httpd_pid "$Y")), fail-count $(fm_failcount web "$Y"), state $(sc_fm_field "$Y" web state), the evidence in $Y's pacemaker.log"
+    asked() { grep -qE "faultmon.*: web: state [a-z-]+ -> [a-z-]+, restart asked" "$LOG"; }
+    fm_poll $((HOLD + 20)) asked
+    st=$?
+    d_act=$(fm_since_ms "$t_held")
+    sc_slow_off "$Y"
+    fm_node_exec "$Y" pkill -x stress-ng >/dev/null 2>&1
+    restarted() { local p; p=$(sc_httpd_pid "$Y"); [ "$p" != "$httpd0" ] && [ "$p" != 0 ]; }
+    fm_poll $((MON + 10)) restarted
+    st=$((st || $?))
+    d_done=$(fm_since_ms "$t_held")
+    lo=$((HOLD * 1000 - 2 * TPI * 1000)) hi=$((HOLD * 1000 + 4 * TPI * 1000))
+    ok=$([ "$st" = 0 ] && [ "$d_act" -ge "$lo" ] && [ "$d_act" -le "$hi" ]; echo $?)
+    fm_result "$ok" "after observer_hold the rules: restart decided $d_act ms after the first held recovery (expected $lo-$hi), httpd restarted by the next monitor ($(last_failure "$Y")) $d_done ms after it (pid $httpd0 -> $(sc_httpd_pid "$Y"))"
+    fm_timing "remote node: first held recovery -> restart decided (observer_hold ${HOLD}s)" "$d_act"
+    sc_row "slow service on remote node $Y under CPU pressure" "held ${HOLD}s, then restart" "held after $d_held ms, restart decided after $d_act" "$d_held" "$d_done" "$ok"
+else
+    why="no cgroup v2 with PSI, stress-ng or tc, or web not on a remote node (${Y:-nowhere})"
+    fm_skip "pressure on a remote node: stress-ng in its cgroup" "$why"
+    fm_skip "pressure on a remote node: the recovery held" "$why"
+    fm_skip "pressure on a remote node: nothing restarted meanwhile" "$why"
+    fm_skip "pressure on a remote node: the rules after observer_hold" "$why"
+fi
 
 sc_report
 fm_timings_report
