@@ -409,15 +409,44 @@ monitor_refused_record(struct apache *a, const char *why, bool status_only)
                        "(%s): its fault monitor cannot be trusted", a->ops->server, a->ocf->state_dir, why);
 }
 
+/* OCF_CHECK_LEVEL=10: a fresh probe cycle with the helper, and the test. */
+static int
+monitor_level10(struct apache *a, const struct fm_ocf_record *rec, bool heartbeat)
+{
+    uint64_t probe_timeout_ms = 0;
+    int rc = a->ops->translate(rec_or(rec, "port_list", ""), rec_or(rec, "status_url", ""),
+                               rec_or(rec, "base_url", "http://127.0.0.1:80"));
+
+    if (rc == PCMK_OCF_OK) {
+        rc = fm_ocf_validate_loop_params(a->ocf, &probe_timeout_ms);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = a->ops->test_prepare(a->ocf, rec_or(rec, "base_url", "http://127.0.0.1:80"),
+                                  rec_or(rec, "status_url", ""), false);
+    }
+    if (rc == PCMK_OCF_OK) {
+        rc = fm_ocf_fresh_probe(a->ocf, probe_timeout_ms);
+    }
+    /* As at level 0: in heartbeat's mode a partial failure is a failure;
+     * so it is where the level's test is heartbeat's own (nginx: its curl
+     * fails the monitor on a timeout). */
+    if (rc == PCMK_OCF_DEGRADED && (heartbeat || a->ops->strict_levels)) {
+        rc = PCMK_OCF_UNKNOWN_ERROR;
+    }
+    return rc;
+}
+
 /*
  * The loop's last state into \p st, restarting a loop that died.
  * \return PCMK_OCF_OK with \p st filled (*done false), or the answer of the
- *         monitor (*done true): OK while the first cycle is under way or the
- *         loop replaces a bad file, an error when it cannot be restarted
+ *         monitor (*done true): OK while the first cycle is under way, an
+ *         error when it cannot be restarted, and for a file the reader
+ *         refuses, no verdict from it: a fresh probe's (it may be the loop's
+ *         own file that a check refuses at every cycle: never OK for that)
  */
 static int
 monitor_loop_state(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_state *st,
-                   bool *done)
+                   bool heartbeat, bool *done)
 {
     char err[512];
     int rc = 0;
@@ -434,8 +463,8 @@ monitor_loop_state(struct apache *a, const struct fm_ocf_record *rec, struct fm_
         return PCMK_OCF_OK;
     }
     if (rc != 0) {
-        fm_ocf_log(LOG_WARNING, "%s; the fault monitor replaces it", err);
-        return PCMK_OCF_OK;
+        fm_ocf_log(LOG_WARNING, "%s; no verdict from it: probing afresh", err);
+        return monitor_level10(a, rec, heartbeat);
     }
     *done = false;
     return PCMK_OCF_OK;
@@ -506,33 +535,6 @@ monitor_decision(struct apache *a, const struct fm_run_state *st, int rc)
     return fm_ocf_fail(rc, "%s", reason);
 }
 
-/* OCF_CHECK_LEVEL=10: a fresh probe cycle with the helper, and the test. */
-static int
-monitor_level10(struct apache *a, const struct fm_ocf_record *rec, bool heartbeat)
-{
-    uint64_t probe_timeout_ms = 0;
-    int rc = a->ops->translate(rec_or(rec, "port_list", ""), rec_or(rec, "status_url", ""),
-                               rec_or(rec, "base_url", "http://127.0.0.1:80"));
-
-    if (rc == PCMK_OCF_OK) {
-        rc = fm_ocf_validate_loop_params(a->ocf, &probe_timeout_ms);
-    }
-    if (rc == PCMK_OCF_OK) {
-        rc = a->ops->test_prepare(a->ocf, rec_or(rec, "base_url", "http://127.0.0.1:80"),
-                                  rec_or(rec, "status_url", ""), false);
-    }
-    if (rc == PCMK_OCF_OK) {
-        rc = fm_ocf_fresh_probe(a->ocf, probe_timeout_ms);
-    }
-    /* As at level 0: in heartbeat's mode a partial failure is a failure;
-     * so it is where the level's test is heartbeat's own (nginx: its curl
-     * fails the monitor on a timeout). */
-    if (rc == PCMK_OCF_DEGRADED && (heartbeat || a->ops->strict_levels)) {
-        rc = PCMK_OCF_UNKNOWN_ERROR;
-    }
-    return rc;
-}
-
 /* The running resource's health: the loop's state, then level 10. */
 static int
 monitor_running(struct apache *a, const struct fm_ocf_record *rec, bool heartbeat)
@@ -545,7 +547,7 @@ monitor_running(struct apache *a, const struct fm_ocf_record *rec, bool heartbea
     if (st == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
     }
-    rc = monitor_loop_state(a, rec, st, &done);
+    rc = monitor_loop_state(a, rec, st, heartbeat, &done);
     if (!done) {
         rc = check_stale(st);
         done = (rc != PCMK_OCF_OK);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # agent-state.sh: ocf:faultmon:apache and the loop's state: a state file the
-# loop would refuse is no verdict (monitor answers as if the loop had just
-# started, start is not refused), a trusted one is believed (the positive
+# loop would refuse is no verdict (monitor answers from a fresh probe of the
+# targets, start is not refused), a trusted one is believed (the positive
 # controls), monitor answers only 0, 1, 4 or 190 from the state, and the
 # agent never makes a second loop: not on start, not when a dead loop is
 # restarted, not when httpd died under a running loop; a crashed loop is
@@ -22,7 +22,7 @@ tap_watchdog 180
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 40
+plan 42
 
 RSC=fmstate
 STATE=$FAULTMON_STATE_DIR/$RSC/state
@@ -102,7 +102,25 @@ fa_agent apache monitor
 fa_check_rc "monitor: pending restart in an up state is no verdict: 0, not 1" 0
 cp "$FA_TMP/good.state" "$STATE"
 
-# 9-12: no second loop: a loop started by hand, and the agent's start.
+# 9-10: no verdict either way: with a refused file the monitor probes the
+# targets afresh, so a service that does not answer (httpd stopped by
+# SIGSTOP: connects, no reply) fails, though the loop, probing once a
+# minute here, has not seen it yet.  OK there would be a false verdict on
+# a file nobody trusts, and on a remote node nothing else reports it.
+set_fields d.version=7
+hp=$(httpd_pid)
+kids=$(pgrep -P "${hp:-0}" | paste -sd' ' -)
+# shellcheck disable=SC2086   # one pid per word
+kill -STOP "${hp:-0}" $kids
+fa_agent apache monitor
+rc_stopped=$FA_RC
+# shellcheck disable=SC2086
+kill -CONT "${hp:-0}" $kids
+is "$rc_stopped" 190 "monitor: a refused state and httpd not answering (SIGSTOP): the fresh probe's timeout, a partial failure: 190, not 0"
+like "$FA_OUT" "no verdict from it: probing afresh" "and the log says why it probed"
+cp "$FA_TMP/good.state" "$STATE"
+
+# 11-14: no second loop: a loop started by hand, and the agent's start.
 first=$(loops)
 fm_timeout 10 "$FAULTMON" run "$RSC" --no-env --param "Port_list=127.0.0.1:$FA_PORT" --cycles 1 \
     >/dev/null 2>"$FA_TMP/second.err"
@@ -112,7 +130,7 @@ fa_agent apache start
 fa_check_rc "start of a started resource: 0" 0
 is "$(loops)" "$first" "still the one loop (pid $first)"
 
-# 13-17: a crashed loop: the monitor restarts it, one loop, and the crash
+# 15-19: a crashed loop: the monitor restarts it, one loop, and the crash
 # is recorded rather than hidden.
 kill -KILL "$first"
 for _ in $(seq 1 50); do kill -0 "$first" 2>/dev/null || break; sleep 0.1; done
@@ -127,7 +145,7 @@ like "$(cat "$FAULTMON_STATE_DIR/$RSC/loop-died" 2>/dev/null)" "pid $first\$" "t
 like "$FA_OUT" "pid $first\\) ended without stopping cleanly" "and logged"
 rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
 
-# 18-19: two monitors at once find the loop dead: each may start one, the
+# 20-21: two monitors at once find the loop dead: each may start one, the
 # lock lets one run, and the other monitor waits for that one.
 kill -KILL "$second"
 for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
@@ -141,7 +159,7 @@ is "$(loops | wc -l)" 1 "and one loop afterwards"
 second=$(loops)
 rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
 
-# 20-23: a stale pid file naming a live faultmon of another resource (a
+# 22-25: a stale pid file naming a live faultmon of another resource (a
 # reused PID): not the loop; monitor restarts the real one, stop leaves the
 # other alone.
 "$FAULTMON" run other --no-env --param "Port_list=127.0.0.1:$FA_PORT" --param Thorough_probe_interval=60 \
@@ -163,7 +181,7 @@ ok_if $? "stop did not touch the other resource's faultmon (pid $other)"
 kill -TERM "$other"
 wait "$other"
 
-# 24-27: a start is refused only on a trusted failover decision.
+# 26-29: a start is refused only on a trusted failover decision.
 cp "$FA_TMP/good.state" "$STATE"
 make_failover
 set_fields d.version=7
@@ -177,7 +195,7 @@ fa_agent apache start
 fa_check_rc_reason "start with a trusted failover decision: 4 (the positive control)" 4 "not starting here"
 is "$(httpd_pid)" "" "the refused start started nothing"
 
-# 28-29: httpd died under a running loop: start replaces that loop, it
+# 30-31: httpd died under a running loop: start replaces that loop, it
 # does not add a second one.
 params
 fa_agent apache start
@@ -188,7 +206,7 @@ fa_agent apache start
 fa_check_rc "start after httpd died under its loop: 0" 0
 is "$(loops | wc -l)" 1 "one loop afterwards"
 
-# 30-34: ocf:faultmon:httpmon publishes only a trusted verdict.
+# 32-36: ocf:faultmon:httpmon publishes only a trusted verdict.
 FA_ATTRD_LOG=$FA_TMP/attrd.log
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$FA_ATTRD_LOG" >"$FA_TMP/bin/attrd_updater"
 chmod 755 "$FA_TMP/bin/attrd_updater"
@@ -224,7 +242,7 @@ fa_agent httpmon monitor
 is "$(attr_value faultmon-httpmon)" 0 "a trusted down state is published (the positive control)"
 fa_agent httpmon stop
 
-# 35-40: a record the reader refuses (data after 'end', cut short, a
+# 37-42: a record the reader refuses (data after 'end', cut short, a
 # symbolic link) is no verdict: with httpd running, monitor fails rather
 # than answer success from it; stop still stops httpd (from the
 # configuration).
