@@ -175,6 +175,10 @@ test_expansion(void **state)
     refused("$(()*()*){10}", "loops");
     refused("$(a*)+{16}", "loops");
     accepted_and_fast("^$()*{8}");
+    /* "{,}" is "{0,}" (fuzz_regex: this pattern ran for minutes). */
+    refused("$,*{,}{1000}$$^$,*{,}2()){,}$", "pattern refused");
+    refused("a{,}{,}{,}", "in a row");
+    accepted_and_fast("a{,}");
 }
 
 /* Choices between two ways of matching nothing, after an anchor: glibc's
