@@ -37,6 +37,7 @@
 #include "cmd_run_attrs.h"
 #include "cmd_run_deps.h"
 #include "cmd_run_history.h"
+#include "cmd_run_timer.h"
 
 #define FM_PCMK_TIMEOUT_MS 1000
 
@@ -48,8 +49,7 @@ struct fm_loop {
     struct fm_monitor mon;
     bool have_monitor;
     qb_loop_t *loop;
-    qb_loop_timer_handle timer;
-    bool timer_armed;
+    struct fm_run_timer timer;      /* the next cycle, or the deadline */
     bool in_cycle;
     uint64_t cycle_start_us;
     uint64_t cycle_due_us;          /* when the cycle timer was due, 0: none */
@@ -76,31 +76,19 @@ static int write_pid_file(const char *dir);
 static void
 loop_arm(struct fm_loop *lp, uint64_t delay_ms, void (*fn)(void *data))
 {
-    if (lp->timer_armed) {
-        qb_loop_timer_del(lp->loop, lp->timer);
-        lp->timer_armed = false;
-    }
-    if (qb_loop_timer_add(lp->loop, QB_LOOP_MED, delay_ms * 1000000u, lp, fn, &lp->timer) == 0) {
-        lp->timer_armed = true;
-    }
+    fm_run_timer_arm(&lp->timer, fm_now_us(), delay_ms, fn, lp);
 }
 
 static void
 on_timer_cycle(void *data)
 {
-    struct fm_loop *lp = data;
-
-    lp->timer_armed = false;
-    loop_cycle_start(lp);
+    loop_cycle_start(data);
 }
 
 static void
 on_timer_deadline(void *data)
 {
-    struct fm_loop *lp = data;
-
-    lp->timer_armed = false;
-    loop_dispatch(lp);
+    loop_dispatch(data);
 }
 
 static int32_t
@@ -633,6 +621,8 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
 static int
 run_loop(struct fm_loop *lp)
 {
+    int rc = 0;
+
     lp->loop = qb_loop_create();
     if (lp->loop == NULL) {
         return fm_cli_error("run", "cannot create the main loop");
@@ -641,7 +631,13 @@ run_loop(struct fm_loop *lp)
     qb_loop_signal_add(lp->loop, QB_LOOP_HIGH, SIGINT, lp, on_stop_signal, NULL);
     qb_loop_signal_add(lp->loop, QB_LOOP_HIGH, SIGUSR1, lp, on_resume_signal, NULL);
     qb_loop_signal_add(lp->loop, QB_LOOP_HIGH, SIGUSR2, lp, on_event_signal, NULL);
-    qb_loop_poll_add(lp->loop, QB_LOOP_MED, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
+    /* High, as the signals and the timer: libqb runs its lower levels one
+     * wake-up later, two epoll_wait calls for each. */
+    qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
+    rc = fm_run_timer_init(&lp->timer, lp->loop);
+    if (rc != 0) {
+        fm_log_warn("%s: no timer fd (%s): the loop's timer is libqb's", lp->resource, strerror(rc));
+    }
     fm_log_notice("%s: monitoring %zu target(s), Probe_timeout %llu ms", lp->resource,
                   lp->cfg->n_targets, (unsigned long long) lp->cfg->probe.timeout_ms);
     lp->mon.st.pending = FM_ACTION_NONE;
@@ -659,6 +655,7 @@ run_teardown(struct fm_loop *lp)
         close(lp->watch_fd);
     }
     if (lp->loop != NULL) {
+        fm_run_timer_clear(&lp->timer);
         qb_loop_destroy(lp->loop);
     }
     if (lp->lock_fd >= 0 && lp->mon.st.pid != 0 && fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
@@ -681,6 +678,7 @@ fm_cmd_run(int argc, char **argv)
     memset(&lp, 0, sizeof(lp));
     lp.lock_fd = -1;
     lp.watch_fd = -1;
+    lp.timer.fd = -1;
     fm_run_args_init(&args);
     rc = fm_run_args_parse(argc, argv, &args);
     if (rc == -1) {

@@ -182,6 +182,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run_observe.h \
 	src/cmd_run_history.c \
 	src/cmd_run_history.h \
+	src/cmd_run_timer.c \
+	src/cmd_run_timer.h \
 	src/cmd_replay.c \
 	src/cmd_replay.h \
 	src/cmd_replay_run.c \

@@ -26,6 +26,8 @@ packages=(
     clang libclang-rt-dev
     # benchmarks
     haproxy valgrind
+    # the loop's timer test (tests/integration/run-timer.sh) counts system calls
+    strace
 )
 
 export DEBIAN_FRONTEND=noninteractive

@@ -7,6 +7,8 @@
 #   READINGS is the file `readings` of a run kept with KEEP=1 (ab.sh says
 #   where), one line per contender and round:
 #     LOAD CONTENDER round R: US_PER_CHECK CHECKS EXPECTED OWN US_FROM_TICKS OTHER_PCT
+#     [RESUMED_PCT DIRTY_KIB]   (TLS loads: the checks over a resumed session;
+#     the private dirty memory at the window's end; not tabled here)
 # Prints, for every load measured: each contender's CPU per check, median
 # [min-max] over its rounds, the checks per window, and the ratios taken
 # round by round (faultmon-run / haproxy-1t and / its floor, faultmon-run-spread

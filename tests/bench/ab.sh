@@ -31,7 +31,10 @@
 #   HAPROXY_WARMUP=20    the same for HAProxy (its checks drift into clusters
 #                        that share a wake-up over the first 20-40 s)
 #   LOADS="1 10 200 1000 names10"        the headline table; namesN = N
-#                        targets by host name (localhost:PORT+i)
+#                        targets by host name (localhost:PORT+i); tlsN = N
+#                        targets over TLS (HEAD / after the handshake, no
+#                        verification; a load of its own: not in the
+#                        default, e.g. LOADS="tls10 tls100")
 #   CONTENDERS="faultmon-run haproxy-1t floor-burst floor-timer"
 #                        (floor-batched too: spread, started on 1 ms ticks)
 #                        (faultmon-run-spread is added when `faultmon run`
@@ -42,7 +45,7 @@
 #   FAULTMON=build/src/faultmon (relative to the repo top; else src/faultmon)
 #   BUILDDIR=...         where faultmon was built, instead of FAULTMON
 #   SPREAD_PARAMS="--param spread=true"  PROBE_SPREAD_OPTS="--spread"
-#   HTTP_PORT=28380 NAME_PORT=28400 STUB_PORT=28381   ports
+#   HTTP_PORT=28380 NAME_PORT=28400 STUB_PORT=28381 TLS_PORT=28383   ports
 #   KEEP=1               keep the temp dirs (configs, logs, every reading)
 set -u
 export LC_ALL=C
@@ -76,6 +79,7 @@ HTTP_PORT=${HTTP_PORT:-28380}
 NAME_PORT=${NAME_PORT:-28400}
 STUB_PORT=${STUB_PORT:-28381}
 HASTATS_PORT=${HASTATS_PORT:-28382}
+TLS_PORT=${TLS_PORT:-28383}
 ADMIN_ADDR=127.77.255.3
 SPREAD_PARAMS=${SPREAD_PARAMS:-"--param spread=true"}
 PROBE_SPREAD_OPTS=${PROBE_SPREAD_OPTS:-"--spread"}
@@ -113,12 +117,13 @@ if "$FAULTMON" probe --help 2>&1 | grep -q -- '--spread'; then have_probe_spread
 	PROBE_CONTENDERS="$PROBE_CONTENDERS faultmon-probe-spread"
 
 # ---- loads -------------------------------------------------------------------
-max_n=1 max_names=0
+max_n=1 max_names=0 max_tls=0
 for load in $LOADS $PROBE_LOADS; do
 	case $load in
 	names[0-9]*) n=${load#names}; [ "$n" -gt "$max_names" ] && max_names=$n ;;
+	tls[0-9]*) n=${load#tls}; [ "$n" -gt "$max_tls" ] && max_tls=$n; [ "$n" -gt "$max_n" ] && max_n=$n ;;
 	[0-9]*) n=$load; [ "$n" -gt "$max_n" ] && max_n=$n ;;
-	*) die "bad load '$load' (N or namesN)" ;;
+	*) die "bad load '$load' (N, namesN or tlsN)" ;;
 	esac
 done
 { [ "$max_n" -le 5000 ] && [ "$max_names" -le 100 ]; } || die "at most 5000 targets, 100 by name"
@@ -126,7 +131,7 @@ done
 getent hosts localhost | grep -q '^127\.0\.0\.1 ' ||
 	{ [ "$max_names" = 0 ] || die "localhost does not resolve to 127.0.0.1 here (/etc/hosts)"; }
 
-ports="$HTTP_PORT $STUB_PORT $HASTATS_PORT"
+ports="$HTTP_PORT $STUB_PORT $HASTATS_PORT $TLS_PORT"
 for ((i = 0; i < max_names; i++)); do ports="$ports $((NAME_PORT + i))"; done
 busy=$(ss -Hltn 2>/dev/null | awk -v list="$ports" '
 	BEGIN { n = split(list, p, " "); for (i = 1; i <= n; i++) want[p[i]] = 1 }
@@ -163,12 +168,20 @@ for ((i = 0; i < max_n; i++)); do addr $i; done >"$T/addrs"
 hostports() { # load
 	case $1 in
 	names*) for ((i = 0; i < ${1#names}; i++)); do echo "localhost:$((NAME_PORT + i))"; done ;;
+	tls*) head -n "${1#tls}" "$T/addrs" | sed "s|\$|:$TLS_PORT|" ;;
 	*) head -n "$1" "$T/addrs" | sed "s|\$|:$HTTP_PORT|" ;;
 	esac
 }
 # the same targets by address (for the floor, which does not resolve names)
 hostports_numeric() { hostports "$1" | sed 's|^localhost:|127.0.0.1:|'; }
-load_n() { case $1 in names*) echo "${1#names}" ;; *) echo "$1" ;; esac; }
+load_n() { case $1 in names*) echo "${1#names}" ;; tls*) echo "${1#tls}" ;; *) echo "$1" ;; esac; }
+scheme() { case $1 in tls*) echo https ;; *) echo http ;; esac; }
+# a throwaway certificate for the TLS loads
+if [ "$max_tls" -gt 0 ]; then
+	command -v openssl >/dev/null || die "openssl not found (apt-get install openssl)"
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+		-keyout "$T/key.pem" -out "$T/cert.pem" >/dev/null 2>&1 || die "openssl req failed"
+fi
 
 # ---- nginx: the targets ----------------------------------------------------
 # Every request writes one byte and a newline to hits.log: the checks done.
@@ -184,12 +197,26 @@ token=ab-bench-$$-$RANDOM
 	echo "  access_log off;"
 	echo "  keepalive_timeout 0;"
 	echo "  log_format hit '.';"
+	echo "  log_format tlshit '\$ssl_session_reused';" # r: resumed, .: a full handshake
 	echo "  server {"
 	sed "s|.*|    listen &:$HTTP_PORT;|" "$T/addrs"
 	for ((i = 0; i < max_names; i++)); do echo "    listen 127.0.0.1:$((NAME_PORT + i));"; done
 	echo "    access_log $T/hits.log hit;"
 	echo "    location / { return 200; }"
 	echo "  }"
+	if [ "$max_tls" -gt 0 ]; then
+		# TLS 1.3 with session tickets (nginx's default) and a session cache:
+		# a client that keeps its session resumes
+		echo "  server {"
+		head -n "$max_tls" "$T/addrs" | sed "s|.*|    listen &:$TLS_PORT ssl;|"
+		echo "    ssl_certificate $T/cert.pem;"
+		echo "    ssl_certificate_key $T/key.pem;"
+		echo "    ssl_protocols TLSv1.2 TLSv1.3;"
+		echo "    ssl_session_cache shared:SSL:4m;"
+		echo "    access_log $T/hits.log tlshit;"
+		echo "    location / { return 200; }"
+		echo "  }"
+	fi
 	echo "  server {"
 	echo "    listen $ADMIN_ADDR:$STUB_PORT;"
 	echo "    location = /id { return 200 \"$token\"; }"
@@ -224,13 +251,15 @@ timeout 10 "$FAULTMON" run ab-spread-check --no-env --no-pacemaker --cycles 1 \
 # ---- reading a process --------------------------------------------------------
 # One reading, all at one instant (a python start-up on a busy machine takes
 # long enough to matter): pid ->
-# "ns ticks child_ticks hits t_ns busy_ticks": the process CPU clock (all
-# threads, exited ones included; ns), utime+stime and cutime+cstime (clock
-# ticks), the requests nginx has logged, the monotonic time, and the ticks
-# the contender's CPU was busy (user nice system irq softirq steal; "-"
-# unpinned): what of it is not the contender's is other work, the noise.
-reading() {
-	python3 - "$1" "$T/hits.log" "$([ "$PIN" = 1 ] && echo "cpu$CONTENDER_CPU")" <<'EOF'
+# "ns ticks child_ticks hits t_ns busy_ticks resumed dirty_kib": the process
+# CPU clock (all threads, exited ones included; ns), utime+stime and
+# cutime+cstime (clock ticks), the requests nginx has logged, the monotonic
+# time, the ticks the contender's CPU was busy (user nice system irq softirq
+# steal; "-" unpinned): what of it is not the contender's is other work, the
+# noise; the requests over a resumed TLS session nginx has logged; the
+# contender's private dirty memory (smaps_rollup; its threads share it).
+reading() { # pid [tls]
+	python3 - "$1" "$T/hits.log" "$([ "$PIN" = 1 ] && echo "cpu$CONTENDER_CPU")" "${2:-}" <<'EOF'
 import os, sys, time
 pid = int(sys.argv[1])
 def busy():
@@ -241,16 +270,29 @@ def busy():
         if f[0] == sys.argv[3]:
             return str(sum(int(x) for x in (f[1], f[2], f[3], f[6], f[7], f[8])))
     return "-"
+def dirty():
+    try:
+        for line in open("/proc/%d/smaps_rollup" % pid):
+            if line.startswith("Private_Dirty:"):
+                return line.split()[1]
+    except OSError:
+        pass
+    return "-"
 try:
-    hits = os.stat(sys.argv[2]).st_size // 2
+    if sys.argv[4] == "tls":    # read it all only when it can hold an r
+        with open(sys.argv[2], "rb") as log:
+            data = log.read()
+        hits, resumed = len(data) // 2, data.count(b"r")
+    else:
+        hits, resumed = os.stat(sys.argv[2]).st_size // 2, 0
 except OSError:
-    hits = 0
+    hits, resumed = 0, 0
 try:
     ns = time.clock_gettime_ns(((~pid) << 3) | 2)   # CPUCLOCK_SCHED of the process
     f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    print(ns, int(f[11]) + int(f[12]), int(f[13]) + int(f[14]), hits, time.monotonic_ns(), busy())
+    print(ns, int(f[11]) + int(f[12]), int(f[13]) + int(f[14]), hits, time.monotonic_ns(), busy(), resumed, dirty())
 except (OSError, ValueError):
-    print("- - -", hits, time.monotonic_ns(), busy())
+    print("- - -", hits, time.monotonic_ns(), busy(), resumed, "-")
 EOF
 }
 hz=$(getconf CLK_TCK)
@@ -270,7 +312,9 @@ haproxy_cfg() { # load file
 		echo "  timeout server 10s"
 		echo "backend targets"
 		echo "  option httpchk HEAD /"
-		hostports "$1" | awk -v i="${INTERVAL}s" '{ printf "  server s%d %s check inter %s\n", NR, $1, i }'
+		local ssl=''
+		[ "$(scheme "$1")" = https ] && ssl=' check-ssl verify none'
+		hostports "$1" | awk -v i="${INTERVAL}s" -v ssl="$ssl" '{ printf "  server s%d %s check inter %s%s\n", NR, $1, i, ssl }'
 	} >"$2"
 }
 # runs: a serial number, so every faultmon run starts from an empty state
@@ -282,7 +326,7 @@ start_contender() { # contender load secs
 	cur_res=''
 	case $c in
 	floor-*)
-		hostports_numeric "$load" | sed 's|.*|http://&/|' >"$cur_log.targets"
+		hostports_numeric "$load" | sed "s|.*|$(scheme "$load")://&/|" >"$cur_log.targets"
 		set -- "$T/floor" -i $((INTERVAL * 1000)) -T "$TIMEOUT_MS" -d "$secs" -f "$cur_log.targets"
 		[ "$c" = floor-burst ] && set -- "$@" -B
 		[ "$c" = floor-batched ] && set -- "$@" -b
@@ -296,18 +340,23 @@ start_contender() { # contender load secs
 		local list
 		list=$(hostports "$load" | paste -sd, -)
 		[ "$c" = faultmon-run-addr ] && list=$(hostports_numeric "$load" | paste -sd, -)
+		local tls=()
+		# HEAD / over TLS, as HAProxy's httpchk with check-ssl and the floor
+		[ "$(scheme "$load")" = https ] && list=$(hostports "$load" | sed 's|.*|https://&/|' | paste -sd, -) &&
+			tls=(--param tls_request=true --param tls_verify=false)
 		set -- "$FAULTMON" run "$cur_res" --no-env --no-pacemaker \
-			--param "Port_list=$list" \
+			--param "Port_list=$list" "${tls[@]}" \
 			--param "Thorough_probe_interval=$INTERVAL" --param "Probe_timeout=${TIMEOUT_MS}ms"
 		# shellcheck disable=SC2086 # SPREAD_PARAMS is several words
 		[ "$c" = faultmon-run-spread ] && set -- "$@" $SPREAD_PARAMS
 		;;
 	faultmon-probe | faultmon-probe-spread)
-		hostports "$load" | sed 's|.*|http://&/|' >"$cur_log.targets"
+		hostports "$load" | sed "s|.*|$(scheme "$load")://&/|" >"$cur_log.targets"
 		set -- "$FAULTMON" probe --count $((secs / INTERVAL + 2)) --interval "${INTERVAL}s" \
 			--timeout "${TIMEOUT_MS}ms" --targets-file "$cur_log.targets"
 		# shellcheck disable=SC2086
 		[ "$c" = faultmon-probe-spread ] && set -- "$@" $PROBE_SPREAD_OPTS
+		[ "$(scheme "$load")" = https ] && set -- "$@" --tls-request --tls-no-verify
 		;;
 	*) die "unknown contender $c" ;;
 	esac
@@ -360,9 +409,11 @@ measure() { # contender load round
 		return
 	fi
 	case $c in floor-*) f0=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy0=$(fm_cycles "$cur_res") ;; esac
-	read -r ns0 tk0 ck0 h0 t0 b0 <<<"$(reading "$cur_pid")"
+	local tlsarg='' rs0 rs1 pd0 pd1
+	[ "$(scheme "$load")" = https ] && tlsarg=tls
+	read -r ns0 tk0 ck0 h0 t0 b0 rs0 pd0 <<<"$(reading "$cur_pid" $tlsarg)"
 	sleep "$WINDOW"
-	read -r ns1 tk1 ck1 h1 t1 b1 <<<"$(reading "$cur_pid")"
+	read -r ns1 tk1 ck1 h1 t1 b1 rs1 pd1 <<<"$(reading "$cur_pid" $tlsarg)"
 	case $c in floor-*) f1=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy1=$(fm_cycles "$cur_res") ;; esac
 	stop_contender
 	if [ "$ns1" = - ] || [ "$ns0" = - ]; then
@@ -378,13 +429,16 @@ measure() { # contender load round
 	local other=-
 	[ "$b0" != - ] && [ -n "$b1" ] && other=$(awk -v b=$((b1 - b0)) -v ns=$((ns1 - ns0)) -v hz="$hz" -v el=$((t1 - t0)) \
 		'BEGIN { o = (b * 1e9 / hz - ns) / el * 100; printf "%.1f", o < 0 ? 0 : o }')
+	# TLS: the share of the window's checks made over a resumed session
+	local rsh=-
+	[ -n "$tlsarg" ] && [ "$checks" -gt 0 ] && rsh=$(( 100 * (rs1 - rs0) / checks ))
 	R[$load,$c,$r]=$(awk -v ns=$((ns1 - ns0)) -v ck=$((ck1 - ck0)) -v tk=$((tk1 - tk0)) -v hz="$hz" \
-		-v d="$checks" -v e="$expect" -v o="${own:--}" -v ot="$other" 'BEGIN {
-		if (d <= 0) { print "-", d, e, o, "-", ot; exit }
-		printf "%.1f %d %d %s %.0f %s\n", (ns / 1000 + ck * 1e6 / hz) / d, d, e, o, (tk + ck) * 1e6 / hz / d, ot }')
+		-v d="$checks" -v e="$expect" -v o="${own:--}" -v ot="$other" -v rs="$rsh" -v pd="${pd1:--}" 'BEGIN {
+		if (d <= 0) { print "-", d, e, o, "-", ot, rs, pd; exit }
+		printf "%.1f %d %d %s %.0f %s %s %s\n", (ns / 1000 + ck * 1e6 / hz) / d, d, e, o, (tk + ck) * 1e6 / hz / d, ot, rs, pd }')
 	echo "$load $c round $r: ${R[$load,$c,$r]}" >>"$T/readings"
 	# shellcheck disable=SC2086 # a reading is a list of words
-	note "$load $c round $r: $(set -- ${R[$load,$c,$r]}; echo "$1 us/check, $2/$3 checks, own $4, other work on the CPU $6 %")"
+	note "$load $c round $r: $(set -- ${R[$load,$c,$r]}; echo "$1 us/check, $2/$3 checks, own $4, other work on the CPU $6 %, resumed ${7:--} %, private dirty ${8:--} KiB")"
 }
 
 # ---- statistics ------------------------------------------------------------------
@@ -407,6 +461,32 @@ round_ratios() { # load a b -> the ratio a/b of every round
 	for ((r = 1; r <= ROUNDS; r++)); do
 		x=$(field "${R[$1,$2,$r]:--}" 1) y=$(field "${R[$1,$3,$r]:--}" 1)
 		awk -v x="$x" -v y="$y" 'BEGIN { if (x ~ /^[0-9.]+$/ && y ~ /^[0-9.]+$/ && y > 0) printf "%.3f\n", x / y; else print "-" }'
+	done
+}
+
+# The private dirty memory each added target costs, from the smallest and
+# the largest TLS load (medians of the rounds): what a loop keeps for a target
+# between its cycles (a burst contender's window ends between two cycles).
+mem_per_target() { # "loads" "contenders"
+	local load lo='' hi='' c r
+	for load in $1; do
+		case $load in tls*) ;; *) continue ;; esac
+		{ [ -z "$lo" ] || [ "${load#tls}" -lt "${lo#tls}" ]; } && lo=$load
+		{ [ -z "$hi" ] || [ "${load#tls}" -gt "${hi#tls}" ]; } && hi=$load
+	done
+	{ [ -n "$lo" ] && [ "$lo" != "$hi" ]; } || return 0
+	echo
+	echo "Private dirty memory per added TLS target, (median at $hi - median at $lo) / $(( ${hi#tls} - ${lo#tls} )), KiB:"
+	echo
+	for c in $2; do
+		local a=() b=()
+		for ((r = 1; r <= ROUNDS; r++)); do
+			a+=("$(field "${R[$lo,$c,$r]:--}" 8)") b+=("$(field "${R[$hi,$c,$r]:--}" 8)")
+		done
+		local ma mb
+		ma=$(field "$(stats "${a[@]}")" 1) mb=$(field "$(stats "${b[@]}")" 1)
+		echo "- $c: $(awk -v a="$ma" -v b="$mb" -v n=$(( ${hi#tls} - ${lo#tls} )) 'BEGIN {
+			if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/) printf "%.1f (%s -> %s KiB)", (b - a) / n, a, b; else print "-" }')"
 	done
 }
 
@@ -434,21 +514,21 @@ run_table() { # title "loads" "contenders"
 		echo
 		echo "### $title"
 		echo
-		echo "| load | contender | µs CPU per check, median [min-max] | from ticks | checks per window: nginx / expected | own count | other work on CPU $CONTENDER_CPU, % |"
-		echo "|---|---|---|---|---|---|---|"
+		echo "| load | contender | µs CPU per check, median [min-max] | from ticks | checks per window: nginx / expected | own count | other work on CPU $CONTENDER_CPU, % | TLS: checks resumed, % | private dirty KiB at the window's end |"
+		echo "|---|---|---|---|---|---|---|---|---|"
 		for load in $loads; do
 			for c in $all_cs; do
 				case "$c/$load" in faultmon-run-addr/names*) ;; faultmon-run-addr/*) continue ;; esac
-				local us=() tk=() ck=() ot=() own=''
+				local us=() tk=() ck=() ot=() rs=() pd=() own=''
 				for ((r = 1; r <= ROUNDS; r++)); do
 					# shellcheck disable=SC2086 # a reading is a list of words
-					set -- ${R[$load,$c,$r]:-- - - - - -}
-					us+=("$1") ck+=("$2/$3") tk+=("$5") ot+=("${6:--}") own=$4
+					set -- ${R[$load,$c,$r]:-- - - - - - - -}
+					us+=("$1") ck+=("$2/$3") tk+=("$5") ot+=("${6:--}") rs+=("${7:--}") pd+=("${8:--}") own=$4
 				done
 				local label=$load
 				case $load in names*) label="${load#names} by name";; esac
 				case "$c/$load" in floor-*/names*) c="$c (by address)" ;; faultmon-run-addr/*) c="faultmon-run (by address)" ;; esac
-				echo "| $label | $c | $(fmt_stats "$(stats "${us[@]}")" 1) | $(fmt_stats "$(stats "${tk[@]}")" 0) | $(printf '%s ' "${ck[@]}") | $own | $(fmt_stats "$(stats "${ot[@]}")" 1) |"
+				echo "| $label | $c | $(fmt_stats "$(stats "${us[@]}")" 1) | $(fmt_stats "$(stats "${tk[@]}")" 0) | $(printf '%s ' "${ck[@]}") | $own | $(fmt_stats "$(stats "${ot[@]}")" 1) | $(fmt_stats "$(stats "${rs[@]}")" 0) | $(fmt_stats "$(stats "${pd[@]}")" 0) |"
 			done
 		done
 		echo
@@ -480,6 +560,7 @@ run_table() { # title "loads" "contenders"
 			done
 			echo "$line"
 		done
+		mem_per_target "$loads" "$all_cs"
 	} >>"$T/report"
 }
 

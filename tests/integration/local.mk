@@ -12,6 +12,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-loop.sh \
 	tests/integration/run-replay.sh \
 	tests/integration/run-spread.sh \
+	tests/integration/run-timer.sh \
 	tests/integration/run-observer.sh \
 	tests/integration/run-observer-loopback.sh \
 	tests/integration/run-deps.sh \

@@ -30,6 +30,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_resolve_nss \
 	tests/unit/test_result \
 	tests/unit/test_runconf \
+	tests/unit/test_run_timer \
 	tests/unit/test_schedule \
 	tests/unit/test_scheme \
 	tests/unit/test_state \
@@ -59,6 +60,11 @@ tests_unit_test_probe_phase_SOURCES = tests/unit/test_probe_phase.c
 tests_unit_test_probe_phase_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_probe_phase_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_probe_phase_LDADD = $(FM_UNIT_LDADD) $(OPENSSL_LIBS)
+# The loop's timer is the faultmon program's, not the library's.
+tests_unit_test_run_timer_SOURCES = tests/unit/test_run_timer.c src/cmd_run_timer.c
+tests_unit_test_run_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_unit_test_run_timer_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_run_timer_LDADD = $(FM_UNIT_LDADD) $(LIBQB_LIBS)
 tests_unit_test_tls_session_SOURCES = tests/unit/test_tls_session.c
 tests_unit_test_tls_session_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_tls_session_CFLAGS = $(FM_UNIT_CFLAGS)

@@ -1,0 +1,118 @@
+/*
+ * faultmon run: the loop's one timer (see cmd_run_timer.h for why a timer
+ * fd and not a libqb timer).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "cmd_run_timer.h"
+
+static void
+fire(struct fm_run_timer *t)
+{
+    void (*fn)(void *data) = t->fn;
+
+    t->at_us = 0;
+    t->fn = NULL;
+    if (fn != NULL) {
+        fn(t->data);
+    }
+}
+
+static void
+on_qb_timer(void *data)
+{
+    struct fm_run_timer *t = data;
+
+    t->qb_armed = false;
+    fire(t);
+}
+
+static int32_t
+on_timer_fd(int32_t fd, int32_t revents, void *data)
+{
+    struct fm_run_timer *t = data;
+    uint64_t expirations = 0;
+
+    /* Read even if a new arm follows: a timer fd that fired stays readable
+     * until read, and libqb would call this again at once. */
+    if (read(fd, &expirations, sizeof(expirations)) < 0 && errno == EAGAIN) {
+        return 0;       /* set again since it fired: not due any more */
+    }
+    if (!t->qb_armed) {     /* else an old setting: the fallback has it now */
+        fire(t);
+    }
+    return 0;
+}
+
+int
+fm_run_timer_init(struct fm_run_timer *t, qb_loop_t *loop)
+{
+    int rc = 0;
+
+    memset(t, 0, sizeof(*t));
+    t->loop = loop;
+    t->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (t->fd < 0) {
+        return errno;
+    }
+    /* High, as the signals: libqb runs its lower levels one wake-up later. */
+    rc = qb_loop_poll_add(loop, QB_LOOP_HIGH, t->fd, POLLIN, t, on_timer_fd);
+    if (rc != 0) {
+        close(t->fd);
+        t->fd = -1;
+        return -rc;
+    }
+    return 0;
+}
+
+void
+fm_run_timer_arm(struct fm_run_timer *t, uint64_t now_us, uint64_t delay_ms,
+                 void (*fn)(void *data), void *data)
+{
+    /* 0 would disarm: a time past (1 µs after boot) fires at once. */
+    uint64_t at_us = (delay_ms == 0)? 1 : now_us + delay_ms * 1000u;
+    struct itimerspec its;
+
+    if (t->fn == fn && t->data == data && t->at_us != 0
+        && ((t->at_us > at_us)? t->at_us - at_us : at_us - t->at_us) < 1000u) {
+        return;
+    }
+    if (t->qb_armed) {
+        qb_loop_timer_del(t->loop, t->qb_timer);
+        t->qb_armed = false;
+    }
+    t->at_us = 0;
+    memset(&its, 0, sizeof(its));
+    its.it_value.tv_sec = (time_t) (at_us / 1000000u);
+    its.it_value.tv_nsec = (long) (at_us % 1000000u) * 1000;
+    if (t->fd >= 0 && timerfd_settime(t->fd, TFD_TIMER_ABSTIME, &its, NULL) == 0) {
+        t->at_us = at_us;
+    } else if (qb_loop_timer_add(t->loop, QB_LOOP_HIGH, delay_ms * 1000000u, t, on_qb_timer,
+                                 &t->qb_timer) == 0) {
+        t->qb_armed = true;
+        t->at_us = at_us;
+    }
+    t->fn = fn;
+    t->data = data;
+}
+
+void
+fm_run_timer_clear(struct fm_run_timer *t)
+{
+    if (t->qb_armed) {
+        qb_loop_timer_del(t->loop, t->qb_timer);
+        t->qb_armed = false;
+    }
+    if (t->fd >= 0) {
+        qb_loop_poll_del(t->loop, t->fd);
+        close(t->fd);
+        t->fd = -1;
+    }
+    t->fn = NULL;
+}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# run-timer.sh: the loop's own timer (src/cmd_run_timer.c), a timer fd in
+# libqb's poll set: it wakes the loop for its next cycle and for a burst
+# cycle's deadline on time and in one wake-up.  libqb's own timers sleep
+# whole milliseconds rounded down and then poll without sleeping until they
+# are due, which strace shows as empty epoll_wait(..., 0) calls before each
+# cycle; the loop must make none.  (libqb asks for 12 events at a time; the
+# probe engine's own set, nested in libqb's, is polled with 256, and once
+# without waiting each time libqb says it is ready, which is no spin.)
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/probe.sh
+. "$FM_TEST_LIB/probe.sh"
+
+tap_watchdog 60
+fm_require_faultmon
+trap fm_cleanup_run EXIT
+plan 6
+
+export FAULTMON_STATE_DIR=$FM_TMP/state
+fm_fault_server_start ok silent || bail_out "the fault server did not start"
+OK=http://127.0.0.1:${FS_PORT[ok]}/
+SILENT=http://127.0.0.1:${FS_PORT[silent]}/
+TIMEFORMAT='%R'
+
+# libqb_spins FILE: libqb's polls that returned nothing without waiting.
+libqb_spins() {
+    grep -cE 'epoll_wait\([0-9]+, \[\], 12, 0\) += 0$' "$1"
+}
+
+# 1-3: four cycles of a healthy target, one a second, traced.
+if command -v strace >/dev/null; then
+    { time fm_timeout 20 strace -f -qq -e trace=epoll_wait -o "$FM_TMP/ok.strace" "$FAULTMON" run timer-ok \
+        --no-env --no-pacemaker --cycles 4 --param "Port_list=$OK" --param Thorough_probe_interval=1 \
+        --param Probe_timeout=1 >/dev/null 2>"$FM_TMP/ok.err"; } 2>"$FM_TMP/ok.time"
+    rc=$?
+    is "$rc" 0 "four cycles, traced: exit 0"
+    spins=$(libqb_spins "$FM_TMP/ok.strace")
+    waits=$(grep -c 'epoll_wait(' "$FM_TMP/ok.strace")
+    is "$spins" 0 "no empty epoll_wait(..., 0) before a cycle: the loop sleeps until it is due ($waits epoll_wait calls in all)"
+    wall=$(cat "$FM_TMP/ok.time")
+    ok_if "$(awk -v w="$wall" 'BEGIN { print (w >= 3.0 && w < 4.5)? 0 : 1 }')" \
+        "the cycles come an interval apart, none early: 4 cycles in $wall s (3.0 to 4.5)"
+    [ "$rc" = 0 ] || diag_file "$FM_TMP/ok.err"
+else
+    skip "four cycles, traced: exit 0" "no strace"
+    skip "no empty epoll_wait before a cycle" "no strace"
+    skip "the cycles come an interval apart" "no strace"
+fi
+
+# 4-6: a burst cycle's deadline: a server that accepts and never answers is
+# cut off at Probe_timeout, woken by the same timer.
+if command -v strace >/dev/null; then
+    { time fm_timeout 20 strace -f -qq -e trace=epoll_wait -o "$FM_TMP/silent.strace" "$FAULTMON" run timer-silent \
+        --no-env --no-pacemaker --cycles 1 --param "Port_list=$SILENT" --param Probe_timeout=1 \
+        >/dev/null 2>"$FM_TMP/silent.err"; } 2>"$FM_TMP/silent.time"
+    is "$?" 0 "a silent server, one cycle: exit 0"
+    wall=$(cat "$FM_TMP/silent.time")
+    ok_if "$(awk -v w="$wall" 'BEGIN { print (w >= 1.0 && w < 1.8)? 0 : 1 }')" \
+        "the cycle ends at its deadline: $wall s for Probe_timeout 1 s (1.0 to 1.8)"
+    is "$(libqb_spins "$FM_TMP/silent.strace")" 0 "no empty epoll_wait(..., 0) before the deadline"
+else
+    skip "a silent server, one cycle: exit 0" "no strace"
+    skip "the cycle ends at its deadline" "no strace"
+    skip "no empty epoll_wait before the deadline" "no strace"
+fi
+
+tap_done

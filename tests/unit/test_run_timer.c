@@ -1,0 +1,216 @@
+/*
+ * Unit tests: the loop's timer (src/cmd_run_timer.c) on a real libqb loop,
+ * each run under a watchdog: it fires once, not before its time; setting it
+ * again within a millisecond is no system call; a new setting replaces the
+ * old one, callback and all; 0 fires at once; without a timer fd it falls
+ * back to libqb's timer.
+ */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <faultmon/clock.h>
+
+#include "cmd_run_timer.h"
+
+#define WATCHDOG_MS 2000u
+
+struct fixture {
+    qb_loop_t *loop;
+    struct fm_run_timer timer;
+    int fired_a;
+    int fired_b;
+    uint64_t fired_at_us;
+    bool watchdog_fired;
+};
+
+static void
+on_a(void *data)
+{
+    struct fixture *f = data;
+
+    f->fired_a++;
+    f->fired_at_us = fm_now_us();
+    qb_loop_stop(f->loop);
+}
+
+static void
+on_b(void *data)
+{
+    struct fixture *f = data;
+
+    f->fired_b++;
+    f->fired_at_us = fm_now_us();
+    qb_loop_stop(f->loop);
+}
+
+static void
+on_watchdog(void *data)
+{
+    struct fixture *f = data;
+
+    f->watchdog_fired = true;
+    qb_loop_stop(f->loop);
+}
+
+/* Run the loop until a callback stops it, or the watchdog does. */
+static void
+run(struct fixture *f)
+{
+    qb_loop_timer_handle watchdog;
+
+    assert_int_equal(qb_loop_timer_add(f->loop, QB_LOOP_LOW, WATCHDOG_MS * 1000000u, f, on_watchdog,
+                                       &watchdog), 0);
+    qb_loop_run(f->loop);
+    if (!f->watchdog_fired) {
+        qb_loop_timer_del(f->loop, watchdog);
+    }
+}
+
+static int
+setup(void **state)
+{
+    struct fixture *f = test_calloc(1, sizeof(*f));
+
+    f->loop = qb_loop_create();
+    assert_non_null(f->loop);
+    assert_int_equal(fm_run_timer_init(&f->timer, f->loop), 0);
+    assert_true(f->timer.fd >= 0);
+    *state = f;
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    fm_run_timer_clear(&f->timer);
+    qb_loop_destroy(f->loop);
+    test_free(f);
+    return 0;
+}
+
+static void
+test_fires_once_not_early(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t start_us = fm_now_us();
+
+    fm_run_timer_arm(&f->timer, start_us, 30, on_a, f);
+    run(f);
+    assert_false(f->watchdog_fired);
+    assert_int_equal(f->fired_a, 1);
+    assert_true(f->fired_at_us >= start_us + 30000u);
+    assert_true(f->fired_at_us < start_us + 500000u);
+    assert_int_equal(f->timer.at_us, 0);        /* disarmed once fired */
+
+    /* Not again: only the watchdog ends the next run. */
+    run(f);
+    assert_true(f->watchdog_fired);
+    assert_int_equal(f->fired_a, 1);
+}
+
+static void
+test_zero_fires_at_once(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t start_us = fm_now_us();
+
+    fm_run_timer_arm(&f->timer, start_us, 0, on_a, f);
+    run(f);
+    assert_false(f->watchdog_fired);
+    assert_int_equal(f->fired_a, 1);
+    assert_true(f->fired_at_us < start_us + 100000u);
+}
+
+static void
+test_rearm_within_a_ms_keeps_setting(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t now_us = fm_now_us();
+    uint64_t at_us = 0;
+
+    fm_run_timer_arm(&f->timer, now_us, 40, on_a, f);
+    at_us = f->timer.at_us;
+    assert_int_equal(at_us, now_us + 40000u);
+    fm_run_timer_arm(&f->timer, now_us + 900u, 40, on_a, f);
+    assert_int_equal(f->timer.at_us, at_us);                /* kept */
+    fm_run_timer_arm(&f->timer, now_us + 1000u, 40, on_a, f);
+    assert_int_equal(f->timer.at_us, now_us + 41000u);      /* a ms more: set again */
+    fm_run_timer_arm(&f->timer, now_us + 1000u, 40, on_b, f);
+    assert_ptr_equal(f->timer.fn, on_b);                     /* another callback: set again */
+    run(f);
+    assert_int_equal(f->fired_a, 0);
+    assert_int_equal(f->fired_b, 1);
+}
+
+static void
+test_new_setting_replaces_old(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t start_us = fm_now_us();
+
+    fm_run_timer_arm(&f->timer, start_us, 10, on_a, f);
+    fm_run_timer_arm(&f->timer, start_us, 60, on_b, f);
+    run(f);
+    assert_false(f->watchdog_fired);
+    assert_int_equal(f->fired_a, 0);
+    assert_int_equal(f->fired_b, 1);
+    assert_true(f->fired_at_us >= start_us + 60000u);
+
+    /* An earlier time replaces a later one too. */
+    start_us = fm_now_us();
+    fm_run_timer_arm(&f->timer, start_us, 1000, on_b, f);
+    fm_run_timer_arm(&f->timer, start_us, 20, on_a, f);
+    run(f);
+    assert_int_equal(f->fired_a, 1);
+    assert_int_equal(f->fired_b, 1);
+    assert_true(f->fired_at_us < start_us + 500000u);
+}
+
+static void
+test_fallback_without_fd(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t start_us = fm_now_us();
+
+    /* As if timerfd_create() had failed: libqb's timer, which still fires. */
+    qb_loop_poll_del(f->loop, f->timer.fd);
+    close(f->timer.fd);
+    f->timer.fd = -1;
+    fm_run_timer_arm(&f->timer, start_us, 20, on_a, f);
+    assert_true(f->timer.qb_armed);
+    run(f);
+    assert_false(f->watchdog_fired);
+    assert_int_equal(f->fired_a, 1);
+    assert_true(f->fired_at_us >= start_us + 20000u);
+    assert_false(f->timer.qb_armed);
+
+    /* Replaced before it fires: the first never comes. */
+    start_us = fm_now_us();
+    fm_run_timer_arm(&f->timer, start_us, 10, on_a, f);
+    fm_run_timer_arm(&f->timer, start_us, 30, on_b, f);
+    run(f);
+    assert_int_equal(f->fired_a, 1);
+    assert_int_equal(f->fired_b, 1);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_fires_once_not_early, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zero_fires_at_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rearm_within_a_ms_keeps_setting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_new_setting_replaces_old, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fallback_without_fd, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
