@@ -409,9 +409,9 @@ measure() { # contender load round
 		return
 	fi
 	case $c in floor-*) f0=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy0=$(fm_cycles "$cur_res") ;; esac
-	local tlsarg='' rs0 rs1 pd0 pd1
+	local tlsarg='' rs0 rs1 pd1
 	[ "$(scheme "$load")" = https ] && tlsarg=tls
-	read -r ns0 tk0 ck0 h0 t0 b0 rs0 pd0 <<<"$(reading "$cur_pid" $tlsarg)"
+	read -r ns0 tk0 ck0 h0 t0 b0 rs0 _ <<<"$(reading "$cur_pid" $tlsarg)"
 	sleep "$WINDOW"
 	read -r ns1 tk1 ck1 h1 t1 b1 rs1 pd1 <<<"$(reading "$cur_pid" $tlsarg)"
 	case $c in floor-*) f1=$(floor_ok "$cur_pid" "$cur_log.err") ;; faultmon-run*) cy1=$(fm_cycles "$cur_res") ;; esac
