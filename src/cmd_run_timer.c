@@ -39,13 +39,17 @@ on_timer_fd(int32_t fd, int32_t revents, void *data)
     struct fm_run_timer *t = data;
     uint64_t expirations = 0;
 
-    /* Read even if a new arm follows: a timer fd that fired stays readable
-     * until read, and libqb would call this again at once. */
-    if (read(fd, &expirations, sizeof(expirations)) < 0 && errno == EAGAIN) {
-        return 0;       /* set again since it fired: not due any more */
-    }
     if (!t->qb_armed) {     /* else an old setting: the fallback has it now */
         fire(t);
+    }
+    /* A timer fd that fired stays readable until it is read or set again
+     * (timerfd_settime(2) clears what it counted), and libqb would call this
+     * again at once.  The callback usually sets it again (the deadline at a
+     * cycle's start, the next cycle at its end): then no read is needed. */
+    if (t->at_us == 0 || t->qb_armed) {
+        if (read(fd, &expirations, sizeof(expirations)) < 0) {
+            expirations = 0;    /* EAGAIN: already cleared */
+        }
     }
     return 0;
 }
