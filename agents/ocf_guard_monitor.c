@@ -2,8 +2,9 @@
  * faultmon OCF agents: ocf:faultmon:guard's monitor.  It reads the loop's
  * verdict on the guarded resource and answers for the guard: 0 while the
  * resource is healthy, 190 (degraded, which Pacemaker shows in crm_mon and
- * does not recover) while it is degraded or while the recovery the loop
- * asked for is under way, an error only when the guard itself is broken
+ * does not recover) while it is degraded, while the recovery the loop
+ * asked for is under way, or while the loop's state gives no verdict (a
+ * file the reader refuses), an error only when the guard itself is broken
  * (its loop stuck or not restartable, a recovery nobody could ask for).  A
  * failure of the guarded resource never fails the guard: Pacemaker would
  * recover the guard, not the resource.
@@ -150,9 +151,17 @@ loop_state(struct fm_guard *g, struct fm_run_state *st)
         }
     }
     rc = fm_state_read(g->ocf->state_dir, st, err, sizeof(err));
+    if (rc == ENOENT) {
+        return PCMK_OCF_OK;     /* its first cycle is under way */
+    }
     if (rc != 0) {
-        /* Its first cycle is under way, or it replaces a bad file. */
-        return PCMK_OCF_OK;
+        /* No verdict either way: not OK (it may be the loop's own file that
+         * the reader refuses at every cycle, and then nothing would ever
+         * report the resource), and not a failure of the guard (Pacemaker
+         * would recover the guard).  Degraded shows it in crm_mon. */
+        fm_ocf_log(LOG_WARNING, "%s; no verdict on %s from it", err, g->resource);
+        return fm_ocf_fail(PCMK_OCF_DEGRADED, "no verdict on %s: the fault monitor's state is refused: %s",
+                           g->resource, err);
     }
     if (fm_recovery_state_stale(st, fm_now_us(), &age_s)) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor has not written its state for %llu s: "

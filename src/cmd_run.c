@@ -643,7 +643,8 @@ run_loop(struct fm_loop *lp)
     lp->mon.st.pending = FM_ACTION_NONE;
     loop_check_reset(lp);
     loop_check_resume(lp);
-    loop_arm(lp, 0, on_timer_cycle);
+    fm_probe_run_set_interval(lp->probe, lp->cfg->decide.interval_up_ms);
+    loop_arm(lp, fm_probe_run_phase_ms(lp->probe), on_timer_cycle);     /* spread: the node's phase */
     qb_loop_run(lp->loop);
     return lp->exit_rc;
 }

@@ -74,6 +74,17 @@ void fm_probe_run_set_keep_sessions(struct fm_probe_run *run, bool keep);
 void fm_probe_run_set_interval(struct fm_probe_run *run, uint64_t interval_ms);
 
 /*!
+ * \brief How long after its first cycle is due a loop should start it: in
+ *        spread mode, the first target's jitter (the node's phase), 0
+ *        otherwise.  A sweep starts its first target at once and the rest
+ *        after it as their offsets from the first's say, so a loop that
+ *        delays its first cycle by this much probes at the same moments as
+ *        one whose sweeps waited for the first target's jitter, with no
+ *        wake-up at each cycle's start just to wait for it.
+ */
+uint64_t fm_probe_run_phase_ms(const struct fm_probe_run *run);
+
+/*!
  * \brief Start a cycle: every target's probe begins now (burst mode), or
  *        as it comes due over the interval (spread mode).  Either way the
  *        cycle is done once every target has a verdict of this cycle.

@@ -473,6 +473,12 @@ fm_probe_run_set_interval(struct fm_probe_run *run, uint64_t interval_ms)
     run->interval_ms = interval_ms;
 }
 
+uint64_t
+fm_probe_run_phase_ms(const struct fm_probe_run *run)
+{
+    return run->opts->spread? fm_spread_lead_ms(run) : 0;
+}
+
 void
 fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *deadline)
 {

@@ -232,6 +232,8 @@ void fm_conn_phase_mark(struct fm_conn *conn, uint64_t now_us);
 
 /*! \brief Begin a sweep: the probes start as they come due. */
 void fm_spread_run_start(struct fm_probe_run *run, uint64_t now_us);
+/* The first target's offset in a sweep (its jitter), ms. */
+uint64_t fm_spread_lead_ms(const struct fm_probe_run *run);
 /*! \brief Cut off what is late, start what is due, and the rest after a failure. */
 void fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us);
 /*! \brief Milliseconds until the next start or deadline, -1: none. */

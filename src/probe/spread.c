@@ -162,15 +162,28 @@ expire(struct fm_probe_run *run, uint64_t now_us)
     }
 }
 
+uint64_t
+fm_spread_lead_ms(const struct fm_probe_run *run)
+{
+    return fm_spread_offset_ms(0, run->n, run->interval_ms, run->spread_seed);
+}
+
 void
 fm_spread_run_start(struct fm_probe_run *run, uint64_t now_us)
 {
+    /* The sweep is set back by the first target's jitter, so that it starts
+     * now: a wake-up only to wait for it would cost more than a probe (the
+     * loop delays its first cycle by as much, fm_probe_run_phase_ms(), so
+     * the node keeps its phase).  Later offsets keep their spacing. */
+    uint64_t lead_us = fm_spread_lead_ms(run) * 1000u;
+
     /* A lookup left running by the last sweep (its probe cut off at its own
      * deadline) waits for no probe now: end it before any waits again. */
     if (run->resolver != NULL) {
         fm_resolver_cancel(run->resolver);
     }
-    fm_spread_begin(&run->spread, run->n, run->interval_ms, run->spread_seed, now_us);
+    fm_spread_begin(&run->spread, run->n, run->interval_ms, run->spread_seed,
+                    (now_us > lead_us)? now_us - lead_us : 0);
     run->first_open = 0;
     run->hurry = false;
     for (size_t i = 0; i < run->n; i++) {

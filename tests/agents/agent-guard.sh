@@ -27,7 +27,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 21
+plan 23
 
 # Stand-ins for Pacemaker's tools, found beside attrd_updater.  cibadmin
 # answers as $FA_TMP/cib says: "none" (no cluster: 102), "absent" (no such
@@ -182,6 +182,27 @@ for _ in $(seq 1 40); do
     sleep 0.25
 done
 fa_check_rc_reason "no cluster: a failover decided, 190 'nobody to ask'" 190 "failover of web decided, nobody to ask"
+fa_agent guard stop
+
+# 22-23: a state file the reader refuses is no verdict on web: 190 with the
+# reason, never 0.  (A loop that wrote such a file at every cycle would be
+# judged healthy at every monitor, and a dead web never reported.)  The loop
+# is stopped (SIGSTOP) so that it does not replace the file meanwhile.
+params
+cib none
+fa_agent guard start
+loop=$(cat "$FAULTMON_STATE_DIR/webguard/pid" 2>/dev/null)
+for _ in $(seq 1 40); do
+    [ -s "$FAULTMON_STATE_DIR/webguard/state" ] && break
+    sleep 0.1
+done
+kill -STOP "${loop:-0}"
+sed -i 's/^d\.version=.*/d.version=7/' "$FAULTMON_STATE_DIR/webguard/state"
+fa_agent guard monitor
+kill -CONT "${loop:-0}"
+fa_check_rc_reason "monitor with a state the reader refuses: 190, not 0" 190 \
+    "no verdict on web: the fault monitor's state is refused"
+like "$FA_OUT" "no verdict on web from it" "and the log says why"
 fa_agent guard stop
 
 tap_done

@@ -4,7 +4,9 @@
 # cycle's deadline on time and in one wake-up.  libqb's own timers sleep
 # whole milliseconds rounded down and then poll without sleeping until they
 # are due, which strace shows as empty epoll_wait(..., 0) calls before each
-# cycle; the loop must make none.  (libqb asks for 12 events at a time; the
+# cycle; the loop must make none.  A spread loop starts its sweep with its
+# first target, so a cycle of one target is two wake-ups: its start and the
+# reply.  (libqb asks for 12 events at a time; the
 # probe engine's own set, nested in libqb's, is polled with 256, and once
 # without waiting each time libqb says it is ready, which is no spin.)
 
@@ -17,7 +19,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 6
+plan 8
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok silent || bail_out "the fault server did not start"
@@ -65,6 +67,22 @@ else
     skip "a silent server, one cycle: exit 0" "no strace"
     skip "the cycle ends at its deadline" "no strace"
     skip "no empty epoll_wait before the deadline" "no strace"
+fi
+
+# 7-8: spread mode, one target: the loop sleeps twice a cycle (libqb's
+# blocking polls that return an event), not three times (a wake-up at the
+# cycle's start only to wait for the first target's jitter).
+if command -v strace >/dev/null; then
+    fm_timeout 20 strace -f -qq -e trace=epoll_wait -o "$FM_TMP/spread.strace" "$FAULTMON" run timer-spread \
+        --no-env --no-pacemaker --cycles 4 --param "Port_list=$OK" --param Thorough_probe_interval=1 \
+        --param Probe_timeout=1 --param spread=true >/dev/null 2>"$FM_TMP/spread.err"
+    is "$?" 0 "spread, four cycles of one target, traced: exit 0"
+    wakes=$(grep -cE 'epoll_wait\([0-9]+, \[.+\], 12, -1\) += 1$' "$FM_TMP/spread.strace")
+    ok_if "$([ "$wakes" -le 9 ] && echo 0 || echo 1)" \
+        "spread: two wake-ups a cycle, the start and the reply ($wakes for 4 cycles, at most 9)"
+else
+    skip "spread, four cycles of one target, traced: exit 0" "no strace"
+    skip "spread: two wake-ups a cycle" "no strace"
 fi
 
 tap_done
