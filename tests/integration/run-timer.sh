@@ -27,6 +27,16 @@ OK=http://127.0.0.1:${FS_PORT[ok]}/
 SILENT=http://127.0.0.1:${FS_PORT[silent]}/
 TIMEFORMAT='%R'
 
+# traced SECS CMD...: CMD under strace (system calls of every thread), with
+# LeakSanitizer off in a sanitizer build: it cannot run under ptrace, and
+# would end the traced program with its own exit status.
+traced() {
+    local secs=$1 out=$2
+    shift 2
+    fm_timeout "$secs" env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        strace -f -qq -e trace=epoll_wait -o "$out" "$@"
+}
+
 # libqb_spins FILE: libqb's polls that returned nothing without waiting.
 libqb_spins() {
     grep -cE 'epoll_wait\([0-9]+, \[\], 12, 0\) += 0$' "$1"
@@ -34,7 +44,7 @@ libqb_spins() {
 
 # 1-3: four cycles of a healthy target, one a second, traced.
 if command -v strace >/dev/null; then
-    { time fm_timeout 20 strace -f -qq -e trace=epoll_wait -o "$FM_TMP/ok.strace" "$FAULTMON" run timer-ok \
+    { time traced 20 "$FM_TMP/ok.strace" "$FAULTMON" run timer-ok \
         --no-env --no-pacemaker --cycles 4 --param "Port_list=$OK" --param Thorough_probe_interval=1 \
         --param Probe_timeout=1 >/dev/null 2>"$FM_TMP/ok.err"; } 2>"$FM_TMP/ok.time"
     rc=$?
@@ -55,7 +65,7 @@ fi
 # 4-6: a burst cycle's deadline: a server that accepts and never answers is
 # cut off at Probe_timeout, woken by the same timer.
 if command -v strace >/dev/null; then
-    { time fm_timeout 20 strace -f -qq -e trace=epoll_wait -o "$FM_TMP/silent.strace" "$FAULTMON" run timer-silent \
+    { time traced 20 "$FM_TMP/silent.strace" "$FAULTMON" run timer-silent \
         --no-env --no-pacemaker --cycles 1 --param "Port_list=$SILENT" --param Probe_timeout=1 \
         >/dev/null 2>"$FM_TMP/silent.err"; } 2>"$FM_TMP/silent.time"
     is "$?" 0 "a silent server, one cycle: exit 0"
@@ -73,7 +83,7 @@ fi
 # blocking polls that return an event), not three times (a wake-up at the
 # cycle's start only to wait for the first target's jitter).
 if command -v strace >/dev/null; then
-    fm_timeout 20 strace -f -qq -e trace=epoll_wait -o "$FM_TMP/spread.strace" "$FAULTMON" run timer-spread \
+    traced 20 "$FM_TMP/spread.strace" "$FAULTMON" run timer-spread \
         --no-env --no-pacemaker --cycles 4 --param "Port_list=$OK" --param Thorough_probe_interval=1 \
         --param Probe_timeout=1 --param spread=true >/dev/null 2>"$FM_TMP/spread.err"
     is "$?" 0 "spread, four cycles of one target, traced: exit 0"
