@@ -65,6 +65,7 @@ struct fm_loop {
     struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
     struct fm_run_deps deps;        /* Dependency_list's views across the cluster */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
+    uint64_t lock_path_checked_us;  /* fm_state_lock_recheck()'s; 0: at once */
     int exit_rc;                    /* set when the loop stops on an error */
 };
 
@@ -114,20 +115,20 @@ lock_busy(const char *resource, int64_t pid, bool is_loop)
 }
 
 /*
- * The state directory can be removed or replaced while the loop runs (by
- * hand, or a tmpfs cleaner).  Holding a lock on a file nobody can reach
- * would let a second loop start beside this one: take the lock again in the
- * new directory, or stop if another loop already has it.
+ * The state directory can be removed or replaced while the loop runs (by hand,
+ * or a tmpfs cleaner).  A lock on a file nobody can reach would let a second
+ * loop start beside this one: lock the new directory, or stop if another loop
+ * has it.  The path is checked before a write, and at least every 5 s.
  */
 static bool
-loop_keep_lock(struct fm_loop *lp)
+loop_keep_lock(struct fm_loop *lp, bool writing)
 {
     int64_t pid = 0;
     bool is_loop = false;
     int fd = -1;
     int rc = 0;
 
-    if (fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
+    if (fm_state_lock_recheck(lp->dir, lp->lock_fd, writing, fm_now_us(), &lp->lock_path_checked_us) == 0) {
         return true;
     }
     rc = fm_state_dir_create(lp->dir);
@@ -174,7 +175,7 @@ loop_write_state(struct fm_loop *lp)
 {
     char err[512];
 
-    if (!loop_keep_lock(lp)) {
+    if (!loop_keep_lock(lp, true)) {
         return false;
     }
     /* The agents believe only what the one reader accepts: a state of ours
@@ -232,7 +233,7 @@ loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
         if (!loop_write_state(lp)) {
             return false;
         }
-    } else if (out->watch && (!loop_keep_lock(lp) || (!lp->mon.have_written && !loop_flush(lp)))) {
+    } else if (out->watch && (!loop_keep_lock(lp, false) || (!lp->mon.have_written && !loop_flush(lp)))) {
         return false;
     }
     if (out->watch) {

@@ -256,6 +256,26 @@ int fm_state_lock(const char *dir, int *fd, int64_t *holder_pid, bool *holder_is
  */
 int fm_state_lock_check(const char *dir, int fd);
 
+/* How long a state directory renamed away may go unseen by its loop: the
+ * longest time between two checks of DIR/lock by path. */
+#define FM_STATE_LOCK_PATH_CHECK_US (5 * 1000 * 1000)
+
+/*!
+ * \brief fm_state_lock_check() at most every FM_STATE_LOCK_PATH_CHECK_US
+ *        (and whenever \p by_path is true), and in between only
+ *        whether the file locked through \p fd still has a name.
+ *
+ * Removing the lock file or its directory, or renaming another file over
+ * it, unlinks the file: one fstat() sees that, without walking the path
+ * every cycle.  Only a rename of the directory itself keeps the name count,
+ * and the check by path finds it.
+ *
+ * \param[in,out] path_checked_us  when the path was last checked
+ * \return 0, or ESTALE
+ */
+int fm_state_lock_recheck(const char *dir, int fd, bool by_path, uint64_t now_us,
+                          uint64_t *path_checked_us);
+
 /*! \brief Release the lock: empty the file (a clean stop) and close \p fd. */
 void fm_state_unlock(int fd);
 

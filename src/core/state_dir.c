@@ -267,6 +267,23 @@ fm_state_lock_check(const char *dir, int fd)
     return 0;
 }
 
+int
+fm_state_lock_recheck(const char *dir, int fd, bool by_path, uint64_t now_us,
+                      uint64_t *path_checked_us)
+{
+    struct stat by_fd;
+
+    if (by_path || *path_checked_us == 0 || now_us - *path_checked_us >= FM_STATE_LOCK_PATH_CHECK_US
+        || now_us < *path_checked_us) {
+        *path_checked_us = now_us;
+        return fm_state_lock_check(dir, fd);
+    }
+    if (fstat(fd, &by_fd) != 0 || by_fd.st_nlink == 0) {
+        return ESTALE;
+    }
+    return 0;
+}
+
 void
 fm_state_unlock(int fd)
 {

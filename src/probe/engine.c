@@ -479,6 +479,18 @@ fm_probe_run_phase_ms(const struct fm_probe_run *run)
     return run->opts->spread? fm_spread_lead_ms(run) : 0;
 }
 
+/* A probe that has its verdict, or has sent its request in plain TCP and
+ * waits for the reply (tcp.c's early send, a connect done at once, UDP):
+ * nothing of it can be ready the moment it began, since its server has
+ * still to be scheduled.  Anything else (a connect or a handshake under
+ * way, a lookup) may be. */
+static bool
+conn_awaits_reply_only(const struct fm_conn *conn)
+{
+    return fm_conn_judged(conn)
+           || (conn->step == FM_STEP_READ && conn->ssl == NULL && conn->watched_events == EPOLLIN);
+}
+
 void
 fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *deadline)
 {
@@ -494,6 +506,9 @@ fm_conn_begin(struct fm_conn *conn, uint64_t now_us, const struct fm_deadline *d
     } else {
         fm_resolve_conn(conn, now_us);
     }
+    if (!conn_awaits_reply_only(conn)) {
+        conn->run->poll_after_start = true;
+    }
 }
 
 int
@@ -507,6 +522,8 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
     }
     fm_deadline_init(&run->deadline, now_us, run->opts->timeout_ms);
     run->pending = run->n;
+    run->fresh_start = true;
+    run->poll_after_start = false;
     if (run->opts->spread) {
         fm_spread_run_start(run, now_us);
         return 0;
@@ -595,18 +612,26 @@ bool
 fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
 {
     size_t started = run->spread.next;
+    bool fresh = run->fresh_start;
 
-    run_handle_ready(run);
+    /* The dispatch right after a start looks at once for what the probes'
+     * first steps left ready (a connect to a near server is done by now),
+     * which spares the caller's loop a wake-up per probe: unless every
+     * probe begun waits for its server's reply only, which cannot be there
+     * yet.  The caller waits for the fd next, which shows it when it is. */
+    run->fresh_start = false;
+    if (!fresh || run->poll_after_start) {
+        run->poll_after_start = false;
+        run_handle_ready(run);
+    }
     if (now_us == 0) {
         now_us = fm_now_us();
     }
     fm_probe_run_expire(run, now_us);
     /* A spread tick that started probes looks once more before the caller
-     * sleeps: a connect to a near server is done by now (on loopback always),
-     * and sending at once spares the caller's loop a wake-up per probe.
-     * Burst mode has this pass already: fm_probe_run_start() is followed by
-     * a dispatch. */
-    if (run->opts->spread && run->spread.next != started) {
+     * sleeps, for the same reason.  Burst mode has this pass already:
+     * fm_probe_run_start() is followed by a dispatch. */
+    if (run->opts->spread && run->spread.next != started && run->poll_after_start) {
         run_handle_ready(run);
         fm_probe_run_expire(run, now_us);
     }

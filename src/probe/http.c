@@ -337,4 +337,5 @@ const struct fm_probe_proto fm_probe_proto_http = {
     .on_ready = http_on_ready,
     .on_io = http_on_io,
     .timeout_note = http_timeout_note,
+    .one_write_first = true,
 };

@@ -100,6 +100,11 @@ struct fm_probe_proto {
      * of the timeout (reverse mode's "no match by then"), or none.  NULL:
      * always the timeout. */
     void (*on_deadline)(struct fm_conn *conn);
+    /* on_ready begins with the whole request in one write, after which the
+     * protocol only reads: its first send may go out while the connect is
+     * still reported in progress (tcp.c), and Nagle has nothing to hold
+     * back, so no TCP_NODELAY.  Plain TCP only; never for TLS. */
+    bool one_write_first;
 };
 
 extern const struct fm_probe_proto fm_probe_proto_tcp;
@@ -146,6 +151,10 @@ struct fm_conn {
                                      * maintenance_regex this cycle */
     uint64_t ticket_end_us;
     uint64_t phase_mark_us;         /* when the current phase began (phase.c) */
+    /* The early send (tcp.c): tried while the connect is in progress, until
+     * it finds a connection not up yet (a server that is not near). */
+    bool connect_unconfirmed;
+    bool early_send_off;
 
     /* Address: fixed for literals; for a name, each attempt's address is
      * copied here from the name's entry in the resolver cache (resolve.c). */
@@ -163,6 +172,11 @@ struct fm_probe_run {
     struct fm_result *results;
     size_t n;
     size_t pending;                 /* conns without a verdict this cycle */
+    /* Set by a start; cleared by the dispatch after it.  poll_after_start:
+     * a probe began by then waits for more than its server's reply (see
+     * fm_probe_run_dispatch()). */
+    bool fresh_start;
+    bool poll_after_start;
     size_t lingering;               /* conns in FM_STEP_TICKET */
     uint64_t linger_end_us;         /* when the newest ticket wait ends */
     int epfd;

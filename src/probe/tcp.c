@@ -28,6 +28,52 @@ connect_failed(struct fm_conn *conn, int err)
     }
 }
 
+/* Nagle holds back a small write while an earlier one is unacknowledged:
+ * it costs tens of ms per TLS resumption (see shared notes on performance)
+ * and in any protocol that writes twice before it reads.  A connect check
+ * writes nothing, and a plain protocol of one request then reads only:
+ * for those TCP_NODELAY would be a system call a probe for nothing. */
+static bool
+tcp_wants_nodelay(const struct fm_conn *conn)
+{
+    if (conn->target->use_tls) {
+        return true;
+    }
+    return !conn->proto->one_write_first && conn->target->kind != FM_PROBE_TCP_CONNECT;
+}
+
+/*
+ * The early send: on loopback and to the node's own addresses the kernel
+ * has done the whole handshake by the time connect() returns EINPROGRESS,
+ * so the request can go at once, without waiting to be told the socket is
+ * writable (an epoll_ctl, a poll and another epoll_ctl a probe).  A
+ * connection that is not up yet answers EAGAIN: the probe goes back to
+ * waiting for the connect, and this conn does not try again (the server is
+ * not near).  A send refused on a connection never seen up is the connect's
+ * failure, with the connect's errno (the send took it from the socket), so
+ * the verdict is the one the connect would have given.
+ */
+static bool
+tcp_send_early(struct fm_conn *conn)
+{
+    if (!conn->proto->one_write_first || conn->target->use_tls || conn->early_send_off) {
+        return false;
+    }
+    conn->connect_unconfirmed = true;
+    fm_conn_connected(conn);
+    return true;
+}
+
+/* The early send found the connect in progress: wait for it after all. */
+static void
+tcp_early_not_up(struct fm_conn *conn)
+{
+    conn->connect_unconfirmed = false;
+    conn->early_send_off = true;
+    conn->step = FM_STEP_CONNECT;   /* the wait from here is the connect's */
+    fm_conn_watch(conn, EPOLLOUT);
+}
+
 void
 fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
 {
@@ -45,9 +91,9 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
         fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, errno, NULL);
         return;
     }
-    /* Without TCP_NODELAY, Nagle and delayed ACKs cost tens of ms per TLS
-     * resumption (see shared notes on performance). */
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    if (tcp_wants_nodelay(conn)) {
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    }
     conn->fd = fd;
     fm_conn_step(conn, FM_STEP_CONNECT);
     if (connect(fd, sa, conn->addr_len) == 0) {
@@ -55,7 +101,9 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
         return;
     }
     if (errno == EINPROGRESS) {
-        fm_conn_watch(conn, EPOLLOUT);
+        if (!tcp_send_early(conn)) {
+            fm_conn_watch(conn, EPOLLOUT);
+        }
         return;
     }
     connect_failed(conn, errno);
@@ -95,7 +143,19 @@ fm_conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len, char *deta
     }
     n = writing? send(conn->fd, buf, len, MSG_NOSIGNAL) : recv(conn->fd, buf, len, 0);
     if (n >= 0) {
+        conn->connect_unconfirmed = false;
         return n;
+    }
+    if (conn->connect_unconfirmed) {
+        /* The early send: nothing went out, the probe is the connect's. */
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+            tcp_early_not_up(conn);
+        } else {
+            conn->connect_unconfirmed = false;
+            conn->step = FM_STEP_CONNECT;
+            connect_failed(conn, errno);
+        }
+        return -1;
     }
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
         fm_conn_watch(conn, writing? EPOLLOUT : EPOLLIN);

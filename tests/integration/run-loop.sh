@@ -12,10 +12,10 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/probe.sh
 . "$FM_TEST_LIB/probe.sh"
 
-tap_watchdog 90
+tap_watchdog 120
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 83
+plan 85
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -95,6 +95,20 @@ start_loop() {
 }
 
 # stop_loop PID: SIGTERM, then the exit status of the loop (wait).
+# survivors_within TENTHS PID1 PID2: how many of the two still run once one
+# stops, or when TENTHS tenths of a second have passed.
+survivors_within() {
+    local n=2
+    for _ in $(seq 1 "$1"); do
+        n=0
+        kill -0 "$2" 2>/dev/null && n=$((n + 1))
+        kill -0 "$3" 2>/dev/null && n=$((n + 1))
+        [ "$n" -le 1 ] && break
+        sleep 0.1
+    done
+    echo "$n"
+}
+
 stop_loop() {
     kill -TERM "$1" 2>/dev/null
     wait "$1"
@@ -200,14 +214,7 @@ is "$(json_field one 'r["loop_running"]')" True "status sees the loop running (f
 rm -rf "${FAULTMON_STATE_DIR:?}/one"
 start_loop one "Port_list=$OK" Thorough_probe_interval=1
 second=$LOOP_PID
-survivors=2
-for _ in $(seq 1 60); do
-    survivors=0
-    kill -0 "$first" 2>/dev/null && survivors=$((survivors + 1))
-    kill -0 "$second" 2>/dev/null && survivors=$((survivors + 1))
-    [ "$survivors" -le 1 ] && break
-    sleep 0.1
-done
+survivors=$(survivors_within 60 "$first" "$second")
 is "$survivors" 1 "after the directory was removed, one of two loops stops"
 if [ "$survivors" != 1 ]; then
     kill -KILL "$first" "$second" 2>/dev/null
@@ -465,6 +472,26 @@ if grep -q "bug: the state" "$FM_TMP/all-runs.err"; then
     diag "$(grep "bug: the state" "$FM_TMP/all-runs.err" | head -n 5)"
 else
     ok "no loop wrote a state the reader refuses"
+fi
+
+# 60-61: the state directory renamed away (the lock file keeps its name,
+# so only the check by path sees it, at least every 5 s): the loop started
+# in a new directory of that name and the old one never both keep running.
+if start_loop moved "Port_list=$OK" Thorough_probe_interval=1; then
+    first=$LOOP_PID
+    sleep 1.5       # past the first check by path, at the first cycle
+    mv "$FAULTMON_STATE_DIR/moved" "$FAULTMON_STATE_DIR/moved.away"
+    start_loop moved "Port_list=$OK" Thorough_probe_interval=1
+    second=$LOOP_PID
+    survivors=$(survivors_within 90 "$first" "$second")   # the 5 s bound, a cycle, slack
+    is "$survivors" 1 "after the directory was renamed away, one of two loops stops"
+    kill -0 "$second" 2>/dev/null
+    ok_if $? "  the one left is the loop of the directory the name now shows"
+    stop_loop "$second"
+    kill -KILL "$first" 2>/dev/null
+else
+    not_ok "a loop runs for the rename"
+    skip "needs the loop" 1
 fi
 
 tap_done

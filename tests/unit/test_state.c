@@ -523,6 +523,50 @@ test_lock_dir_removed(void **state)
     fm_state_unlock(fd);
 }
 
+/* Between checks by path the loop asks one fstat whether its lock file still
+ * has a name: a removed file is seen at once, a directory renamed away (the
+ * name count kept) by the next check by path, which comes within
+ * FM_STATE_LOCK_PATH_CHECK_US or before any write. */
+static void
+test_lock_recheck(void **state)
+{
+    char path[192];
+    char moved[160];
+    int fd = -1;
+    int fd2 = -1;
+    int64_t pid = 0;
+    bool is_loop = false;
+    uint64_t checked_us = 0;
+    const uint64_t t0_us = 1000000;
+
+    (void) state;
+    assert_int_equal(fm_state_lock(lock_dir, &fd, &pid, &is_loop), 0);
+    assert_int_equal(fm_state_lock_recheck(lock_dir, fd, false, t0_us, &checked_us), 0);
+    assert_int_equal(checked_us, t0_us);        /* the first is by path */
+
+    /* The directory renamed away and a new one locked in its place. */
+    snprintf(moved, sizeof(moved), "%s.moved", lock_dir);
+    assert_int_equal(rename(lock_dir, moved), 0);
+    assert_int_equal(mkdir(lock_dir, 0700), 0);
+    assert_int_equal(fm_state_lock(lock_dir, &fd2, &pid, &is_loop), 0);
+    assert_int_equal(fm_state_lock_recheck(lock_dir, fd, false, t0_us + 1000, &checked_us), 0);
+    assert_int_equal(fm_state_lock_recheck(lock_dir, fd, true, t0_us + 2000, &checked_us), ESTALE);
+    checked_us = t0_us;
+    assert_int_equal(fm_state_lock_recheck(lock_dir, fd, false,
+                                           t0_us + FM_STATE_LOCK_PATH_CHECK_US, &checked_us),
+                     ESTALE);
+    /* The new holder's own file, removed: seen at once, by the name count. */
+    assert_int_equal(fm_state_lock_recheck(lock_dir, fd2, false, t0_us + 3000, &checked_us), 0);
+    snprintf(path, sizeof(path), "%s/lock", lock_dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(fm_state_lock_recheck(lock_dir, fd2, false, t0_us + 4000, &checked_us), ESTALE);
+    fm_state_unlock(fd2);
+    fm_state_unlock(fd);
+    snprintf(path, sizeof(path), "%s/lock", moved);
+    unlink(path);
+    rmdir(moved);
+}
+
 int
 main(void)
 {
@@ -537,6 +581,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_lock_one_holder, lock_setup, lock_teardown),
         cmocka_unit_test_setup_teardown(test_lock_foreign_holder, lock_setup, lock_teardown),
         cmocka_unit_test_setup_teardown(test_lock_dir_removed, lock_setup, lock_teardown),
+        cmocka_unit_test_setup_teardown(test_lock_recheck, lock_setup, lock_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
