@@ -83,6 +83,10 @@ proto_case "vsftpd paused (SIGSTOP): partial at the deadline" 1 partial read rea
     "$ftp"
 kill -CONT -- "-$pgid"
 kill -TERM -- "-$pgid"
-sleep 0.3
+# Wait for the listener to go (a busy machine runs the TERM late), then kill.
+if ! fm_wait_port_closed "$port" 5; then
+    kill -KILL -- "-$pgid" 2>/dev/null
+    fm_wait_port_closed "$port" 2 || diag "port $port still listens"
+fi
 proto_case "vsftpd stopped: connect refused, complete" 2 complete connect connect-failed fast -- "$ftp"
 tap_done

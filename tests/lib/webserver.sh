@@ -76,6 +76,19 @@ sys.exit(1)
 EOF
 }
 
+# fm_wait_port_closed PORT [SECONDS]: wait until nothing listens on TCP PORT
+# (a server's children may keep its listening socket open for a while after
+# the master is gone; a test of "refused" must not race them).  Asks the
+# kernel's socket table, so it never connects to what it waits for.
+fm_wait_port_closed() {
+    local port=$1 secs=${2:-5} i
+    for i in $(seq 1 $((secs * 50))); do
+        [ -z "$(ss -Hltn "sport = :$port" 2>/dev/null)" ] && return 0
+        sleep 0.02
+    done
+    return 1
+}
+
 # ws_make_cert DIR: write DIR/cert.pem and DIR/key.pem.
 ws_make_cert() {
     openssl req -x509 -newkey rsa:2048 -nodes -days 2 \
