@@ -566,7 +566,7 @@ run_table() { # title "loads" "contenders"
 
 started=$(date +%s)
 {
-	echo "Command: $(for v in WINDOW ROUNDS QUICK WARMUP HAPROXY_WARMUP PIN; do printf '%s=%s ' "$v" "${!v}"; done)LOADS=\"$LOADS\" PROBE_LOADS=\"$PROBE_LOADS\" $cmdline"
+	echo "Command: $(for v in WINDOW ROUNDS QUICK WARMUP HAPROXY_WARMUP PIN; do printf '%s=%s ' "$v" "${!v}"; done)LOADS=\"$LOADS\" PROBE_LOADS=\"$PROBE_LOADS\" $([ "$contenders_default" = 1 ] || printf 'CONTENDERS="%s" ' "$CONTENDERS")$([ "$probe_contenders_default" = 1 ] || printf 'PROBE_CONTENDERS="%s" ' "$PROBE_CONTENDERS")$cmdline"
 	[ "$QUICK" = 1 ] && echo "**QUICK=1: a check of the harness, not a measurement; do not quote these figures.**"
 	echo "$(date -u +%Y-%m-%dT%H:%MZ); $(uname -r); $ncpu CPUs; pinning $([ "$PIN" = 1 ] && echo "nginx CPU $NGINX_CPU, contender CPU $CONTENDER_CPU" || echo off); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	irq=$( { zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null; } | grep -E '^(# )?CONFIG_IRQ_TIME_ACCOUNTING[= ]')
