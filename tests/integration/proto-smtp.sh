@@ -86,8 +86,8 @@ proto_case "Postfix paused (SIGSTOP): partial at the deadline" 1 partial read re
 [ -n "$pgid" ] && kill -CONT -- "-$pgid"
 ms_postfix_stop
 [ -n "$pgid" ] && kill -TERM -- "-$pgid" 2>/dev/null
-# Under load (the ASan tier) an smtpd child can outlive the master by
-# a second and still accept: wait for the listener to go, then kill.
+# Under load (the ASan tier) an smtpd child can outlive the master and
+# still accept: wait for the listener to go, then kill.
 if ! fm_wait_port_closed "$MS_SMTP_PORT" 5; then
     [ -n "$pgid" ] && kill -KILL -- "-$pgid" 2>/dev/null
     fm_wait_port_closed "$MS_SMTP_PORT" 2 || diag "port $MS_SMTP_PORT still listens"

@@ -80,11 +80,14 @@ EOF
 # (a server's children may keep its listening socket open for a while after
 # the master is gone; a test of "refused" must not race them).  Asks the
 # kernel's socket table, so it never connects to what it waits for.
+# Returns 1 on time out, 2 when ss fails (never "closed" unasked).
 fm_wait_port_closed() {
-    local port=$1 secs=${2:-5} i
-    for i in $(seq 1 $((secs * 50))); do
-        [ -z "$(ss -Hltn "sport = :$port" 2>/dev/null)" ] && return 0
+    local port=$1 tries=$((${2:-5} * 50)) out
+    while [ "$tries" -gt 0 ]; do
+        out=$(ss -Hltn "sport = :$port") || return 2
+        [ -z "$out" ] && return 0
         sleep 0.02
+        tries=$((tries - 1))
     done
     return 1
 }
