@@ -670,11 +670,11 @@ fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_le
     size_t len = 0;
     int rc = 0;
 
-    memset(st, 0, sizeof(*st));
     resource = (resource != NULL)? resource + 1 : dir;
     snprintf(path, sizeof(path), "%s/state", dir);
     rc = fm_kvfile_load(path, FM_STATE_MAX_BYTES, &buf, &len, err, err_len);
     if (rc != 0) {
+        memset(st, 0, sizeof(*st));
         return rc;
     }
     rc = fm_state_parse(buf, len, resource, fm_now_us(), st, why, sizeof(why));
