@@ -670,14 +670,10 @@ apache_reload(struct apache *a)
     return rc;
 }
 
-/* One action per process (the agent's main calls this once): the 39 KB of
- * struct apache are static, so they start zero and only the pages written
- * are faulted in, where a memset of a local touched every one on each
- * monitor. */
 int
 fm_web_main(struct fm_ocf *ocf, const struct fm_web_ops *ops)
 {
-    static struct apache a;
+    static struct apache a;     /* one action a process: zero, no 39 KB memset */
     int rc = PCMK_OCF_UNIMPLEMENT_FEATURE;
 
     a.ocf = ocf;
