@@ -673,9 +673,10 @@ apache_reload(struct apache *a)
 int
 fm_web_main(struct fm_ocf *ocf, const struct fm_web_ops *ops)
 {
-    static struct apache a;     /* one action a process: zero, no 39 KB memset */
+    struct apache a;
     int rc = PCMK_OCF_UNIMPLEMENT_FEATURE;
 
+    memset(&a, 0, sizeof(a));
     a.ocf = ocf;
     a.ops = ops;
     if (strcmp(ocf->action, "start") == 0) {

@@ -13,7 +13,6 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,10 @@
 #include <faultmon/parse.h>
 
 #include "ocf_apache_int.h"
+
+#ifndef FM_OCF_CHOWN
+#define FM_OCF_CHOWN "/bin/chown"
+#endif
 
 pid_t
 fm_apache_httpd_pid(const char *pid_file, const char *httpd)
@@ -111,6 +114,31 @@ fm_apache_httpd_configtest(const struct apache *a, uint64_t timeout_ms)
     }
 }
 
+/*
+ * The lock directory belongs to APACHE_RUN_USER, as apache2ctl makes it.
+ * chown(1) looks the name up: getpwnam() here would load glibc's NSS modules
+ * into the agent, and in a static agent (--enable-static-agent) that crashes
+ * for a user not in /etc/passwd (libnss_systemd links the shared libc).
+ */
+static void
+httpd_chown_lock_dir(const struct apache *a, const char *dir, const char *user)
+{
+    char *argv[] = { (char *) FM_OCF_CHOWN, (char *) "--", (char *) user, (char *) dir, NULL };
+    char out[256];
+    int status = 0;
+
+    if (user[0] == '\0' || strchr(user, ':') != NULL) {
+        fm_ocf_log(LOG_WARNING, "cannot give %s to APACHE_RUN_USER '%s': not a user name", dir, user);
+        return;
+    }
+    status = fm_ocf_run(argv, out, sizeof(out), NULL, fm_ocf_left_ms(a->ocf));
+    if (status != 0) {
+        out[strcspn(out, "\n")] = '\0';
+        fm_ocf_log(LOG_WARNING, "cannot give %s to %s: %s", dir, user,
+                   (out[0] != '\0')? out : "chown did not finish");
+    }
+}
+
 /* Debian's apache2ctl creates the directories envvars names; httpd does not. */
 static void
 httpd_make_runtime_dirs(const struct apache *a)
@@ -124,11 +152,7 @@ httpd_make_runtime_dirs(const struct apache *a)
 
         if (path != NULL && path[0] == '/' && fm_ocf_mkdir_p(path, 0755) == 0
             && strcmp(dirs[i], "APACHE_LOCK_DIR") == 0 && getenv("APACHE_RUN_USER") != NULL) {
-            struct passwd *pw = getpwnam(getenv("APACHE_RUN_USER"));
-
-            if (pw != NULL && chown(path, pw->pw_uid, (gid_t) -1) != 0) {
-                fm_ocf_log(LOG_WARNING, "cannot give %s to %s: %s", path, pw->pw_name, strerror(errno));
-            }
+            httpd_chown_lock_dir(a, path, getenv("APACHE_RUN_USER"));
         }
     }
     snprintf(dir, sizeof(dir), "%s", a->pid_file);

@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 53
+plan 56
 
 fa_params
 fa_agent apache validate-all
@@ -84,6 +84,36 @@ fa_params
 export OCF_RESKEY_envfiles=relative/envvars
 fa_agent apache validate-all
 fa_check_rc_reason "relative envfiles: 6, names it" 6 "envfiles entry 'relative/envvars'"
+
+# Debian's envvars: the lock directory is made and given to APACHE_RUN_USER
+# (as apache2ctl does), by chown(1): no NSS lookup in the agent.  A user the
+# system does not know is a warning, not a crash or a failed validation.
+lock_case() { # USER: validate-all with an envfile naming a lock directory for USER
+    rm -rf "$FA_DIR/lock"
+    printf 'export APACHE_LOCK_DIR=%s\nexport APACHE_RUN_USER=%s\n' "$FA_DIR/lock" "$1" >"$FA_DIR/envvars-lock"
+    fa_params
+    export OCF_RESKEY_envfiles=$FA_DIR/envvars-lock
+    fa_agent apache validate-all
+}
+lock_case nobody
+check "APACHE_LOCK_DIR made and given to APACHE_RUN_USER=nobody (validates: 0)" \
+    test "$FA_RC:$(stat -c %U "$FA_DIR/lock" 2>/dev/null)" = 0:nobody
+lock_case fm-no-such-user
+if [ "$FA_RC" = 0 ] && [ -d "$FA_DIR/lock" ] && [ "$(stat -c %u "$FA_DIR/lock")" = 0 ] &&
+    printf '%s' "$FA_OUT" | grep -q "WARNING: .*cannot give $FA_DIR/lock to fm-no-such-user: .*fm-no-such-user"; then
+    ok "APACHE_RUN_USER unknown to the system: validates (0), the lock directory stays root's, a warning names the user"
+else
+    not_ok "APACHE_RUN_USER unknown to the system: validates (0), the lock directory stays root's, a warning names the user"
+    diag "exit code $FA_RC" "$FA_OUT"
+fi
+lock_case 'nobody:root'
+if [ "$FA_RC" = 0 ] && [ "$(stat -c %U:%G "$FA_DIR/lock" 2>/dev/null)" = root:root ] &&
+    printf '%s' "$FA_OUT" | grep -q "APACHE_RUN_USER 'nobody:root': not a user name"; then
+    ok "APACHE_RUN_USER with a colon is not handed to chown as user:group: a warning"
+else
+    not_ok "APACHE_RUN_USER with a colon is not handed to chown as user:group: a warning"
+    diag "exit code $FA_RC, owner $(stat -c %U:%G "$FA_DIR/lock" 2>/dev/null)" "$FA_OUT"
+fi
 
 # Values.
 fa_params

@@ -44,6 +44,13 @@
 #                            the monitor every BACKSTOP_S (not on a Pacemaker
 #                            Remote node, where the monitor reports)
 #   LOOP_WINDOW=120          seconds over which the loop is measured
+#   FLOOR=1                  also the least any agent could cost here (0: skip):
+#                            tests/bench/floor.c at the same frequency on the
+#                            same statusurl (-B -g PATH: the page fetched and
+#                            read whole, nothing judged beyond the status, no
+#                            state kept) over LOOP_WINDOW seconds, plus the
+#                            exec of a static no-op program (the cheapest
+#                            process Pacemaker can start for a monitor)
 #   LEVEL10=1                also OCF_CHECK_LEVEL=10 (testurl, testregex10)
 #   STATE_BASE=/dev/shm      a tmpfs for the state directory (else FA_TMP's)
 #   BUILDDIR=...             where faultmon was built [build/ if it has one,
@@ -65,6 +72,7 @@ case "$BACKSTOP_S" in '' | *[!0-9]* | 0) echo "agent-monitor-bench: BACKSTOP_S i
 RUNS=${RUNS:-50}
 IRUNS=${IRUNS:-3}
 LEVEL10=${LEVEL10:-0}
+FLOOR=${FLOOR:-1}
 KEEP=${KEEP:-0}
 HEARTBEAT=${HEARTBEAT:-/usr/lib/ocf/resource.d/heartbeat/apache}
 
@@ -224,11 +232,60 @@ echo "state directory on ${state_fs:-?} ($FAULTMON_STATE_DIR; production: $(stat
 read -r loop_ms loop_s loop_cycles_n loop_kids_ms <<<"$(loop_cpu)"
 echo "loop: $loop_ms ms CPU in $loop_s s, $loop_cycles_n probe cycles; its children $loop_kids_ms ms (in clock ticks)"
 loop_ms=$(awk -v a="$loop_ms" -v b="$loop_kids_ms" 'BEGIN { printf "%.3f", a + b }')
+
+# The floor at the same frequency: its CPU clock over LOOP_WINDOW seconds
+# once it runs (its start-up, OpenSSL's included, is not counted), and its
+# probes from the counters it prints on SIGUSR1.  -> "cpu_ms probes ok"
+floor_cpu() {
+    local pid c0 c1 log=$FA_TMP/floor.log
+    "$FA_TMP/floor" -B -i $((DETECT_S * 1000)) -T 5000 -d $((LOOP_WINDOW + 30)) \
+        -g "/${status_url#http://*/}" -f "$FA_TMP/floor.targets" 2>"$log" &
+    pid=$!
+    sleep 1
+    kill -USR1 "$pid" 2>/dev/null
+    c0=$(proc_cpu_ns "$pid")
+    sleep "$LOOP_WINDOW"
+    c1=$(proc_cpu_ns "$pid")
+    kill -USR1 "$pid" 2>/dev/null
+    sleep 0.2
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    { [ "$c0" != - ] && [ "$c1" != - ]; } || die "the floor exited during its window: $(cat "$log")"
+    awk -v c=$((c1 - c0)) '/^floor stats/ {
+            for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            n++; s[n] = v["started"]; o[n] = v["ok"]
+        }
+        END { printf "%.3f %d %d\n", c / 1e6, s[2] - s[1], o[2] - o[1] }' "$log"
+}
+floor_per=""
+noop_cpu=""
+if [ "$FLOOR" = 1 ]; then
+    echo "${status_url#http://}" | sed 's|/.*||; s|^|http://|; s|$|/|' >"$FA_TMP/floor.targets"
+    if ! cc -O2 -o "$FA_TMP/floor" "$top/tests/bench/floor.c" -lssl -lcrypto 2>"$FA_TMP/floor-cc.log"; then
+        echo "floor: not built (cc failed: $(head -n 1 "$FA_TMP/floor-cc.log")): no floor figure"
+    else
+        read -r fl_ms fl_probes fl_ok <<<"$(floor_cpu)"
+        if [ "${fl_probes:-0}" -le 0 ] || [ "$fl_ok" != "$fl_probes" ]; then
+            die "the floor's probes of $status_url did not all succeed (${fl_ok:-?} of ${fl_probes:-?}): $(cat "$FA_TMP/floor.log")"
+        fi
+        floor_per=$(awk -v c="$fl_ms" -v n="$fl_probes" 'BEGIN { printf "%.3f", c / n }')
+        echo "floor (tests/bench/floor.c -B -g: GET of the statusurl every ${DETECT_S} s, read whole): $fl_ms ms CPU in $LOOP_WINDOW s, $fl_probes probes: $floor_per ms a probe"
+    fi
+    if printf 'int main(void) { return 0; }\n' | cc -O2 -static -x c -o "$FA_TMP/noop-static" - 2>/dev/null; then
+        noop_cpu=built
+    else
+        echo "no static no-op program (cc -static failed: libc6-dev's libc.a?)"
+    fi
+fi
 echo
 printf '%-34s %10s %10s %16s %10s %8s\n' "one monitor action" "CPU ms" "wall ms" "instructions" "processes" "errors"
 # the least any monitor that Pacemaker starts as a process can cost here
 read -r t_cpu t_wall _ <<<"$(timed /bin/true)"
 printf '%-34s %10.2f %10.2f %16s %10d %8s\n' "(/bin/true: the cost of an exec)" "$t_cpu" "$t_wall" "-" 1 "-"
+if [ -n "$noop_cpu" ]; then
+    read -r noop_cpu noop_wall _ <<<"$(timed "$FA_TMP/noop-static")"
+    printf '%-34s %10.2f %10.2f %16s %10d %8s\n' "(a static no-op: the least exec)" "$noop_cpu" "$noop_wall" "-" 1 "-"
+fi
 levels=0
 [ "$LEVEL10" = 1 ] && levels="0 10"
 for level in $levels; do
@@ -252,11 +309,12 @@ for level in $levels; do
     printf '%-34s %10.2f %10.2f %16d %10d %8d\n' "ocf:heartbeat:apache$suffix" "$h_cpu" "$h_wall" "$h_ins" "$h_procs" "$h_bad"
     printf '%-34s %10.2f %10.2f %16d %10d %8d\n' "ocf:faultmon:apache$suffix" "$f_cpu" "$f_wall" "$f_ins" "$f_procs" "$f_bad"
     "${PYTHON3:-python3}" - "$h_cpu" "$f_cpu" "$h_wall" "$f_wall" "$h_ins" "$f_ins" "$level" \
-        "$loop_ms" "$loop_s" "$DETECT_S" "$BACKSTOP_S" <<'EOF'
+        "$loop_ms" "$loop_s" "$DETECT_S" "$BACKSTOP_S" "${floor_per:--}" "${noop_cpu:--}" "$t_cpu" <<'EOF'
 import sys
 h_cpu, f_cpu, h_wall, f_wall, h_ins, f_ins = map(float, sys.argv[1:7])
 level = sys.argv[7]
 loop_ms, loop_s, detect_s, backstop_s = map(float, sys.argv[8:12])
+floor_per, noop_cpu, true_cpu = sys.argv[12], sys.argv[13], float(sys.argv[14])
 def ratio(h, f):
     return "%.1fx" % (h / f) if f > 0 else "inf"
 lv = " (level %s)" % level if level != "0" else ""
@@ -270,6 +328,16 @@ print("per detection interval of %g s%s: faultmon %.2f ms (loop %.2f + monitor %
 if level == "0":
     print("goal (at least 30x less CPU than ocf:heartbeat:apache per detection interval): %s"
           % ("met" if f_per > 0 and h_cpu / f_per >= 30 else "NOT met"))
+    if floor_per != "-":
+        # The least any agent that detects at this frequency can cost here:
+        # a probe loop doing nothing but the fetch, and a monitor process
+        # doing nothing at all.
+        fl = float(floor_per)
+        least = fl + (float(noop_cpu) if noop_cpu != "-" else true_cpu)
+        print("the least per %g s here (the floor's probe %.2f + %s %.2f): %.2f ms; heartbeat/least %s,"
+              " faultmon/least %.2fx; with /bin/true as the monitor %s"
+              % (detect_s, fl, "a static no-op's exec" if noop_cpu != "-" else "/bin/true's exec",
+                 least - fl, least, ratio(h_cpu, least), f_per / least, ratio(h_cpu, fl + true_cpu)))
     # A cluster node: the loop detects and asks for recovery itself; the
     # monitor every backstop_s only backs it up.  Not a remote node's figure.
     b_per = loop_per + f_cpu * detect_s / backstop_s

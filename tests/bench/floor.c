@@ -2,8 +2,8 @@
  * floor.c - the floor that faultmon's probe loop is compared with.
  *
  * A minimal hand-written non-blocking probe loop: one thread, one epoll set,
- * an HTTP/1.0 "HEAD /" to every target once per interval, the status line
- * read and the connection reset.  It does nothing a real monitor would need
+ * an HTTP/1.0 "HEAD /" to every target once per interval (with -g, a GET of
+ * a page, read whole), the status line read and the connection reset.  It does nothing a real monitor would need
  * beyond that (no name resolution, no classification beyond ok/failed, no
  * logging), so its cost is the least that this work can cost.
  *
@@ -23,6 +23,9 @@
  *   -T MS    timeout of one probe, connect to status line (default 900)
  *   -d S     stop after S seconds (default 30, at most 3600)
  *   -r       TLS: no session resumption (a full handshake every time)
+ *   -g PATH  "GET PATH HTTP/1.0" instead of "HEAD /", and the whole reply
+ *            read to its end (the server closes): a floor for a check that
+ *            fetches a page, such as the agents' statusurl (http:// only)
  *
  * Without -B, start times are spread evenly over the interval: target i is
  * due at t0 + k * interval + i * interval / N.  Counters go to stderr as one
@@ -60,7 +63,10 @@
 #define STATUS_LEN 12 /* "HTTP/1.1 200" */
 #define MAX_TARGETS 100000
 
-static const char REQUEST[] = "HEAD / HTTP/1.0\r\n\r\n";
+/* HEAD /, or with -g "GET PATH": the whole reply is read, to its end. */
+static char request[1100] = "HEAD / HTTP/1.0\r\n\r\n";
+static size_t request_len = sizeof("HEAD / HTTP/1.0\r\n\r\n") - 1;
+static int whole_reply;
 
 struct target {
 	struct sockaddr_in addr;
@@ -231,8 +237,11 @@ static int take(struct probe *p, const char *buf, size_t n)
 	if (p->got < STATUS_LEN)
 		return 0;
 	if (memcmp(p->status, "HTTP/1.", 7) == 0 && p->status[8] == ' ' &&
-	    (p->status[9] == '2' || p->status[9] == '3'))
+	    (p->status[9] == '2' || p->status[9] == '3')) {
+		if (whole_reply)
+			return 0; /* -g: ok at the reply's end (EOF) */
 		finish(p, &st.ok);
+	}
 	else
 		finish(p, &st.bad_status);
 	return 1;
@@ -240,7 +249,7 @@ static int take(struct probe *p, const char *buf, size_t n)
 
 static void step_plain(struct probe *p, uint32_t events)
 {
-	char buf[512];
+	char buf[16384]; /* -g reads a whole page: few reads */
 	ssize_t n;
 
 	if (p->state == S_CONNECTING) {
@@ -250,14 +259,14 @@ static void step_plain(struct probe *p, uint32_t events)
 		}
 		if (!(events & EPOLLOUT))
 			return;
-		n = send(p->fd, REQUEST, sizeof(REQUEST) - 1, MSG_NOSIGNAL);
+		n = send(p->fd, request, request_len, MSG_NOSIGNAL);
 		if (n < 0 && (errno == EAGAIN || errno == ENOTCONN))
 			return; /* still connecting: p->out stays set */
 		if (n < 0 && (errno == ECONNREFUSED || errno == ECONNRESET)) {
 			finish(p, &st.err_connect);
 			return;
 		}
-		if (n != (ssize_t)sizeof(REQUEST) - 1) {
+		if (n != (ssize_t)request_len) {
 			finish(p, &st.err_send);
 			return;
 		}
@@ -273,6 +282,10 @@ static void step_plain(struct probe *p, uint32_t events)
 		}
 		if (n < 0 && errno == EAGAIN)
 			return;
+		if (n == 0 && whole_reply && p->got == STATUS_LEN) {
+			finish(p, &st.ok); /* -g: the status was good, the reply is whole */
+			return;
+		}
 		finish(p, &st.err_read); /* EOF or error before the status line */
 		return;
 	}
@@ -309,7 +322,7 @@ static void step_tls(struct probe *p, uint32_t events)
 		p->state = S_SEND;
 	}
 	if (p->state == S_SEND) {
-		r = SSL_write(p->ssl, REQUEST, sizeof(REQUEST) - 1);
+		r = SSL_write(p->ssl, request, request_len);
 		if (r <= 0)
 			goto want;
 		p->state = S_READ;
@@ -411,7 +424,7 @@ static int load_targets(const char *file)
 static void usage(void)
 {
 	fprintf(stderr, "usage: floor [-b [-t MS]|-B] [-i MS] [-T MS] [-d S] [-r] "
-			"-f TARGETS_FILE\n");
+			"[-g PATH] -f TARGETS_FILE\n");
 	exit(64);
 }
 
@@ -426,7 +439,7 @@ int main(int argc, char **argv)
 	sigset_t none;
 	int c, no_pwait2 = 0;
 
-	while ((c = getopt(argc, argv, "bBt:i:T:d:rf:")) != -1) {
+	while ((c = getopt(argc, argv, "bBt:i:T:d:rf:g:")) != -1) {
 		switch (c) {
 		case 'b': batched = 1; break;
 		case 'B': burst = 1; break;
@@ -436,6 +449,14 @@ int main(int argc, char **argv)
 		case 'd': duration = atoll(optarg) * NS_PER_S; break;
 		case 'r': no_resume = 1; break;
 		case 'f': file = optarg; break;
+		case 'g':
+			if (optarg[0] != '/' || strlen(optarg) > 1000 ||
+			    strpbrk(optarg, " \r\n") != NULL)
+				usage();
+			request_len = (size_t)snprintf(request, sizeof(request),
+						       "GET %s HTTP/1.0\r\n\r\n", optarg);
+			whole_reply = 1;
+			break;
 		default: usage();
 		}
 	}
@@ -445,6 +466,10 @@ int main(int argc, char **argv)
 		usage();
 	if (load_targets(file) < 0)
 		return 1;
+	if (use_tls && whole_reply) {
+		fprintf(stderr, "floor: -g is for http:// targets only\n");
+		return 64;
+	}
 
 	for (ring_cap = 16; ring_cap < ntargets + 16; ring_cap <<= 1)
 		;

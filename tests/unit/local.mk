@@ -231,3 +231,5 @@ TESTS += tests/unit/simulate.sh
 dist_check_SCRIPTS += tests/unit/simulate.sh
 TESTS += tests/unit/sizes.sh
 dist_check_SCRIPTS += tests/unit/sizes.sh
+TESTS += tests/unit/agent-nss.sh
+dist_check_SCRIPTS += tests/unit/agent-nss.sh
