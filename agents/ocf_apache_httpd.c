@@ -131,7 +131,10 @@ httpd_chown_lock_dir(const struct apache *a, const char *dir, const char *user)
         fm_ocf_log(LOG_WARNING, "cannot give %s to APACHE_RUN_USER '%s': not a user name", dir, user);
         return;
     }
-    status = fm_ocf_run(argv, out, sizeof(out), NULL, fm_ocf_left_ms(a->ocf));
+    /* At most 5 s, as the agent's other helpers: a lookup stuck on a
+     * directory server must not eat the action's whole deadline. */
+    status = fm_ocf_run(argv, out, sizeof(out), NULL,
+                        (fm_ocf_left_ms(a->ocf) < 5000)? fm_ocf_left_ms(a->ocf) : 5000);
     if (status != 0) {
         out[strcspn(out, "\n")] = '\0';
         fm_ocf_log(LOG_WARNING, "cannot give %s to %s: %s", dir, user,
