@@ -24,6 +24,11 @@ packages=(
     dpkg-dev debhelper lintian rpm fakeroot
     # fuzzing (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
     clang libclang-rt-dev
+    # Pacemaker 3.0.2's libcrmcommon, built from shared/vendor for the
+    # tests against Pacemaker 3.0 (tests/pacemaker3/build-libcrmcommon.sh)
+    libltdl-dev libxslt1-dev libgnutls28-dev uuid-dev libbz2-dev libpam0g-dev
+    libncurses-dev libcpg-dev libcfg-dev libcmap-dev libquorum-dev gettext autopoint
+    libdbus-1-dev
     # benchmarks
     haproxy valgrind
     # the loop's timer test (tests/integration/run-timer.sh) counts system calls
