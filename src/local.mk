@@ -221,6 +221,7 @@ noinst_HEADERS = \
 	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \
+	include/faultmon/pidfile.h \
 	include/faultmon/probe.h \
 	include/faultmon/probe_params.h \
 	include/faultmon/psi.h \
