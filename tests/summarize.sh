@@ -2,7 +2,7 @@
 # Count the TAP results that automake's test harness left in .trs files and
 # print the closing line CI reads: "N passed, N failed, N skipped".
 #
-#   tests/summarize.sh BUILD_DIR... [--asan ASAN_DIR]
+#   tests/summarize.sh BUILD_DIR... [--asan ASAN_DIR] [--pcmk3 PCMK3_DIR]
 #
 # A count that looks green must mean the suite ran, so beyond the failed
 # cases this also counts as failures:
@@ -14,15 +14,17 @@
 # Tiers: the results under a BUILD_DIR's tests/unit are "unit",
 # tests/integration "integration", tests/agents and metadata "agents",
 # tests/cluster "cluster", tests/fuzz "fuzz"; everything under ASAN_DIR is
-# "asan".  FM_MIN_UNIT, FM_MIN_INTEGRATION, FM_MIN_AGENTS, FM_MIN_CLUSTER,
-# FM_MIN_ASAN and FM_MIN_FUZZ override the minimums (raise them when a tier
+# "asan", and everything under PCMK3_DIR (the build against Pacemaker 3.0.2)
+# "pcmk3".  FM_MIN_UNIT, FM_MIN_INTEGRATION, FM_MIN_AGENTS, FM_MIN_CLUSTER,
+# FM_MIN_ASAN, FM_MIN_PCMK3 and FM_MIN_FUZZ override the minimums (raise them when a tier
 # grows; fuzz has none, as it needs clang).
 set -uo pipefail
 
-build_dirs=() asan_dir=""
+build_dirs=() asan_dir="" pcmk3_dir=""
 while [ $# -gt 0 ]; do
     case $1 in
         --asan) asan_dir=${2:?--asan needs a directory}; shift 2 ;;
+        --pcmk3) pcmk3_dir=${2:?--pcmk3 needs a directory}; shift 2 ;;
         *) build_dirs+=("$1"); shift ;;
     esac
 done
@@ -31,8 +33,8 @@ if [ "${#build_dirs[@]}" -eq 0 ]; then
     exit 2
 fi
 
-tiers="unit integration agents cluster asan fuzz"
-# About 85 % of what each tier ran when the minimum was last set (unit 610,
+tiers="unit integration agents cluster asan pcmk3 fuzz"
+# About 85 % of what each tier ran when the minimum was last set (pcmk3 826, unit 610,
 # integration 951, agents 720, cluster 156, asan 1792, fuzz 13 harnesses).
 declare -A min=(
     [unit]=${FM_MIN_UNIT:-520}
@@ -40,6 +42,7 @@ declare -A min=(
     [agents]=${FM_MIN_AGENTS:-610}
     [cluster]=${FM_MIN_CLUSTER:-135}
     [asan]=${FM_MIN_ASAN:-1520}
+    [pcmk3]=${FM_MIN_PCMK3:-700}
     [fuzz]=${FM_MIN_FUZZ:-0}
 )
 declare -A ran=() tier_passed=() tier_failed=() tier_skipped=()
@@ -105,15 +108,21 @@ done
 if [ -n "$asan_dir" ]; then
     count "$asan_dir" asan
 fi
+if [ -n "$pcmk3_dir" ]; then
+    count "$pcmk3_dir" pcmk3
+fi
 for dir in "${build_dirs[@]}"; do
     sanitizer_logs "$dir"
 done
 if [ -n "$asan_dir" ]; then
     sanitizer_logs "$asan_dir"
 fi
+if [ -n "$pcmk3_dir" ]; then
+    sanitizer_logs "$pcmk3_dir"
+fi
 
 for t in $tiers; do
-    if { [ "$t" = asan ] && [ -z "$asan_dir" ]; } ||
+    if { [ "$t" = asan ] && [ -z "$asan_dir" ]; } || { [ "$t" = pcmk3 ] && [ -z "$pcmk3_dir" ]; } ||
         { [ "${min[$t]}" -eq 0 ] && [ $((ran[$t] + tier_skipped[$t])) -eq 0 ]; }; then
         continue
     fi
