@@ -290,6 +290,7 @@ conv_read_goodbye(struct fm_conn *conn)
         }
         conn->rx_len += (size_t) n;
     }
+    conn->close_orderly = true;     /* nothing unread: a FIN, no reset */
     conv_finish_ok(conn);
 }
 
@@ -300,6 +301,7 @@ fm_conv_on_deadline(struct fm_conn *conn)
 
     /* The checks passed; only the goodbye's reply was still coming. */
     if (step != NULL && (step->flags & FM_CONV_QUIT) != 0 && conn->step == FM_STEP_READ) {
+        conn->close_orderly = true;
         conv_finish_ok(conn);
     }
 }

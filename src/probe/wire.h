@@ -178,6 +178,7 @@ const char *fm_ldap_result_name(unsigned code);
 
 /* What a DNS answer must say. */
 struct fm_dns_expect {
+    const char *name;       /* the name asked; NULL: the question's, unchecked */
     unsigned qtype;         /* the type asked (fm_dns_type()) */
     int rcode;              /* ?rcode=: -1 for NOERROR with an answer of the type */
     /* ?answer=: 1 when an answer's text matches, NULL for none */
@@ -195,7 +196,10 @@ int fm_dns_rcode(const char *name);
  *
  * OK: NOERROR with at least one answer of the type (one that matches, with
  * ?answer=), or exactly the rcode of ?rcode=; the first such answer's data
- * as text.  REFUSED: another rcode (its name as code: NXDOMAIN, SERVFAIL),
+ * as text.  An answer counts only when its owner is the question's name or
+ * on the CNAME chain from it (an answer for another name is none, as
+ * c-ares and glibc drop it); a question that is not \p want->name is
+ * MALFORMED.  REFUSED: another rcode (its name as code: NXDOMAIN, SERVFAIL),
  * NODATA (NOERROR, no answer of the type), NOMATCH (no answer matches).
  * MALFORMED: not a DNS answer.  Never MORE: the message is whole.
  */
