@@ -6,7 +6,8 @@
 # once (a closing notice refuses); PostgreSQL's authentication codes; DNS
 # answers for another name and a TCP retry that ends in garbage (a read
 # failure, not a closed port); SMTP's QUIT, whose 221 the probe waits for
-# before an orderly close.
+# before an orderly close; and --send/--expect, which judges the answer to
+# the send, not a banner.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -19,7 +20,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 180
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 52
+plan 61
 
 # hostile NAME URI-SCHEME ARGS...: a scripted server NAME; prints its URI.
 hostile() {
@@ -70,6 +71,9 @@ hostile ldap-notice ldap --reply \
 hostile dns-other dns --dns other-name
 hostile dns-garbage dns --dns tcp-garbage
 hostile dns-wrong-id dns --dns tcp-wrong-id
+hostile banner tcp --greet 'valid\r\n'
+hostile banner-answer tcp --greet 'hello\r\n' --reply 'valid\r\n'
+hostile answer tcp --reply 'valid\r\n'
 
 # 1-6: Redis: a bare CR is no line end; an error right after PONG refuses.
 proto_case "redis '+PONG\\rGARBAGE\\n': malformed, partial" 1 partial read read-malformed fast -- \
@@ -132,7 +136,18 @@ proto_case "dns over TCP: garbage, then a close: a read failure, partial" 1 part
 proto_case "dns over TCP: another id, then a close: a read failure, partial" 1 partial read read-failed fast -- \
     "dns://127.0.0.1:${PS_PORT[dns-wrong-id]}/x.test"
 
-# 50-52: a QUIT never answered: ok at the deadline, and the close is FIN.
+# --send/--expect judges the answer to the send, not the banner.
+proto_case "tcp: a banner 'valid', the send never answered: --expect '^valid' fails" 1 partial read read-timeout deadline -- \
+    --send 'PING\r\n' --expect '^valid' "$(uri tcp banner)"
+proto_detail_like "tcp: the timeout says the answer never came" 'no answer within'
+proto_case "tcp: a banner 'hello', the send answered 'valid': ok" 0 ok none ok fast -- \
+    --send 'PING\r\n' --expect '^valid' "$(uri tcp banner-answer)"
+proto_case "tcp: no banner, the send answered 'valid': ok" 0 ok none ok fast -- \
+    --send 'PING\r\n' --expect '^valid' "$(uri tcp answer)"
+proto_case "tcp: no --send, the banner is the reply: ok" 0 ok none ok fast -- \
+    --expect '^valid' "$(uri tcp banner)"
+
+# A QUIT never answered: ok at the deadline, and the close is FIN.
 proto_case "smtp: QUIT never answered: ok at the deadline" 0 ok none ok deadline -- \
     "$(uri smtp smtp-quit-silent)"
 sleep 0.3
