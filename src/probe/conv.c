@@ -85,6 +85,14 @@ fm_conv_set_describe(struct fm_conv_script *script, fm_conv_describe_fn describe
     }
 }
 
+void
+fm_conv_set_after(struct fm_conv_script *script, fm_conv_after_fn after)
+{
+    if (script->n > 0) {
+        script->steps[script->n - 1].after = after;
+    }
+}
+
 static const struct fm_conv_step *
 conv_step(const struct fm_conn *conn)
 {
@@ -134,6 +142,19 @@ conv_next(struct fm_conn *conn, size_t len)
     }
     memmove(conn->rx, conn->rx + len, conn->rx_len - len);
     conn->rx_len -= len;
+    /* What came at once after the reply, before the next command: a
+     * "closing" notice after a success is no success, and bytes that are
+     * no part of the conversation are not the protocol. */
+    if (step->after != NULL && conn->rx_len > 0) {
+        enum fm_conv_judgement after = step->after(conn->rx, conn->rx_len);
+
+        if (after != FM_CONV_OK) {
+            conv_finish_reply(conn, (after == FM_CONV_REFUSED)? FM_REASON_REFUSED
+                                                              : FM_REASON_READ_MALFORMED,
+                              " (data after the reply)", conn->rx_len);
+            return;
+        }
+    }
     /* Bytes after the reply to STARTTLS would be taken as sent over TLS
      * (the command injection of CVE-2011-0411): refuse them. */
     if ((step->flags & FM_CONV_STARTTLS) != 0 && conn->rx_len > 0) {
@@ -231,6 +252,58 @@ conv_read_failed(struct fm_conn *conn, int err, const char *why)
 
     snprintf(detail, sizeof(detail), "%s: %s", conv_step(conn)->what, why);
     fm_conn_finish(conn, FM_REASON_READ_FAILED, err, detail);
+}
+
+/*
+ * After the goodbye (QUIT): read its reply, so that the connection closes
+ * in order once it is in (RFC 5321 4.1.1.10: the client waits for the 221;
+ * closing with bytes unread would reset it).  The verdict is in already:
+ * whatever the reply, a close or an error ends the wait as the ok it was.
+ */
+static void
+conv_read_goodbye(struct fm_conn *conn)
+{
+    const struct fm_conv_step *step = conv_step(conn);
+    char detail[sizeof(conn->result->detail)] = "";
+
+    for (;;) {
+        ssize_t n = 0;
+
+        if (conn->rx_len > 0 && step->end(conn->rx, conn->rx_len, step->tag) != 0) {
+            break;
+        }
+        if (conn->rx_len == conn->rx_cap
+            && fm_conn_rx_room(conn, FM_CONV_RX_INITIAL_BYTES) != 0) {
+            if (fm_conn_judged(conn)) {
+                return;     /* out of memory: judged so */
+            }
+            break;          /* the read cap: enough of a goodbye */
+        }
+        errno = 0;
+        n = fm_conn_io(conn, false, conn->rx + conn->rx_len, conn->rx_cap - conn->rx_len, detail,
+                       sizeof(detail));
+        if (n == -1) {
+            return;     /* not yet: within the deadline (fm_conv_on_deadline()) */
+        }
+        if (n <= 0) {
+            break;
+        }
+        conn->rx_len += (size_t) n;
+    }
+    conn->close_orderly = true;     /* nothing unread: a FIN, no reset */
+    conv_finish_ok(conn);
+}
+
+void
+fm_conv_on_deadline(struct fm_conn *conn)
+{
+    const struct fm_conv_step *step = conv_step(conn);
+
+    /* The checks passed; only the goodbye's reply was still coming. */
+    if (step != NULL && (step->flags & FM_CONV_QUIT) != 0 && conn->step == FM_STEP_READ) {
+        conn->close_orderly = true;
+        conv_finish_ok(conn);
+    }
 }
 
 static void
@@ -331,15 +404,19 @@ fm_conv_on_io(struct fm_conn *conn)
         if (!conv_send(conn)) {
             return;
         }
-        if ((step->flags & FM_CONV_QUIT) != 0) {
-            /* The verdict is in; a polite goodbye needs no answer. */
+        if ((step->flags & FM_CONV_QUIT) != 0 && step->end == NULL) {
+            /* The verdict is in; this goodbye has no reply to wait for. */
             conv_finish_ok(conn);
             return;
         }
         fm_conn_step(conn, FM_STEP_READ);
     }
     if (conn->step == FM_STEP_READ) {
-        conv_read(conn);
+        if ((step->flags & FM_CONV_QUIT) != 0) {
+            conv_read_goodbye(conn);
+        } else {
+            conv_read(conn);
+        }
     }
 }
 

@@ -43,6 +43,15 @@ typedef ssize_t (*fm_conv_end_fn)(const char *buf, size_t len, const char *tag);
 typedef enum fm_conv_judgement (*fm_conv_judge_fn)(const char *reply, size_t len);
 
 /*!
+ * \brief Judge the \p len bytes that came at once after a complete, ok
+ *        reply and before the next command (doc/reference/protocol-replies.md):
+ *        OK when they are harmless (kept for the next reply), REFUSED when
+ *        they say the service is leaving (a 421, -ERR, "* BYE"), MALFORMED
+ *        when they are no part of the conversation.
+ */
+typedef enum fm_conv_judgement (*fm_conv_after_fn)(const char *rest, size_t len);
+
+/*!
  * \brief Describe one complete reply of \p len bytes for a detail (a binary
  *        protocol's code and words, where a line protocol shows its first
  *        line): one line, cleaned, NUL-terminated in \p out.
@@ -50,7 +59,9 @@ typedef enum fm_conv_judgement (*fm_conv_judge_fn)(const char *reply, size_t len
 typedef void (*fm_conv_describe_fn)(const char *reply, size_t len, char *out, size_t out_len);
 
 #define FM_CONV_STARTTLS 0x1u   /* after an ok reply, the TLS handshake */
-#define FM_CONV_QUIT     0x2u   /* sent once the verdict is in; no reply read */
+/* Sent once the verdict is in; its reply (with an end function) is waited
+ * for within the deadline, then the connection closed, whatever it says. */
+#define FM_CONV_QUIT     0x2u
 /* Its reply is where the service signals maintenance (maintenance_regex):
  * a line protocol's greeting, Redis's PONG; the verdict of a conversation
  * that passes is then maintenance (never of one that fails). */
@@ -64,6 +75,7 @@ struct fm_conv_step {
     fm_conv_end_fn end;
     fm_conv_judge_fn judge;
     fm_conv_describe_fn describe;   /* NULL: the reply's first line */
+    fm_conv_after_fn after;         /* NULL: what follows is kept unjudged */
     unsigned flags;
 };
 
@@ -90,15 +102,23 @@ int fm_conv_add(struct fm_conv_script *script, const char *what, const char *sen
  *         line), for binary protocols. */
 void fm_conv_set_describe(struct fm_conv_script *script, fm_conv_describe_fn describe);
 
-/* The conversation's driver: a protocol's on_ready, on_io, timeout_note. */
+/*! \brief How the last step added judges what follows its reply at once. */
+void fm_conv_set_after(struct fm_conv_script *script, fm_conv_after_fn after);
+
+/* The conversation's driver: a protocol's on_ready, on_io, timeout_note,
+ * on_deadline (a goodbye's reply is not waited for past the deadline). */
 void fm_conv_on_ready(struct fm_conn *conn);
 void fm_conv_on_io(struct fm_conn *conn);
 const char *fm_conv_timeout_note(const struct fm_conn *conn);
+void fm_conv_on_deadline(struct fm_conn *conn);
 
 /* Where replies end (fm_conv_end_fn), for the protocols to share. */
 
-/*! \brief One line, ended by LF (CRLF or bare LF). */
+/*! \brief One line, ended by LF (CRLF or bare LF); a bare CR is not this
+ *         protocol (-1). */
 ssize_t fm_conv_end_line(const char *buf, size_t len, const char *tag);
+/*! \brief One RESP line, ended by CRLF only; a bare CR or LF is -1. */
+ssize_t fm_conv_end_crlf(const char *buf, size_t len, const char *tag);
 /*!
  * \brief An SMTP or FTP reply: "DDD text" or "DDD-text" lines up to the
  *        line "DDD " or "DDD" with the same code (RFC 5321 4.2.1, RFC 959 4.2:
@@ -113,12 +133,25 @@ enum fm_conv_judgement fm_conv_judge_2xx(const char *reply, size_t len);
 
 /*! \brief POP3: a "-ERR" line, or a reply up to the line "." (RFC 1939 3). */
 ssize_t fm_conv_end_dotted(const char *buf, size_t len, const char *tag);
-/*! \brief POP3: +OK ok, -ERR refuses, anything else is malformed. */
+/*! \brief POP3: a status line "+OK" ok, "-ERR" refuses, each followed by
+ *         SP and printable text or by the line end (RFC 1939 3); anything
+ *         else is malformed. */
 enum fm_conv_judgement fm_conv_judge_pop3(const char *reply, size_t len);
 /*! \brief An IMAP greeting: "* OK" or "* PREAUTH" ok, "* BYE" refuses. */
 enum fm_conv_judgement fm_conv_judge_imap_greeting(const char *reply, size_t len);
-/*! \brief An IMAP command's tagged completion: OK ok, NO or BAD refuses. */
+/*! \brief An IMAP command's tagged completion: OK ok, NO or BAD (or an
+ *         untagged BYE before it) refuses. */
 enum fm_conv_judgement fm_conv_judge_imap_tagged(const char *reply, size_t len);
+
+/* What may follow a complete reply at once (fm_conv_after_fn). */
+/*! \brief SMTP, FTP: a 4xx or 5xx (a 421 notice) refuses, anything else is malformed. */
+enum fm_conv_judgement fm_conv_after_coded(const char *rest, size_t len);
+/*! \brief POP3: -ERR refuses, anything else is malformed. */
+enum fm_conv_judgement fm_conv_after_pop3(const char *rest, size_t len);
+/*! \brief Redis: an error reply refuses, anything else is malformed. */
+enum fm_conv_judgement fm_conv_after_redis(const char *rest, size_t len);
+/*! \brief IMAP: untagged lines are ok, "* BYE" refuses, others are malformed. */
+enum fm_conv_judgement fm_conv_after_imap(const char *rest, size_t len);
 
 /*! \brief The three-digit code of a coded reply, -1 if none. */
 int fm_conv_reply_code(const char *reply, size_t len);

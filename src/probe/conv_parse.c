@@ -23,11 +23,51 @@ line_len(const char *buf, size_t len)
     return (lf != NULL)? (size_t) (lf - buf) + 1 : 0;
 }
 
+/*
+ * Whether the bytes hold a bare CR: one followed by anything but LF.  A
+ * line ends with CRLF (or LF, which the mainstream clients of these
+ * protocols accept), never with a lone CR: "220\rGARBAGE" is no 220
+ * (doc/reference/protocol-replies.md).  A CR that is the last byte so far
+ * may yet be followed by its LF.
+ */
+static bool
+has_bare_cr(const char *buf, size_t len)
+{
+    for (const char *cr = memchr(buf, '\r', len); cr != NULL;
+         cr = memchr(cr + 1, '\r', len - (size_t) (cr + 1 - buf))) {
+        if ((size_t) (cr + 1 - buf) < len && cr[1] != '\n') {
+            return true;
+        }
+    }
+    return false;
+}
+
 ssize_t
 fm_conv_end_line(const char *buf, size_t len, const char *tag)
 {
+    size_t n = line_len(buf, len);
+
     (void) tag;
-    return (ssize_t) line_len(buf, len);
+    if (has_bare_cr(buf, (n > 0)? n : len)) {
+        return -1;
+    }
+    return (ssize_t) n;
+}
+
+ssize_t
+fm_conv_end_crlf(const char *buf, size_t len, const char *tag)
+{
+    size_t n = line_len(buf, len);
+
+    (void) tag;
+    if (has_bare_cr(buf, (n > 0)? n : len)) {
+        return -1;
+    }
+    /* RESP: every line ends with CRLF; a bare LF ends none (hiredis). */
+    if (n > 0 && (n < 2 || buf[n - 2] != '\r')) {
+        return -1;
+    }
+    return (ssize_t) n;
 }
 
 int
@@ -62,6 +102,9 @@ fm_conv_end_coded(const char *buf, size_t len, const char *tag)
         /* Enough bytes to tell that this is no code: not the protocol. */
         return (len >= 4 || first > 0)? -1 : 0;
     }
+    if (has_bare_cr(buf, (first > 0)? first : len)) {
+        return -1;
+    }
     if (first == 0) {
         return 0;
     }
@@ -71,6 +114,9 @@ fm_conv_end_coded(const char *buf, size_t len, const char *tag)
     for (at = first; at < len;) {
         size_t n = line_len(buf + at, len - at);
 
+        if (has_bare_cr(buf + at, (n > 0)? n : len - at)) {
+            return -1;
+        }
         if (n == 0) {
             return 0;
         }
@@ -90,6 +136,9 @@ fm_conv_end_tagged(const char *buf, size_t len, const char *tag)
     for (size_t at = 0; at < len;) {
         size_t n = line_len(buf + at, len - at);
 
+        if (has_bare_cr(buf + at, (n > 0)? n : len - at)) {
+            return -1;
+        }
         if (n == 0) {
             return 0;
         }
@@ -144,6 +193,9 @@ fm_conv_end_dotted(const char *buf, size_t len, const char *tag)
     size_t first = line_len(buf, len);
 
     (void) tag;
+    if (has_bare_cr(buf, (first > 0)? first : len)) {
+        return -1;
+    }
     if (first == 0) {
         return 0;
     }
@@ -155,6 +207,9 @@ fm_conv_end_dotted(const char *buf, size_t len, const char *tag)
     for (size_t at = first; at < len;) {
         size_t n = line_len(buf + at, len - at);
 
+        if (has_bare_cr(buf + at, (n > 0)? n : len - at)) {
+            return -1;
+        }
         if (n == 0) {
             return 0;
         }
@@ -166,13 +221,43 @@ fm_conv_end_dotted(const char *buf, size_t len, const char *tag)
     return 0;
 }
 
+/*
+ * Whether [text, text + len) is a status line's text up to its line end:
+ * nothing, or a SP and printable text (RFC 1939 3: "+OK" SP text CRLF),
+ * then CRLF or LF.  Bytes from 0x80 pass (a server's UTF-8 words); a NUL
+ * or another control byte does not.
+ */
+static bool
+status_text(const char *text, size_t len)
+{
+    size_t n = 0;
+
+    if (len > 0 && text[0] == ' ') {
+        n = 1;
+    }
+    for (; n < len; n++) {
+        unsigned char c = (unsigned char) text[n];
+
+        if (c == '\r' || c == '\n') {
+            break;
+        }
+        if (n == 0 || c < 0x20 || c == 0x7f) {
+            return false;   /* "+OKGARBAGE", "+OK \x00" */
+        }
+    }
+    return n < len && (text[n] == '\n' || (text[n] == '\r' && n + 1 < len && text[n + 1] == '\n'));
+}
+
 enum fm_conv_judgement
 fm_conv_judge_pop3(const char *reply, size_t len)
 {
     if (len >= 3 && memcmp(reply, "+OK", 3) == 0) {
-        return FM_CONV_OK;
+        return status_text(reply + 3, len - 3)? FM_CONV_OK : FM_CONV_MALFORMED;
     }
-    return (len >= 4 && memcmp(reply, "-ERR", 4) == 0)? FM_CONV_REFUSED : FM_CONV_MALFORMED;
+    if (len >= 4 && memcmp(reply, "-ERR", 4) == 0) {
+        return status_text(reply + 4, len - 4)? FM_CONV_REFUSED : FM_CONV_MALFORMED;
+    }
+    return FM_CONV_MALFORMED;
 }
 
 /* "OK", "NO", "BAD"... at `word`, up to a blank or the line's end. */
@@ -198,16 +283,27 @@ fm_conv_judge_imap_greeting(const char *reply, size_t len)
     return imap_word_is(reply + 2, len - 2, "BYE")? FM_CONV_REFUSED : FM_CONV_MALFORMED;
 }
 
+/* Whether the line at `line` is an untagged BYE: the server is leaving. */
+static bool
+imap_bye(const char *line, size_t len)
+{
+    return len >= 2 && line[0] == '*' && line[1] == ' ' && imap_word_is(line + 2, len - 2, "BYE");
+}
+
 enum fm_conv_judgement
 fm_conv_judge_imap_tagged(const char *reply, size_t len)
 {
     size_t last = 0;
     const char *blank = NULL;
 
-    /* The tagged line is the last (fm_conv_end_tagged() ended the reply there). */
+    /* The tagged line is the last (fm_conv_end_tagged() ended the reply
+     * there); an untagged BYE before it says the server is closing. */
     for (size_t i = 0; i + 1 < len; i++) {
         if (reply[i] == '\n') {
             last = i + 1;
+        }
+        if ((i == 0 || reply[i - 1] == '\n') && imap_bye(reply + i, len - i)) {
+            return FM_CONV_REFUSED;
         }
     }
     blank = memchr(reply + last, ' ', len - last);
@@ -223,4 +319,49 @@ fm_conv_judge_imap_tagged(const char *reply, size_t len)
         return FM_CONV_REFUSED;
     }
     return FM_CONV_MALFORMED;
+}
+
+/* What follows a complete reply at once (conv.h, fm_conv_after_fn); the
+ * rules are doc/reference/protocol-replies.md's. */
+
+enum fm_conv_judgement
+fm_conv_after_coded(const char *rest, size_t len)
+{
+    /* RFC 5321 3.8 and RFC 959 5.4: a 421 (or any 4xx, 5xx) may come at
+     * any time, and says the service is closing. */
+    return (fm_conv_reply_code(rest, len) >= 400)? FM_CONV_REFUSED : FM_CONV_MALFORMED;
+}
+
+enum fm_conv_judgement
+fm_conv_after_pop3(const char *rest, size_t len)
+{
+    return (len >= 4 && memcmp(rest, "-ERR", 4) == 0)? FM_CONV_REFUSED : FM_CONV_MALFORMED;
+}
+
+enum fm_conv_judgement
+fm_conv_after_redis(const char *rest, size_t len)
+{
+    return (len > 0 && rest[0] == '-')? FM_CONV_REFUSED : FM_CONV_MALFORMED;
+}
+
+enum fm_conv_judgement
+fm_conv_after_imap(const char *rest, size_t len)
+{
+    /* RFC 3501 5.3: untagged data may come at any time; the next
+     * command's reply reads it.  A BYE says the server is closing. */
+    for (size_t at = 0; at < len;) {
+        size_t n = line_len(rest + at, len - at);
+
+        if (rest[at] != '*' || (at + 1 < len && rest[at + 1] != ' ')) {
+            return FM_CONV_MALFORMED;
+        }
+        if (imap_bye(rest + at, len - at)) {
+            return FM_CONV_REFUSED;
+        }
+        if (n == 0) {
+            break;
+        }
+        at += n;
+    }
+    return FM_CONV_OK;
 }

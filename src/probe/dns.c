@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <ares.h>
@@ -45,6 +47,7 @@ struct dns_state {
     struct fm_dns_expect want;
     regex_t answer;
     bool have_answer;
+    bool tcp_open;              /* this query's TCP connection carried bytes */
 };
 
 static void
@@ -94,6 +97,73 @@ dns_sock_state(void *data, ares_socket_t fd, int readable, int writable)
     }
 }
 
+/* c-ares's sockets through these, which only note whether a TCP
+ * connection carried bytes: then its close is no closed port. */
+static bool
+dns_is_stream(ares_socket_t fd)
+{
+    int type = 0;
+    socklen_t len = sizeof(type);
+
+    return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+}
+
+static ares_socket_t
+dns_socket(int domain, int type, int protocol, void *data)
+{
+    (void) data;
+    /* Whether c-ares configures a socket it is handed differs by version:
+     * non-blocking and close-on-exec from the start, whatever it does. */
+    return socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
+}
+
+static int
+dns_close(ares_socket_t fd, void *data)
+{
+    (void) data;
+    return close(fd);
+}
+
+static int
+dns_sock_connect(ares_socket_t fd, const struct sockaddr *addr, ares_socklen_t len, void *data)
+{
+    (void) data;
+    return connect(fd, addr, len);
+}
+
+static ares_ssize_t
+dns_recvfrom(ares_socket_t fd, void *buf, size_t len, int flags, struct sockaddr *from,
+             ares_socklen_t *from_len, void *data)
+{
+    struct dns_state *st = data;
+    ssize_t n = recvfrom(fd, buf, len, flags, from, from_len);
+
+    if (n > 0 && !st->tcp_open && dns_is_stream(fd)) {
+        st->tcp_open = true;
+    }
+    return n;
+}
+
+static ares_ssize_t
+dns_sendv(ares_socket_t fd, const struct iovec *vec, int n_vec, void *data)
+{
+    struct dns_state *st = data;
+    ssize_t n = writev(fd, vec, n_vec);
+
+    if (n > 0 && !st->tcp_open && dns_is_stream(fd)) {
+        st->tcp_open = true;
+    }
+    return n;
+}
+
+static const struct ares_socket_functions dns_socket_functions = {
+    .asocket = dns_socket,
+    .aclose = dns_close,
+    .aconnect = dns_sock_connect,
+    .arecvfrom = dns_recvfrom,
+    .asendv = dns_sendv,
+};
+
 static int
 dns_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
 {
@@ -116,6 +186,7 @@ dns_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         return ENOMEM;
     }
     /* The table's choices and the regex guard checked these at load time. */
+    st->want.name = st->name;
     st->want.qtype = (unsigned) fm_dns_type((type != NULL)? type : "A");
     st->want.rcode = (rcode != NULL)? fm_dns_rcode(rcode) : -1;
     if (answer != NULL) {
@@ -143,6 +214,7 @@ dns_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         return ENOMEM;
     }
     st->have_channel = true;
+    ares_set_socket_functions(st->channel, &dns_socket_functions, st);
     return 0;
 }
 
@@ -156,6 +228,14 @@ dns_answer(void *arg, int status, int timeouts, unsigned char *abuf, int alen)
 
     (void) timeouts;
     if (st->ignore || conn == NULL || fm_conn_judged(conn)) {
+        return;
+    }
+    if (status == ARES_ECONNREFUSED && st->tcp_open) {
+        /* c-ares says so too when the TCP connection it retried on (after a
+         * truncated answer) ended without a good one: garbage or another
+         * query's id, then a close.  The port is open; the read failed. */
+        fm_conn_finish(conn, FM_REASON_READ_FAILED, 0,
+                       "query: the server closed the TCP connection without an answer");
         return;
     }
     if (status == ARES_ECONNREFUSED) {
@@ -219,6 +299,7 @@ dns_connect(struct fm_conn *conn, int last_errno)
         return;
     }
     st->conn = conn;
+    st->tcp_open = false;
     fm_conn_step(conn, FM_STEP_READ);
     fm_conn_watch(conn, EPOLLIN);
     ares_query(st->channel, st->name, DNS_CLASS_IN, (int) st->want.qtype, dns_answer, st);

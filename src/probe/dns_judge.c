@@ -106,8 +106,15 @@ dns_name(const unsigned char *msg, size_t len, size_t *pos, char *out, size_t ou
             return false;
         }
         for (unsigned i = 0; i < label; i++) {
+            char c = (char) msg[at + i];
+
+            /* A dot or backslash inside a label is escaped, as dig shows
+             * it, so that "a.b" in one label is never the name a.b. */
+            if ((c == '.' || c == '\\') && o + 3 < out_len) {
+                out[o++] = '\\';
+            }
             if (o + 2 < out_len) {
-                out[o++] = (char) msg[at + i];
+                out[o++] = c;
             }
         }
         if (o + 2 < out_len) {
@@ -190,45 +197,135 @@ rdata_text(const unsigned char *msg, size_t len, unsigned type, size_t at, size_
     }
 }
 
-/* Skip the question section; false when malformed. */
+/* Whether two names are the same (case-insensitive, a final dot aside). */
 static bool
-skip_questions(const unsigned char *msg, size_t len, unsigned qdcount, size_t *pos)
+same_name(const char *a, const char *b)
+{
+    size_t na = strlen(a);
+    size_t nb = strlen(b);
+
+    if (na > 1 && a[na - 1] == '.' && (na < 2 || a[na - 2] != '\\')) {
+        na--;
+    }
+    if (nb > 1 && b[nb - 1] == '.' && (nb < 2 || b[nb - 2] != '\\')) {
+        nb--;
+    }
+    return na == nb && strncasecmp(a, b, na) == 0;
+}
+
+/*
+ * The question section: its first name into qname; false when malformed,
+ * or when it is not the name asked (want->name, when set).
+ */
+static bool
+read_questions(const unsigned char *msg, size_t len, unsigned qdcount, size_t *pos,
+               const struct fm_dns_expect *want, char *qname, size_t qname_len)
 {
     char name[FM_DNS_TEXT_LEN];
 
+    if (qdcount == 0 && want->name != NULL) {
+        snprintf(qname, qname_len, "%s", want->name);
+    }
     for (unsigned q = 0; q < qdcount; q++) {
         if (!dns_name(msg, len, pos, name, sizeof(name)) || len - *pos < 4) {
             return false;
         }
         *pos += 4;
+        if (q == 0) {
+            if (want->name != NULL && !same_name(name, want->name)) {
+                return false;
+            }
+            snprintf(qname, qname_len, "%s", name);
+        }
     }
     return true;
 }
 
-/* Go through the answers: those of the type, and whether one matches. */
+/* One resource record at *pos: its owner, type and data as text. */
+static bool
+read_record(const unsigned char *msg, size_t len, size_t *pos, char *owner, unsigned *type,
+            char *text)
+{
+    size_t rdlen = 0;
+
+    if (!dns_name(msg, len, pos, owner, FM_DNS_TEXT_LEN) || len - *pos < 10) {
+        return false;
+    }
+    *type = ((unsigned) msg[*pos] << 8) | msg[*pos + 1];
+    rdlen = ((size_t) msg[*pos + 8] << 8) | msg[*pos + 9];
+    *pos += 10;
+    if (rdlen > len - *pos || !rdata_text(msg, len, *type, *pos, rdlen, text, FM_DNS_TEXT_LEN)) {
+        return false;
+    }
+    *pos += rdlen;
+    return true;
+}
+
+/* The names an answer may be for: the question's, and the CNAME chain
+ * from it (in any order in the section, at most DNS_MAX_CHAIN long). */
+#define DNS_MAX_CHAIN 8
+struct dns_chain {
+    char names[DNS_MAX_CHAIN][FM_DNS_TEXT_LEN];
+    size_t n;
+};
+
+static bool
+chain_has(const struct dns_chain *chain, const char *name)
+{
+    for (size_t i = 0; i < chain->n; i++) {
+        if (same_name(chain->names[i], name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Follow the CNAMEs whose owner is on the chain; false when malformed. */
+static bool
+follow_cnames(const unsigned char *msg, size_t len, size_t start, unsigned ancount,
+              struct dns_chain *chain)
+{
+    bool grew = true;
+
+    while (grew && chain->n < DNS_MAX_CHAIN) {
+        size_t pos = start;
+
+        grew = false;
+        for (unsigned a = 0; a < ancount && chain->n < DNS_MAX_CHAIN; a++) {
+            char owner[FM_DNS_TEXT_LEN];
+            char text[FM_DNS_TEXT_LEN];
+            unsigned type = 0;
+
+            if (!read_record(msg, len, &pos, owner, &type, text)) {
+                return false;
+            }
+            if (type == 5 && chain_has(chain, owner) && !chain_has(chain, text)) {
+                snprintf(chain->names[chain->n++], FM_DNS_TEXT_LEN, "%s", text);
+                grew = true;
+            }
+        }
+    }
+    return true;
+}
+
+/* Go through the answers: those of the type for a name on the chain (an
+ * answer for another name counts for nothing, as c-ares and glibc drop
+ * it), and whether one matches. */
 static bool
 scan_answers(const unsigned char *msg, size_t len, size_t pos, unsigned ancount,
-             const struct fm_dns_expect *want, unsigned *of_type, bool *matched, char *first,
-             size_t first_len)
+             const struct fm_dns_expect *want, const struct dns_chain *chain, unsigned *of_type,
+             bool *matched, char *first, size_t first_len)
 {
     for (unsigned a = 0; a < ancount; a++) {
         char owner[FM_DNS_TEXT_LEN];
         char text[FM_DNS_TEXT_LEN];
         unsigned type = 0;
-        size_t rdlen = 0;
 
-        if (!dns_name(msg, len, &pos, owner, sizeof(owner)) || len - pos < 10) {
+        if (!read_record(msg, len, &pos, owner, &type, text)) {
             return false;
         }
-        type = ((unsigned) msg[pos] << 8) | msg[pos + 1];
-        rdlen = ((size_t) msg[pos + 8] << 8) | msg[pos + 9];
-        pos += 10;
-        if (rdlen > len - pos || !rdata_text(msg, len, type, pos, rdlen, text, sizeof(text))) {
-            return false;
-        }
-        pos += rdlen;
-        if (type != want->qtype) {
-            continue;   /* a CNAME on the way */
+        if (type != want->qtype || !chain_has(chain, owner)) {
+            continue;   /* a CNAME on the way, or a record for another name */
         }
         (*of_type)++;
         if (want->match != NULL && !*matched && want->match(want->match_ctx, text, strlen(text)) == 1) {
@@ -247,17 +344,24 @@ fm_dns_judge(const unsigned char *msg, size_t len, const struct fm_dns_expect *w
 {
     unsigned rcode = 0;
     unsigned of_type = 0;
+    unsigned ancount = 0;
     bool matched = false;
     size_t pos = DNS_HEADER;
     char first[FM_DNS_TEXT_LEN] = "";
+    struct dns_chain chain;
 
     fm_wire_reply_init(reply);
     reply->used = len;
+    chain.n = 1;
+    chain.names[0][0] = '\0';
     rcode = (len >= DNS_HEADER)? (msg[3] & 0x0fu) : 0;
+    ancount = (len >= DNS_HEADER)? (((unsigned) msg[6] << 8) | msg[7]) : 0;
     if (len < DNS_HEADER || (msg[2] & 0x80) == 0
-        || !skip_questions(msg, len, ((unsigned) msg[4] << 8) | msg[5], &pos)
-        || !scan_answers(msg, len, pos, ((unsigned) msg[6] << 8) | msg[7], want, &of_type,
-                         &matched, first, sizeof(first))) {
+        || !read_questions(msg, len, ((unsigned) msg[4] << 8) | msg[5], &pos, want,
+                           chain.names[0], sizeof(chain.names[0]))
+        || !follow_cnames(msg, len, pos, ancount, &chain)
+        || !scan_answers(msg, len, pos, ancount, want, &chain, &of_type, &matched, first,
+                         sizeof(first))) {
         reply->verdict = FM_WIRE_MALFORMED;
         return;
     }

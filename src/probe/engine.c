@@ -100,6 +100,7 @@ conn_close(struct fm_conn *conn, bool abortive)
         conn->fd = -1;
         conn->watched_events = 0;
     }
+    conn->close_orderly = false;
     free(conn->rx);
     conn->rx = NULL;
     conn->rx_len = conn->rx_cap = 0;
@@ -195,7 +196,7 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
         return;
     }
     conn->step = FM_STEP_DONE;
-    conn_close(conn, true);
+    conn_close(conn, !conn->close_orderly);
     run_note_released(conn->run);
 }
 
@@ -229,7 +230,7 @@ conn_finish_ticket(struct fm_conn *conn)
 {
     conn->step = FM_STEP_DONE;
     conn->run->lingering--;
-    conn_close(conn, true);
+    conn_close(conn, !conn->close_orderly);
     run_note_released(conn->run);
 }
 

@@ -22,11 +22,14 @@ ftp_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     }
     rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_coded, fm_conv_judge_2xx,
                      FM_CONV_SIGNAL);
+    fm_conv_set_after(script, fm_conv_after_coded);
     if (rc == 0 && target->starttls) {
         rc = fm_conv_add(script, "AUTH TLS", "AUTH TLS\r\n", 10, fm_conv_end_coded,
                          fm_conv_judge_2xx, FM_CONV_STARTTLS);
+        fm_conv_set_after(script, fm_conv_after_coded);
         if (rc == 0) {
             rc = fm_conv_add(script, "FEAT", "FEAT\r\n", 6, fm_conv_end_coded, fm_conv_judge_2xx, 0);
+            fm_conv_set_after(script, fm_conv_after_coded);
         }
     }
     if (rc == 0) {

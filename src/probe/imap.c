@@ -20,6 +20,7 @@ imap_add(struct fm_conv_script *script, const char *what, const char *tag, const
 
     if (rc == 0) {
         script->steps[script->n - 1].tag = tag;
+        fm_conv_set_after(script, fm_conv_after_imap);
     }
     return rc;
 }
@@ -36,6 +37,7 @@ imap_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     }
     rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_line, fm_conv_judge_imap_greeting,
                      FM_CONV_SIGNAL);
+    fm_conv_set_after(script, fm_conv_after_imap);
     if (rc == 0) {
         rc = imap_add(script, "CAPABILITY", "a1", "a1 CAPABILITY\r\n", 15, 0);
     }

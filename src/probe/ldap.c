@@ -119,6 +119,15 @@ ldap_tls_describe(const char *buf, size_t len, char *out, size_t out_len)
     fm_wire_describe(&reply, "resultCode", buf, len, out, out_len);
 }
 
+static enum fm_conv_judgement
+ldap_after(const char *buf, size_t len)
+{
+    struct fm_wire_reply reply;
+
+    fm_ldap_judge_after((const unsigned char *) buf, len, &reply);
+    return fm_wire_judgement(&reply);
+}
+
 static int
 ldap_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
 {
@@ -136,6 +145,7 @@ ldap_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         rc = fm_conv_add(script, "StartTLS", (const char *) req, n, ldap_tls_end, ldap_tls_judge,
                          FM_CONV_STARTTLS);
         fm_conv_set_describe(script, ldap_tls_describe);
+        fm_conv_set_after(script, ldap_after);
     }
     if (rc == 0 && fm_target_query(target, FM_QUERY_ROOTDSE) != NULL) {
         n = fm_ldap_rootdse_request(req, sizeof(req), LDAP_ID_BIND);
@@ -143,11 +153,13 @@ ldap_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         rc = fm_conv_add(script, "root DSE search", (const char *) req, n, ldap_search_end,
                          ldap_search_judge, 0);
         fm_conv_set_describe(script, ldap_search_describe);
+        fm_conv_set_after(script, ldap_after);
     } else if (rc == 0) {
         n = fm_ldap_bind_request(req, sizeof(req), LDAP_ID_BIND);
         script->detail_step = script->n;
         rc = fm_conv_add(script, "bind", (const char *) req, n, ldap_bind_end, ldap_bind_judge, 0);
         fm_conv_set_describe(script, ldap_bind_describe);
+        fm_conv_set_after(script, ldap_after);
     }
     if (rc == 0) {
         n = fm_ldap_unbind_request(req, sizeof(req), LDAP_ID_UNBIND);

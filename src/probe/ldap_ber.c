@@ -10,6 +10,7 @@
  */
 #include <config.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -302,6 +303,42 @@ fm_ldap_judge(const unsigned char *data, size_t len, unsigned msgid, unsigned op
             return;
         }
         off += reply->used;
+    }
+}
+
+void
+fm_ldap_judge_after(const unsigned char *data, size_t len, struct fm_wire_reply *reply)
+{
+    size_t off = 0;
+
+    fm_wire_reply_init(reply);
+    reply->verdict = FM_WIRE_OK;
+    while (off < len) {
+        size_t pos = 0;
+        size_t body = 0;
+        size_t end = 0;
+        unsigned long id = 0;
+        int rc = ber_header(data + off, len - off, &pos, BER_SEQUENCE, &body);
+        bool entry = false;
+
+        if (rc == 0 || (rc > 0 && body <= LDAP_MAX_MESSAGE && len - off - pos < body)) {
+            return;     /* still coming; what came is fine so far */
+        }
+        end = pos + body;
+        if (rc < 0 || body > LDAP_MAX_MESSAGE
+            || !ber_uint(data + off, end, &pos, BER_INTEGER, &id)) {
+            reply->verdict = FM_WIRE_MALFORMED;
+            return;
+        }
+        if (id == 0) {
+            /* Only a Notice of Disconnection comes as message 0: it refuses
+             * (anything else as message 0 is malformed). */
+            judge_message(data + off, len - off, UINT_MAX, FM_LDAP_EXTENDED_RESPONSE, reply,
+                          &entry);
+            return;
+        }
+        /* A message for another id: libldap drops what it did not ask for. */
+        off += end;
     }
 }
 

@@ -37,7 +37,19 @@ mysql_describe(const char *buf, size_t len, char *out, size_t out_len)
     struct fm_wire_reply reply;
 
     fm_mysql_judge_greeting((const unsigned char *) buf, len, &reply);
+    if (reply.verdict == FM_WIRE_MALFORMED) {
+        fm_mysql_judge_after((const unsigned char *) buf, len, &reply);     /* what followed */
+    }
     fm_wire_describe(&reply, "error", buf, len, out, out_len);
+}
+
+static enum fm_conv_judgement
+mysql_after(const char *buf, size_t len)
+{
+    struct fm_wire_reply reply;
+
+    fm_mysql_judge_after((const unsigned char *) buf, len, &reply);
+    return fm_wire_judgement(&reply);
 }
 
 static int
@@ -53,6 +65,7 @@ mysql_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         return ENOMEM;
     }
     fm_conv_set_describe(script, mysql_describe);
+    fm_conv_set_after(script, mysql_after);
     return 0;
 }
 

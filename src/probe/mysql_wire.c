@@ -92,3 +92,32 @@ fm_mysql_judge_greeting(const unsigned char *data, size_t len, struct fm_wire_re
         judge_handshake(data + MYSQL_HEADER, plen, reply);
     }
 }
+
+void
+fm_mysql_judge_after(const unsigned char *data, size_t len, struct fm_wire_reply *reply)
+{
+    size_t plen = 0;
+
+    fm_wire_reply_init(reply);
+    reply->used = len;
+    if (len == 0) {
+        reply->verdict = FM_WIRE_OK;
+        return;
+    }
+    /* The server waits for our handshake response: the only packet it may
+     * send first is an error that ends the session (any sequence number). */
+    if (len < MYSQL_HEADER + 1 || data[MYSQL_HEADER] != MYSQL_ERR) {
+        reply->verdict = FM_WIRE_MALFORMED;
+        return;
+    }
+    plen = (size_t) data[0] | ((size_t) data[1] << 8) | ((size_t) data[2] << 16);
+    if (plen == 0 || plen > MYSQL_MAX_FIRST) {
+        reply->verdict = FM_WIRE_MALFORMED;
+        return;
+    }
+    if (len - MYSQL_HEADER < plen) {
+        reply->verdict = FM_WIRE_REFUSED;   /* its words are still coming */
+        return;
+    }
+    judge_error(data + MYSQL_HEADER, plen, reply);
+}

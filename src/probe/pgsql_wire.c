@@ -152,6 +152,53 @@ error_fields(const unsigned char *p, size_t len, struct fm_wire_reply *reply)
     return have_code && pos + 1 == len;
 }
 
+/*
+ * Whether an AuthenticationSASL body (after its code) is a list of
+ * mechanism names, each NUL-terminated, ended by an empty one.
+ */
+static bool
+sasl_mechanisms(const unsigned char *p, size_t len)
+{
+    size_t pos = 0;
+    unsigned n = 0;
+
+    while (pos < len && p[pos] != '\0') {
+        const unsigned char *end = memchr(p + pos, '\0', len - pos);
+
+        if (end == NULL) {
+            return false;
+        }
+        pos = (size_t) (end - p) + 1;
+        n++;
+    }
+    return n > 0 && pos + 1 == len;
+}
+
+/*
+ * Whether an authentication request is one the protocol defines as the
+ * first answer to a StartupMessage, with its length: the code is 4 bytes,
+ * MD5 adds its 4-byte salt, SASL its mechanisms.  GSSContinue (8) and the
+ * SASL continuations (11, 12) come only after a reply of ours.
+ */
+static bool
+auth_request_valid(uint32_t code, const unsigned char *p, size_t len)
+{
+    switch (code) {
+        case 2:     /* KerberosV5 (before PostgreSQL 9.4) */
+        case 3:     /* CleartextPassword */
+        case 6:     /* SCMCredential (before 9.1) */
+        case 7:     /* GSS */
+        case 9:     /* SSPI */
+            return len == 4;
+        case 5:     /* MD5Password, with its salt */
+            return len == 8;
+        case 10:    /* SASL */
+            return sasl_mechanisms(p + 4, len - 4);
+        default:
+            return false;
+    }
+}
+
 /* Judge one whole message; false: read on to the next one. */
 static bool
 judge_message(unsigned char type, const unsigned char *p, size_t len,
@@ -163,8 +210,12 @@ judge_message(unsigned char type, const unsigned char *p, size_t len,
                 reply->verdict = FM_WIRE_MALFORMED;
                 return true;
             }
-            if (get_u32(p) == 0) {
+            if (get_u32(p) == 0 && len == 4) {
                 return false;   /* AuthenticationOk: on to ReadyForQuery */
+            }
+            if (!auth_request_valid(get_u32(p), p, len)) {
+                reply->verdict = FM_WIRE_MALFORMED;     /* 999, an MD5 without salt */
+                return true;
             }
             snprintf(reply->text, sizeof(reply->text), "authentication request %lu",
                      (unsigned long) get_u32(p));
@@ -234,4 +285,41 @@ fm_pg_judge(const unsigned char *data, size_t len, struct fm_wire_reply *reply)
         pos += 1 + (size_t) mlen;
     }
     reply->used = pos;
+}
+
+void
+fm_pg_judge_after(const unsigned char *data, size_t len, struct fm_wire_reply *reply)
+{
+    size_t pos = 0;
+
+    fm_wire_reply_init(reply);
+    reply->verdict = FM_WIRE_OK;
+    while (pos < len) {
+        unsigned char type = data[pos];
+        uint32_t mlen = 0;
+
+        /* libpq takes these at any time: a notice, a parameter's new value,
+         * a notification.  An error (FATAL 57P01 at a shutdown) ends the
+         * session; anything else is no backend message. */
+        if (type != 'N' && type != 'S' && type != 'A' && type != 'E') {
+            reply->verdict = FM_WIRE_MALFORMED;
+            return;
+        }
+        if (len - pos < 5) {
+            return;
+        }
+        mlen = get_u32(data + pos + 1);
+        if (mlen < 4 || mlen > PG_MAX_MESSAGE) {
+            reply->verdict = FM_WIRE_MALFORMED;
+            return;
+        }
+        if (len - pos - 1 < mlen) {
+            return;     /* the rest is still coming; what came is fine */
+        }
+        if (type == 'E') {
+            fm_pg_judge(data + pos, 1 + (size_t) mlen, reply);
+            return;
+        }
+        pos += 1 + (size_t) mlen;
+    }
 }

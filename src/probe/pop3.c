@@ -22,14 +22,17 @@ pop3_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     }
     rc = fm_conv_add(script, "greeting", NULL, 0, fm_conv_end_line, fm_conv_judge_pop3,
                      FM_CONV_SIGNAL);
+    fm_conv_set_after(script, fm_conv_after_pop3);
     if (rc == 0) {
         rc = fm_conv_add(script, "CAPA", "CAPA\r\n", 6, fm_conv_end_dotted, fm_conv_judge_pop3, 0);
+        fm_conv_set_after(script, fm_conv_after_pop3);
     }
     if (rc == 0 && target->starttls) {
         rc = fm_conv_add(script, "STLS", "STLS\r\n", 6, fm_conv_end_line, fm_conv_judge_pop3,
                          FM_CONV_STARTTLS);
         if (rc == 0) {
             rc = fm_conv_add(script, "CAPA", "CAPA\r\n", 6, fm_conv_end_dotted, fm_conv_judge_pop3, 0);
+            fm_conv_set_after(script, fm_conv_after_pop3);
         }
     }
     if (rc == 0) {

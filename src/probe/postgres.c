@@ -41,6 +41,15 @@ pg_judge(const char *buf, size_t len)
     return fm_wire_judgement(&reply);
 }
 
+static enum fm_conv_judgement
+pg_after(const char *buf, size_t len)
+{
+    struct fm_wire_reply reply;
+
+    fm_pg_judge_after((const unsigned char *) buf, len, &reply);
+    return fm_wire_judgement(&reply);
+}
+
 static void
 pg_describe(const char *buf, size_t len, char *out, size_t out_len)
 {
@@ -145,6 +154,7 @@ pg_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         rc = fm_conv_add(script, "startup", (const char *) startup, startup_len, pg_end, pg_judge,
                          0);
         fm_conv_set_describe(script, pg_describe);
+        fm_conv_set_after(script, pg_after);
     }
     explicit_bzero(startup, sizeof(startup));
     return (rc == 0)? 0 : ENOMEM;

@@ -149,6 +149,8 @@ struct fm_conn {
     size_t phase;                   /* a conversation's step (conv.c); 0 first */
     bool signalled;                 /* a conversation's greeting matched
                                      * maintenance_regex this cycle */
+    bool close_orderly;             /* close with FIN, not RST (a goodbye
+                                     * answered: RFC 5321 4.1.1.10) */
     uint64_t ticket_end_us;
     uint64_t phase_mark_us;         /* when the current phase began (phase.c) */
     /* The early send (tcp.c): tried while the connect is in progress, until

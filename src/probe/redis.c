@@ -5,6 +5,8 @@
  * -MASTERDOWN, -BUSY with a script running, -NOAUTH, -WRONGPASS) says the
  * service refuses: complete, with the reply as the detail.  Commands go as
  * RESP arrays, so that a password is sent as it is, whatever its bytes.
+ * A reply is one CRLF-ended line; anything the server sends at once after
+ * it was not asked for (an error refuses, other bytes are malformed).
  */
 #include <config.h>
 
@@ -20,11 +22,12 @@ redis_judge(const char *reply, size_t len, const char *want)
 {
     size_t want_len = strlen(want);
 
+    /* fm_conv_end_crlf() ended the line with CRLF: the whole line is the
+     * status, as redis-cli reads it ("+PONG\rGARBAGE" is none). */
     if (len > 0 && reply[0] == '-') {
         return FM_CONV_REFUSED;
     }
-    if (len >= want_len + 1 && memcmp(reply, want, want_len) == 0
-        && (reply[want_len] == '\r' || reply[want_len] == '\n')) {
+    if (len == want_len + 2 && memcmp(reply, want, want_len) == 0) {
         return FM_CONV_OK;
     }
     return FM_CONV_MALFORMED;
@@ -77,7 +80,8 @@ redis_add_auth(struct fm_conv_script *script, const char *userinfo)
         rc = ENOMEM;
     }
     if (rc == 0) {
-        rc = fm_conv_add(script, "AUTH", cmd, cmd_len, fm_conv_end_line, redis_judge_ok, 0);
+        rc = fm_conv_add(script, "AUTH", cmd, cmd_len, fm_conv_end_crlf, redis_judge_ok, 0);
+        fm_conv_set_after(script, fm_conv_after_redis);
     }
     if (cmd != NULL) {
         explicit_bzero(cmd, cmd_len);
@@ -102,8 +106,9 @@ redis_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     }
     if (rc == 0) {
         script->detail_step = script->n;
-        rc = fm_conv_add(script, "PING", ping, sizeof(ping) - 1, fm_conv_end_line, redis_judge_pong,
+        rc = fm_conv_add(script, "PING", ping, sizeof(ping) - 1, fm_conv_end_crlf, redis_judge_pong,
                          FM_CONV_SIGNAL);
+        fm_conv_set_after(script, fm_conv_after_redis);
     }
     return (rc == 0)? 0 : ENOMEM;
 }

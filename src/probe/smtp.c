@@ -3,7 +3,10 @@
  * banner, EHLO, with ?starttls STARTTLS and EHLO again over TLS, then QUIT,
  * as HAProxy's smtpchk does (it stops at the EHLO reply).  Ok when the
  * banner and every reply is 2xx; a 4xx or 5xx (a 554 banner, a 421) says
- * the service refuses: complete.
+ * the service refuses: complete.  A 421 that follows a good reply at once
+ * refuses too.  After QUIT the probe waits for the 221 within the
+ * deadline, then closes (RFC 5321 4.1.1.10): a close without one is still
+ * ok, but a reset would be logged by the server as a lost connection.
  */
 #include <config.h>
 
@@ -28,6 +31,21 @@ smtp_ehlo(char *buf, size_t buf_len)
     return snprintf(buf, buf_len, "EHLO %s\r\n", host);
 }
 
+/* A step whose reply is 2xx, and after which only a 4xx or 5xx notice may
+ * come at once (it refuses). */
+static int
+smtp_add(struct fm_conv_script *script, const char *what, const char *send, size_t send_len,
+         unsigned flags)
+{
+    int rc = fm_conv_add(script, what, send, send_len, fm_conv_end_coded, fm_conv_judge_2xx,
+                         flags);
+
+    if (rc == 0) {
+        fm_conv_set_after(script, fm_conv_after_coded);
+    }
+    return rc;
+}
+
 static int
 smtp_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
 {
@@ -41,20 +59,19 @@ smtp_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         return ENOMEM;
     }
     ehlo_len = (size_t) smtp_ehlo(ehlo, sizeof(ehlo));
-    rc = fm_conv_add(script, "banner", NULL, 0, fm_conv_end_coded, fm_conv_judge_2xx,
-                     FM_CONV_SIGNAL);
+    rc = smtp_add(script, "banner", NULL, 0, FM_CONV_SIGNAL);
     if (rc == 0) {
-        rc = fm_conv_add(script, "EHLO", ehlo, ehlo_len, fm_conv_end_coded, fm_conv_judge_2xx, 0);
+        rc = smtp_add(script, "EHLO", ehlo, ehlo_len, 0);
     }
     if (rc == 0 && target->starttls) {
-        rc = fm_conv_add(script, "STARTTLS", "STARTTLS\r\n", 10, fm_conv_end_coded,
-                         fm_conv_judge_2xx, FM_CONV_STARTTLS);
+        rc = smtp_add(script, "STARTTLS", "STARTTLS\r\n", 10, FM_CONV_STARTTLS);
         if (rc == 0) {
-            rc = fm_conv_add(script, "EHLO", ehlo, ehlo_len, fm_conv_end_coded, fm_conv_judge_2xx, 0);
+            rc = smtp_add(script, "EHLO", ehlo, ehlo_len, 0);
         }
     }
     if (rc == 0) {
-        rc = fm_conv_add(script, "QUIT", "QUIT\r\n", 6, NULL, NULL, FM_CONV_QUIT);
+        /* Its end function: the 221 is read before the close. */
+        rc = fm_conv_add(script, "QUIT", "QUIT\r\n", 6, fm_conv_end_coded, NULL, FM_CONV_QUIT);
     }
     return (rc == 0)? 0 : ENOMEM;
 }
@@ -65,4 +82,5 @@ const struct fm_probe_proto fm_probe_proto_smtp = {
     .on_ready = fm_conv_on_ready,
     .on_io = fm_conv_on_io,
     .timeout_note = fm_conv_timeout_note,
+    .on_deadline = fm_conv_on_deadline,
 };

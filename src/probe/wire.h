@@ -79,14 +79,25 @@ size_t fm_pg_startup(unsigned char *out, size_t out_len, const char *user,
 /*!
  * \brief Judge the backend's messages after a StartupMessage.
  *
- * An authentication request (the server asks for a password) is OK: the
- * server is up to authenticating us ("authentication request N" as text).  AuthenticationOk is read on to
+ * An authentication request (the server asks for a password) is OK when
+ * it is one the protocol defines, with its length (MD5 with its salt): the
+ * server is up to authenticating us ("authentication request N" as text);
+ * another code is MALFORMED.  AuthenticationOk is read on to
  * ReadyForQuery (OK), so an error that comes after it (a database that does
  * not exist, the slots reserved for superusers) is seen.  An ErrorResponse
  * is REFUSED with its SQLSTATE as code (57P03 starting up, 53300 too many
  * clients, 28000 no such role) and its message as text.
  */
 void fm_pg_judge(const unsigned char *data, size_t len, struct fm_wire_reply *reply);
+
+/*!
+ * \brief Judge what came at once after a judged reply (doc/reference/
+ *        protocol-replies.md): OK for nothing, or whole or cut
+ *        NoticeResponse, ParameterStatus and NotificationResponse messages
+ *        (libpq takes them at any time); REFUSED for an ErrorResponse, with
+ *        its SQLSTATE; MALFORMED for anything else.
+ */
+void fm_pg_judge_after(const unsigned char *data, size_t len, struct fm_wire_reply *reply);
 
 /* mysql_wire.c */
 
@@ -99,6 +110,14 @@ void fm_pg_judge(const unsigned char *data, size_t len, struct fm_wire_reply *re
  */
 void fm_mysql_judge_greeting(const unsigned char *data, size_t len,
                              struct fm_wire_reply *reply);
+
+/*!
+ * \brief Judge what came at once after the greeting (doc/reference/
+ *        protocol-replies.md): OK for nothing, REFUSED for an error packet
+ *        (the server ends the session), MALFORMED for anything else (the
+ *        server must wait for our handshake response).
+ */
+void fm_mysql_judge_after(const unsigned char *data, size_t len, struct fm_wire_reply *reply);
 
 /* ldap_ber.c */
 
@@ -141,6 +160,14 @@ size_t fm_ldap_unbind_request(unsigned char *out, size_t out_len, unsigned msgid
 void fm_ldap_judge(const unsigned char *data, size_t len, unsigned msgid, unsigned op,
                    struct fm_wire_reply *reply);
 
+/*!
+ * \brief Judge what came at once after a judged result (doc/reference/
+ *        protocol-replies.md): OK for nothing, whole or cut messages of
+ *        other ids (libldap drops them); REFUSED for a Notice of
+ *        Disconnection; MALFORMED for anything that is not an LDAPMessage.
+ */
+void fm_ldap_judge_after(const unsigned char *data, size_t len, struct fm_wire_reply *reply);
+
 /*! \brief The name of an LDAP resultCode ("unwillingToPerform"), "" if unknown. */
 const char *fm_ldap_result_name(unsigned code);
 
@@ -151,6 +178,7 @@ const char *fm_ldap_result_name(unsigned code);
 
 /* What a DNS answer must say. */
 struct fm_dns_expect {
+    const char *name;       /* the name asked; NULL: the question's, unchecked */
     unsigned qtype;         /* the type asked (fm_dns_type()) */
     int rcode;              /* ?rcode=: -1 for NOERROR with an answer of the type */
     /* ?answer=: 1 when an answer's text matches, NULL for none */
@@ -168,7 +196,10 @@ int fm_dns_rcode(const char *name);
  *
  * OK: NOERROR with at least one answer of the type (one that matches, with
  * ?answer=), or exactly the rcode of ?rcode=; the first such answer's data
- * as text.  REFUSED: another rcode (its name as code: NXDOMAIN, SERVFAIL),
+ * as text.  An answer counts only when its owner is the question's name or
+ * on the CNAME chain from it (an answer for another name is none, as
+ * c-ares and glibc drop it); a question that is not \p want->name is
+ * MALFORMED.  REFUSED: another rcode (its name as code: NXDOMAIN, SERVFAIL),
  * NODATA (NOERROR, no answer of the type), NOMATCH (no answer matches).
  * MALFORMED: not a DNS answer.  Never MORE: the message is whole.
  */

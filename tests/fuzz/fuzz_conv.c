@@ -2,7 +2,8 @@
  * faultmon fuzzing: the replies of line protocols (src/probe/conv_parse.c),
  * which any server on a Port_list address chooses.  Properties: every end
  * function answers -1, 0 or a length within the input that ends at a line
- * feed; a judgement is one of three; the detail line is one line, at most
+ * feed, with no bare CR in it; what follows a reply (fm_conv_after_*()) is
+ * judged one of three; a judgement is one of three; the detail line is one line, at most
  * its bound once escaped, and NUL-terminated; none reads past the input
  * (ASan, the input copied to a buffer of its own size).
  */
@@ -18,6 +19,10 @@ check_end(fm_conv_end_fn end, const char *tag, const char *buf, size_t len)
 
     FM_FUZZ_CHECK(n >= -1 && n <= (ssize_t) len, "end %zd of %zu bytes", n, len);
     FM_FUZZ_CHECK(n <= 0 || buf[n - 1] == '\n', "a reply ends with its line feed");
+    /* A bare CR ends no line and is in no reply (protocol-replies.md). */
+    for (ssize_t i = 0; i + 1 < n; i++) {
+        FM_FUZZ_CHECK(buf[i] != '\r' || buf[i + 1] == '\n', "a bare CR at %zd of a reply", i);
+    }
 }
 
 static void
@@ -45,6 +50,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_end(fm_conv_end_coded, NULL, buf, size);
     check_end(fm_conv_end_tagged, "a1", buf, size);
     check_end(fm_conv_end_dotted, NULL, buf, size);
+    check_end(fm_conv_end_crlf, NULL, buf, size);
+    check_judge(fm_conv_after_coded, buf, size);
+    check_judge(fm_conv_after_pop3, buf, size);
+    check_judge(fm_conv_after_redis, buf, size);
+    check_judge(fm_conv_after_imap, buf, size);
     check_judge(fm_conv_judge_2xx, buf, size);
     check_judge(fm_conv_judge_pop3, buf, size);
     check_judge(fm_conv_judge_imap_greeting, buf, size);

@@ -14,6 +14,8 @@
  *  - a judged reply is judged on its first `used` bytes alone, and bytes
  *    after it change nothing (the codec never waits past its reply);
  *  - a DNS answer is whole: judged, never "read on";
+ *  - what follows a judged reply (fm_pg_judge_after() and its kin) is
+ *    judged, never "read on", and nothing after a reply is ok;
  *  - every prefix of a judged reply of a stream protocol is either "read on" or judged the same
  *    way: a reply cut short never passes where the whole does not (a
  *    truncated refusal must never read as health);
@@ -69,6 +71,33 @@ judge(const struct fuzz_codec *c, const unsigned char *data, size_t len,
     }
 }
 
+static void check_reply(const struct fm_wire_reply *reply, size_t len);
+
+/* What follows a judged reply (the *_judge_after() codecs): judged, never
+ * "read on" (a cut message is fine so far), within its bytes. */
+static void
+judge_after(const struct fuzz_codec *c, const unsigned char *data, size_t len)
+{
+    struct fm_wire_reply after;
+
+    switch (c->which) {
+        case 0:
+            fm_pg_judge_after(data, len, &after);
+            break;
+        case 1:
+            fm_mysql_judge_after(data, len, &after);
+            break;
+        case 2:
+            fm_ldap_judge_after(data, len, &after);
+            break;
+        default:
+            return;
+    }
+    check_reply(&after, len);
+    FM_FUZZ_CHECK(after.verdict != FM_WIRE_MORE, "what follows a reply waits for more");
+    FM_FUZZ_CHECK(len > 0 || after.verdict == FM_WIRE_OK, "nothing after a reply is not ok");
+}
+
 static void
 check_reply(const struct fm_wire_reply *reply, size_t len)
 {
@@ -108,6 +137,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.dns.rcode = ((opts & 0x20) != 0)? (int) ((opts >> 6) & 3) : -1;
     c.dns.match = ((opts & 0x40) != 0)? fuzz_dns_match : NULL;
     c.dns.match_ctx = NULL;
+    c.dns.name = ((opts & 0x80) != 0)? "x.test" : NULL;     /* the question checked */
     reply = data + in.pos;
     len = fm_fuzz_left(&in);
 
@@ -120,6 +150,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (whole.verdict == FM_WIRE_MORE) {
         return 0;
     }
+    judge_after(&c, reply + whole.used, len - whole.used);
     judge(&c, reply, whole.used, &again);
     FM_FUZZ_CHECK(again.verdict == whole.verdict && again.used == whole.used
                   && strcmp(again.code, whole.code) == 0 && strcmp(again.text, whole.text) == 0,

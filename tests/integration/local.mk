@@ -41,8 +41,9 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-mysql.sh \
 	tests/integration/proto-ldap.sh \
 	tests/integration/proto-dns.sh \
+	tests/integration/proto-hostile.sh \
 	tests/integration/proto-icmp.sh \
 	tests/integration/proto-exec.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
-EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py
+EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py tests/proto_server.py

@@ -74,3 +74,27 @@ proto_kill_tree() {
     pkill -KILL -P "$pid" 2>/dev/null
     kill -KILL "$pid" 2>/dev/null
 }
+
+# proto_server_start NAME ARGS...: start tests/proto_server.py with ARGS
+# (a scripted server; see its help) and set PS_PORT[NAME], its log in
+# $FM_TMP/ps-NAME.log.  Stopped on exit.
+declare -A PS_PORT
+proto_server_start() {
+    local name=$1 pid portfile=$FM_TMP/ps-$1.port
+    shift
+    "$PYTHON3" "$FM_TESTS_DIR/proto_server.py" --port-file "$portfile" \
+        --log "$FM_TMP/ps-$name.log" "$@" 2>"$FM_TMP/ps-$name.err" &
+    pid=$!
+    fm_cleanup_add "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
+    for _ in $(seq 1 100); do
+        [ -s "$portfile" ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    if [ ! -s "$portfile" ]; then
+        diag "proto_server $name did not start"
+        diag_file "$FM_TMP/ps-$name.err"
+        return 1
+    fi
+    PS_PORT[$name]=$(cat "$portfile")
+}

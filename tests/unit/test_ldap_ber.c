@@ -160,6 +160,38 @@ test_names(void **state)
     assert_string_equal(fm_ldap_result_name(9999), "");
 }
 
+/* What may follow a result at once: messages of other ids (libldap drops
+ * them), not a Notice of Disconnection, not garbage. */
+static void
+test_after(void **state)
+{
+    static const unsigned char notice[] = "\x30\x0c\x02\x01\x00\x78\x07\x0a\x01\x34\x04\x00\x04\x00";
+    static const unsigned char other[] = "\x30\x0c\x02\x01\x07\x61\x07\x0a\x01\x00\x04\x00\x04\x00";
+    unsigned char both[64];
+    struct fm_wire_reply reply;
+
+    (void) state;
+    fm_ldap_judge_after(other, 0, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_OK);
+    fm_ldap_judge_after(other, sizeof(other) - 1, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_OK);
+    fm_ldap_judge_after(other, 5, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_OK);
+    fm_ldap_judge_after(notice, sizeof(notice) - 1, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_REFUSED);
+    assert_string_equal(reply.code, "52");
+    memcpy(both, other, sizeof(other) - 1);
+    memcpy(both + sizeof(other) - 1, notice, sizeof(notice) - 1);
+    fm_ldap_judge_after(both, sizeof(other) + sizeof(notice) - 2, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_REFUSED);
+    fm_ldap_judge_after((const unsigned char *) "junk", 4, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_MALFORMED);
+    /* Message 0 is only ever a notice. */
+    fm_ldap_judge_after((const unsigned char *) "\x30\x0c\x02\x01\x00\x61\x07\x0a\x01\x00\x04\x00\x04\x00",
+                        14, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_MALFORMED);
+}
+
 int
 main(void)
 {
@@ -167,6 +199,7 @@ main(void)
         cmocka_unit_test(test_requests),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_judge),
+        cmocka_unit_test(test_after),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

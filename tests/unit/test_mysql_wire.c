@@ -93,11 +93,35 @@ test_greeting(void **state)
     }
 }
 
+/* What may follow the greeting at once: nothing but an error packet. */
+static void
+test_after(void **state)
+{
+    static const unsigned char err[] = "\x24\0\0\1\xff\x5b\x04#08S01Server shutdown in progress";
+    struct fm_wire_reply reply;
+
+    (void) state;
+    fm_mysql_judge_after((const unsigned char *) "", 0, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_OK);
+    fm_mysql_judge_after(err, sizeof(err) - 1, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_REFUSED);
+    assert_string_equal(reply.code, "1115");
+    fm_mysql_judge_after(err, 6, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_REFUSED);
+    fm_mysql_judge_after((const unsigned char *) GREETING, sizeof(GREETING) - 1, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_MALFORMED);
+    fm_mysql_judge_after((const unsigned char *) "junk\r\n", 6, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_MALFORMED);
+    fm_mysql_judge_after((const unsigned char *) "\0\0\0\1\xff", 5, &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_MALFORMED);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_greeting),
+        cmocka_unit_test(test_after),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

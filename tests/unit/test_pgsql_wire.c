@@ -93,6 +93,19 @@ static const struct judge_case judge_cases[] = {
     CASE("SQLSTATE not A-Z0-9", "E\0\0\0\x0c" "C53a00\0\0", FM_WIRE_MALFORMED, "", ""),
     CASE("fields not ended", "E\0\0\0\x0c" "C53300\0Mx", FM_WIRE_MALFORMED, "", ""),
     CASE("bytes after the list", "E\0\0\0\x0d" "C53300\0\0xy", FM_WIRE_MALFORMED, "", ""),
+    /* Only the authentication requests the protocol defines, each with its
+     * length (doc/reference/protocol-replies.md). */
+    CASE("cleartext asked", "R\0\0\0\x08\0\0\0\x03", FM_WIRE_OK, "", "authentication request 3"),
+    CASE("GSS asked", "R\0\0\0\x08\0\0\0\x07", FM_WIRE_OK, "", "authentication request 7"),
+    CASE("code 999", "R\0\0\0\x08\0\0\x03\xe7", FM_WIRE_MALFORMED, "", ""),
+    CASE("code 0xffffffff", "R\0\0\0\x08\xff\xff\xff\xff", FM_WIRE_MALFORMED, "", ""),
+    CASE("md5 without its salt", "R\0\0\0\x08\0\0\0\x05", FM_WIRE_MALFORMED, "", ""),
+    CASE("md5 with a long salt", "R\0\0\0\x0d\0\0\0\x05\1\2\3\4\5", FM_WIRE_MALFORMED, "", ""),
+    CASE("cleartext with bytes", "R\0\0\0\x09\0\0\0\x03x", FM_WIRE_MALFORMED, "", ""),
+    CASE("SASL without mechanisms", "R\0\0\0\x09\0\0\0\x0a\0", FM_WIRE_MALFORMED, "", ""),
+    CASE("SASL not ended", "R\0\0\0\x0d\0\0\0\x0aSCRAM", FM_WIRE_MALFORMED, "", ""),
+    CASE("SASL continue first", "R\0\0\0\x09\0\0\0\x0bx", FM_WIRE_MALFORMED, "", ""),
+    CASE("ok with bytes", "R\0\0\0\x09\0\0\0\0x", FM_WIRE_MALFORMED, "", ""),
 };
 
 /* The error replies, whose length byte is filled in by the test. */
@@ -162,6 +175,29 @@ test_judge_used(void **state)
     assert_int_equal(reply.used, 13);
 }
 
+/* What may follow a judged reply at once: libpq's asynchronous messages,
+ * not an error, not garbage. */
+static void
+test_judge_after(void **state)
+{
+    struct fm_wire_reply reply;
+
+    (void) state;
+    fm_pg_judge_after(BYTES(""), &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_OK);
+    fm_pg_judge_after(BYTES("N\0\0\0\x0bSNOTE\0\0" PG_PARAM), &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_OK);
+    fm_pg_judge_after(BYTES("N\0\0\0\x0bSNO"), &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_OK);
+    fm_pg_judge_after(BYTES("E\0\0\0\x2bSFATAL\0C57P01\0Mterminating connection\0\0"), &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_REFUSED);
+    assert_string_equal(reply.code, "57P01");
+    fm_pg_judge_after(BYTES("garbage"), &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_MALFORMED);
+    fm_pg_judge_after(BYTES("Z\0\0\0\x05I"), &reply);
+    assert_int_equal(reply.verdict, FM_WIRE_MALFORMED);
+}
+
 int
 main(void)
 {
@@ -170,6 +206,7 @@ main(void)
         cmocka_unit_test(test_startup),
         cmocka_unit_test(test_judge),
         cmocka_unit_test(test_judge_used),
+        cmocka_unit_test(test_judge_after),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
