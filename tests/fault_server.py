@@ -252,6 +252,64 @@ RAW_REPLIES = {
     "two-digit-status": (
         _reply("HTTP/1.1 20 OK", [_CL_MARKER], _MARKER_BODY),
         "a two-digit status"),
+    "space-before-colon": (
+        _reply("HTTP/1.1 200 OK", ["X-Spaced : yes", _CL_MARKER], _MARKER_BODY),
+        "200 with a blank between a header name and its colon"),
+    "bad-header-name": (
+        _reply("HTTP/1.1 200 OK", ["X(bad): yes", _CL_MARKER], _MARKER_BODY),
+        "200 with a '(' in a header name"),
+    "empty-header-name": (
+        _reply("HTTP/1.1 200 OK", [": nameless", _CL_MARKER], _MARKER_BODY),
+        "200 with a header line that starts with its colon"),
+    "nul-in-header": (
+        _reply("HTTP/1.1 200 OK", ["X-Nul: a\0b", _CL_MARKER], _MARKER_BODY),
+        "200 with a NUL in a header value"),
+    "te-gzip": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: gzip, chunked"],
+               b"1b\r\nfaultmon-fault-server-ok\n\r\n0\r\n\r\n"),
+        "200 with Transfer-Encoding: gzip, chunked"),
+    "te-http10": (
+        _reply("HTTP/1.0 200 OK", ["Transfer-Encoding: chunked"],
+               b"1b\r\nfaultmon-fault-server-ok\n\r\n0\r\n\r\n"),
+        "an HTTP/1.0 reply with Transfer-Encoding: chunked"),
+    "cl-list": (
+        _reply("HTTP/1.1 200 OK", ["Content-Length: %d, %d" % (len(_MARKER_BODY), len(_MARKER_BODY))],
+               _MARKER_BODY),
+        "200 with Content-Length: N, N (a list of equal values)"),
+    "cl-empty": (
+        _reply("HTTP/1.1 200 OK", ["Content-Length:"], _MARKER_BODY),
+        "200 with an empty Content-Length"),
+    "chunked-bad-size": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked"], b"zz\r\n" + _MARKER_BODY),
+        "chunked body whose chunk-size line is not hex"),
+    "chunked-overrun": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked"],
+               b"4\r\nfaultmon-fault-server-ok\n\r\n0\r\n\r\n"),
+        "chunked body whose data is longer than its size"),
+    "no-content-body": (
+        _reply("HTTP/1.1 204 No Content", [_CL_MARKER], _MARKER_BODY),
+        "204 with a body"),
+    "long-reason": (
+        _reply("HTTP/1.1 200 " + "O" * 2000, [_CL_MARKER], _MARKER_BODY),
+        "200 with a 2000-byte reason phrase"),
+    "no-reason": (
+        b"HTTP/1.1 200\r\nConnection: close\r\n" + _CL_MARKER.encode() + b"\r\n\r\n" + _MARKER_BODY,
+        "200 without a reason phrase or the space before it"),
+    "two-spaces": (
+        _reply("HTTP/1.1  200 OK", [_CL_MARKER], _MARKER_BODY),
+        "two spaces before the status code"),
+    "low-status": (
+        _reply("HTTP/1.1 099 Low", [_CL_MARKER], _MARKER_BODY),
+        "a status code below 100"),
+    "lowercase-version": (
+        _reply("http/1.1 200 OK", [_CL_MARKER], _MARKER_BODY),
+        "an HTTP version in lower case"),
+    "lf-only": (
+        _reply("HTTP/1.1 200 OK", [_CL_MARKER], _MARKER_BODY).replace(b"\r\n", b"\n"),
+        "a reply whose lines end with LF alone"),
+    "cr-in-header": (
+        _reply("HTTP/1.1 200 OK", ["X-Cr: a\rb", _CL_MARKER], _MARKER_BODY),
+        "200 with a bare CR inside a header value"),
     "quadratic-body": (
         _reply("HTTP/1.1 200 OK", ["Content-Length: 64000"], b"a" * 64000),
         "200 with 64000 bytes of 'a', on which glibc's search for 'a.*b.*x' takes seconds"),
