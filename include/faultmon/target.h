@@ -152,6 +152,22 @@ int fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
 
 void fm_target_clear(struct fm_target *target);
 
+/*!
+ * \brief Hide every secret of a target in a text made of its server's reply
+ *        (src/core/target_secrets.c): its URI's password (as sent, and the
+ *        base64 of its user:password an HTTP server gets), and the values of
+ *        request headers that carry credentials (Authorization, Cookie,
+ *        names with "token", "key", "secret", "pass"...).
+ *
+ * \param[in]     target    the target (NULL: none)
+ * \param[in]     opts      the probe options, for their headers (NULL: none)
+ * \param[in,out] text      a NUL-terminated text, redacted in place
+ * \param[in]     text_len  size of \p text
+ * \return the length of the redacted text before any cut
+ */
+size_t fm_target_redact_reply(const struct fm_target *target, const struct fm_probe_opts *opts,
+                              char *text, size_t text_len);
+
 /* Where a bare program name of an exec target is looked up, at load time:
  * the loop's own PATH is not the administrator's shell's. */
 #define FM_EXEC_SEARCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
