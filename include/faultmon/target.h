@@ -60,9 +60,14 @@ struct fm_probe_opts {
     char *cert_file;                /* client certificate (chain), PEM; NULL: none */
     char *key_file;                 /* its private key, PEM; NULL: in cert_file */
     int tls_min_version;            /* FM_TLS_MIN_1_2 or FM_TLS_MIN_1_3 */
-    char *alpn_text;                /* ALPN protocols as given, "h2,http/1.1" */
+    char *alpn_text;                /* ALPN protocols offered, "h2,http/1.1" */
     unsigned char *alpn_wire;       /* the same, as the ClientHello carries it */
     size_t alpn_wire_len;
+    /* ALPN protocols of which the server must select one (offered too);
+     * NULL: the offer is an offer, and a server may ignore it (RFC 7301). */
+    char *alpn_require_text;
+    unsigned char *alpn_require_wire;
+    size_t alpn_require_wire_len;
     /* Service-signalled maintenance: a reply that passes (or has one of
      * these statuses) and says "drain me" is FM_REASON_MAINTENANCE. */
     bool have_maintenance_status;
@@ -281,6 +286,15 @@ int fm_probe_opts_set_tls_min_version(struct fm_probe_opts *opts, const char *te
  */
 int fm_probe_opts_set_alpn(struct fm_probe_opts *opts, const char *text,
                            char *err, size_t err_len);
+
+/*!
+ * \brief Set the ALPN protocols of which the server must select one
+ *        (tls_alpn_require): they are offered (after tls_alpn's), and a
+ *        handshake that selects none of them fails.  Same syntax as
+ *        fm_probe_opts_set_alpn().
+ */
+int fm_probe_opts_set_alpn_require(struct fm_probe_opts *opts, const char *text,
+                                   char *err, size_t err_len);
 /*! \brief Check a method token. \return 0 or EINVAL */
 int fm_probe_opts_set_method(struct fm_probe_opts *opts, const char *method,
                              char *err, size_t err_len);
