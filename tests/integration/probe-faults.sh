@@ -81,7 +81,7 @@ fault_case() {
     check_verdict_time "$name" "$timing"
 }
 
-plan 136
+plan 138
 
 # Step 2 of the seed: HTTP/1.0 HEAD to each address and port.
 fault_case "refused connect" 2 complete connect connect-failed fast -- "$(url http refuse)"
@@ -137,6 +137,11 @@ ok_case "obs-fold continuation line" "obs-fold" "$(url http obs-fold)"
 ok_case "two spaces before the status code" "more than one space" "$(url http two-spaces)"
 ok_case "Transfer-Encoding beside Content-Length, to HEAD" "both Transfer-Encoding" "$(url http te-and-cl)"
 ok_case "Transfer-Encoding in HTTP/1.0, to HEAD" "Transfer-Encoding in an HTTP/1.0 reply" "$(url http te-http10)"
+# Noted once per target and episode, not every cycle: four cycles of one
+# engine (as the loop keeps it), one warning.
+fm_probe -v --count 4 --interval 50ms "$(url http head-body)"
+is "$FM_RC:$(grep -c 'accepted: a body where' "$FM_OUT")" 0:4 "four cycles of a body after HEAD: four ok verdicts, each noting it"
+is "$(grep -c 'deviates from HTTP/1.1: a body where' "$FM_ERR")" 1 "  and one warning in the log, not one a cycle"
 # The body after HEAD is never taken for the page: the regex sees the headers.
 fm_probe --json --timeout "${T}ms" --receive "$M" "$(url http head-body)"
 fm_check_probe "a body after HEAD is not matched as a page: content-mismatch" 2 \
