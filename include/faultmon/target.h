@@ -160,9 +160,10 @@ void fm_target_clear(struct fm_target *target);
 /*!
  * \brief Hide every secret of a target in a text made of its server's reply
  *        (src/core/target_secrets.c): its URI's password (as sent, and the
- *        base64 of its user:password an HTTP server gets), and the values of
+ *        base64 of its user:password an HTTP server gets), the values of
  *        request headers that carry credentials (Authorization, Cookie,
- *        names with "token", "key", "secret", "pass"...).
+ *        names with "token", "key", "secret", "pass"...), and the passwords
+ *        of URIs among an exec target's arguments.
  *
  * \param[in]     target    the target (NULL: none)
  * \param[in]     opts      the probe options, for their headers (NULL: none)

@@ -4,6 +4,7 @@
  *
  * A server may echo what it got: a redis answering AUTH with the password,
  * an HTTP server writing the Authorization header back into its reply.
+ * An exec target's program may print the password of a URI it was given.
  * Every probe verdict's detail goes through fm_target_redact_reply()
  * (fm_conn_finish() in src/probe/engine.c) before the probe's output, the
  * loop's logs and Pacemaker's attributes see it.
@@ -17,9 +18,12 @@
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 
+/* The URI passwords of an exec target's arguments that are looked at. */
+#define FM_EXEC_SECRETS_MAX 8
+
 /* The most secrets a target holds: its password, its userinfo in base64,
- * and a value and a credential token per secret header. */
-#define FM_TARGET_SECRETS_MAX (3 + 2 * FM_HEADER_MAX)
+ * a value and a credential token per secret header, and its arguments'. */
+#define FM_TARGET_SECRETS_MAX (3 + 2 * FM_HEADER_MAX + FM_EXEC_SECRETS_MAX)
 
 /* Request headers whose values are credentials (RFC 9110 section 11,
  * cookies, and the API keys and tokens of common services). */
@@ -67,6 +71,40 @@ header_secrets(const struct fm_probe_opts *opts, const char **out)
     return n;
 }
 
+/*
+ * The passwords of URIs among an exec target's arguments, as the program
+ * got them (not decoded): "scheme://user:PASSWORD@host".  Each is a copy in
+ * owned[], which the caller wipes and frees.
+ */
+static size_t
+exec_secrets(const struct fm_target *target, const char **out, char **owned)
+{
+    size_t n = 0;
+
+    for (size_t i = 1; i < target->exec_argc && n < FM_EXEC_SECRETS_MAX; i++) {
+        const char *word = target->exec_argv[i];
+        const char *auth = strstr(word, "://");
+        const char *at = NULL;
+        const char *colon = NULL;
+
+        if (auth == NULL) {
+            continue;
+        }
+        auth += 3;
+        at = strrchr(auth, '@');
+        colon = (at != NULL)? memchr(auth, ':', (size_t) (at - auth)) : NULL;
+        if (colon == NULL || colon + 1 == at) {
+            continue;
+        }
+        owned[n] = strndup(colon + 1, (size_t) (at - colon - 1));
+        if (owned[n] != NULL) {
+            out[n] = owned[n];
+            n++;
+        }
+    }
+    return n;
+}
+
 size_t
 fm_target_redact_reply(const struct fm_target *target, const struct fm_probe_opts *opts,
                        char *text, size_t text_len)
@@ -78,6 +116,8 @@ fm_target_redact_reply(const struct fm_target *target, const struct fm_probe_opt
     char *copy = NULL;
     size_t len = (text != NULL)? strnlen(text, text_len) : 0;
     size_t out_len = 0;
+    char *owned[FM_EXEC_SECRETS_MAX];
+    size_t n_owned = 0;
 
     if (len == 0) {
         return 0;
@@ -95,6 +135,10 @@ fm_target_redact_reply(const struct fm_target *target, const struct fm_probe_opt
         }
     }
     n += header_secrets(opts, secrets + n);
+    if (target != NULL && target->exec_argv != NULL) {
+        n_owned = exec_secrets(target, secrets + n, owned);
+        n += n_owned;
+    }
     if (n > 0) {
         copy = strndup(text, len);
         if (copy == NULL) {
@@ -108,6 +152,10 @@ fm_target_redact_reply(const struct fm_target *target, const struct fm_probe_opt
     if (b64 != NULL) {
         explicit_bzero(b64, b64_size);
         free(b64);
+    }
+    for (size_t i = 0; i < n_owned; i++) {
+        explicit_bzero(owned[i], strlen(owned[i]));
+        free(owned[i]);
     }
     return (n > 0)? out_len : len;
 }

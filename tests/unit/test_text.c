@@ -459,6 +459,14 @@ test_target_redact_reply(void **state)
     fm_target_redact_reply(&t, &opts, text, sizeof(text));
     assert_string_equal(text, "echo *** *** public");
     fm_target_clear(&t);
+
+    /* an exec target's URI argument: its password as the program got it */
+    assert_int_equal(fm_target_parse_exec("/bin/echo --url redis://:s3cr%20t@h:1", &t, err,
+                                          sizeof(err)), 0);
+    snprintf(text, sizeof(text), "cannot log in with s3cr%%20t");
+    fm_target_redact_reply(&t, NULL, text, sizeof(text));
+    assert_string_equal(text, "cannot log in with ***");
+    fm_target_clear(&t);
     fm_probe_opts_clear(&opts);
 }
 
