@@ -58,7 +58,8 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/state_metrics.c \
 	src/core/summary.c \
 	src/core/target.c \
-	src/core/target_exec.c
+	src/core/target_exec.c \
+	src/core/target_secrets.c
 src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 noinst_LTLIBRARIES += src/decide/libfmdecide.la

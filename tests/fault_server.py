@@ -252,6 +252,64 @@ RAW_REPLIES = {
     "two-digit-status": (
         _reply("HTTP/1.1 20 OK", [_CL_MARKER], _MARKER_BODY),
         "a two-digit status"),
+    "space-before-colon": (
+        _reply("HTTP/1.1 200 OK", ["X-Spaced : yes", _CL_MARKER], _MARKER_BODY),
+        "200 with a blank between a header name and its colon"),
+    "bad-header-name": (
+        _reply("HTTP/1.1 200 OK", ["X(bad): yes", _CL_MARKER], _MARKER_BODY),
+        "200 with a '(' in a header name"),
+    "empty-header-name": (
+        _reply("HTTP/1.1 200 OK", [": nameless", _CL_MARKER], _MARKER_BODY),
+        "200 with a header line that starts with its colon"),
+    "nul-in-header": (
+        _reply("HTTP/1.1 200 OK", ["X-Nul: a\0b", _CL_MARKER], _MARKER_BODY),
+        "200 with a NUL in a header value"),
+    "te-gzip": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: gzip, chunked"],
+               b"1b\r\nfaultmon-fault-server-ok\n\r\n0\r\n\r\n"),
+        "200 with Transfer-Encoding: gzip, chunked"),
+    "te-http10": (
+        _reply("HTTP/1.0 200 OK", ["Transfer-Encoding: chunked"],
+               b"1b\r\nfaultmon-fault-server-ok\n\r\n0\r\n\r\n"),
+        "an HTTP/1.0 reply with Transfer-Encoding: chunked"),
+    "cl-list": (
+        _reply("HTTP/1.1 200 OK", ["Content-Length: %d, %d" % (len(_MARKER_BODY), len(_MARKER_BODY))],
+               _MARKER_BODY),
+        "200 with Content-Length: N, N (a list of equal values)"),
+    "cl-empty": (
+        _reply("HTTP/1.1 200 OK", ["Content-Length:"], _MARKER_BODY),
+        "200 with an empty Content-Length"),
+    "chunked-bad-size": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked"], b"zz\r\n" + _MARKER_BODY),
+        "chunked body whose chunk-size line is not hex"),
+    "chunked-overrun": (
+        _reply("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked"],
+               b"4\r\nfaultmon-fault-server-ok\n\r\n0\r\n\r\n"),
+        "chunked body whose data is longer than its size"),
+    "no-content-body": (
+        _reply("HTTP/1.1 204 No Content", [_CL_MARKER], _MARKER_BODY),
+        "204 with a body"),
+    "long-reason": (
+        _reply("HTTP/1.1 200 " + "O" * 2000, [_CL_MARKER], _MARKER_BODY),
+        "200 with a 2000-byte reason phrase"),
+    "no-reason": (
+        b"HTTP/1.1 200\r\nConnection: close\r\n" + _CL_MARKER.encode() + b"\r\n\r\n" + _MARKER_BODY,
+        "200 without a reason phrase or the space before it"),
+    "two-spaces": (
+        _reply("HTTP/1.1  200 OK", [_CL_MARKER], _MARKER_BODY),
+        "two spaces before the status code"),
+    "low-status": (
+        _reply("HTTP/1.1 099 Low", [_CL_MARKER], _MARKER_BODY),
+        "a status code below 100"),
+    "lowercase-version": (
+        _reply("http/1.1 200 OK", [_CL_MARKER], _MARKER_BODY),
+        "an HTTP version in lower case"),
+    "lf-only": (
+        _reply("HTTP/1.1 200 OK", [_CL_MARKER], _MARKER_BODY).replace(b"\r\n", b"\n"),
+        "a reply whose lines end with LF alone"),
+    "cr-in-header": (
+        _reply("HTTP/1.1 200 OK", ["X-Cr: a\rb", _CL_MARKER], _MARKER_BODY),
+        "200 with a bare CR inside a header value"),
     "quadratic-body": (
         _reply("HTTP/1.1 200 OK", ["Content-Length: 64000"], b"a" * 64000),
         "200 with 64000 bytes of 'a', on which glibc's search for 'a.*b.*x' takes seconds"),
@@ -447,6 +505,101 @@ def mode_echo(conn):
     linger_then_close(conn)
 
 
+# --- servers that echo the client's secret (issue 30, defect 8) ------------
+
+def _auth_value(request):
+    """The Authorization header's value in an HTTP request ("" if none)."""
+    for line in request.split(b"\r\n"):
+        if line.lower().startswith(b"authorization:"):
+            return line.split(b":", 1)[1].strip()
+    return b""
+
+
+def _userinfo(request):
+    """The user:password of a Basic Authorization header."""
+    value = _auth_value(request)
+    try:
+        import base64
+        return base64.b64decode(value.split(b" ", 1)[1])
+    except (IndexError, ValueError):
+        return b""
+
+
+def mode_echo_auth(conn):
+    """HTTP: the status line, then (a second write) a header line without a
+    colon that holds the user:password of the request's Basic credentials."""
+    request = read_request(conn)
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\n")
+        time.sleep(0.05)
+        conn.sendall(b"Echo " + _userinfo(request) + b"\r\n\r\n")
+    except OSError:
+        pass
+    linger_then_close(conn)
+
+
+def mode_echo_auth_split(conn):
+    """HTTP: the Authorization value echoed in a header line without a
+    colon, split across two lines."""
+    request = read_request(conn)
+    value = _auth_value(request).split(b" ", 1)[-1]
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nEcho " + value[:6] + b"\r\n" + value[6:] + b"\r\n\r\n")
+    except OSError:
+        pass
+    linger_then_close(conn)
+
+
+def _read_resp_command(conn):
+    """One RESP array command; returns its arguments (bytes), [] on EOF."""
+    conn.settimeout(REQUEST_WAIT_S)
+    data = b""
+    while len(data) < REQUEST_LIMIT:
+        args = _parse_resp_array(data)
+        if args is not None:
+            return args
+        chunk = conn.recv(4096)
+        if not chunk:
+            return []
+        data += chunk
+    return []
+
+
+def _parse_resp_array(data):
+    if not data.startswith(b"*") or b"\r\n" not in data:
+        return None
+    head, rest = data[1:].split(b"\r\n", 1)
+    args = []
+    for _ in range(int(head)):
+        if b"\r\n" not in rest:
+            return None
+        size, rest = rest[1:].split(b"\r\n", 1)
+        if len(rest) < int(size) + 2:
+            return None
+        args.append(rest[:int(size)])
+        rest = rest[int(size) + 2:]
+    return args
+
+
+def make_redis_echo_mode(split):
+    """Redis: answer AUTH with an error that holds the password it got, in
+    a second write, or split across two lines."""
+    def mode_redis_echo(conn):
+        try:
+            args = _read_resp_command(conn)
+            password = args[-1] if args else b""
+            if split:
+                conn.sendall(b"-ERR bad '" + password[:5] + b"\r\n" + password[5:] + b"'\r\n")
+            else:
+                conn.sendall(b"-ERR invalid password '")
+                time.sleep(0.05)
+                conn.sendall(password + b"' for this user\r\n")
+        except (OSError, ValueError):
+            pass
+        linger_then_close(conn)
+    return mode_redis_echo
+
+
 MODES = {
     "banner-NNN": (None, "greet with the line 'NNN ...' (banner-220, banner-554), then say nothing"),
     "resp-WORD": (None, "answer the first command line with '-WORD ...' (resp-LOADING)"),
@@ -461,6 +614,13 @@ MODES = {
     "greet-imap-bye": (make_greet_mode(b"* BYE faultmon-fault-server busy\r\n"),
                        "greet with an IMAP * BYE"),
     "echo": (mode_echo, "answer the first bytes read with 'echo:' and those bytes"),
+    "echo-auth": (mode_echo_auth, "HTTP: echo the Basic user:password in a header line without a colon, "
+                                  "after the status line"),
+    "echo-auth-split": (mode_echo_auth_split, "HTTP: echo the Authorization value split across two lines"),
+    "redis-echo-auth": (make_redis_echo_mode(False), "redis: answer AUTH with -ERR and the password, "
+                                                     "in a second write"),
+    "redis-echo-auth-split": (make_redis_echo_mode(True), "redis: answer AUTH with -ERR and the "
+                                                          "password split across two lines"),
     "refuse": (None, "nothing listens: the port is bound but not listening, so connect gets RST"),
     "connect-stall": (None, "listen with a full accept queue: SYNs are dropped, connect hangs"),
     "silent": (mode_silent, "accept and never answer"),

@@ -43,6 +43,17 @@ struct fm_http_reply {
     bool chunked;           /* Transfer-Encoding: chunked */
     const char *why;        /* static text: why the reply is malformed */
     size_t why_offset;      /* where the line that is malformed starts */
+    /* static text: the first deviation from RFC 9112 that curl, wget and
+     * HAProxy's checks all accept (doc/reference/http-replies.md): the
+     * reply is judged by its status, and the deviation noted */
+    const char *deviation;
+    /* static text: framing that only a reply with a body must get right
+     * (Transfer-Encoding beside Content-Length, or in HTTP/1.0): malformed
+     * when a body follows, a deviation for HEAD, 204 and 304 */
+    const char *framing_doubt;
+    bool seen_field;        /* a header line was read (obs-fold may follow) */
+    bool last_frames;       /* the last one was Content-Length or
+                             * Transfer-Encoding (no obs-fold may follow) */
 };
 
 /*!
@@ -153,6 +164,7 @@ struct fm_http_verdict {
     enum fm_reason reason;
     int http_status;            /* the final status once read, else 0 (set
                                  * even while more is to be read) */
+    const char *deviation;      /* static text: an accepted deviation, or NULL */
     char detail[160];
 };
 

@@ -60,9 +60,14 @@ struct fm_probe_opts {
     char *cert_file;                /* client certificate (chain), PEM; NULL: none */
     char *key_file;                 /* its private key, PEM; NULL: in cert_file */
     int tls_min_version;            /* FM_TLS_MIN_1_2 or FM_TLS_MIN_1_3 */
-    char *alpn_text;                /* ALPN protocols as given, "h2,http/1.1" */
+    char *alpn_text;                /* ALPN protocols offered, "h2,http/1.1" */
     unsigned char *alpn_wire;       /* the same, as the ClientHello carries it */
     size_t alpn_wire_len;
+    /* ALPN protocols of which the server must select one (offered too);
+     * NULL: the offer is an offer, and a server may ignore it (RFC 7301). */
+    char *alpn_require_text;
+    unsigned char *alpn_require_wire;
+    size_t alpn_require_wire_len;
     /* Service-signalled maintenance: a reply that passes (or has one of
      * these statuses) and says "drain me" is FM_REASON_MAINTENANCE. */
     bool have_maintenance_status;
@@ -151,6 +156,23 @@ int fm_target_parse(const char *text, bool is_uri, struct fm_target *target,
                     char *err, size_t err_len);
 
 void fm_target_clear(struct fm_target *target);
+
+/*!
+ * \brief Hide every secret of a target in a text made of its server's reply
+ *        (src/core/target_secrets.c): its URI's password (as sent, and the
+ *        base64 of its user:password an HTTP server gets), the values of
+ *        request headers that carry credentials (Authorization, Cookie,
+ *        names with "token", "key", "secret", "pass"...), and the passwords
+ *        of URIs among an exec target's arguments.
+ *
+ * \param[in]     target    the target (NULL: none)
+ * \param[in]     opts      the probe options, for their headers (NULL: none)
+ * \param[in,out] text      a NUL-terminated text, redacted in place
+ * \param[in]     text_len  size of \p text
+ * \return the length of the redacted text before any cut
+ */
+size_t fm_target_redact_reply(const struct fm_target *target, const struct fm_probe_opts *opts,
+                              char *text, size_t text_len);
 
 /* Where a bare program name of an exec target is looked up, at load time:
  * the loop's own PATH is not the administrator's shell's. */
@@ -265,6 +287,15 @@ int fm_probe_opts_set_tls_min_version(struct fm_probe_opts *opts, const char *te
  */
 int fm_probe_opts_set_alpn(struct fm_probe_opts *opts, const char *text,
                            char *err, size_t err_len);
+
+/*!
+ * \brief Set the ALPN protocols of which the server must select one
+ *        (tls_alpn_require): they are offered (after tls_alpn's), and a
+ *        handshake that selects none of them fails.  Same syntax as
+ *        fm_probe_opts_set_alpn().
+ */
+int fm_probe_opts_set_alpn_require(struct fm_probe_opts *opts, const char *text,
+                                   char *err, size_t err_len);
 /*! \brief Check a method token. \return 0 or EINVAL */
 int fm_probe_opts_set_method(struct fm_probe_opts *opts, const char *method,
                              char *err, size_t err_len);

@@ -38,6 +38,29 @@
 size_t fm_text_redact(char *out, size_t out_len, const char *in, size_t in_len, bool cut);
 
 /*!
+ * \brief Copy \p in with every known secret replaced by "***": the one
+ *        place where a reply's text loses what a server echoed back.
+ *
+ * A server may echo a password (a redis answering AUTH with the bytes it
+ * got, an HTTP server echoing the Authorization header): each secret is
+ * hidden wherever it occurs, also written as "\xHH" escapes, and so are its
+ * first or last 4 or more bytes where a line break, a closing quote or the
+ * end of the text cut it (a secret split across lines, or cut short by a
+ * detail's length).
+ *
+ * \param[out] out        redacted text, NUL-terminated, cut at \p out_len - 1
+ * \param[in]  out_len    size of \p out (may be 0)
+ * \param[in]  in         the text (need not be NUL-terminated)
+ * \param[in]  in_len     its length
+ * \param[in]  secrets    the secrets, as the server got them (NULs end them;
+ *                        NULL and "" entries are skipped)
+ * \param[in]  n_secrets  how many
+ * \return the length of the whole redacted text (as snprintf())
+ */
+size_t fm_text_redact_secrets(char *out, size_t out_len, const char *in, size_t in_len,
+                              const char *const *secrets, size_t n_secrets);
+
+/*!
  * \brief Copy \p in as one line of valid UTF-8.
  *
  * Control characters (C0, DEL, C1), bytes that are not valid UTF-8, and the

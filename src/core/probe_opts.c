@@ -132,6 +132,8 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
     free(opts->key_file);
     free(opts->alpn_text);
     free(opts->alpn_wire);
+    free(opts->alpn_require_text);
+    free(opts->alpn_require_wire);
     for (size_t i = 0; i < opts->n_headers; i++) {
         free(opts->headers[i]);
     }

@@ -47,8 +47,11 @@ alpn_name_check(const char *name, size_t len, char *err, size_t err_len)
     return 0;
 }
 
-int
-fm_probe_opts_set_alpn(struct fm_probe_opts *opts, const char *text, char *err, size_t err_len)
+/* An ALPN list as given and in its wire form (a length byte before each
+ * name), into *text_out and *wire_out; the old ones are freed. */
+static int
+alpn_list_set(const char *text, char **text_out, unsigned char **wire_out, size_t *wire_len_out,
+              char *err, size_t err_len)
 {
     size_t text_len = strlen(text);
     unsigned char *wire = NULL;
@@ -82,10 +85,25 @@ fm_probe_opts_set_alpn(struct fm_probe_opts *opts, const char *text, char *err, 
         }
         name = comma + 1;
     }
-    free(opts->alpn_wire);
-    free(opts->alpn_text);
-    opts->alpn_wire = wire;
-    opts->alpn_wire_len = wire_len;
-    opts->alpn_text = copy;
+    free(*wire_out);
+    free(*text_out);
+    *wire_out = wire;
+    *wire_len_out = wire_len;
+    *text_out = copy;
     return 0;
+}
+
+int
+fm_probe_opts_set_alpn(struct fm_probe_opts *opts, const char *text, char *err, size_t err_len)
+{
+    return alpn_list_set(text, &opts->alpn_text, &opts->alpn_wire, &opts->alpn_wire_len,
+                         err, err_len);
+}
+
+int
+fm_probe_opts_set_alpn_require(struct fm_probe_opts *opts, const char *text, char *err,
+                               size_t err_len)
+{
+    return alpn_list_set(text, &opts->alpn_require_text, &opts->alpn_require_wire,
+                         &opts->alpn_require_wire_len, err, err_len);
 }

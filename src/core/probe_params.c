@@ -439,7 +439,13 @@ static const struct fm_probe_param probe_params[] = {
         .name = "tls_alpn", .option = "tls-alpn", .option_takes_value = true,
         .type = FM_PARAM_CHECKED, .default_text = "",
         .check = fm_probe_opts_set_alpn, .set = set_checked,
-        .help = "ALPN protocols to offer, such as h2,http/1.1; the server must agree to one",
+        .help = "ALPN protocols to offer, such as h2,http/1.1 (a server may ignore them)",
+    },
+    {
+        .name = "tls_alpn_require", .option = "tls-alpn-require", .option_takes_value = true,
+        .type = FM_PARAM_CHECKED, .default_text = "",
+        .check = fm_probe_opts_set_alpn_require, .set = set_checked,
+        .help = "ALPN protocols (offered too) of which the server must select one, such as h2",
     },
     {
         .name = "max_reply_bytes", .option = "max-bytes", .option_takes_value = true,

@@ -176,6 +176,8 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     } else if (sys_errno != 0) {
         snprintf(r->detail, sizeof(r->detail), "%s", strerror(sys_errno));
     }
+    /* A server may echo a secret back: hidden before anything shows it. */
+    fm_target_redact_reply(conn->target, conn->run->opts, r->detail, sizeof(r->detail));
     if (fm_reason_class(reason) != FM_CLASS_OK) {
         log_failure(conn);
     }

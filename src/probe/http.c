@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <faultmon/http.h>
+#include <faultmon/log.h>
 #include <faultmon/text.h>
 #include "probe_int.h"
 
@@ -162,6 +163,32 @@ http_match(void *ctx, const regex_t *re, const char *data, size_t len)
     return fm_probe_match(conn, re, data, len);
 }
 
+/*
+ * A reply that curl, wget and HAProxy accept though it deviates from RFC
+ * 9112 (doc/reference/http-replies.md) is judged by its status and
+ * expectations; the deviation is in the detail of every such verdict, and
+ * logged once per target and episode: again only after a reply without one,
+ * or a failure, so that a loop probing every few seconds does not repeat it.
+ */
+static void
+http_note_deviation(struct fm_conn *conn, struct fm_http_verdict *verdict)
+{
+    size_t used = strlen(verdict->detail);
+
+    if (verdict->deviation == NULL || fm_reason_class(verdict->reason) != FM_CLASS_OK) {
+        conn->deviation_noted = false;
+        return;
+    }
+    snprintf(verdict->detail + used, sizeof(verdict->detail) - used, " (accepted: %s)",
+             verdict->deviation);
+    if (!conn->deviation_noted) {
+        fm_log_warn("Reply of %s deviates from HTTP/1.1: %s; accepted as curl, wget and "
+                    "HAProxy accept it, and judged by its status", conn->target->text,
+                    verdict->deviation);
+        conn->deviation_noted = true;
+    }
+}
+
 /* Judge what has been read; returns true once the probe has its verdict. */
 static bool
 http_judge_conn(struct fm_conn *conn, bool eof)
@@ -204,6 +231,7 @@ http_judge_conn(struct fm_conn *conn, bool eof)
 
         snprintf(verdict.detail + used, sizeof(verdict.detail) - used, " (resumed)");
     }
+    http_note_deviation(conn, &verdict);
     fm_conn_finish(conn, verdict.reason, 0, verdict.detail);
     return true;
 }

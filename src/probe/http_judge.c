@@ -199,6 +199,35 @@ judge_maintenance_content(const struct fm_http_check *check, const struct judge_
     return false;
 }
 
+/*
+ * What frames the body, once the status passed.  A framing doubt is
+ * malformed only where a body follows (curl and HAProxy refuse it on a GET,
+ * and accept it on a HEAD).  Bytes where no body may be (after a HEAD, a
+ * 204 or a 304) are a deviation that curl -I, wget --spider and HAProxy
+ * accept: they are never read as the page, and never matched by the
+ * receive regex (a HEAD's regex sees the headers).  Returns true on a
+ * verdict.
+ */
+static bool
+judge_framing(const struct fm_http_check *check, const struct fm_http_rx *rx,
+              const struct fm_http_reply *reply, struct fm_http_verdict *v)
+{
+    const char *after_headers = rx->buf + rx->final_at + reply->header_len;
+    size_t after_len = rx->len - rx->final_at - reply->header_len;
+
+    if (fm_http_reply_framing(reply, check->head_request) != FM_HTTP_BODY_NONE) {
+        return (reply->framing_doubt != NULL)
+               && judge_malformed(v, reply->framing_doubt, after_headers, after_len);
+    }
+    if (v->deviation == NULL) {
+        v->deviation = reply->framing_doubt;
+    }
+    if (v->deviation == NULL && after_len > 0) {
+        v->deviation = "a body where the reply may have none (HEAD, 204, 304)";
+    }
+    return false;
+}
+
 /* Skip interim replies (100 Continue, 103 Early Hints...), which say
  * nothing about the outcome: the final one is read on to, within the read
  * cap and the deadline like any other bytes. */
@@ -227,6 +256,7 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
     struct judge_body body = { .data = NULL };
 
     v->http_status = 0;
+    v->deviation = NULL;
     if (parse == FM_HTTP_MALFORMED) {
         return judge_malformed(v, reply.why, rx->buf + rx->final_at + reply.why_offset,
                                rx->len - rx->final_at - reply.why_offset);
@@ -235,6 +265,7 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
         return judge_incomplete(check, rx, eof, v);
     }
     v->http_status = reply.status;
+    v->deviation = reply.deviation;
     /* A status the administrator chose to mean "drain me" (HAProxy's
      * disable-on-404) before the expected set, which it would fail. */
     if (check->maintenance_status != NULL
@@ -250,13 +281,8 @@ fm_http_judge(const struct fm_http_check *check, struct fm_http_rx *rx, bool eof
         return verdict(v, FM_REASON_STATUS);
     }
     after_headers = rx->buf + rx->final_at + reply.header_len;
-    if (fm_http_reply_framing(&reply, check->head_request) == FM_HTTP_BODY_NONE
-        && rx->len > rx->final_at + reply.header_len) {
-        /* A body where none may be (a reply to HEAD, a 204 or 304): the
-         * server answered another request than ours, or frames its replies
-         * in a way we cannot follow. */
-        return judge_malformed(v, "a body where the reply may have none", after_headers,
-                               rx->len - rx->final_at - reply.header_len);
+    if (judge_framing(check, rx, &reply, v)) {
+        return true;
     }
     if (check->maintenance_header != NULL
         && fm_http_has_header(rx->buf + rx->final_at, reply.header_len, check->maintenance_header)) {

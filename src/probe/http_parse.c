@@ -1,17 +1,24 @@
 /*
  * faultmon: parsing an HTTP response as it arrives.
  *
- * The rules (RFC 9110 and 9112, read strictly; see README "Classification"):
- * - the status line is "HTTP/1.0" or "HTTP/1.1", one space, three digits
- *   (100-999), then nothing or one space and a reason phrase;
- * - a line ends with LF or CR LF; a CR anywhere else, a NUL or any other
- *   control character but HTAB in the status line or a header is malformed;
+ * The rules (RFC 9110 and 9112), each with its verdict and the clients that
+ * agree, are the table of doc/reference/http-replies.md.  In short: what
+ * curl, wget and HAProxy's checks all accept is a deviation (noted in
+ * fm_http_reply.deviation; the reply is judged by its status), what any of
+ * them refuses is malformed:
+ * - the status line is "HTTP/1.0" or "HTTP/1.1", a space (more than one is
+ *   a deviation), three digits (100-999), then nothing or a space and a
+ *   reason phrase without NUL, CR or other controls;
+ * - a line ends with LF or CR LF; a bare CR or a NUL in a header is
+ *   malformed, another control character in a header value a deviation;
  * - a header line is a token, a colon, and a value: a line without a colon,
- *   blanks before the colon, and obs-fold (a line starting with a blank)
- *   are malformed, as they can be read in two ways;
+ *   blanks before the colon and an invalid name are malformed; obs-fold (a
+ *   line starting with a blank) is a deviation, unless it would continue
+ *   the status line, Content-Length or Transfer-Encoding;
  * - Content-Length is digits; repeated or listed values must agree;
- *   Transfer-Encoding must be exactly "chunked", in an HTTP/1.1 reply
- *   without Content-Length;
+ *   Transfer-Encoding must be exactly "chunked"; beside Content-Length or in
+ *   an HTTP/1.0 reply it is a framing doubt (fm_http_reply.framing_doubt),
+ *   which only a reply with a body must not have;
  * - 1xx replies other than 101 are interim: the caller skips them.
  */
 #include <config.h>
@@ -23,9 +30,10 @@
 
 #include <faultmon/http.h>
 
-/* The longest status line or chunk-size line we accept before calling the
- * reply malformed. */
-#define FM_STATUS_LINE_MAX 1024
+/* The longest chunk-size line we accept before calling the body malformed
+ * (a status line is bounded by the read cap alone, as curl's and HAProxy's
+ * are by their header buffers). */
+#define FM_CHUNK_LINE_MAX 1024
 
 static const char *
 find_line_end(const char *start, const char *end)
@@ -77,6 +85,34 @@ malformed(struct fm_http_reply *reply, const char *why)
 {
     reply->why = why;
     return FM_HTTP_MALFORMED;
+}
+
+/* Note the first deviation only: one is enough to say the server is odd. */
+static void
+deviate(struct fm_http_reply *reply, const char *what)
+{
+    if (reply->deviation == NULL) {
+        reply->deviation = what;
+    }
+}
+
+/* A header value's characters: NUL and a bare CR are malformed (curl
+ * refuses a NUL, HAProxy a CR), another control a deviation.  Returns
+ * FM_HTTP_NEED_MORE when the value is fine. */
+static enum fm_http_parse
+check_value_chars(const char *value, size_t len, struct fm_http_reply *reply)
+{
+    if (all_field_chars(value, len)) {
+        return FM_HTTP_NEED_MORE;
+    }
+    if (memchr(value, '\0', len) != NULL) {
+        return malformed(reply, "NUL in a header");
+    }
+    if (memchr(value, '\r', len) != NULL) {
+        return malformed(reply, "bare CR in a header");
+    }
+    deviate(reply, "a control character in a header value");
+    return FM_HTTP_NEED_MORE;
 }
 
 /* Content-Length: 1*DIGIT, or a list of equal values ("42, 42"), which RFC
@@ -139,8 +175,15 @@ parse_field_line(const char *line, size_t len, struct fm_http_reply *reply, bool
     size_t value_len = 0;
 
     if (line[0] == ' ' || line[0] == '\t') {
-        return malformed(reply, "obs-fold: a header line starting with a blank");
+        /* obs-fold continues the value above: harmless, unless that value
+         * frames the body or there is none (the status line). */
+        if (reply->last_frames || !reply->seen_field) {
+            return malformed(reply, "obs-fold: a header line starting with a blank");
+        }
+        deviate(reply, "obs-fold (a header line continued on the next)");
+        return check_value_chars(line, len, reply);
     }
+    reply->seen_field = true;
     while (name_len < len && is_tchar((unsigned char) line[name_len])) {
         name_len++;
     }
@@ -159,9 +202,8 @@ parse_field_line(const char *line, size_t len, struct fm_http_reply *reply, bool
     }
     value = line + name_len + 1;
     value_len = len - name_len - 1;
-    if (!all_field_chars(value, value_len)) {
-        return malformed(reply, (memchr(value, '\0', value_len) != NULL)? "NUL in a header"
-                                : "control character in a header");
+    if (check_value_chars(value, value_len, reply) != FM_HTTP_NEED_MORE) {
+        return FM_HTTP_MALFORMED;
     }
     while (value_len > 0 && (value[0] == ' ' || value[0] == '\t')) {
         value++;
@@ -173,10 +215,13 @@ parse_field_line(const char *line, size_t len, struct fm_http_reply *reply, bool
     if (trailer) {
         return FM_HTTP_NEED_MORE;   /* trailers cannot frame the body */
     }
+    reply->last_frames = false;
     if (name_len == 14 && strncasecmp(line, "Content-Length", 14) == 0) {
+        reply->last_frames = true;
         return parse_content_length(value, value_len, reply);
     }
     if (name_len == 17 && strncasecmp(line, "Transfer-Encoding", 17) == 0) {
+        reply->last_frames = true;
         /* Another coding (gzip, chunked) would hide the body from the
          * receive regex, and chunked twice is invalid. */
         if (reply->chunked || value_len != 7 || strncasecmp(value, "chunked", 7) != 0) {
@@ -187,22 +232,31 @@ parse_field_line(const char *line, size_t len, struct fm_http_reply *reply, bool
     return FM_HTTP_NEED_MORE;
 }
 
-/* "HTTP/1.x SSS[ reason]" without its line end. */
+/* "HTTP/1.x SSS[ reason]" without its line end; more than one space
+ * before the status is a deviation (curl, wget and HAProxy skip them). */
 static enum fm_http_parse
 parse_status_line(const char *buf, size_t len, struct fm_http_reply *reply)
 {
-    if (len < 12 || (buf[7] != '0' && buf[7] != '1') || buf[8] != ' '
-        || !isdigit((unsigned char) buf[9]) || !isdigit((unsigned char) buf[10])
-        || !isdigit((unsigned char) buf[11]) || buf[9] == '0'
-        || (len > 12 && buf[12] != ' ')) {
+    size_t at = 8;
+
+    while (at < len && buf[at] == ' ') {
+        at++;
+    }
+    if (at > 9) {
+        deviate(reply, "more than one space before the status code");
+    }
+    if (len < at + 3 || at == 8 || (buf[7] != '0' && buf[7] != '1')
+        || !isdigit((unsigned char) buf[at]) || !isdigit((unsigned char) buf[at + 1])
+        || !isdigit((unsigned char) buf[at + 2]) || buf[at] == '0'
+        || (len > at + 3 && buf[at + 3] != ' ')) {
         return malformed(reply, "invalid status line");
     }
-    if (!all_field_chars(buf + 12, len - 12)) {
-        return malformed(reply, (memchr(buf + 12, '\0', len - 12) != NULL)
+    if (!all_field_chars(buf + at + 3, len - at - 3)) {
+        return malformed(reply, (memchr(buf + at + 3, '\0', len - at - 3) != NULL)
                                 ? "NUL in the status line" : "control character in the status line");
     }
     reply->version_minor = buf[7] - '0';
-    reply->status = (buf[9] - '0') * 100 + (buf[10] - '0') * 10 + (buf[11] - '0');
+    reply->status = (buf[at] - '0') * 100 + (buf[at + 1] - '0') * 10 + (buf[at + 2] - '0');
     return FM_HTTP_NEED_MORE;
 }
 
@@ -227,8 +281,7 @@ fm_http_parse_reply(const char *buf, size_t len, struct fm_http_reply *reply)
     }
     eol = find_line_end(buf, end);
     if (eol == NULL) {
-        return (len > FM_STATUS_LINE_MAX)? malformed(reply, "status line too long")
-                                         : FM_HTTP_NEED_MORE;
+        return FM_HTTP_NEED_MORE;
     }
     rc = parse_status_line(buf, line_content_len(buf, eol), reply);
     if (rc != FM_HTTP_NEED_MORE) {
@@ -249,10 +302,9 @@ fm_http_parse_reply(const char *buf, size_t len, struct fm_http_reply *reply)
                 return FM_HTTP_INTERIM;
             }
             if (reply->chunked && reply->have_length) {
-                return malformed(reply, "both Transfer-Encoding and Content-Length");
-            }
-            if (reply->chunked && reply->version_minor == 0) {
-                return malformed(reply, "Transfer-Encoding in an HTTP/1.0 reply");
+                reply->framing_doubt = "both Transfer-Encoding and Content-Length";
+            } else if (reply->chunked && reply->version_minor == 0) {
+                reply->framing_doubt = "Transfer-Encoding in an HTTP/1.0 reply";
             }
             return FM_HTTP_HEADERS_DONE;
         }
@@ -324,7 +376,7 @@ fm_http_chunked(char *body, size_t len, bool decode, size_t *data_len, const cha
         size_t avail = 0;
 
         if (eol == NULL) {
-            if (len - pos > FM_STATUS_LINE_MAX) {
+            if (len - pos > FM_CHUNK_LINE_MAX) {
                 *why = "chunk-size line too long";
                 return FM_HTTP_MALFORMED;
             }

@@ -146,6 +146,9 @@ struct fm_conn {
     size_t rx_final;                /* where the final response starts, after
                                      * interim 1xx responses */
     unsigned interim;               /* interim responses skipped */
+    /* An accepted deviation of the reply (http.c) was logged in this
+     * episode: said once until a reply comes without one, or fails. */
+    bool deviation_noted;
     size_t phase;                   /* a conversation's step (conv.c); 0 first */
     bool signalled;                 /* a conversation's greeting matched
                                      * maintenance_regex this cycle */

@@ -1,11 +1,14 @@
 /*
  * faultmon: what a TLS client says of itself in every handshake (probe
  * library): the certificate it shows a server that asks for one (mutual
- * TLS), the oldest version it accepts, the ALPN protocols it offers, and
- * the check that the server agreed to one of them.
+ * TLS), the oldest version it accepts, the ALPN protocols it offers, and,
+ * when tls_alpn_require asks for it, the check that the server selected one
+ * of the required ones (an offer alone is an offer: RFC 7301 lets a server
+ * ignore it, and one that does still serves).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/err.h>
@@ -22,6 +25,52 @@ tls_last_error(void)
     return (why != NULL)? why : "unreadable";
 }
 
+/* Whether the wire-form list holds the protocol name. */
+static bool
+alpn_list_has(const unsigned char *wire, size_t wire_len, const unsigned char *proto,
+              unsigned int proto_len)
+{
+    for (size_t at = 0; at < wire_len; at += 1 + wire[at]) {
+        if (wire[at] == proto_len && at + 1 + proto_len <= wire_len
+            && memcmp(wire + at + 1, proto, proto_len) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The ALPN offer: tls_alpn, then the required protocols it lacks.
+ * Returns 0, or -1 when OpenSSL refuses the list or no memory. */
+static int
+tls_set_alpn_offer(SSL_CTX *ctx, const struct fm_probe_opts *opts)
+{
+    size_t len = opts->alpn_wire_len;
+    unsigned char *offer = NULL;
+    int rc = 0;
+
+    if (opts->alpn_wire_len + opts->alpn_require_wire_len == 0) {
+        return 0;
+    }
+    offer = malloc(opts->alpn_wire_len + opts->alpn_require_wire_len);
+    if (offer == NULL) {
+        return -1;
+    }
+    if (opts->alpn_wire_len > 0) {
+        memcpy(offer, opts->alpn_wire, opts->alpn_wire_len);
+    }
+    for (size_t at = 0; at < opts->alpn_require_wire_len; at += 1 + opts->alpn_require_wire[at]) {
+        const unsigned char *name = opts->alpn_require_wire + at;
+
+        if (!alpn_list_has(offer, len, name + 1, name[0])) {
+            memcpy(offer + len, name, 1 + (size_t) name[0]);
+            len += 1 + (size_t) name[0];
+        }
+    }
+    rc = (SSL_CTX_set_alpn_protos(ctx, offer, (unsigned int) len) == 0)? 0 : -1;
+    free(offer);
+    return rc;
+}
+
 int
 fm_tls_ctx_client_opts(SSL_CTX *ctx, const struct fm_probe_opts *opts, char *err, size_t err_len)
 {
@@ -29,9 +78,11 @@ fm_tls_ctx_client_opts(SSL_CTX *ctx, const struct fm_probe_opts *opts, char *err
 
     SSL_CTX_set_min_proto_version(ctx, (opts->tls_min_version == FM_TLS_MIN_1_3)
                                        ? TLS1_3_VERSION : TLS1_2_VERSION);
-    if (opts->alpn_wire_len > 0
-        && SSL_CTX_set_alpn_protos(ctx, opts->alpn_wire, (unsigned int) opts->alpn_wire_len) != 0) {
-        snprintf(err, err_len, "cannot set the ALPN list '%s'", opts->alpn_text);
+    if (tls_set_alpn_offer(ctx, opts) != 0) {
+        snprintf(err, err_len, "cannot set the ALPN list '%s%s%s'",
+                 (opts->alpn_text != NULL)? opts->alpn_text : "",
+                 (opts->alpn_text != NULL && opts->alpn_require_text != NULL)? "," : "",
+                 (opts->alpn_require_text != NULL)? opts->alpn_require_text : "");
         return ENOMEM;
     }
     if (opts->cert_file == NULL) {
@@ -76,7 +127,7 @@ fm_tls_alpn_agreed(struct fm_conn *conn)
     unsigned int proto_len = 0;
     char detail[sizeof(conn->result->detail)];
 
-    if (opts->alpn_wire_len == 0) {
+    if (opts->alpn_wire_len + opts->alpn_require_wire_len == 0) {
         return true;
     }
     SSL_get0_alpn_selected(conn->ssl, &proto, &proto_len);
@@ -90,13 +141,21 @@ fm_tls_alpn_agreed(struct fm_conn *conn)
         fm_conn_finish(conn, FM_REASON_TLS_FAILED, 0, detail);
         return false;
     }
-    if (proto_len > 0) {
+    if (opts->alpn_require_wire_len == 0
+        || alpn_list_has(opts->alpn_require_wire, opts->alpn_require_wire_len, proto, proto_len)) {
+        /* A server may ignore the offer (RFC 7301 section 3.2): it still
+         * serves, in the protocol it would serve anyway. */
         return true;
     }
-    /* A server that ignores ALPN would serve something other than what the
-     * administrator asked to check: a refusal, like a failed handshake. */
-    snprintf(detail, sizeof(detail), "TLS: the server agreed to none of the ALPN protocols '%s'",
-             opts->alpn_text);
+    if (proto_len == 0) {
+        snprintf(detail, sizeof(detail),
+                 "TLS: the server selected no ALPN protocol; tls_alpn_require asks for '%s'",
+                 opts->alpn_require_text);
+    } else {
+        snprintf(detail, sizeof(detail),
+                 "TLS: the server selected ALPN '%.*s'; tls_alpn_require asks for '%s'",
+                 (int) proto_len, (const char *) proto, opts->alpn_require_text);
+    }
     fm_conn_finish(conn, FM_REASON_TLS_FAILED, 0, detail);
     return false;
 }

@@ -191,6 +191,134 @@ fm_text_redact(char *out, size_t out_len, const char *in_text, size_t in_len, bo
     return o;
 }
 
+/* The shortest piece of a secret hidden where a line break or the end of
+ * the text cuts the secret: shorter ones say too little to be worth
+ * hiding, and would hide common words. */
+#define FM_SECRET_PIECE_MIN 4
+
+/* in, read as the bytes a server sent: "\xHH" (as fm_text_escape() and the
+ * probes' excerpts write a byte) counts as that byte.  dec[k] is the k-th
+ * byte; at[k] is where it starts in in, and at[n] == in_len. */
+static size_t
+secret_decode(const unsigned char *in, size_t in_len, unsigned char *dec, size_t *at)
+{
+    static const char hex[] = "0123456789abcdef0123456789ABCDEF";
+    size_t n = 0;
+
+    for (size_t i = 0; i < in_len; n++) {
+        const char *hi = (i + 3 < in_len && in[i] == '\\' && in[i + 1] == 'x'
+                          && in[i + 2] != '\0')? strchr(hex, in[i + 2]) : NULL;
+        const char *lo = (hi != NULL && in[i + 3] != '\0')? strchr(hex, in[i + 3]) : NULL;
+
+        at[n] = i;
+        if (lo != NULL) {
+            dec[n] = (unsigned char) ((((hi - hex) & 15) << 4) | ((lo - hex) & 15));
+            i += 4;
+        } else {
+            dec[n] = in[i++];
+        }
+    }
+    at[n] = in_len;
+    return n;
+}
+
+/* Where a secret may be cut: a line break, a quote closing an excerpt, or
+ * the end of the text. */
+static bool
+secret_boundary(const unsigned char *dec, size_t n, size_t k)
+{
+    return k >= n || dec[k] == '\r' || dec[k] == '\n' || dec[k] == '"' || dec[k] == '\'';
+}
+
+/* Mark in hide[] the decoded bytes [from, to). */
+static void
+secret_hide(bool *hide, size_t from, size_t to)
+{
+    for (size_t k = from; k < to; k++) {
+        hide[k] = true;
+    }
+}
+
+/* One secret: every whole occurrence, and its start before a boundary or
+ * its end after one (a secret that a line break or a cut split in two).
+ * Only the pieces that touch a boundary are compared, so the cost stays
+ * linear in the text for each boundary. */
+static void
+secret_mark(const unsigned char *dec, size_t n, const char *secret, bool *hide)
+{
+    size_t len = strlen(secret);
+    size_t next = 0;    /* the first boundary at or after k */
+
+    for (size_t k = 0; len > 0 && k < n; k++) {
+        if (n - k >= len && memcmp(dec + k, secret, len) == 0) {
+            secret_hide(hide, k, k + len);
+        }
+        while (next < k || (next < n && !secret_boundary(dec, n, next))) {
+            next++;
+        }
+        if (next - k >= FM_SECRET_PIECE_MIN && next - k < len
+            && memcmp(dec + k, secret, next - k) == 0) {
+            secret_hide(hide, k, next);
+        }
+        if (k > 0 && !secret_boundary(dec, n, k - 1)) {
+            continue;
+        }
+        /* a line of its own: a middle piece of a secret split in three */
+        if (next - k >= FM_SECRET_PIECE_MIN && next - k < len
+            && memmem(secret, len, dec + k, next - k) != NULL) {
+            secret_hide(hide, k, next);
+            continue;
+        }
+        for (size_t p = (next - k < len)? next - k : len - 1; p >= FM_SECRET_PIECE_MIN; p--) {
+            if (memcmp(dec + k, secret + len - p, p) == 0) {
+                secret_hide(hide, k, k + p);
+                break;
+            }
+        }
+    }
+}
+
+size_t
+fm_text_redact_secrets(char *out, size_t out_len, const char *in_text, size_t in_len,
+                       const char *const *secrets, size_t n_secrets)
+{
+    const unsigned char *in = (const unsigned char *) in_text;
+    unsigned char *dec = calloc(in_len + 1, 1);
+    size_t *at = calloc(in_len + 1, sizeof(*at));
+    bool *hide = calloc(in_len + 1, sizeof(*hide));
+    size_t n = 0;
+    size_t o = 0;
+
+    if (dec == NULL || at == NULL || hide == NULL) {
+        /* Better no text than one that might hold a secret. */
+        n = in_len = 0;
+    } else {
+        n = secret_decode(in, in_len, dec, at);
+        for (size_t i = 0; i < n_secrets; i++) {
+            if (secrets[i] != NULL) {
+                secret_mark(dec, n, secrets[i], hide);
+            }
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (!hide[k]) {
+            put(out, out_len, &o, in + at[k], at[k + 1] - at[k]);
+        } else if (k == 0 || !hide[k - 1]) {
+            put(out, out_len, &o, (const unsigned char *) FM_TEXT_MASK, strlen(FM_TEXT_MASK));
+        }
+    }
+    if (out_len > 0) {
+        out[(o < out_len)? o : out_len - 1] = '\0';
+    }
+    if (dec != NULL) {
+        explicit_bzero(dec, in_len + 1);
+    }
+    free(dec);
+    free(at);
+    free(hide);
+    return o;
+}
+
 /* The length of the valid UTF-8 character at in (RFC 3629: no overlong
  * forms, no surrogates, nothing above U+10FFFF), or 0. */
 static size_t

@@ -14,8 +14,9 @@
  * Properties:
  *  - the parser and the probe neither crash nor read out of bounds;
  *  - whether the reply passes does not depend on how it is cut into reads
- *    (but for bytes after a reply without a body, malformed only when they
- *    arrive with its headers, as the README says); the kind of a failure
+ *    (bytes after a reply without a body are an accepted deviation, seen only
+ *    when they arrive with its headers: doc/reference/http-replies.md); the
+ *    kind of a failure
  *    may (see same_health());
  *  - every prefix of a complete reply, followed by the server closing, never
  *    classifies better than the whole: a prefix is ok only if the whole is

@@ -28,6 +28,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-usage.sh \
 	tests/integration/probe-early-send.sh \
 	tests/integration/probe-faults.sh \
+	tests/integration/probe-echoed-secrets.sh \
 	tests/integration/probe-maintenance.sh \
 	tests/integration/probe-nginx.sh \
 	tests/integration/probe-apache.sh \

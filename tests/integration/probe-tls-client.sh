@@ -1,9 +1,11 @@
 #!/bin/bash
 # probe-tls-client.sh: what the probe says of itself in a TLS handshake.
 # A client certificate for a server that asks for one (mutual TLS), the
-# oldest TLS version it accepts, and the ALPN protocols it offers, against a
-# real nginx (client verification, a TLS 1.2-only server, HTTP/2) and
-# openssl s_server (a server that ignores ALPN).
+# oldest TLS version it accepts, and the ALPN protocols it offers (an offer a
+# server may ignore, RFC 7301) or requires (--tls-alpn-require), against a
+# real nginx (client verification, a TLS 1.2-only server without http2,
+# HTTP/2) and openssl s_server (without -alpn: a server that ignores ALPN;
+# with -alpn http/1.1).
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -31,8 +33,8 @@ mk req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=stranger \
 cat "$dir/client.pem" "$dir/client.key" >"$dir/client-both.pem"
 ws_make_cert "$dir" || bail_out "no server certificate"
 
-MTLS=$(fm_free_port 0) && V12=$(fm_free_port 0) && H2=$(fm_free_port 0) && IGN=$(fm_free_port 0) ||
-    bail_out "no free ports"
+MTLS=$(fm_free_port 0) && V12=$(fm_free_port 0) && H2=$(fm_free_port 0) && IGN=$(fm_free_port 0) &&
+    ALP=$(fm_free_port 0) || bail_out "no free ports"
 ws_nginx_custom "$FM_TMP/nginx" "
     ssl_certificate $dir/cert.pem;
     ssl_certificate_key $dir/key.pem;
@@ -57,10 +59,14 @@ openssl s_server -quiet -accept "127.0.0.1:$IGN" -cert "$dir/cert.pem" -key "$di
     </dev/null >"$FM_TMP/s_server.log" 2>&1 &
 s_server_pid=$!
 fm_cleanup_add "kill $s_server_pid 2>/dev/null; wait $s_server_pid 2>/dev/null"
-for port in $MTLS $V12 $H2 $IGN; do
+openssl s_server -quiet -accept "127.0.0.1:$ALP" -cert "$dir/cert.pem" -key "$dir/key.pem" -www \
+    -alpn http/1.1 </dev/null >"$FM_TMP/s_server_alpn.log" 2>&1 &
+s_server_alpn_pid=$!
+fm_cleanup_add "kill $s_server_alpn_pid 2>/dev/null; wait $s_server_alpn_pid 2>/dev/null"
+for port in $MTLS $V12 $H2 $IGN $ALP; do
     fm_wait_port 127.0.0.1 "$port" 5 || { diag_file "$FM_TMP/nginx/error.log"; bail_out "port $port never opened"; }
 done
-plan 20
+plan 28
 
 uri=https://127.0.0.1:$MTLS/
 # --- mutual TLS ------------------------------------------------------------
@@ -104,12 +110,33 @@ ok_if "$([ "$FM_RC" = 64 ] && grep -q "expected 1.2 or 1.3" "$FM_ERR"; echo $?)"
 fm_probe --json --timeout 2000ms --tls-alpn h2 "https://127.0.0.1:$H2/"
 fm_check_probe "--tls-alpn h2 against an HTTP/2 server: ok" 0 verdict=ok
 fm_probe --json --timeout 2000ms --tls-alpn h2 "https://127.0.0.1:$V12/"
-fm_check_probe "--tls-alpn h2 against a server without HTTP/2: complete TLS failure" 2 \
+fm_check_probe "--tls-alpn h2 alone to nginx without http2: its alert (no application protocol), complete" 2 \
     verdict=complete targets.0.reason=tls-failed
+# Issue 29, defect 11: an ALPN list is an offer.
 fm_probe --json --timeout 2000ms --tls-alpn h2,http/1.1 "https://127.0.0.1:$IGN/"
-fm_check_probe "a server that ignores ALPN: complete, the check says so" 2 \
+fm_check_probe "a server that ignores ALPN (s_server without -alpn): ok, an offer is no requirement" 0 \
+    verdict=ok targets.0.verdict=ok
+fm_probe --json --timeout 2000ms --tls-alpn h2,http/1.1 "https://127.0.0.1:$ALP/"
+fm_check_probe "s_server -alpn http/1.1 offered h2,http/1.1: ok" 0 verdict=ok
+fm_probe --json --timeout 2000ms --tls-alpn-require h2 "https://127.0.0.1:$IGN/"
+fm_check_probe "--tls-alpn-require h2 to a server that ignores ALPN: complete TLS failure" 2 \
     verdict=complete targets.0.reason=tls-failed
-like "$(cat "$FM_OUT")" "agreed to none of the ALPN protocols 'h2,http/1.1'" "  naming the protocols offered"
+like "$(fm_json_get "$FM_OUT" targets.0.detail)" "selected no ALPN protocol; tls_alpn_require asks for 'h2'" \
+    "  saying the server selected none, and what is required"
+fm_probe --json --timeout 2000ms --tls-alpn-require h2 "https://127.0.0.1:$H2/"
+fm_check_probe "--tls-alpn-require h2 to nginx with http2: ok" 0 verdict=ok
+fm_probe --json --timeout 2000ms --tls-alpn h2,http/1.1 --tls-alpn-require h2 "https://127.0.0.1:$V12/"
+fm_check_probe "h2,http/1.1 offered, h2 required, nginx without http2 selects http/1.1: complete" 2 \
+    verdict=complete targets.0.reason=tls-failed
+like "$(fm_json_get "$FM_OUT" targets.0.detail)" "selected ALPN 'http/1.1'; tls_alpn_require asks for 'h2'" \
+    "  saying which protocol the server selected instead"
+fm_probe --json --timeout 2000ms --tls-alpn-require http/1.1 "https://127.0.0.1:$ALP/"
+fm_check_probe "--tls-alpn-require http/1.1 to s_server -alpn http/1.1: ok" 0 verdict=ok
+fm_probe --json --timeout 2000ms --tls-alpn-require http/1.1 --tls-request "https://127.0.0.1:$V12/"
+fm_check_probe "--tls-alpn-require http/1.1 with --tls-request to nginx: HEAD 200, ok" 0 \
+    verdict=ok targets.0.status=200
+fm_probe --tls-alpn-require 'h2,' "https://127.0.0.1:$H2/"
+is "$FM_RC" 64 "an empty name in the required ALPN list: a usage error"
 fm_probe --json --timeout 2000ms --tls-alpn h2 --tls-request "https://127.0.0.1:$H2/"
 fm_check_probe "--tls-alpn h2 with --tls-request: the server chose h2, HTTP/1 cannot follow: complete" 2 \
     verdict=complete targets.0.reason=tls-failed

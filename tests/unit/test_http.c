@@ -21,6 +21,8 @@ struct reply_case {
     size_t header_len;
     long content_length;    /* -1: none */
     bool chunked;
+    bool deviates;          /* a deviation that curl, wget and HAProxy accept,
+                             * or a framing doubt (doc/reference/http-replies.md) */
 };
 
 #define REPLY(s) s, sizeof(s) - 1
@@ -67,7 +69,9 @@ static const struct reply_case reply_cases[] = {
     { REPLY("HTTP/1.2 200 OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.10 200 OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1200 OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
-    { REPLY("HTTP/1.1  200 OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    { REPLY("HTTP/1.1  200 OK\r\n\r\n"), FM_HTTP_HEADERS_DONE, 200, 20, -1, .deviates = true },
+    { REPLY("HTTP/1.1 \t200 OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    { REPLY("HTTP/1.1   \r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("http/1.1 200 OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
 
@@ -83,15 +87,23 @@ static const struct reply_case reply_cases[] = {
     { REPLY("HTTP/1.1 200 OK\r\nX: a\0b\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\nX\0: a\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\n\0X: a\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
-    { REPLY("HTTP/1.1 200 OK\r\nX: a\x08\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    { REPLY("HTTP/1.1 200 OK\r\nX: a\x08\r\n\r\n"), FM_HTTP_HEADERS_DONE, 200, 26, -1, .deviates = true },
+    { REPLY("HTTP/1.1 200 OK\r\nContent-Length: 5\x01\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\nX: a\rb\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\nX: a\r\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\n\r\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 103 Hints\0\r\n\r\nHTTP/1.1 200 OK\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
 
-    /* Header lines that can be read in two ways. */
-    { REPLY("HTTP/1.1 200 OK\r\nX: a\r\n b\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
-    { REPLY("HTTP/1.1 200 OK\r\nX: a\r\n\tContent-Length: 0\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    /* obs-fold continues the value above (curl, wget and HAProxy join the
+     * lines): a deviation, unless it follows the status line or a header
+     * that frames the body. */
+    { REPLY("HTTP/1.1 200 OK\r\nX: a\r\n b\r\n\r\n"), FM_HTTP_HEADERS_DONE, 200, 29, -1, .deviates = true },
+    { REPLY("HTTP/1.1 200 OK\r\nX: a\r\n\tContent-Length: 0\r\n\r\n"), FM_HTTP_HEADERS_DONE, 200, 45, -1,
+      .deviates = true },
+    { REPLY("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n 6\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    { REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n x\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    { REPLY("HTTP/1.1 200 OK\r\nX: a\r\n b\0\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    /* Header lines that curl or HAProxy refuse. */
     { REPLY("HTTP/1.1 200 OK\r\n Server: x\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\nJunk without colon\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\nJunk\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
@@ -113,13 +125,17 @@ static const struct reply_case reply_cases[] = {
     { REPLY("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
 
     /* Transfer-Encoding we cannot follow, or beside Content-Length. */
-    { REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
-    { REPLY("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    /* Beside Content-Length, or in HTTP/1.0: a framing doubt, which the
+     * judge calls malformed only where a body follows. */
+    { REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n"), FM_HTTP_HEADERS_DONE,
+      200, 66, 5, true, true },
+    { REPLY("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"), FM_HTTP_HEADERS_DONE,
+      200, 66, 5, true, true },
     { REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
     { REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n"),
       FM_HTTP_MALFORMED, 0, 0, -1 },
-    { REPLY("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), FM_HTTP_MALFORMED, 0, 0, -1 },
+    { REPLY("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), FM_HTTP_HEADERS_DONE, 200, 47, -1, true, true },
 };
 
 static void
@@ -143,6 +159,7 @@ test_reply_table(void **state)
                 assert_int_equal(reply.content_length, (size_t) c->content_length);
             }
             assert_int_equal(reply.chunked, c->chunked);
+            assert_int_equal(reply.deviation != NULL || reply.framing_doubt != NULL, c->deviates);
         }
         if (got == FM_HTTP_MALFORMED) {
             assert_non_null(reply.why);
@@ -381,8 +398,12 @@ test_endless_status_line(void **state)
     (void) state;
     memcpy(buf, "HTTP/1.1 200 ", 13);
     memset(buf + 13, 'x', sizeof(buf) - 13);
+    /* A long reason phrase is no fault (curl and HAProxy take what fits
+     * their header buffers): the read cap ends it (read-too-large). */
     assert_int_equal(fm_http_parse_reply(buf, 1000, &reply), FM_HTTP_NEED_MORE);
-    assert_int_equal(fm_http_parse_reply(buf, sizeof(buf), &reply), FM_HTTP_MALFORMED);
+    assert_int_equal(fm_http_parse_reply(buf, sizeof(buf), &reply), FM_HTTP_NEED_MORE);
+    memcpy(buf + 1500, "\r\n\r\n", 4);
+    assert_int_equal(fm_http_parse_reply(buf, sizeof(buf), &reply), FM_HTTP_HEADERS_DONE);
 }
 
 int

@@ -63,6 +63,8 @@ struct judge_case {
     const char *maint_status;   /* maintenance_status, or NULL */
     const char *maint_header;   /* maintenance_header, or NULL */
     const char *maint_regex;    /* maintenance_regex, or NULL */
+    const char *deviation;      /* a part of the accepted deviation, or NULL */
+    bool no_deviation;          /* and there must be none */
 };
 
 static const struct judge_case cases[] = {
@@ -90,11 +92,52 @@ static const struct judge_case cases[] = {
       .done = true, .reason = FM_REASON_STATUS, .status = 503 },
     { "not HTTP", REPLY("SSH-2.0-OpenSSH\x01\r\n"), .done = true, .reason = FM_REASON_READ_MALFORMED,
       .detail = "\"SSH-2.0-OpenSSH\\x01\\x0d\\x0a\"" },
-    { "a body after a HEAD reply", REPLY("HTTP/1.1 200 OK\r\n\r\nbody"), .done = true,
-      .reason = FM_REASON_READ_MALFORMED, .status = 200,
-      .detail = "malformed reply (a body where the reply may have none): \"body\"" },
-    { "a body after a 204", REPLY("HTTP/1.1 204 No\r\n\r\nx"), .get = true, .done = true,
-      .reason = FM_REASON_READ_MALFORMED, .status = 204 },
+    /* Issue 29, defect 2: curl -I, wget --spider and HAProxy accept a body
+     * after HEAD (and after 204 or 304): judged by the status, noted. */
+    { "a body after a HEAD reply: ok, noted", REPLY("HTTP/1.1 200 OK\r\n\r\nbody"), .done = true,
+      .reason = FM_REASON_OK, .status = 200, .deviation = "a body where the reply may have none" },
+    { "a body after a HEAD reply, status outside the set",
+      REPLY("HTTP/1.1 503 Busy\r\nContent-Length: 4\r\n\r\nbusy"), .done = true,
+      .reason = FM_REASON_STATUS, .status = 503 },
+    { "a body after a HEAD reply is not what the regex sees",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nup"), .regex = "up", .done = true,
+      .reason = FM_REASON_CONTENT_MISMATCH, .status = 200 },
+    { "a body after a HEAD reply, reverse: the body is not matched",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nerror"), .regex = "error", .reverse = true,
+      .done = true, .reason = FM_REASON_OK, .status = 200 },
+    { "a body after a HEAD reply, maintenance_status", REPLY("HTTP/1.1 404 No\r\n\r\nbody"),
+      .maint_status = "404", .done = true, .reason = FM_REASON_MAINTENANCE, .status = 404 },
+    { "a body after a 204: ok, noted, not matched", REPLY("HTTP/1.1 204 No\r\n\r\nup"), .get = true,
+      .regex = "up", .done = true, .reason = FM_REASON_CONTENT_MISMATCH, .status = 204,
+      .deviation = "a body where" },
+    { "a body after a 304: ok, noted", REPLY("HTTP/1.1 304 Same\r\n\r\nx"), .get = true, .done = true,
+      .reason = FM_REASON_OK, .status = 304, .deviation = "a body where" },
+    { "no body after a HEAD reply: nothing noted", REPLY("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n"),
+      .done = true, .reason = FM_REASON_OK, .status = 200, .no_deviation = true },
+    { "two spaces before the status: ok, noted", REPLY("HTTP/1.1  200 OK\r\n\r\n"), .done = true,
+      .reason = FM_REASON_OK, .status = 200, .deviation = "more than one space" },
+    { "obs-fold: ok, noted", REPLY("HTTP/1.1 200 OK\r\nX: a\r\n b\r\n\r\n"), .done = true,
+      .reason = FM_REASON_OK, .status = 200, .deviation = "obs-fold" },
+    { "a control character in a header value: ok, noted", REPLY("HTTP/1.1 200 OK\r\nX: \x01\r\n\r\n"),
+      .done = true, .reason = FM_REASON_OK, .status = 200, .deviation = "control character" },
+    { "a control character in the status line: malformed", REPLY("HTTP/1.1 200 O\x01K\r\n\r\n"),
+      .done = true, .reason = FM_REASON_READ_MALFORMED },
+    { "Transfer-Encoding and Content-Length on a GET: malformed",
+      REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n0\r\n\r\n"),
+      .get = true, .done = true, .reason = FM_REASON_READ_MALFORMED, .status = 200,
+      .detail = "both Transfer-Encoding and Content-Length" },
+    { "Transfer-Encoding and Content-Length on a HEAD: ok, noted",
+      REPLY("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n"), .done = true,
+      .reason = FM_REASON_OK, .status = 200, .deviation = "both Transfer-Encoding" },
+    { "Transfer-Encoding in HTTP/1.0 on a GET: malformed",
+      REPLY("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), .get = true, .done = true,
+      .reason = FM_REASON_READ_MALFORMED, .status = 200 },
+    { "Transfer-Encoding in HTTP/1.0 on a HEAD: ok, noted",
+      REPLY("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), .done = true,
+      .reason = FM_REASON_OK, .status = 200, .deviation = "HTTP/1.0" },
+    { "conflicting Content-Length on a HEAD: malformed",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n"), .done = true,
+      .reason = FM_REASON_READ_MALFORMED },
     { "regex on the headers of a HEAD reply", REPLY("HTTP/1.1 200 OK\r\nStatus: up\r\n\r\n"),
       .regex = "^Status: up", .done = true, .reason = FM_REASON_OK, .status = 200 },
     { "regex misses the headers", REPLY("HTTP/1.1 200 OK\r\n\r\n"), .regex = "up", .done = true,
@@ -248,7 +291,9 @@ test_judge_table(void **state)
 
         run_case(c, &v, &done);
         if (done != c->done || (done && v.reason != c->reason) || v.http_status != c->status
-            || (c->detail != NULL && strstr(v.detail, c->detail) == NULL)) {
+            || (c->detail != NULL && strstr(v.detail, c->detail) == NULL)
+            || (c->deviation != NULL && (v.deviation == NULL || strstr(v.deviation, c->deviation) == NULL))
+            || (c->no_deviation && v.deviation != NULL)) {
             fail_msg("case '%s': done %d reason %s status %d detail '%s'", c->name, done,
                      fm_reason_name(v.reason), v.http_status, v.detail);
         }

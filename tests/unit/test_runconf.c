@@ -182,6 +182,17 @@ alpn_set(const struct fm_run_config *cfg)
 }
 
 static bool
+alpn_require_set(const struct fm_run_config *cfg)
+{
+    static const unsigned char wire[] = "\x02h2";
+
+    return strcmp(cfg->probe.alpn_require_text, "h2") == 0
+           && cfg->probe.alpn_require_wire_len == sizeof(wire) - 1
+           && memcmp(cfg->probe.alpn_require_wire, wire, sizeof(wire) - 1) == 0
+           && cfg->probe.alpn_text == NULL;
+}
+
+static bool
 maint_status_set(const struct fm_run_config *cfg)
 {
     return cfg->probe.have_maintenance_status
@@ -265,6 +276,8 @@ static const struct param_case param_cases[] = {
     { "tls_min_version", "TLSv1.3", min_version_set, "1.1",
       "tls_min_version: invalid TLS version '1.1': expected 1.2 or 1.3", "tls_version" },
     { "tls_alpn", "h2,http/1.1", alpn_set, "h2, http/1.1", "tls_alpn: invalid ALPN list", "alpn" },
+    { "tls_alpn_require", "h2", alpn_require_set, "h2,", "tls_alpn_require: invalid ALPN list",
+      "tls_alpn_required" },
     { "max_reply_bytes", "1M", max_set, "63",
       "invalid max_reply_bytes '63': expected a size of at least 64", "max_reply" },
     { "spread", "true", spread_set, "often", "invalid spread 'often': expected true or false",

@@ -374,11 +374,109 @@ test_target_texts(void **state)
     fm_probe_opts_clear(&opts);
 }
 
+/* Issue 30, defect 8: a secret a server echoes back is hidden wherever it
+ * shows, escaped or not, and its pieces where a line break or a cut split
+ * it. */
+struct secret_case {
+    const char *in;
+    const char *out;
+};
+
+static const struct secret_case secret_cases[] = {
+    { "-ERR invalid password Qz7kWv4p for user", "-ERR invalid password *** for user" },
+    { "redis: -Qz7kWv4p", "redis: -***" },
+    { "twice: Qz7kWv4p Qz7kWv4p", "twice: *** ***" },
+    { "escaped: Qz7k\\x20Wv4p", "escaped: ***" },                    /* the second secret */
+    { "escaped: \\x51z7kWv4p", "escaped: ***" },
+    { "split: Qz7k\\x0d\\x0aWv4p", "split: ***\\x0d\\x0a***" },
+    { "first line: -ERR Qz7kW", "first line: -ERR ***" },             /* cut at its end */
+    { "excerpt: \"Qz7kWv\"", "excerpt: \"***\"" },
+    { "three lines: Qz7\\x0a7kWv\\x0a4p", "three lines: Qz7\\x0a***\\x0a4p" },
+    { "\"7kWv4\" cut at both ends", "\"***\" cut at both ends" },
+    { "Wv4p, the rest", "***, the rest" },                             /* its end first */
+    { "short pieces stay: Qz7 and v4p", "short pieces stay: Qz7 and v4p" },
+    { "not cut: Qz7kW and more", "not cut: Qz7kW and more" },
+    { "sp ace: Qz7k Wv4p.", "sp ace: ***." },
+    { "", "" },
+};
+
+static void
+test_redact_secrets(void **state)
+{
+    const char *secrets[] = { "Qz7kWv4p", NULL, "", "Qz7k Wv4p" };
+    char out[256];
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(secret_cases) / sizeof(secret_cases[0]); i++) {
+        const struct secret_case *c = &secret_cases[i];
+        size_t n = fm_text_redact_secrets(out, sizeof(out), c->in, strlen(c->in), secrets, 4);
+
+        print_message("# case %zu: '%s'\n", i, c->in);
+        assert_string_equal(out, c->out);
+        assert_int_equal(n, strlen(c->out));
+    }
+    /* a short buffer: cut, never a piece of the secret */
+    assert_int_equal(fm_text_redact_secrets(out, 8, "ab Qz7kWv4p", 11, secrets, 1), 6);
+    assert_string_equal(out, "ab ***");
+    /* no secret: unchanged */
+    assert_int_equal(fm_text_redact_secrets(out, sizeof(out), "x Qz7kWv4p", 10, NULL, 0), 10);
+    assert_string_equal(out, "x Qz7kWv4p");
+}
+
+/* The secrets of a target: its password, the base64 an HTTP server gets,
+ * and credential headers' values. */
+static void
+test_target_redact_reply(void **state)
+{
+    struct fm_target t;
+    struct fm_probe_opts opts;
+    char err[256];
+    char text[160];
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_target_parse("redis://:Qz7k%20Wv4p@127.0.0.1:1", false, &t, err,
+                                     sizeof(err)), 0);
+    snprintf(text, sizeof(text), "AUTH: -ERR Qz7k Wv4p");
+    fm_target_redact_reply(&t, &opts, text, sizeof(text));
+    assert_string_equal(text, "AUTH: -ERR ***");
+    fm_target_clear(&t);
+
+    assert_int_equal(fm_target_parse("http://user:pw4secret@127.0.0.1:1/", false, &t, err,
+                                     sizeof(err)), 0);
+    /* base64("user:pw4secret") */
+    snprintf(text, sizeof(text), "malformed reply: \"Basic dXNlcjpwdzRzZWNyZXQ=\" pw4secret");
+    fm_target_redact_reply(&t, &opts, text, sizeof(text));
+    assert_string_equal(text, "malformed reply: \"Basic ***\" ***");
+    fm_target_clear(&t);
+
+    assert_int_equal(fm_probe_opts_add_header(&opts, "X-Api-Key: k3y-v4lue", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_add_header(&opts, "Authorization: Bearer t0k3n-x", err,
+                                              sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_add_header(&opts, "X-Trace: public", err, sizeof(err)), 0);
+    assert_int_equal(fm_target_parse("http://127.0.0.1:1/", false, &t, err, sizeof(err)), 0);
+    snprintf(text, sizeof(text), "echo k3y-v4lue t0k3n-x public");
+    fm_target_redact_reply(&t, &opts, text, sizeof(text));
+    assert_string_equal(text, "echo *** *** public");
+    fm_target_clear(&t);
+
+    /* an exec target's URI argument: its password as the program got it */
+    assert_int_equal(fm_target_parse_exec("/bin/echo --url redis://:s3cr%20t@h:1", &t, err,
+                                          sizeof(err)), 0);
+    snprintf(text, sizeof(text), "cannot log in with s3cr%%20t");
+    fm_target_redact_reply(&t, NULL, text, sizeof(text));
+    assert_string_equal(text, "cannot log in with ***");
+    fm_target_clear(&t);
+    fm_probe_opts_clear(&opts);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_redact_table),
+        cmocka_unit_test(test_redact_secrets),
+        cmocka_unit_test(test_target_redact_reply),
         cmocka_unit_test(test_redact_bounds),
         cmocka_unit_test(test_escape_table),
         cmocka_unit_test(test_escape_bounds),
