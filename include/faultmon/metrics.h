@@ -65,13 +65,16 @@ enum fm_metrics_http {
     FM_METRICS_HTTP_NOT_FOUND,      /* 404: any other path */
     FM_METRICS_HTTP_METHOD,         /* 405: any other method */
     FM_METRICS_HTTP_TOO_LARGE,      /* 431: header over the limit */
+    FM_METRICS_HTTP_INDEX,          /* GET /: 200, a page linking /metrics */
+    FM_METRICS_HTTP_INDEX_HEAD,     /* HEAD /: 200 without a body */
 };
 
 /*!
  * \brief Judge the bytes a client sent so far.
  *
  * Only the request line matters; the header must end (a blank line) within
- * \p max_len bytes.  A query string is allowed ("/metrics?x"), as
+ * \p max_len bytes.  Two paths are served, /metrics and / (a page linking
+ * it, for a person who opens the exporter's address); every other is 404.  A query string is allowed ("/metrics?x"), as
  * Prometheus never sends one but people do.
  *
  * \param[in] buf      the bytes
@@ -89,7 +92,9 @@ enum fm_metrics_http fm_metrics_http_judge(const char *buf, size_t len, size_t m
  * \param[in]  body_len  the body's length (the metrics, or the error text)
  * \param[out] buf       the header
  * \param[in]  buf_len   its size
- * \return the error text to send as the body (empty for OK and HEAD)
+ * \return the text to send as the body: the error's, the page of INDEX
+ *         (INDEX_HEAD: its length is in the header, send none); empty for
+ *         OK and HEAD (the caller's metrics)
  */
 const char *fm_metrics_http_header(enum fm_metrics_http what, size_t body_len,
                                    char *buf, size_t buf_len);

@@ -186,17 +186,59 @@ series_pending(FILE *out, const char *name, const struct fm_metrics_resource *r)
     }
 }
 
-/* Per target: resource, target and the value \p fn picks. */
+/* Whether the resource's target \p i gets series: not when an earlier one
+ * has the same text and source (the same probe listed twice, "80" and
+ * "127.0.0.1:80" in Port_list), whose series would have the same labels. */
+static bool
+target_shown(const struct fm_run_state *st, size_t i)
+{
+    for (size_t j = 0; j < i; j++) {
+        if (st->targets[j].source == st->targets[i].source
+            && strcmp(st->targets[j].target, st->targets[i].target) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The number of targets of a trusted state to look at. */
+static size_t
+n_targets(const struct fm_metrics_resource *r)
+{
+    if (r->st == NULL) {
+        return 0;
+    }
+    return (r->st->n_targets < FM_STATE_MAX_TARGETS)? r->st->n_targets : FM_STATE_MAX_TARGETS;
+}
+
+/* A target's series up to its value: resource, target, source (the
+ * parameter it came from: the same URL may be a Port_list HEAD and a
+ * Monitor_Uri_List GET) and, unless \p key is NULL, KEY=VALUE. */
+static void
+put_target_labels(FILE *out, const char *name, const struct fm_metrics_resource *r,
+                  const struct fm_state_target *t, const char *key, const char *value)
+{
+    fprintf(out, "%s{resource=\"", name);
+    fm_metrics_put_label(out, r->name);
+    fputs("\",target=\"", out);
+    fm_metrics_put_label(out, t->target);
+    fprintf(out, "\",source=\"%s\"", fm_state_source_name(t->source));
+    if (key != NULL) {
+        fprintf(out, ",%s=\"%s\"", key, value);
+    }
+    fputs("} ", out);
+}
+
+/* Per target: resource, target, source and the value \p fn picks. */
 static void
 put_targets(FILE *out, const char *name, const struct fm_metrics_resource *r,
             void (*fn)(FILE *out, const struct fm_state_target *t))
 {
-    if (r->st == NULL) {
-        return;
-    }
-    for (size_t i = 0; i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
-        put_labels(out, name, r->name, "target", r->st->targets[i].target);
-        fn(out, &r->st->targets[i]);
+    for (size_t i = 0; i < n_targets(r); i++) {
+        if (target_shown(r->st, i)) {
+            put_target_labels(out, name, r, &r->st->targets[i], NULL, NULL);
+            fn(out, &r->st->targets[i]);
+        }
     }
 }
 
@@ -255,27 +297,15 @@ series_partial(FILE *out, const char *name, const struct fm_metrics_resource *r)
     put_targets(out, name, r, value_partial);
 }
 
-/* Per target, with one more label: resource, target, KEY=VALUE. */
-static void
-put_target_labels(FILE *out, const char *name, const struct fm_metrics_resource *r,
-                  const struct fm_state_target *t, const char *key, const char *value)
-{
-    fprintf(out, "%s{resource=\"", name);
-    fm_metrics_put_label(out, r->name);
-    fputs("\",target=\"", out);
-    fm_metrics_put_label(out, t->target);
-    fprintf(out, "\",%s=\"%s\"} ", key, value);
-}
-
 /* Only the phases the probe went through: a numeric address has no
  * resolve, a plain target no tls, a TCP connect check no request. */
 static void
 series_phases(FILE *out, const char *name, const struct fm_metrics_resource *r)
 {
-    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+    for (size_t i = 0; i < n_targets(r); i++) {
         const struct fm_state_target *t = &r->st->targets[i];
 
-        for (size_t p = 0; p < FM_PHASE__COUNT; p++) {
+        for (size_t p = 0; target_shown(r->st, i) && p < FM_PHASE__COUNT; p++) {
             if ((t->phases & (1u << p)) != 0) {
                 put_target_labels(out, name, r, t, "phase", fm_probe_phase_name((enum fm_probe_phase) p));
                 put_seconds(out, t->phase_us[p]);
@@ -289,8 +319,8 @@ series_failures(FILE *out, const char *name, const struct fm_metrics_resource *r
 {
     static const enum fm_class classes[] = { FM_CLASS_PARTIAL, FM_CLASS_COMPLETE };
 
-    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
-        for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++) {
+    for (size_t i = 0; i < n_targets(r); i++) {
+        for (size_t c = 0; target_shown(r->st, i) && c < sizeof(classes) / sizeof(classes[0]); c++) {
             put_target_labels(out, name, r, &r->st->targets[i], "class", fm_class_name(classes[c]));
             fprintf(out, "%" PRIu64 "\n", r->st->targets[i].failures[classes[c]]);
         }
@@ -301,9 +331,9 @@ series_failures(FILE *out, const char *name, const struct fm_metrics_resource *r
 static void
 series_cert_expiry(FILE *out, const char *name, const struct fm_metrics_resource *r)
 {
-    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
-        if (r->st->targets[i].cert_not_after > 0) {
-            put_labels(out, name, r->name, "target", r->st->targets[i].target);
+    for (size_t i = 0; i < n_targets(r); i++) {
+        if (r->st->targets[i].cert_not_after > 0 && target_shown(r->st, i)) {
+            put_target_labels(out, name, r, &r->st->targets[i], NULL, NULL);
             fprintf(out, "%" PRId64 "\n", r->st->targets[i].cert_not_after);
         }
     }
@@ -362,6 +392,12 @@ static const struct family families[] = {
 void
 fm_metrics_render(FILE *out, const struct fm_metrics_resource *res, size_t n)
 {
+    /* Which faultmon a dashboard looks at, as node_exporter's and
+     * Prometheus' own *_build_info: always 1, the version in a label. */
+    fputs("# HELP faultmon_build_info The faultmon version serving these metrics\n"
+          "# TYPE faultmon_build_info gauge\nfaultmon_build_info{version=\"", out);
+    fm_metrics_put_label(out, PACKAGE_VERSION);
+    fputs("\"} 1\n", out);
     for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
         fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", families[f].name, families[f].help,
                 families[f].name, families[f].type);
