@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <faultmon/state.h>
@@ -24,6 +25,11 @@
 struct fm_metrics_resource {
     char name[FM_RESOURCE_NAME_MAX];
     const struct fm_run_state *st;  /* NULL: no state the reader trusts */
+    bool loop_running;              /* a loop holds the state's lock */
+    bool loop_died;                 /* none does though one should: the last
+                                       died, or the agent's record says the
+                                       service was started here (faultmon
+                                       status' loop-not-running) */
 };
 
 /*!
@@ -98,5 +104,37 @@ enum fm_metrics_http fm_metrics_http_judge(const char *buf, size_t len, size_t m
  */
 const char *fm_metrics_http_header(enum fm_metrics_http what, size_t body_len,
                                    char *buf, size_t buf_len);
+
+/* Where the exporter listens: --listen ADDRESS:PORT, [IPV6]:PORT or :PORT. */
+struct fm_metrics_listen {
+    char host[64];                  /* numeric; "" for every address */
+    uint16_t port;                  /* 1-65535 */
+    int family;                     /* AF_INET, AF_INET6; AF_UNSPEC: both */
+};
+
+/*!
+ * \brief Read a --listen value: a numeric address (IPv6 in brackets, or
+ *        none for every address of both families) and a port of 1-65535.
+ *
+ * \param[in]  spec  the value
+ * \param[out] out   what it says
+ * \param[out] err   why not, one line naming the value
+ * \return 0 or EINVAL
+ */
+int fm_metrics_listen_parse(const char *spec, struct fm_metrics_listen *out,
+                            char *err, size_t err_len);
+
+/*!
+ * \brief Open the listening socket (non-blocking, close-on-exec): for every
+ *        address one IPv6 socket that takes IPv4 too (IPV6_V6ONLY 0), or an
+ *        IPv4 one on a host without IPv6; an IPv6 address, IPv6 only.
+ *
+ * \param[in]  l      where
+ * \param[out] where  the URL it serves, for the line that says so
+ * \param[out] err    why not
+ * \return the socket, or -1
+ */
+int fm_metrics_listen_open(const struct fm_metrics_listen *l, char *where, size_t where_len,
+                           char *err, size_t err_len);
 
 #endif
