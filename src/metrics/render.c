@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <faultmon/decide.h>
 #include <faultmon/metrics.h>
@@ -340,6 +341,22 @@ series_cert_expiry(FILE *out, const char *name, const struct fm_metrics_resource
 }
 
 static void
+series_loop_running(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL) {
+        put_resource_u64(out, name, r, r->loop_running? 1 : 0);
+    }
+}
+
+static void
+series_loop_died(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL) {
+        put_resource_u64(out, name, r, r->loop_died? 1 : 0);
+    }
+}
+
+static void
 series_decisions(FILE *out, const char *name, const struct fm_metrics_resource *r)
 {
     static const enum fm_action actions[] = { FM_ACTION_RESTART, FM_ACTION_FAILOVER };
@@ -356,6 +373,12 @@ static const struct family families[] = {
       series_valid },
     { "faultmon_state", "gauge",
       "The loop's state, one series per state, 1 for the current one", series_state },
+    { "faultmon_loop_running", "gauge",
+      "1 when a faultmon loop runs for the resource on this node; 0: the state is the last "
+      "loop's, history (the resource stopped or moved) unless faultmon_loop_died", series_loop_running },
+    { "faultmon_loop_died", "gauge",
+      "1 when no loop runs though one should: the last one died, or the service was started "
+      "here and not stopped (faultmon status: loop-not-running)", series_loop_died },
     { "faultmon_window_weight", "gauge",
       "Failure weight within Retry_interval (100 asks for recovery)", series_weight },
     { "faultmon_restarts_in_window", "gauge",
@@ -425,6 +448,15 @@ read_one(struct fm_metrics_resource *r, struct fm_run_state *st)
     if (fm_state_dir(r->name, dir, sizeof(dir)) == 0
         && fm_state_read(dir, st, err, sizeof(err)) == 0) {
         r->st = st;
+        r->loop_running = fm_state_loop_pid(dir) != 0;
+        /* As faultmon status judges it: the agent's record outlives its
+         * loop only when the loop died (the agent's stop removes both). */
+        if (!r->loop_running) {
+            char path[4200];
+
+            snprintf(path, sizeof(path), "%s/agent", dir);
+            r->loop_died = fm_state_loop_died(dir) != 0 || access(path, F_OK) == 0;
+        }
     }
 }
 

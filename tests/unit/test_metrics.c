@@ -18,7 +18,8 @@
 #include <faultmon/state.h>
 
 static const char *const families[] = {
-    "faultmon_build_info", "faultmon_state_valid", "faultmon_state", "faultmon_window_weight",
+    "faultmon_build_info", "faultmon_state_valid", "faultmon_state", "faultmon_loop_running",
+    "faultmon_loop_died", "faultmon_window_weight",
     "faultmon_restarts_in_window", "faultmon_pending_recovery", "faultmon_cycles_total",
     "faultmon_last_decision_timestamp_seconds", "faultmon_state_updated_timestamp_seconds",
     "faultmon_probe_success", "faultmon_probe_partial", "faultmon_probe_duration_seconds",
@@ -159,6 +160,9 @@ test_every_family_once(void **state)
     assert_non_null(strstr(text, "faultmon_state_valid{resource=\"bad\"} 0\n"));
     assert_non_null(strstr(text, "faultmon_state_valid{resource=\"web\"} 1\n"));
     assert_null(strstr(text, "faultmon_state{resource=\"bad\""));  /* no verdict */
+    assert_non_null(strstr(text, "faultmon_loop_running{resource=\"web\"} 0\n"));
+    assert_non_null(strstr(text, "faultmon_loop_died{resource=\"web\"} 0\n"));
+    assert_null(strstr(text, "faultmon_loop_running{resource=\"bad\""));
     assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"flapping\"} 1\n"));
     assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"up\"} 0\n"));
     assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"down\"} 0\n"));
