@@ -4,6 +4,9 @@
  */
 #include <config.h>
 
+#include <errno.h>
+#include <sys/socket.h>
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -359,6 +362,51 @@ test_http_header(void **state)
     assert_non_null(strstr(buf, want));
 }
 
+/* --listen (issue 29 #8): a port outside 1-65535 is refused, never taken
+ * modulo 65536; ":PORT" is every address of both families. */
+static void
+test_listen_parse(void **state)
+{
+    static const struct { const char *spec; int rc, family; const char *host; unsigned port; } cases[] = {
+        { "127.0.0.1:9717", 0, AF_INET, "127.0.0.1", 9717 },
+        { ":9717", 0, AF_UNSPEC, "", 9717 },
+        { "[::1]:1", 0, AF_INET6, "::1", 1 },
+        { "[::]:65535", 0, AF_INET6, "::", 65535 },
+        { "::1:9717", 0, AF_INET6, "::1", 9717 },
+        { "127.0.0.1:99999", EINVAL, 0, "", 0 },
+        { "127.0.0.1:65536", EINVAL, 0, "", 0 },
+        { "127.0.0.1:0", EINVAL, 0, "", 0 },
+        { "127.0.0.1:-1", EINVAL, 0, "", 0 },
+        { "127.0.0.1:+80", EINVAL, 0, "", 0 },
+        { "127.0.0.1: 80", EINVAL, 0, "", 0 },
+        { "127.0.0.1:http", EINVAL, 0, "", 0 },
+        { "127.0.0.1:", EINVAL, 0, "", 0 },
+        { "127.0.0.1", EINVAL, 0, "", 0 },
+        { "localhost:9717", EINVAL, 0, "", 0 },
+        { "[127.0.0.1:80", EINVAL, 0, "", 0 },
+        { "999.0.0.1:80", EINVAL, 0, "", 0 },
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct fm_metrics_listen l;
+        char err[256] = "";
+        int rc = fm_metrics_listen_parse(cases[i].spec, &l, err, sizeof(err));
+
+        if (rc != cases[i].rc) {
+            fail_msg("%s: rc %d, want %d (%s)", cases[i].spec, rc, cases[i].rc, err);
+        }
+        if (rc == 0) {
+            assert_int_equal(l.family, cases[i].family);
+            assert_string_equal(l.host, cases[i].host);
+            assert_int_equal(l.port, cases[i].port);
+        } else {
+            assert_non_null(strstr(err, cases[i].spec));     /* the value named */
+            assert_null(strchr(err, '\n'));
+        }
+    }
+}
+
 /* Issue 29: the same URL in Port_list and Monitor_Uri_List (and as a
  * dependency) is told apart by source; the same probe listed twice in one
  * list is shown once.  No two sample lines have the same name and labels. */
@@ -422,6 +470,7 @@ main(void)
         cmocka_unit_test(test_http_judge),
         cmocka_unit_test(test_http_header),
         cmocka_unit_test(test_every_series_unique),
+        cmocka_unit_test(test_listen_parse),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
