@@ -254,6 +254,10 @@ on_client(int32_t fd, int32_t revents, void *data)
     }
     if (done) {
         client_close(c);
+        /* Negative, as libqb's examples: the entry is gone (some libqb
+         * versions mark an entry active again after its dispatch unless
+         * told so, and never reuse its slot). */
+        return -1;
     }
     return 0;
 }
@@ -303,17 +307,19 @@ on_accept_resume(void *data)
 }
 
 /* Out of descriptors: free one from an idle client, or stop accepting for
- * a moment (the listening socket would wake the loop without end). */
-static void
+ * a moment (the listening socket would wake the loop without end); false
+ * when accepting stopped. */
+static bool
 accept_out_of_fds(struct exporter *ex)
 {
     if (drop_oldest_idle(ex)) {
-        return;
+        return true;
     }
     qb_loop_poll_del(ex->loop, ex->listen_fd);
     ex->accept_paused = true;
     qb_loop_timer_add(ex->loop, QB_LOOP_HIGH, EXP_ACCEPT_PAUSE_MS * 1000000ull, ex,
                       on_accept_resume, &ex->pause_timer);
+    return false;
 }
 
 static int32_t
@@ -323,14 +329,14 @@ on_accept(int32_t fd, int32_t revents, void *data)
 
     (void) revents;
     /* At most a bound's worth a wake-up, so the clients' events interleave. */
-    for (size_t i = 0; i < 64 && !ex->accept_paused; i++) {
+    for (size_t i = 0; i < 64; i++) {
         int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
         if (cfd >= 0) {
             client_add(ex, cfd);
-        } else if (errno == EMFILE || errno == ENFILE) {
-            accept_out_of_fds(ex);
-        } else if (errno != EINTR && errno != ECONNABORTED) {
+        } else if ((errno == EMFILE || errno == ENFILE) && !accept_out_of_fds(ex)) {
+            return -1;      /* its entry deleted: as on_client() */
+        } else if (errno != EINTR && errno != ECONNABORTED && errno != EMFILE && errno != ENFILE) {
             break;          /* EAGAIN: none left */
         }
     }

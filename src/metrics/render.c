@@ -445,6 +445,8 @@ read_one(struct fm_metrics_resource *r, struct fm_run_state *st)
     char err[512];
 
     r->st = NULL;
+    r->loop_running = false;
+    r->loop_died = false;
     if (fm_state_dir(r->name, dir, sizeof(dir)) == 0
         && fm_state_read(dir, st, err, sizeof(err)) == 0) {
         r->st = st;
