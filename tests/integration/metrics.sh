@@ -101,7 +101,8 @@ unique=$("$PYTHON3" "$FM_TEST_LIB/exposition.py" unique "$FM_TMP/dup.prom")
 is "${unique%% *}" ok "no two samples of the whole output have the same name and labels"
 [ "${unique%% *}" = ok ] || diag "$unique"
 promtool_check "$FM_TMP/dup.prom" "promtool check metrics accepts it"
-is "$(metric "$FM_TMP/dup.prom" 'faultmon_loop_running{resource="web"}')" 1 "faultmon_loop_running is 1 while the loop runs"
+is "$(metric "$FM_TMP/dup.prom" 'faultmon_loop_running{resource="web"}')/$(metric "$FM_TMP/dup.prom" 'faultmon_loop_died{resource="web"}')" 1/0 \
+    "faultmon_loop_running is 1 while the loop runs, faultmon_loop_died 0"
 is "$(metric "$FM_TMP/dup.prom" 'faultmon_loop_running{resource="dup"}')/$(metric "$FM_TMP/dup.prom" 'faultmon_loop_died{resource="dup"}')" 0/0 \
     "a loop that stopped cleanly: faultmon_loop_running 0, faultmon_loop_died 0"
 rm -rf "${FAULTMON_STATE_DIR:?}/dup"
