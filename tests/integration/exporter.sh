@@ -18,7 +18,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 150
 fm_require_faultmon
-plan 13
+plan 14
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 PROMETHEUS=${PROMETHEUS:-$(command -v prometheus)}
@@ -83,6 +83,9 @@ BG_PIDS+=($!)
 start_exporter 127.0.0.1 127.0.0.1 || bail_out "the exporter did not listen"
 is "$(cat "$FM_TMP/exporter.err")" "faultmon exporter: listening on http://127.0.0.1:$EXPORTER_PORT/metrics" \
     "an address: it says that one"
+fm_timeout 5 "$FAULTMON" exporter --listen 127.0.0.1:"$EXPORTER_PORT" 2>"$FM_TMP/inuse.err"
+is "$?/$(wc -l <"$FM_TMP/inuse.err")" 1/1 "a port in use: exit 1, one line"
+diag_file "$FM_TMP/inuse.err"
 
 # Alone, a slowloris client is closed at the header's deadline (5 s), not
 # before, and well before the time it would take to send 8 KiB.
