@@ -141,6 +141,7 @@ src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS) $(PACEMAKER_LIBS)
 noinst_LTLIBRARIES += src/metrics/libfmmetrics.la
 src_metrics_libfmmetrics_la_SOURCES = \
 	src/metrics/http_serve.c \
+	src/metrics/listen.c \
 	src/metrics/render.c
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <faultmon/state.h>
@@ -24,6 +25,11 @@
 struct fm_metrics_resource {
     char name[FM_RESOURCE_NAME_MAX];
     const struct fm_run_state *st;  /* NULL: no state the reader trusts */
+    bool loop_running;              /* a loop holds the state's lock */
+    bool loop_died;                 /* none does though one should: the last
+                                       died, or the agent's record says the
+                                       service was started here (faultmon
+                                       status' loop-not-running) */
 };
 
 /*!
@@ -65,13 +71,16 @@ enum fm_metrics_http {
     FM_METRICS_HTTP_NOT_FOUND,      /* 404: any other path */
     FM_METRICS_HTTP_METHOD,         /* 405: any other method */
     FM_METRICS_HTTP_TOO_LARGE,      /* 431: header over the limit */
+    FM_METRICS_HTTP_INDEX,          /* GET /: 200, a page linking /metrics */
+    FM_METRICS_HTTP_INDEX_HEAD,     /* HEAD /: 200 without a body */
 };
 
 /*!
  * \brief Judge the bytes a client sent so far.
  *
  * Only the request line matters; the header must end (a blank line) within
- * \p max_len bytes.  A query string is allowed ("/metrics?x"), as
+ * \p max_len bytes.  Two paths are served, /metrics and / (a page linking
+ * it, for a person who opens the exporter's address); every other is 404.  A query string is allowed ("/metrics?x"), as
  * Prometheus never sends one but people do.
  *
  * \param[in] buf      the bytes
@@ -89,9 +98,43 @@ enum fm_metrics_http fm_metrics_http_judge(const char *buf, size_t len, size_t m
  * \param[in]  body_len  the body's length (the metrics, or the error text)
  * \param[out] buf       the header
  * \param[in]  buf_len   its size
- * \return the error text to send as the body (empty for OK and HEAD)
+ * \return the text to send as the body: the error's, the page of INDEX
+ *         (INDEX_HEAD: its length is in the header, send none); empty for
+ *         OK and HEAD (the caller's metrics)
  */
 const char *fm_metrics_http_header(enum fm_metrics_http what, size_t body_len,
                                    char *buf, size_t buf_len);
+
+/* Where the exporter listens: --listen ADDRESS:PORT, [IPV6]:PORT or :PORT. */
+struct fm_metrics_listen {
+    char host[64];                  /* numeric; "" for every address */
+    uint16_t port;                  /* 1-65535 */
+    int family;                     /* AF_INET, AF_INET6; AF_UNSPEC: both */
+};
+
+/*!
+ * \brief Read a --listen value: a numeric address (IPv6 in brackets, or
+ *        none for every address of both families) and a port of 1-65535.
+ *
+ * \param[in]  spec  the value
+ * \param[out] out   what it says
+ * \param[out] err   why not, one line naming the value
+ * \return 0 or EINVAL
+ */
+int fm_metrics_listen_parse(const char *spec, struct fm_metrics_listen *out,
+                            char *err, size_t err_len);
+
+/*!
+ * \brief Open the listening socket (non-blocking, close-on-exec): for every
+ *        address one IPv6 socket that takes IPv4 too (IPV6_V6ONLY 0), or an
+ *        IPv4 one on a host without IPv6; an IPv6 address, IPv6 only.
+ *
+ * \param[in]  l      where
+ * \param[out] where  the URL it serves, for the line that says so
+ * \param[out] err    why not
+ * \return the socket, or -1
+ */
+int fm_metrics_listen_open(const struct fm_metrics_listen *l, char *where, size_t where_len,
+                           char *err, size_t err_len);
 
 #endif

@@ -50,12 +50,14 @@ struct fm_monitor_shown {
 };
 
 /* The failure counts of the earlier loop's targets (fm_monitor_restore()),
- * for the targets of the same text when the first cycle names them. */
+ * for the targets of the same text and source when the first cycle names
+ * them. */
 struct fm_monitor_carried {
     size_t n;
     struct {
         char target[FM_STATE_TEXT_MAX];
         uint64_t failures[FM_CLASS_COMPLETE + 1];
+        enum fm_state_source source;
     } targets[FM_STATE_MAX_TARGETS];
 };
 

@@ -65,6 +65,20 @@
 #define FM_KIND_APACHE "apache"     /* Pacemaker restarts or moves it */
 #define FM_KIND_HTTPMON "httpmon"   /* only a node attribute goes to 0 */
 
+/* Which parameter a target came from: the same URL may be in Port_list (a
+ * HEAD) and Monitor_Uri_List (a GET), two probes the metrics tell apart by
+ * their "source" label (state_metrics.c's target.source). */
+enum fm_state_source {
+    FM_SOURCE_PORT_LIST = 0,        /* Port_list, or the default target */
+    FM_SOURCE_MONITOR_URI,          /* Monitor_Uri_List (--uri) */
+    FM_SOURCE_DEPENDENCY,           /* Dependency_list */
+    FM_SOURCE_COMMAND,              /* Probe_command (--exec) */
+    FM_SOURCE__COUNT,
+};
+
+/*! \brief "port_list", "monitor_uri", "dependency", "probe_command"; "invalid" else. */
+const char *fm_state_source_name(enum fm_state_source source);
+
 /* The last result of one target, and its failures so far. */
 struct fm_state_target {
     char target[FM_STATE_TEXT_MAX];
@@ -81,6 +95,7 @@ struct fm_state_target {
     uint64_t failures[FM_CLASS_COMPLETE + 1];   /* probes failed partial and
                                        complete ([FM_CLASS_OK] stays 0), kept
                                        across loops by the target's text */
+    enum fm_state_source source;    /* the parameter it came from */
 };
 
 /* One probe cycle, for the history of the last FM_STATE_MAX_RECORDS. */

@@ -9,6 +9,12 @@
  *       after a target line, its leaf certificate's notAfter (> 0)
  *   target.failures=PARTIAL COMPLETE
  *       after a target line, its failed probes of each class
+ *   target.source=monitor_uri|dependency|probe_command
+ *       after a target line, the parameter it came from (issue 29): the same
+ *       URL in Port_list and Monitor_Uri_List is two probes, and two series
+ *       with the same labels would be one to Prometheus; absent for
+ *       port_list, the common case, so that most files stay readable by the
+ *       version before it
  *   decisions=RESTARTS FAILOVERS
  *       the recoveries the resource's loops decided
  *
@@ -36,6 +42,33 @@
 #define SEEN_PHASES (1u << 0)
 #define SEEN_CERT (1u << 1)
 #define SEEN_FAILURES (1u << 2)
+#define SEEN_SOURCE (1u << 3)
+
+static const char *const source_names[FM_SOURCE__COUNT] = {
+    [FM_SOURCE_PORT_LIST] = "port_list",
+    [FM_SOURCE_MONITOR_URI] = "monitor_uri",
+    [FM_SOURCE_DEPENDENCY] = "dependency",
+    [FM_SOURCE_COMMAND] = "probe_command",
+};
+
+const char *
+fm_state_source_name(enum fm_state_source source)
+{
+    return ((unsigned) source < FM_SOURCE__COUNT)? source_names[source] : "invalid";
+}
+
+/* A target.source value; port_list is never written, so never read. */
+static bool
+parse_source(const char *value, struct fm_state_target *t)
+{
+    for (size_t i = FM_SOURCE_PORT_LIST + 1; i < FM_SOURCE__COUNT; i++) {
+        if (strcmp(value, source_names[i]) == 0) {
+            t->source = (enum fm_state_source) i;
+            return true;
+        }
+    }
+    return false;
+}
 
 void
 fm_state_metrics_write(FILE *out, const struct fm_run_state *st)
@@ -66,6 +99,9 @@ fm_state_metrics_write_target(FILE *out, const struct fm_state_target *t)
     if (t->failures[FM_CLASS_PARTIAL] != 0 || t->failures[FM_CLASS_COMPLETE] != 0) {
         fprintf(out, "target.failures=%" PRIu64 " %" PRIu64 "\n", t->failures[FM_CLASS_PARTIAL],
                 t->failures[FM_CLASS_COMPLETE]);
+    }
+    if (t->source != FM_SOURCE_PORT_LIST && (unsigned) t->source < FM_SOURCE__COUNT) {
+        fprintf(out, "target.source=%s\n", source_names[t->source]);
     }
 }
 
@@ -131,6 +167,8 @@ target_entry(unsigned int bit, char *value, struct fm_run_state *st,
     t = &st->targets[st->n_targets - 1];
     if (bit == SEEN_PHASES) {
         ok = parse_phases(value, t);
+    } else if (bit == SEEN_SOURCE) {
+        ok = parse_source(value, t);
     } else if (bit == SEEN_CERT) {
         ok = fm_parse_i64(value, 1, INT64_MAX, FM_PARSE_CANONICAL, &not_after) == 0;
         t->cert_not_after = not_after;
@@ -153,6 +191,9 @@ fm_state_metrics_entry(const char *key, char *value, struct fm_run_state *st,
     }
     if (strcmp(key, "target.failures") == 0) {
         return target_entry(SEEN_FAILURES, value, st, mp);
+    }
+    if (strcmp(key, "target.source") == 0) {
+        return target_entry(SEEN_SOURCE, value, st, mp);
     }
     if (strcmp(key, "decisions") == 0) {
         if (mp->decisions) {

@@ -77,8 +77,20 @@ fm_metrics_http_judge(const char *buf, size_t len, size_t max_len)
     if ((path_len == 8 || (path_len > 8 && path[8] == '?')) && memcmp(path, "/metrics", 8) == 0) {
         return head? FM_METRICS_HTTP_HEAD : FM_METRICS_HTTP_OK;
     }
+    if (path[0] == '/' && (path_len == 1 || path[1] == '?')) {
+        return head? FM_METRICS_HTTP_INDEX_HEAD : FM_METRICS_HTTP_INDEX;
+    }
     return FM_METRICS_HTTP_NOT_FOUND;
 }
+
+/* The page at /: where the metrics are, relative so that it works behind a
+ * reverse proxy's prefix too (as node_exporter's). */
+static const char index_page[] =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">"
+    "<title>faultmon exporter</title></head>\n<body>\n<h1>faultmon exporter</h1>\n"
+    "<p>faultmon " PACKAGE_VERSION ": the state of every resource this node's "
+    "faultmon loops monitor, in Prometheus' text format.</p>\n"
+    "<p><a href=\"metrics\">Metrics</a></p>\n</body>\n</html>\n";
 
 const char *
 fm_metrics_http_header(enum fm_metrics_http what, size_t body_len, char *buf, size_t buf_len)
@@ -93,13 +105,19 @@ fm_metrics_http_header(enum fm_metrics_http what, size_t body_len, char *buf, si
         case FM_METRICS_HTTP_HEAD:
         case FM_METRICS_HTTP_MORE:
             break;
+        case FM_METRICS_HTTP_INDEX:
+        case FM_METRICS_HTTP_INDEX_HEAD:
+            type = "text/html; charset=utf-8";
+            body_len = strlen(index_page);
+            body = index_page;
+            break;
         case FM_METRICS_HTTP_BAD:
             status = "400 Bad Request";
             body = "bad request\n";
             break;
         case FM_METRICS_HTTP_NOT_FOUND:
             status = "404 Not Found";
-            body = "only /metrics is served\n";
+            body = "only / and /metrics are served\n";
             break;
         case FM_METRICS_HTTP_METHOD:
             status = "405 Method Not Allowed";
@@ -111,7 +129,7 @@ fm_metrics_http_header(enum fm_metrics_http what, size_t body_len, char *buf, si
             body = "request too large\n";
             break;
     }
-    if (*body != '\0') {
+    if (*body != '\0' && body != index_page) {
         type = "text/plain; charset=utf-8";
         body_len = strlen(body);
     }

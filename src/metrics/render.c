@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <faultmon/decide.h>
 #include <faultmon/metrics.h>
@@ -186,17 +187,59 @@ series_pending(FILE *out, const char *name, const struct fm_metrics_resource *r)
     }
 }
 
-/* Per target: resource, target and the value \p fn picks. */
+/* Whether the resource's target \p i gets series: not when an earlier one
+ * has the same text and source (the same probe listed twice, "80" and
+ * "127.0.0.1:80" in Port_list), whose series would have the same labels. */
+static bool
+target_shown(const struct fm_run_state *st, size_t i)
+{
+    for (size_t j = 0; j < i; j++) {
+        if (st->targets[j].source == st->targets[i].source
+            && strcmp(st->targets[j].target, st->targets[i].target) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The number of targets of a trusted state to look at. */
+static size_t
+n_targets(const struct fm_metrics_resource *r)
+{
+    if (r->st == NULL) {
+        return 0;
+    }
+    return (r->st->n_targets < FM_STATE_MAX_TARGETS)? r->st->n_targets : FM_STATE_MAX_TARGETS;
+}
+
+/* A target's series up to its value: resource, target, source (the
+ * parameter it came from: the same URL may be a Port_list HEAD and a
+ * Monitor_Uri_List GET) and, unless \p key is NULL, KEY=VALUE. */
+static void
+put_target_labels(FILE *out, const char *name, const struct fm_metrics_resource *r,
+                  const struct fm_state_target *t, const char *key, const char *value)
+{
+    fprintf(out, "%s{resource=\"", name);
+    fm_metrics_put_label(out, r->name);
+    fputs("\",target=\"", out);
+    fm_metrics_put_label(out, t->target);
+    fprintf(out, "\",source=\"%s\"", fm_state_source_name(t->source));
+    if (key != NULL) {
+        fprintf(out, ",%s=\"%s\"", key, value);
+    }
+    fputs("} ", out);
+}
+
+/* Per target: resource, target, source and the value \p fn picks. */
 static void
 put_targets(FILE *out, const char *name, const struct fm_metrics_resource *r,
             void (*fn)(FILE *out, const struct fm_state_target *t))
 {
-    if (r->st == NULL) {
-        return;
-    }
-    for (size_t i = 0; i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
-        put_labels(out, name, r->name, "target", r->st->targets[i].target);
-        fn(out, &r->st->targets[i]);
+    for (size_t i = 0; i < n_targets(r); i++) {
+        if (target_shown(r->st, i)) {
+            put_target_labels(out, name, r, &r->st->targets[i], NULL, NULL);
+            fn(out, &r->st->targets[i]);
+        }
     }
 }
 
@@ -255,27 +298,15 @@ series_partial(FILE *out, const char *name, const struct fm_metrics_resource *r)
     put_targets(out, name, r, value_partial);
 }
 
-/* Per target, with one more label: resource, target, KEY=VALUE. */
-static void
-put_target_labels(FILE *out, const char *name, const struct fm_metrics_resource *r,
-                  const struct fm_state_target *t, const char *key, const char *value)
-{
-    fprintf(out, "%s{resource=\"", name);
-    fm_metrics_put_label(out, r->name);
-    fputs("\",target=\"", out);
-    fm_metrics_put_label(out, t->target);
-    fprintf(out, "\",%s=\"%s\"} ", key, value);
-}
-
 /* Only the phases the probe went through: a numeric address has no
  * resolve, a plain target no tls, a TCP connect check no request. */
 static void
 series_phases(FILE *out, const char *name, const struct fm_metrics_resource *r)
 {
-    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
+    for (size_t i = 0; i < n_targets(r); i++) {
         const struct fm_state_target *t = &r->st->targets[i];
 
-        for (size_t p = 0; p < FM_PHASE__COUNT; p++) {
+        for (size_t p = 0; target_shown(r->st, i) && p < FM_PHASE__COUNT; p++) {
             if ((t->phases & (1u << p)) != 0) {
                 put_target_labels(out, name, r, t, "phase", fm_probe_phase_name((enum fm_probe_phase) p));
                 put_seconds(out, t->phase_us[p]);
@@ -289,8 +320,8 @@ series_failures(FILE *out, const char *name, const struct fm_metrics_resource *r
 {
     static const enum fm_class classes[] = { FM_CLASS_PARTIAL, FM_CLASS_COMPLETE };
 
-    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
-        for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++) {
+    for (size_t i = 0; i < n_targets(r); i++) {
+        for (size_t c = 0; target_shown(r->st, i) && c < sizeof(classes) / sizeof(classes[0]); c++) {
             put_target_labels(out, name, r, &r->st->targets[i], "class", fm_class_name(classes[c]));
             fprintf(out, "%" PRIu64 "\n", r->st->targets[i].failures[classes[c]]);
         }
@@ -301,11 +332,27 @@ series_failures(FILE *out, const char *name, const struct fm_metrics_resource *r
 static void
 series_cert_expiry(FILE *out, const char *name, const struct fm_metrics_resource *r)
 {
-    for (size_t i = 0; r->st != NULL && i < r->st->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
-        if (r->st->targets[i].cert_not_after > 0) {
-            put_labels(out, name, r->name, "target", r->st->targets[i].target);
+    for (size_t i = 0; i < n_targets(r); i++) {
+        if (r->st->targets[i].cert_not_after > 0 && target_shown(r->st, i)) {
+            put_target_labels(out, name, r, &r->st->targets[i], NULL, NULL);
             fprintf(out, "%" PRId64 "\n", r->st->targets[i].cert_not_after);
         }
+    }
+}
+
+static void
+series_loop_running(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL) {
+        put_resource_u64(out, name, r, r->loop_running? 1 : 0);
+    }
+}
+
+static void
+series_loop_died(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st != NULL) {
+        put_resource_u64(out, name, r, r->loop_died? 1 : 0);
     }
 }
 
@@ -326,6 +373,12 @@ static const struct family families[] = {
       series_valid },
     { "faultmon_state", "gauge",
       "The loop's state, one series per state, 1 for the current one", series_state },
+    { "faultmon_loop_running", "gauge",
+      "1 when a faultmon loop runs for the resource on this node; 0: the state is the last "
+      "loop's, history (the resource stopped or moved) unless faultmon_loop_died", series_loop_running },
+    { "faultmon_loop_died", "gauge",
+      "1 when no loop runs though one should: the last one died, or the service was started "
+      "here and not stopped (faultmon status: loop-not-running)", series_loop_died },
     { "faultmon_window_weight", "gauge",
       "Failure weight within Retry_interval (100 asks for recovery)", series_weight },
     { "faultmon_restarts_in_window", "gauge",
@@ -362,6 +415,12 @@ static const struct family families[] = {
 void
 fm_metrics_render(FILE *out, const struct fm_metrics_resource *res, size_t n)
 {
+    /* Which faultmon a dashboard looks at, as node_exporter's and
+     * Prometheus' own *_build_info: always 1, the version in a label. */
+    fputs("# HELP faultmon_build_info The faultmon version serving these metrics\n"
+          "# TYPE faultmon_build_info gauge\nfaultmon_build_info{version=\"", out);
+    fm_metrics_put_label(out, PACKAGE_VERSION);
+    fputs("\"} 1\n", out);
     for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
         fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", families[f].name, families[f].help,
                 families[f].name, families[f].type);
@@ -386,9 +445,20 @@ read_one(struct fm_metrics_resource *r, struct fm_run_state *st)
     char err[512];
 
     r->st = NULL;
+    r->loop_running = false;
+    r->loop_died = false;
     if (fm_state_dir(r->name, dir, sizeof(dir)) == 0
         && fm_state_read(dir, st, err, sizeof(err)) == 0) {
         r->st = st;
+        r->loop_running = fm_state_loop_pid(dir) != 0;
+        /* As faultmon status judges it: the agent's record outlives its
+         * loop only when the loop died (the agent's stop removes both). */
+        if (!r->loop_running) {
+            char path[4200];
+
+            snprintf(path, sizeof(path), "%s/agent", dir);
+            r->loop_died = fm_state_loop_died(dir) != 0 || access(path, F_OK) == 0;
+        }
     }
 }
 

@@ -78,6 +78,7 @@ fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, uint6
     for (size_t i = 0; i < old->n_targets && i < FM_STATE_MAX_TARGETS; i++) {
         memcpy(mon->carried.targets[i].target, old->targets[i].target, sizeof(old->targets[i].target));
         memcpy(mon->carried.targets[i].failures, old->targets[i].failures, sizeof(old->targets[i].failures));
+        mon->carried.targets[i].source = old->targets[i].source;
     }
     /* A restart we asked for has happened if we are starting again. */
     mon->verify_restart = (old->pending == FM_ACTION_RESTART);
@@ -282,15 +283,32 @@ first_failure(const struct fm_run_state *st, char *buf, size_t buf_len)
     }
 }
 
+/* The parameter a target came from, for the metrics' source label. */
+static enum fm_state_source
+target_source(const struct fm_target *target)
+{
+    if (target->dependency) {
+        return FM_SOURCE_DEPENDENCY;
+    }
+    if (target->exec_argv != NULL) {
+        return FM_SOURCE_COMMAND;
+    }
+    /* Only a Monitor_Uri_List entry is a GET (fm_target_parse()). */
+    return (target->kind == FM_PROBE_GET)? FM_SOURCE_MONITOR_URI : FM_SOURCE_PORT_LIST;
+}
+
 /* A target new to the state (the loop's first cycle): its name, and the
- * failures an earlier loop counted for it, if any. */
+ * failures an earlier loop counted for it (same text, same source), if any. */
 static void
-take_target(struct fm_monitor *mon, struct fm_state_target *t, const char *name)
+take_target(struct fm_monitor *mon, struct fm_state_target *t, const char *name,
+            enum fm_state_source source)
 {
     snprintf(t->target, sizeof(t->target), "%s", name);
+    t->source = source;
     memset(t->failures, 0, sizeof(t->failures));
     for (size_t j = 0; j < mon->carried.n && j < FM_STATE_MAX_TARGETS; j++) {
-        if (strcmp(mon->carried.targets[j].target, t->target) == 0) {
+        if (strcmp(mon->carried.targets[j].target, t->target) == 0
+            && mon->carried.targets[j].source == source) {
             memcpy(t->failures, mon->carried.targets[j].failures, sizeof(t->failures));
             return;
         }
@@ -343,8 +361,8 @@ take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struc
         char name[sizeof(t->target)];
 
         snprintf(name, sizeof(name), "%s", r->target->text);
-        if (strcmp(t->target, name) != 0) {
-            take_target(mon, t, name);
+        if (strcmp(t->target, name) != 0 || t->source != target_source(r->target)) {
+            take_target(mon, t, name, target_source(r->target));
         }
         t->cls = fm_result_class(r);
         t->reason = r->reason;

@@ -20,7 +20,8 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_history \
 	tests/fuzz/fuzz_regex \
 	tests/fuzz/fuzz_conv \
-	tests/fuzz/fuzz_wire
+	tests/fuzz/fuzz_wire \
+	tests/fuzz/fuzz_exporter
 
 # Dictionaries of the tokens a harness's input is made of.
 FM_FUZZ_DICTS = \
@@ -136,6 +137,11 @@ tests_fuzz_fuzz_wire_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_fuzz_fuzz_wire_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_wire_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_wire_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_exporter_SOURCES = tests/fuzz/fuzz_exporter.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_exporter_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_exporter_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_exporter_LDADD = $(FM_FUZZ_LIBS)
 
 # Seconds per harness: 11 harnesses in under 2 minutes.
 FM_FUZZ_SMOKE_SECONDS = 10

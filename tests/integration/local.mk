@@ -9,6 +9,8 @@
 FM_INTEGRATION_TESTS = \
 	tests/integration/agent-halog.sh \
 	tests/integration/metrics.sh \
+	tests/integration/exporter.sh \
+	tests/integration/operator-kit.sh \
 	tests/integration/run-loop.sh \
 	tests/integration/run-replay.sh \
 	tests/integration/run-spread.sh \

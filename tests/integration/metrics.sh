@@ -10,6 +10,7 @@
 # TLS target's certificate expiry (the test certificate's notAfter), the
 # failure counters (growing with a failure) and the decision counters (one
 # restart decided is 1, and both go on across a restart of the loop).
+# Issue 29 #9: every sample unique, though one URL is in three lists.
 # promtool and prometheus (Debian: prometheus) are optional: their cases are
 # skipped without them.
 
@@ -23,7 +24,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 120
 fm_require_faultmon
-plan 38
+plan 43
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 PROMTOOL=${PROMTOOL:-$(command -v promtool)}
@@ -78,15 +79,37 @@ is "$?" 0 "faultmon metrics exits 0"
 check "faultmon_state{state=up} is 1 for the loop's resource" \
     grep -qxF 'faultmon_state{resource="web",state="up"} 1' "$FM_TMP/m.prom"
 check "faultmon_probe_success is 1 for its target" \
-    grep -qxF "faultmon_probe_success{resource=\"web\",target=\"http://127.0.0.1:$WS_HTTP_PORT/\"} 1" "$FM_TMP/m.prom"
+    grep -qxF "faultmon_probe_success{resource=\"web\",target=\"http://127.0.0.1:$WS_HTTP_PORT/\",source=\"port_list\"} 1" "$FM_TMP/m.prom"
 check "a state the reader refuses is faultmon_state_valid 0" \
     grep -qxF 'faultmon_state_valid{resource="broken"} 0' "$FM_TMP/m.prom"
 is "$(grep -c 'resource="broken"' "$FM_TMP/m.prom")" 1 "and has no other series (no verdict)"
 promtool_check "$FM_TMP/m.prom" "promtool check metrics accepts the output"
 
+# Issue 29 #9: the same URL in Port_list, Monitor_Uri_List and
+# Dependency_list is three probes, told apart by source; the same probe
+# twice in Port_list ("PORT" and "127.0.0.1:PORT") is shown once.  No two
+# samples of the whole output, across every family, have the same name and
+# labels, and promtool finds nothing to say either.
+DUP_T="http://127.0.0.1:$WS_HTTP_PORT/"
+fm_timeout 20 "$FAULTMON" run dup --no-env --no-pacemaker --cycles 1 \
+    --param Port_list="$WS_HTTP_PORT 127.0.0.1:$WS_HTTP_PORT" --param Monitor_Uri_List="$DUP_T" \
+    --param Dependency_list="127.0.0.1:$WS_HTTP_PORT" --param Probe_timeout=2s 2>"$FM_TMP/dup.err"
+fm_timeout 10 "$FAULTMON" metrics >"$FM_TMP/dup.prom" 2>/dev/null
+is "$(grep -c "^faultmon_probe_success{resource=\"dup\",target=\"$DUP_T\",source=\"\(port_list\|monitor_uri\|dependency\)\"} 1\$" "$FM_TMP/dup.prom")" 3 \
+    "one URL in Port_list, Monitor_Uri_List and Dependency_list: three series, each with its source"
+unique=$("$PYTHON3" "$FM_TEST_LIB/exposition.py" unique "$FM_TMP/dup.prom")
+is "${unique%% *}" ok "no two samples of the whole output have the same name and labels"
+[ "${unique%% *}" = ok ] || diag "$unique"
+promtool_check "$FM_TMP/dup.prom" "promtool check metrics accepts it"
+is "$(metric "$FM_TMP/dup.prom" 'faultmon_loop_running{resource="web"}')/$(metric "$FM_TMP/dup.prom" 'faultmon_loop_died{resource="web"}')" 1/0 \
+    "faultmon_loop_running is 1 while the loop runs, faultmon_loop_died 0"
+is "$(metric "$FM_TMP/dup.prom" 'faultmon_loop_running{resource="dup"}')/$(metric "$FM_TMP/dup.prom" 'faultmon_loop_died{resource="dup"}')" 0/0 \
+    "a loop that stopped cleanly: faultmon_loop_running 0, faultmon_loop_died 0"
+rm -rf "${FAULTMON_STATE_DIR:?}/dup"
+
 # Issue 14's families, while the loop finds nginx up.
 m=$FM_TMP/m.prom
-phase() { metric "$m" "faultmon_probe_phase_duration_seconds{resource=\"web\",target=\"$1\",phase=\"$2\"}"; }
+phase() { metric "$m" "faultmon_probe_phase_duration_seconds{resource=\"web\",target=\"$1\",source=\"port_list\",phase=\"$2\"}"; }
 check "the http target's connect, request and reply phases are there" \
     test -n "$(phase "$HTTP_T" connect)" -a -n "$(phase "$HTTP_T" request)" -a -n "$(phase "$HTTP_T" reply)"
 is "$(phase "$HTTP_T" resolve)$(phase "$HTTP_T" tls)" "" "and no resolve (a numeric address) nor tls phase"
@@ -97,7 +120,7 @@ import re, sys
 us = lambda v: int(v.split(".")[0]) * 1000000 + int((v.split(".") + ["0"])[1].ljust(6, "0"))
 total, phases = {}, {}
 for line in open(sys.argv[1]):
-    m = re.match(r'faultmon_probe_(phase_)?duration_seconds\{resource="web",target="([^"]*)"(,phase="\w+")?\} (\S+)$', line)
+    m = re.match(r'faultmon_probe_(phase_)?duration_seconds\{resource="web",target="([^"]*)",source="port_list"(,phase="\w+")?\} (\S+)$', line)
     if m and m.group(1):
         phases[m.group(2)] = phases.get(m.group(2), 0) + us(m.group(4))
     elif m:
@@ -108,11 +131,11 @@ PYEOF
 )
 is "$sums" "ok 2" "each target's phases sum to at most its duration"
 not_after=$(date -u -d "$(openssl x509 -enddate -noout -in "$WS_CERT" | sed 's/^notAfter=//')" +%s)
-is "$(metric "$m" "faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"$TLS_T\"}")" \
+is "$(metric "$m" "faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"$TLS_T\",source=\"port_list\"}")" \
     "$not_after" "the https target's certificate expiry is the test certificate's notAfter"
-is "$(grep -c "^faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"$HTTP_T\"}" "$m")" 0 \
+is "$(grep -c "^faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"$HTTP_T\",source=\"port_list\"}" "$m")" 0 \
     "and the http target has none"
-failures_up=$(metric "$m" "faultmon_probe_failures_total{resource=\"web\",target=\"$HTTP_T\",class=\"complete\"}")
+failures_up=$(metric "$m" "faultmon_probe_failures_total{resource=\"web\",target=\"$HTTP_T\",source=\"port_list\",class=\"complete\"}")
 is "$failures_up" 0 "faultmon_probe_failures_total{class=complete} is 0 while nginx is up"
 is "$(metric "$m" 'faultmon_decisions_total{resource="web",action="restart"}')" 0 \
     "faultmon_decisions_total{action=restart} is 0 before any recovery"
@@ -126,14 +149,14 @@ fm_timeout 20 "$FAULTMON" run dec --no-env --no-pacemaker --cycles 1 --param Por
 fm_timeout 10 "$FAULTMON" metrics >"$FM_TMP/d.prom" 2>/dev/null
 is "$(metric "$FM_TMP/d.prom" 'faultmon_decisions_total{resource="dec",action="restart"}')" 1 \
     "faultmon_decisions_total{action=restart} is 1 after one restart decided"
-is "$(metric "$FM_TMP/d.prom" "faultmon_probe_failures_total{resource=\"dec\",target=\"$CLOSED_T\",class=\"complete\"}")" 1 \
+is "$(metric "$FM_TMP/d.prom" "faultmon_probe_failures_total{resource=\"dec\",target=\"$CLOSED_T\",source=\"port_list\",class=\"complete\"}")" 1 \
     "faultmon_probe_failures_total{class=complete} is 1 after one refused connect"
-is "$(metric "$FM_TMP/d.prom" "faultmon_probe_phase_duration_seconds{resource=\"dec\",target=\"$CLOSED_T\",phase=\"request\"}")" "" \
+is "$(metric "$FM_TMP/d.prom" "faultmon_probe_phase_duration_seconds{resource=\"dec\",target=\"$CLOSED_T\",source=\"port_list\",phase=\"request\"}")" "" \
     "a refused connect has no request phase"
 fm_timeout 20 "$FAULTMON" run dec --no-env --no-pacemaker --cycles 1 --param Port_list="$CLOSED_T" \
     --param Probe_timeout=2s 2>>"$FM_TMP/dec.err"
 fm_timeout 10 "$FAULTMON" metrics >"$FM_TMP/d.prom" 2>/dev/null
-is "$(metric "$FM_TMP/d.prom" "faultmon_probe_failures_total{resource=\"dec\",target=\"$CLOSED_T\",class=\"complete\"}")" 2 \
+is "$(metric "$FM_TMP/d.prom" "faultmon_probe_failures_total{resource=\"dec\",target=\"$CLOSED_T\",source=\"port_list\",class=\"complete\"}")" 2 \
     "the next loop goes on counting failures (2)"
 is "$(metric "$FM_TMP/d.prom" 'faultmon_decisions_total{resource="dec",action="restart"}')$(metric "$FM_TMP/d.prom" 'faultmon_decisions_total{resource="dec",action="failover"}')" 11 \
     "and decisions: the restart kept, the failover after it counted"
@@ -252,7 +275,7 @@ else
     skip "prometheus not installed (Debian: prometheus)"
 fi
 fm_timeout 10 "$FAULTMON" metrics >"$FM_TMP/down.prom" 2>/dev/null
-failures_down=$(metric "$FM_TMP/down.prom" "faultmon_probe_failures_total{resource=\"web\",target=\"$HTTP_T\",class=\"complete\"}")
+failures_down=$(metric "$FM_TMP/down.prom" "faultmon_probe_failures_total{resource=\"web\",target=\"$HTTP_T\",source=\"port_list\",class=\"complete\"}")
 check "faultmon_probe_failures_total{class=complete} grew with the failures ($failures_up -> $failures_down)" \
     test "${failures_down:-0}" -gt "$failures_up"
 # Without a cluster nobody restarts nginx: the loop may decide again by now.

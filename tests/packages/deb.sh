@@ -259,10 +259,11 @@ for p in usr/bin/faultmon usr/libexec/faultmon/faultmon-ocf usr/libexec/faultmon
     usr/share/man/man7/ocf_faultmon_nginx.7.gz usr/share/man/man7/ocf_faultmon_httpmon.7.gz \
     usr/share/man/man7/ocf_faultmon_guard.7.gz \
     usr/share/doc/faultmon/README.md.gz usr/share/doc/faultmon/copyright usr/share/faultmon/ocf/apache.xml \
-    usr/share/faultmon/ocf/nginx.xml usr/share/faultmon/ocf/httpmon.xml usr/share/faultmon/ocf/guard.xml; do
+    usr/share/faultmon/ocf/nginx.xml usr/share/faultmon/ocf/httpmon.xml usr/share/faultmon/ocf/guard.xml \
+    usr/share/faultmon/prometheus/faultmon-alerts.yml usr/share/faultmon/grafana/faultmon.json; do
     [ -f "$work/x/$p" ] || missing="$missing $p"
 done
-is "$missing" "" "the package holds the program, the agent programs, man pages, README and meta-data"
+is "$missing" "" "the package holds the program, the agent programs, man pages, README, meta-data and the operator's kit"
 missing=""
 for agent in apache nginx httpmon guard; do
     link=$work/x/usr/lib/ocf/resource.d/faultmon/$agent

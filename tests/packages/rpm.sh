@@ -82,7 +82,8 @@ for p in /usr/bin/faultmon /usr/libexec/faultmon/faultmon-ocf /usr/libexec/fault
     /usr/share/man/man1/faultmon.1 /usr/share/man/man7/ocf_faultmon_apache.7 \
     /usr/share/man/man7/ocf_faultmon_nginx.7 /usr/share/man/man7/ocf_faultmon_httpmon.7 \
     /usr/share/man/man7/ocf_faultmon_guard.7 /usr/share/faultmon/ocf/guard.xml \
-    /usr/share/faultmon/ocf/apache.xml /usr/share/faultmon/ocf/nginx.xml; do
+    /usr/share/faultmon/ocf/apache.xml /usr/share/faultmon/ocf/nginx.xml \
+    /usr/share/faultmon/prometheus/faultmon-alerts.yml /usr/share/faultmon/grafana/faultmon.json; do
     grep -q "^$p" "$work/files" || missing="$missing $p"
 done
 grep -q '/README.md$' "$work/files" || missing="$missing README.md"

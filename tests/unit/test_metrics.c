@@ -4,6 +4,9 @@
  */
 #include <config.h>
 
+#include <errno.h>
+#include <sys/socket.h>
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +21,8 @@
 #include <faultmon/state.h>
 
 static const char *const families[] = {
-    "faultmon_state_valid", "faultmon_state", "faultmon_window_weight",
+    "faultmon_build_info", "faultmon_state_valid", "faultmon_state", "faultmon_loop_running",
+    "faultmon_loop_died", "faultmon_window_weight",
     "faultmon_restarts_in_window", "faultmon_pending_recovery", "faultmon_cycles_total",
     "faultmon_last_decision_timestamp_seconds", "faultmon_state_updated_timestamp_seconds",
     "faultmon_probe_success", "faultmon_probe_partial", "faultmon_probe_duration_seconds",
@@ -117,6 +121,10 @@ check_lines(const char *text, const char *hostile)
             continue;
         }
         assert_true(strncmp(line, "faultmon_", 9) == 0);
+        if (strncmp(line, "faultmon_build_info{", 20) == 0) {
+            assert_string_equal(line, "faultmon_build_info{version=\"" PACKAGE_VERSION "\"} 1");
+            continue;
+        }
         assert_non_null(strstr(line, "{resource=\""));
         assert_non_null(strstr(line, "\"} "));
         sample_lines++;
@@ -155,16 +163,19 @@ test_every_family_once(void **state)
     assert_non_null(strstr(text, "faultmon_state_valid{resource=\"bad\"} 0\n"));
     assert_non_null(strstr(text, "faultmon_state_valid{resource=\"web\"} 1\n"));
     assert_null(strstr(text, "faultmon_state{resource=\"bad\""));  /* no verdict */
+    assert_non_null(strstr(text, "faultmon_loop_running{resource=\"web\"} 0\n"));
+    assert_non_null(strstr(text, "faultmon_loop_died{resource=\"web\"} 0\n"));
+    assert_null(strstr(text, "faultmon_loop_running{resource=\"bad\""));
     assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"flapping\"} 1\n"));
     assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"up\"} 0\n"));
     assert_non_null(strstr(text, "faultmon_state{resource=\"web\",state=\"down\"} 0\n"));
     assert_non_null(strstr(text, "faultmon_window_weight{resource=\"web\"} 50\n"));
     assert_non_null(strstr(text, "faultmon_restarts_in_window{resource=\"web\"} 1\n"));
     assert_non_null(strstr(text, "faultmon_last_decision_timestamp_seconds{resource=\"web\"} 1700000040\n"));
-    assert_non_null(strstr(text, "faultmon_probe_duration_seconds{resource=\"web\",target=\"tcp://127.0.0.1:80\"} 0.000000\n"));
+    assert_non_null(strstr(text, "faultmon_probe_duration_seconds{resource=\"web\",target=\"tcp://127.0.0.1:80\",source=\"port_list\"} 0.000000\n"));
     assert_non_null(strstr(text, "\"} 1.234567\n"));
-    assert_non_null(strstr(text, "faultmon_probe_success{resource=\"web\",target=\"tcp://127.0.0.1:80\"} 1\n"));
-    assert_non_null(strstr(text, "faultmon_probe_partial{resource=\"web\",target=\"http://h/\\\"}\\nfaultmon_state{resource=\\\"evil\\\"} 1\"} 1\n"));
+    assert_non_null(strstr(text, "faultmon_probe_success{resource=\"web\",target=\"tcp://127.0.0.1:80\",source=\"port_list\"} 1\n"));
+    assert_non_null(strstr(text, "faultmon_probe_partial{resource=\"web\",target=\"http://h/\\\"}\\nfaultmon_state{resource=\\\"evil\\\"} 1\",source=\"port_list\"} 1\n"));
     assert_non_null(strstr(text, "# TYPE faultmon_cycles_total counter\n"));
     free(text);
     free(st);
@@ -220,10 +231,10 @@ test_phases_only_those_gone_through(void **state)
     res.st = st;
     text = render(&res, 1);
     assert_non_null(strstr(text, "# TYPE faultmon_probe_phase_duration_seconds gauge\n"));
-    assert_non_null(strstr(text, "faultmon_probe_phase_duration_seconds{resource=\"web\",target=\"https://h/\","
+    assert_non_null(strstr(text, "faultmon_probe_phase_duration_seconds{resource=\"web\",target=\"https://h/\",source=\"port_list\","
                            "phase=\"connect\"} 0.001500\n"));
-    assert_non_null(strstr(text, "target=\"https://h/\",phase=\"tls\"} 2.000001\n"));
-    assert_non_null(strstr(text, "target=\"https://h/\",phase=\"reply\"} 0.000000\n"));
+    assert_non_null(strstr(text, "target=\"https://h/\",source=\"port_list\",phase=\"tls\"} 2.000001\n"));
+    assert_non_null(strstr(text, "target=\"https://h/\",source=\"port_list\",phase=\"reply\"} 0.000000\n"));
     assert_null(strstr(text, "phase=\"resolve\""));       /* a numeric address */
     assert_null(strstr(text, "phase=\"request\""));
     /* the second target went through none: no series at all */
@@ -246,7 +257,7 @@ test_cert_expiry_only_with_a_certificate(void **state)
     text = render(&res, 1);
     assert_non_null(strstr(text, "# TYPE faultmon_probe_tls_cert_expiry_timestamp_seconds gauge\n"));
     assert_non_null(strstr(text, "faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\","
-                           "target=\"https://h/\"} 1893456000\n"));
+                           "target=\"https://h/\",source=\"port_list\"} 1893456000\n"));
     assert_null(strstr(text, "faultmon_probe_tls_cert_expiry_timestamp_seconds{resource=\"web\",target=\"tcp:"));
     free(text);
     free(st);
@@ -269,10 +280,10 @@ test_failure_and_decision_counters(void **state)
     text = render(res, 2);
     assert_non_null(strstr(text, "# TYPE faultmon_probe_failures_total counter\n"));
     assert_non_null(strstr(text, "# TYPE faultmon_decisions_total counter\n"));
-    assert_non_null(strstr(text, "faultmon_probe_failures_total{resource=\"web\",target=\"http://h/\","
+    assert_non_null(strstr(text, "faultmon_probe_failures_total{resource=\"web\",target=\"http://h/\",source=\"port_list\","
                            "class=\"partial\"} 3\n"));
-    assert_non_null(strstr(text, "target=\"http://h/\",class=\"complete\"} 18446744073709551615\n"));
-    assert_non_null(strstr(text, "faultmon_probe_failures_total{resource=\"web\",target=\"tcp://127.0.0.1:80\","
+    assert_non_null(strstr(text, "target=\"http://h/\",source=\"port_list\",class=\"complete\"} 18446744073709551615\n"));
+    assert_non_null(strstr(text, "faultmon_probe_failures_total{resource=\"web\",target=\"tcp://127.0.0.1:80\",source=\"port_list\","
                            "class=\"complete\"} 0\n"));
     assert_non_null(strstr(text, "faultmon_decisions_total{resource=\"web\",action=\"restart\"} 1\n"));
     assert_non_null(strstr(text, "faultmon_decisions_total{resource=\"web\",action=\"failover\"} 0\n"));
@@ -291,7 +302,11 @@ test_http_judge(void **state)
         { "HEAD /metrics HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_HEAD },
         { "GET /metrics HTTP/1.1\r\nHost: x\r\n", FM_METRICS_HTTP_MORE },
         { "GET /metrics", FM_METRICS_HTTP_MORE },
-        { "GET / HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
+        { "GET / HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_INDEX },
+        { "GET /?x=1 HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_INDEX },
+        { "HEAD / HTTP/1.0\r\n\r\n", FM_METRICS_HTTP_INDEX_HEAD },
+        { "GET /index.html HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
+        { "GET // HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
         { "GET /metricsx HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
         { "GET /other HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_NOT_FOUND },
         { "POST /metrics HTTP/1.1\r\n\r\n", FM_METRICS_HTTP_METHOD },
@@ -337,6 +352,109 @@ test_http_header(void **state)
     char want[64];
     snprintf(want, sizeof(want), "Content-Length: %zu\r\n", strlen(body));
     assert_non_null(strstr(buf, want));
+    /* The page at /: HTML that links the metrics, its length in the header
+     * of a HEAD as of a GET. */
+    body = fm_metrics_http_header(FM_METRICS_HTTP_INDEX_HEAD, 0, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "HTTP/1.1 200 OK\r\n"));
+    assert_non_null(strstr(buf, "Content-Type: text/html; charset=utf-8\r\n"));
+    assert_non_null(strstr(body, "<a href=\"metrics\">"));
+    snprintf(want, sizeof(want), "Content-Length: %zu\r\n", strlen(body));
+    assert_non_null(strstr(buf, want));
+}
+
+/* --listen (issue 29 #8): a port outside 1-65535 is refused, never taken
+ * modulo 65536; ":PORT" is every address of both families. */
+static void
+test_listen_parse(void **state)
+{
+    static const struct { const char *spec; int rc, family; const char *host; unsigned port; } cases[] = {
+        { "127.0.0.1:9717", 0, AF_INET, "127.0.0.1", 9717 },
+        { ":9717", 0, AF_UNSPEC, "", 9717 },
+        { "[::1]:1", 0, AF_INET6, "::1", 1 },
+        { "[::]:65535", 0, AF_INET6, "::", 65535 },
+        { "::1:9717", 0, AF_INET6, "::1", 9717 },
+        { "127.0.0.1:99999", EINVAL, 0, "", 0 },
+        { "127.0.0.1:65536", EINVAL, 0, "", 0 },
+        { "127.0.0.1:0", EINVAL, 0, "", 0 },
+        { "127.0.0.1:-1", EINVAL, 0, "", 0 },
+        { "127.0.0.1:+80", EINVAL, 0, "", 0 },
+        { "127.0.0.1: 80", EINVAL, 0, "", 0 },
+        { "127.0.0.1:http", EINVAL, 0, "", 0 },
+        { "127.0.0.1:", EINVAL, 0, "", 0 },
+        { "127.0.0.1", EINVAL, 0, "", 0 },
+        { "localhost:9717", EINVAL, 0, "", 0 },
+        { "[127.0.0.1:80", EINVAL, 0, "", 0 },
+        { "999.0.0.1:80", EINVAL, 0, "", 0 },
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct fm_metrics_listen l;
+        char err[256] = "";
+        int rc = fm_metrics_listen_parse(cases[i].spec, &l, err, sizeof(err));
+
+        if (rc != cases[i].rc) {
+            fail_msg("%s: rc %d, want %d (%s)", cases[i].spec, rc, cases[i].rc, err);
+        }
+        if (rc == 0) {
+            assert_int_equal(l.family, cases[i].family);
+            assert_string_equal(l.host, cases[i].host);
+            assert_int_equal(l.port, cases[i].port);
+        } else {
+            assert_non_null(strstr(err, cases[i].spec));     /* the value named */
+            assert_null(strchr(err, '\n'));
+        }
+    }
+}
+
+/* Issue 29: the same URL in Port_list and Monitor_Uri_List (and as a
+ * dependency) is told apart by source; the same probe listed twice in one
+ * list is shown once.  No two sample lines have the same name and labels. */
+static void
+test_every_series_unique(void **state)
+{
+    struct fm_run_state *st = new_state("http://127.0.0.1:80/");
+    struct fm_metrics_resource res = { "web", NULL };
+    static const enum fm_state_source sources[] = {
+        FM_SOURCE_PORT_LIST, FM_SOURCE_MONITOR_URI, FM_SOURCE_DEPENDENCY, FM_SOURCE_PORT_LIST,
+    };
+    char *text = NULL, *copy = NULL, *save = NULL;
+    char *seen[512];
+    size_t n_seen = 0;
+
+    (void) state;
+    st->n_targets = 4;
+    for (size_t i = 0; i < 4; i++) {
+        struct fm_state_target *t = &st->targets[i];
+
+        snprintf(t->target, sizeof(t->target), "http://127.0.0.1:80/");
+        t->source = sources[i];
+        t->cert_not_after = 1893456000;
+        t->phases = 1u << FM_PHASE_CONNECT;
+    }
+    res.st = st;
+    text = render(&res, 1);
+    assert_non_null(strstr(text, "faultmon_probe_success{resource=\"web\",target=\"http://127.0.0.1:80/\","
+                           "source=\"monitor_uri\"} "));
+    assert_non_null(strstr(text, "target=\"http://127.0.0.1:80/\",source=\"dependency\"} "));
+    copy = strdup(text);
+    assert_non_null(copy);
+    for (char *line = strtok_r(copy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#') {
+            continue;
+        }
+        *strrchr(line, ' ') = '\0';     /* name and labels only */
+        for (size_t j = 0; j < n_seen; j++) {
+            if (strcmp(seen[j], line) == 0) {
+                fail_msg("duplicate series %s", line);
+            }
+        }
+        assert_true(n_seen < sizeof(seen) / sizeof(seen[0]));
+        seen[n_seen++] = line;
+    }
+    free(copy);
+    free(text);
+    free(st);
 }
 
 int
@@ -351,6 +469,8 @@ main(void)
         cmocka_unit_test(test_failure_and_decision_counters),
         cmocka_unit_test(test_http_judge),
         cmocka_unit_test(test_http_header),
+        cmocka_unit_test(test_every_series_unique),
+        cmocka_unit_test(test_listen_parse),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

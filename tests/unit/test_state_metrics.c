@@ -142,7 +142,9 @@ test_write_read_round_trip(void **state)
     snprintf(path, sizeof(path), "%s/state", rdir);
     assert_int_equal(mkdir(rdir, 0700), 0);
     assert_int_equal(parse("target.phases=0 1 2 3 4\ntarget.cert=1\ntarget.failures=0 18446744073709551615\n"
-                           "decisions=0 7\n", a, err, sizeof(err)), 0);
+                           "target.source=monitor_uri\ndecisions=0 7\n", a, err, sizeof(err)), 0);
+    assert_int_equal(a->targets[0].source, FM_SOURCE_MONITOR_URI);
+    assert_int_equal(a->targets[1].source, FM_SOURCE_PORT_LIST);    /* none: Port_list */
     a->targets[1].phases = 1u << FM_PHASE_CONNECT;
     a->targets[1].phase_us[FM_PHASE_CONNECT] = 900;
     /* Times of this boot, for the reader at the real clock. */
@@ -159,6 +161,8 @@ test_write_read_round_trip(void **state)
     assert_non_null(strstr(text, "\ntarget.phases=0 1 2 3 4\ntarget.cert=1\n"));
     assert_non_null(strstr(text, "=tcp://127.0.0.1:22\ntarget.phases=- 900 - - -\n"));
     assert_non_null(strstr(text, "\ndecisions=0 7\n"));
+    assert_non_null(strstr(text, "target.source=monitor_uri\n"));
+    assert_null(strstr(strstr(text, "target.source=") + 1, "target.source="));  /* port_list: none */
     /* Nothing to say: no key. */
     memset(a->decisions, 0, sizeof(a->decisions));
     memset(a->targets[0].failures, 0, sizeof(a->targets[0].failures));
@@ -203,6 +207,10 @@ test_rejected(void **state)
         { "decisions=+1 0\n", "a count with a sign" },
         { "decisions=1\n", "one decision count" },
         { "target.color=blue\n", "an unknown key of a target" },
+        { "target.source=port_list\n", "port_list, which the writer never writes" },
+        { "target.source=dependency\ntarget.source=dependency\n", "a source twice for a target" },
+        { "target.source=Monitor_Uri\n", "an unknown source" },
+        { "target.source=\n", "an empty source" },
     };
 
     (void) state;
