@@ -233,3 +233,5 @@ TESTS += tests/unit/sizes.sh
 dist_check_SCRIPTS += tests/unit/sizes.sh
 TESTS += tests/unit/agent-nss.sh
 dist_check_SCRIPTS += tests/unit/agent-nss.sh
+TESTS += tests/unit/test-hygiene.sh
+dist_check_SCRIPTS += tests/unit/test-hygiene.sh
