@@ -235,3 +235,6 @@ TESTS += tests/unit/agent-nss.sh
 dist_check_SCRIPTS += tests/unit/agent-nss.sh
 TESTS += tests/unit/test-hygiene.sh
 dist_check_SCRIPTS += tests/unit/test-hygiene.sh
+TESTS += tests/unit/test-summarize.sh
+dist_check_SCRIPTS += tests/unit/test-summarize.sh
+EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt
