@@ -145,6 +145,25 @@ test_nested_repeats(void **state)
     free(ok);
 }
 
+/* Each limit at its edge, the last pattern accepted and the first refused:
+ * mutants that moved a limit by one (or a + after a bound that stopped
+ * counting) survived the cases far from the edges. */
+static void
+test_limits_exact(void **state)
+{
+    (void) state;
+    accepted_and_fast("a{32768}");
+    refused("a{32769}", "expand");
+    accepted_and_fast("a{16383}+");
+    refused("a{16384}+", "expand");
+    refused("a{17000}+", "expand");
+    accepted_and_fast("(a{0,2})*{8}");
+    refused("(a{0,2})*{9}", "loops over nothing");
+    accepted_and_fast("(a{0,3}){0,24}");
+    refused("(a{0,3}){0,25}", "ways to match nothing");
+    refused("(a{0,3}){0,30}", "ways to match nothing");
+}
+
 static void
 test_expansion(void **state)
 {
@@ -275,6 +294,7 @@ main(void)
         cmocka_unit_test(test_stacked_plus),
         cmocka_unit_test(test_nested_repeats),
         cmocka_unit_test(test_expansion),
+        cmocka_unit_test(test_limits_exact),
         cmocka_unit_test(test_empty_choices),
         cmocka_unit_test(test_long_patterns),
         cmocka_unit_test(test_backreference),
