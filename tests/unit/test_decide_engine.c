@@ -603,6 +603,18 @@ test_publish_only(void **state)
     assert_int_equal(dec.action, FM_ACTION_RESTART);
     assert_null(strstr(dec.reason, "startup_grace"));
     fm_decide_free(d);
+
+    /* Nor does a failover (the service starts elsewhere, not here). */
+    fm_decide_opts_init(&o);
+    o.startup_grace_ms = 20000;
+    o.retry_count = 0;
+    assert_int_equal(fm_decide_new(&o, &d), 0);
+    fm_decide_cycle(d, S(0), &ok, &dec);
+    fm_decide_cycle(d, S(10), &comp, &dec);
+    assert_int_equal(dec.action, FM_ACTION_FAILOVER);
+    fm_decide_cycle(d, S(20), &comp, &dec);
+    assert_null(strstr(dec.reason, "startup_grace"));
+    fm_decide_free(d);
 }
 
 int
