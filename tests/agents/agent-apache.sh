@@ -71,7 +71,7 @@ fa_check_rc "start of a started resource: 0" 0
 
 # 9-10: a dead loop is restarted by the next monitor, and that is logged.
 old_loop=$(loop_pid)
-kill -KILL "$old_loop"
+fm_signal KILL "$old_loop" "^$(fm_ere_quote "$FAULTMON") run fmtest( |\$)"
 fa_wait_gone() { for _ in $(seq 1 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; return 1; }
 fa_wait_gone "$old_loop"
 fa_agent apache monitor
@@ -123,7 +123,7 @@ fa_agent apache monitor
 fa_check_rc_reason "monitor with the configfile removed from this node: 5, says so" 5 "removed from this node"
 mv "$FA_CONF.aside" "$FA_CONF"
 killed=$(httpd_pid)
-kill -KILL -- "-$killed"
+fm_signal_group KILL "$killed" "$(fm_ere_quote "$FA_CONF")"
 # monitor must not race the kernel: wait until the process is gone.
 for _ in $(seq 1 50); do kill -0 "$killed" 2>/dev/null || break; sleep 0.1; done
 fa_agent apache monitor

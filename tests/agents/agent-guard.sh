@@ -196,10 +196,16 @@ for _ in $(seq 1 40); do
     [ -s "$FAULTMON_STATE_DIR/webguard/state" ] && break
     sleep 0.1
 done
-kill -STOP "${loop:-0}"
-sed -i 's/^d\.version=.*/d.version=7/' "$FAULTMON_STATE_DIR/webguard/state"
-fa_agent guard monitor
-kill -CONT "${loop:-0}"
+# The pid file is checked (the loop's command line) before any signal; with
+# no loop the case fails, it never stops PID 0 (the whole process group).
+loop_args="^$(fm_ere_quote "$FAULTMON") run webguard( |\$)"
+if fm_signal STOP "$loop" "$loop_args"; then
+    sed -i 's/^d\.version=.*/d.version=7/' "$FAULTMON_STATE_DIR/webguard/state"
+    fa_agent guard monitor
+    fm_signal CONT "$loop" "$loop_args"
+else
+    FA_RC="no loop to stop (pid file: '$loop')" FA_REASON=
+fi
 fa_check_rc_reason "monitor with a state the reader refuses: 190, not 0" 190 \
     "no verdict on web: the fault monitor's state is refused"
 like "$FA_OUT" "no verdict on web from it" "and the log says why"

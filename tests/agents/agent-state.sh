@@ -50,6 +50,9 @@ loops() {
         esac
     done
 }
+# What fm_signal checks a PID's command line against before signalling it.
+HTTPD_ARGS=$(fm_ere_quote "$FA_CONF")
+LOOP_ARGS="^$(fm_ere_quote "$FAULTMON") run $RSC( |\$)"
 # A second loop the agent should never have started is stopped too.
 fm_cleanup_add 'for p in $(loops) $(loops fmhm:0); do kill -TERM "$p" 2>/dev/null; done'
 
@@ -108,14 +111,22 @@ cp "$FA_TMP/good.state" "$STATE"
 # minute here, has not seen it yet.  OK there would be a false verdict on
 # a file nobody trusts, and on a remote node nothing else reports it.
 set_fields d.version=7
+# httpd_pid checks the command line; without an httpd the case fails, it
+# never signals 0 (the whole process group) or children of PID 0 (init).
 hp=$(httpd_pid)
-kids=$(pgrep -P "${hp:-0}" | paste -sd' ' -)
-# shellcheck disable=SC2086   # one pid per word
-kill -STOP "${hp:-0}" $kids
-fa_agent apache monitor
-rc_stopped=$FA_RC
-# shellcheck disable=SC2086
-kill -CONT "${hp:-0}" $kids
+kids=() stopped=()
+[ -n "$hp" ] && mapfile -t kids < <(pgrep -P "$hp")
+rc_stopped="no httpd to stop (pid file: $(cat "$FA_PID_FILE" 2>/dev/null))"
+for p in "$hp" "${kids[@]}"; do
+    fm_signal STOP "$p" "$HTTPD_ARGS" && stopped+=("$p")
+done
+if [ -n "$hp" ] && [ "${#stopped[@]}" -eq $((1 + ${#kids[@]})) ]; then
+    fa_agent apache monitor
+    rc_stopped=$FA_RC
+fi
+for p in "${stopped[@]}"; do
+    fm_signal CONT "$p" "$HTTPD_ARGS"
+done
 is "$rc_stopped" 190 "monitor: a refused state and httpd not answering (SIGSTOP): the fresh probe's timeout, a partial failure: 190, not 0"
 like "$FA_OUT" "no verdict from it: probing afresh" "and the log says why it probed"
 cp "$FA_TMP/good.state" "$STATE"
@@ -132,7 +143,7 @@ is "$(loops)" "$first" "still the one loop (pid $first)"
 
 # 15-19: a crashed loop: the monitor restarts it, one loop, and the crash
 # is recorded rather than hidden.
-kill -KILL "$first"
+fm_signal KILL "$first" "$LOOP_ARGS"
 for _ in $(seq 1 50); do kill -0 "$first" 2>/dev/null || break; sleep 0.1; done
 fa_agent apache monitor
 fa_check_rc "monitor after the loop was killed: 0 (restarted)" 0
@@ -147,7 +158,7 @@ rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
 
 # 20-21: two monitors at once find the loop dead: each may start one, the
 # lock lets one run, and the other monitor waits for that one.
-kill -KILL "$second"
+fm_signal KILL "$second" "$LOOP_ARGS"
 for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
 (fa_agent apache monitor; echo "$FA_RC" >"$FA_TMP/m1.rc") &
 m1=$!
@@ -167,7 +178,7 @@ rm -f "$FAULTMON_STATE_DIR/$RSC/loop-died"    # killed on purpose
 other=$!
 BG_PIDS+=("$other")
 for _ in $(seq 1 50); do [ -s "$FAULTMON_STATE_DIR/other/state" ] && break; sleep 0.1; done
-kill -KILL "$second"
+fm_signal KILL "$second" "$LOOP_ARGS"
 for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
 echo "$other" >"$FAULTMON_STATE_DIR/$RSC/pid"
 fa_agent apache monitor
@@ -178,7 +189,7 @@ fa_agent apache stop
 fa_check_rc "stop: 0" 0
 kill -0 "$other" 2>/dev/null
 ok_if $? "stop did not touch the other resource's faultmon (pid $other)"
-kill -TERM "$other"
+fm_signal TERM "$other" --child
 wait "$other"
 
 # 26-29: a start is refused only on a trusted failover decision.
@@ -200,7 +211,7 @@ is "$(httpd_pid)" "" "the refused start started nothing"
 params
 fa_agent apache start
 dead=$(httpd_pid)
-kill -KILL -- "-$dead"
+fm_signal_group KILL "$dead" "$HTTPD_ARGS"
 for _ in $(seq 1 50); do kill -0 "$dead" 2>/dev/null || break; sleep 0.1; done
 fa_agent apache start
 fa_check_rc "start after httpd died under its loop: 0" 0

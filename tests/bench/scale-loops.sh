@@ -35,7 +35,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-scale.XXXXXX") || die "mktemp failed"
 loops=()
 cleanup() {
     [ "${#loops[@]}" -gt 0 ] && kill "${loops[@]}" 2>/dev/null
-    [ -s "$tmp/nginx.pid" ] && kill "$(cat "$tmp/nginx.pid")" 2>/dev/null
+    # Only the nginx of this run (its configuration in $tmp), never what a
+    # stale pid file names by now.
+    local npid
+    npid=$(cat "$tmp/nginx.pid" 2>/dev/null)
+    case $npid in '' | 0* | *[!0-9]*) ;; *)
+        tr '\0' ' ' <"/proc/$npid/cmdline" 2>/dev/null | grep -qF -- "$tmp/" && kill "$npid" ;;
+    esac
     sleep 0.5
     rm -rf "$tmp"
 }

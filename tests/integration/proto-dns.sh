@@ -23,8 +23,7 @@ tap_watchdog 120
 fm_require_faultmon
 if ! srv_dnsmasq_start --address=/x.test/127.0.0.5 --address=/nx.test/ \
     --mx-host=x.test,mail.x.test,10 --txt-record=t.x.test,"faultmon txt"; then
-    echo "1..0 # SKIP dnsmasq did not start"
-    exit 0
+    skip_all "dnsmasq did not start"
 fi
 plan 37
 

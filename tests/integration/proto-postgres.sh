@@ -23,8 +23,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 120
 fm_require_faultmon
 if ! srv_pg_start -c max_connections=3 -c superuser_reserved_connections=0; then
-    echo "1..0 # SKIP PostgreSQL did not start"
-    exit 0
+    skip_all "PostgreSQL did not start"
 fi
 plan 32
 

@@ -80,16 +80,22 @@ proto_case "?starttls where none is offered (fault server 220, then silence)" 1 
 # Postfix paused: the kernel accepts, nobody answers.
 master=$(tr -d ' ' <"$MS_DIR/queue/pid/master.pid" 2>/dev/null)
 pgid=$(ps -o pgid= -p "$master" 2>/dev/null | tr -d ' ')
-[ -n "$pgid" ] && kill -STOP -- "-$pgid"
+# Postfix's master leads a group of its own (it calls setsid): only that
+# one, a process this script started, never this script's group.
+if [ "$pgid" != "$master" ] || ! fm_pid_checked "$pgid" --child; then
+    diag "master.pid names '$master' (group '$pgid'): not a Postfix master this test started"
+    pgid=
+fi
+[ -n "$pgid" ] && kill -STOP -- "-$pgid"  # hygiene: pgid checked above
 proto_case "Postfix paused (SIGSTOP): partial at the deadline" 1 partial read read-timeout deadline -- \
     "$smtp"
-[ -n "$pgid" ] && kill -CONT -- "-$pgid"
+[ -n "$pgid" ] && kill -CONT -- "-$pgid"  # hygiene: pgid checked above
 ms_postfix_stop
-[ -n "$pgid" ] && kill -TERM -- "-$pgid" 2>/dev/null
+[ -n "$pgid" ] && kill -TERM -- "-$pgid" 2>/dev/null  # hygiene: pgid checked above
 # Under load (the ASan tier) an smtpd child can outlive the master and
 # still accept: wait for the listener to go, then kill.
 if ! fm_wait_port_closed "$MS_SMTP_PORT" 5; then
-    [ -n "$pgid" ] && kill -KILL -- "-$pgid" 2>/dev/null
+    [ -n "$pgid" ] && kill -KILL -- "-$pgid" 2>/dev/null  # hygiene: pgid checked above
     fm_wait_port_closed "$MS_SMTP_PORT" 2 || diag "port $MS_SMTP_PORT still listens"
 fi
 proto_case "Postfix stopped: connect refused, complete" 2 complete connect connect-failed fast -- "$smtp"

@@ -55,13 +55,13 @@ srv_spawn() {
 srv_stop() {
     local pid=$1 i
     kill -0 "$pid" 2>/dev/null || return 0
-    kill -CONT -- "-$pid" 2>/dev/null
-    kill -TERM -- "-$pid" 2>/dev/null
+    kill -CONT -- "-$pid" 2>/dev/null  # hygiene: $SRV_SPAWNED, a setsid $!
+    kill -TERM -- "-$pid" 2>/dev/null  # hygiene: $SRV_SPAWNED, a setsid $!
     for i in $(seq 1 50); do
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.1
     done
-    kill -KILL -- "-$pid" 2>/dev/null
+    kill -KILL -- "-$pid" 2>/dev/null  # hygiene: $SRV_SPAWNED, a setsid $!
     wait "$pid" 2>/dev/null
     return 0
 }

@@ -254,6 +254,14 @@ static const struct tcase cases[] = {
         },
     },
     {
+        "a failed cycle says nothing of maintenance: its failure is the reason, the flag is dropped",
+        { { "Retry_count", "1" } },
+        {
+            { S(0), PART, .maintenance = 1, .act = DEGR, .st = DEGRADED, .w = X(50),
+              .reason = "partial failure; weight 50 of 100" },
+        },
+    },
+    {
         "quorum 2 of 3: one failed target is degraded, two are a failure",
         { { "quorum", "2" } },
         {
@@ -580,6 +588,33 @@ test_publish_only(void **state)
     assert_string_equal(dec.reason, "held after a failure until resumed (manual_resume)");
     fm_decide_free(d);
     assert_string_equal(fm_action_word(FM_ACTION_RESTART, false), "restart");
+
+    /* startup_grace: an httpmon restarts nothing, so marking the service
+     * unhealthy opens no new grace: the next failure is judged at once. */
+    o.manual_resume = false;
+    o.startup_grace_ms = 20000;
+    assert_int_equal(fm_decide_new(&o, &d), 0);
+    fm_decide_cycle(d, S(0), &ok, &dec);                /* up: the grace is over */
+    fm_decide_cycle(d, S(10), &comp, &dec);
+    assert_int_equal(dec.action, FM_ACTION_RESTART);
+    fm_decide_cycle(d, S(20), &ok, &dec);
+    assert_int_equal(dec.state, FM_STATE_UP);
+    fm_decide_cycle(d, S(30), &comp, &dec);
+    assert_int_equal(dec.action, FM_ACTION_RESTART);
+    assert_null(strstr(dec.reason, "startup_grace"));
+    fm_decide_free(d);
+
+    /* Nor does a failover (the service starts elsewhere, not here). */
+    fm_decide_opts_init(&o);
+    o.startup_grace_ms = 20000;
+    o.retry_count = 0;
+    assert_int_equal(fm_decide_new(&o, &d), 0);
+    fm_decide_cycle(d, S(0), &ok, &dec);
+    fm_decide_cycle(d, S(10), &comp, &dec);
+    assert_int_equal(dec.action, FM_ACTION_FAILOVER);
+    fm_decide_cycle(d, S(20), &comp, &dec);
+    assert_null(strstr(dec.reason, "startup_grace"));
+    fm_decide_free(d);
 }
 
 int

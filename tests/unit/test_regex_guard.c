@@ -145,6 +145,65 @@ test_nested_repeats(void **state)
     free(ok);
 }
 
+/* Each limit at its edge, the last pattern accepted and the first refused:
+ * mutants that moved a limit by one (or a + after a bound that stopped
+ * counting) survived the cases far from the edges. */
+static void
+test_limits_exact(void **state)
+{
+    (void) state;
+    accepted_and_fast("a{32768}");
+    refused("a{32769}", "expand");
+    accepted_and_fast("a{16383}+");
+    refused("a{16384}+", "expand");
+    refused("a{17000}+", "expand");
+    accepted_and_fast("(a{0,2})*{8}");
+    refused("(a{0,2})*{9}", "loops over nothing");
+    accepted_and_fast("(a{0,3}){0,24}");
+    refused("(a{0,3}){0,25}", "ways to match nothing");
+    refused("(a{0,3}){0,30}", "ways to match nothing");
+    /* glibc takes an escaped comma in a bound too, and "{0}" still makes
+     * one copy of what a later bound repeats. */
+    refused("a{0\\,16000}", "optional");
+    refused("(a{0\\,3}){0\\,25}", "ways to match nothing");
+    refused("a{0}{32769}", "expand");
+}
+
+/* A bracket expression is one member, whatever it holds: "*++" inside one
+ * is no repetition ("[:alpha:]", "[=a=]", "[.a.]", a leading "]" or "^]"
+ * do not end it), and it ends where regcomp() ends it: what follows is
+ * judged.  So is an escape.  Mutants of the bracket and escape readers
+ * survived every other case. */
+static void
+test_brackets(void **state)
+{
+    char *deepest = nested(FM_REGEX_MAX_GROUP_DEPTH, "a", ")");
+
+    (void) state;
+    /* The deepest nesting allowed (one more is refused in test_nested_repeats). */
+    accepted_and_fast(deepest);
+    free(deepest);
+    /* An escape is one member: an escaped operator is no repetition, the
+     * word boundaries match the empty string, a back-reference says which. */
+    accepted_and_fast("a\\+\\+\\+");
+    accepted_and_fast("a\\*\\*\\*");
+    refused("(\\b)*{9}", "loops over nothing");
+    refused("(\\<){0,25}", "ways to match nothing");
+    refused("(a)\\1", "\\1 is a back-reference");
+    accepted_and_fast("[[:alpha:]*++]");
+    accepted_and_fast("[[=a=]*++]");
+    accepted_and_fast("[[.a.]*++]");
+    accepted_and_fast("[[.].]*++]");
+    accepted_and_fast("[[=]=]*++]");
+    accepted_and_fast("[]*++]");
+    accepted_and_fast("[^]*++]");
+    refused("[[:alpha:]]*++", "in a row");
+    refused("[a]*++", "in a row");
+    refused("[^a]*++", "in a row");
+    accepted_and_fast("[a]{32768}");
+    refused("[a]{32769}", "expand");
+}
+
 static void
 test_expansion(void **state)
 {
@@ -275,6 +334,8 @@ main(void)
         cmocka_unit_test(test_stacked_plus),
         cmocka_unit_test(test_nested_repeats),
         cmocka_unit_test(test_expansion),
+        cmocka_unit_test(test_limits_exact),
+        cmocka_unit_test(test_brackets),
         cmocka_unit_test(test_empty_choices),
         cmocka_unit_test(test_long_patterns),
         cmocka_unit_test(test_backreference),

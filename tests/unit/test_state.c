@@ -196,6 +196,10 @@ static const struct bad_case bad_cases[] = {
     { "target", "target=0 3 0 1200 =127.0.0.1:8080", "target class not that of its reason" },
     { "target", "target=2 14 0 1200 =127.0.0.1:8080", "status failure without a status" },
     { "target", "target=2 3 0 1200 =", "a target without a name" },
+    { "target", "target=2 3 0 1200 127.0.0.1:8080", "a target name without its '='" },
+    { "target", "target=2 3 1000 1200 =127.0.0.1:8080", "an HTTP status above 999" },
+    { "target", "target=2 3 x 1200 =127.0.0.1:8080", "a status that is not a number" },
+    { "target", "target=2 3 0 12x0 =127.0.0.1:8080", "a latency that is not a number" },
     { "target", NULL, "cycles without targets" },
     { "cycles", "cycles=0", "targets without cycles" },
     { "pid", "pid=1", "pid 1 is not a loop" },
@@ -275,6 +279,135 @@ test_framing_rejected(void **state)
     assert_int_equal(parse_text(more, st, err, sizeof(err)), EINVAL);
     free(more);
     free(text);
+    free(st);
+}
+
+/* \p text with its line "KEY=..." replaced by \p line (NULL: removed;
+ * \p text is freed). */
+static char *
+with_line(char *text, const char *key, const char *line)
+{
+    char pat[64];
+    char *hit = NULL;
+    char *end = NULL;
+    char *out = NULL;
+
+    snprintf(pat, sizeof(pat), "\n%s=", key);
+    hit = strstr(text, pat);
+    assert_non_null(hit);
+    end = strchr(hit + 1, '\n');
+    assert_non_null(end);
+    out = calloc(1, strlen(text) + ((line != NULL)? strlen(line) : 0) + 2);
+    assert_non_null(out);
+    memcpy(out, text, (size_t) (hit + 1 - text));
+    if (line != NULL) {
+        strcat(out, line);
+        strcat(out, end);
+    } else {
+        strcat(out, end + 1);
+    }
+    free(text);
+    return out;
+}
+
+/* Files the engine's import takes, each with one field that disagrees with
+ * the rest: refused, while the same file without that field is accepted
+ * (the positive control).  Mutants that dropped each check survived. */
+static void
+test_rejected_inconsistent(void **state)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    char err[256] = "";
+    char *degraded = variant(NULL, NULL);
+    char *text = NULL;
+
+    (void) state;
+    assert_non_null(st);
+    /* Degraded: a partial failure on record, not down, nothing asked. */
+    degraded = with_line(degraded, "state", "state=1");
+    degraded = with_line(degraded, "action", "action=0");
+    degraded = with_line(degraded, "ocf_rc", "ocf_rc=0");
+    degraded = with_line(degraded, "pending", "pending=0");
+    degraded = with_line(degraded, "weight", "weight=50");
+    degraded = with_line(degraded, "restarts_in_window", "restarts_in_window=0");
+    degraded = with_line(degraded, "d.down", "d.down=0");
+    degraded = with_line(degraded, "d.ok_streak", "d.ok_streak=1");
+    degraded = with_line(degraded, "d.last_action", "d.last_action=0");
+    degraded = with_line(degraded, "d.last_action_us", "d.last_action_us=0");
+    degraded = with_line(degraded, "d.restart", "d.failure=3900000000 50");
+    degraded = with_line(degraded, "target", "target=0 0 0 1200 =127.0.0.1:8080");
+    assert_int_equal(parse_text(degraded, st, err, sizeof(err)), 0);
+    assert_int_equal(st->state, FM_STATE_DEGRADED);
+
+    /* "up" with that failure on record: up means nothing on record. */
+    text = with_line(strdup(degraded), "state", "state=0");
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "state up"));
+    /* ... and up once the failure is no longer on record: accepted. */
+    text = with_line(text, "d.failure", NULL);
+    text = with_line(text, "weight", "weight=0");
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), 0);
+    assert_int_equal(st->state, FM_STATE_UP);
+    free(text);
+
+    /* A restart asked (action=1, pending=1) by an engine that is not down
+     * (flapping: one failure in a row): the base, down, is accepted. */
+    text = variant(NULL, NULL);
+    text = with_line(text, "d.down", "d.down=0");
+    text = with_line(text, "state", "state=3");
+    text = with_line(text, "d.fail_streak", "d.fail_streak=1");
+    text = with_line(text, "d.fail_worst", "d.fail_worst=2");
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "action restart"));
+    free(text);
+
+    free(degraded);
+    free(st);
+}
+
+/* FM_STATE_MAX_TARGETS target lines fill the array; one more is refused,
+ * never written past its end. */
+static void
+test_target_count_limit(void **state)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    char err[256] = "";
+    char *text = NULL;
+    char *more = calloc(FM_STATE_MAX_TARGETS + 1, 48);
+
+    (void) state;
+    assert_non_null(st);
+    assert_non_null(more);
+    for (int i = 1; i < FM_STATE_MAX_TARGETS; i++) {
+        char line[48];
+
+        snprintf(line, sizeof(line), "%starget=2 3 0 1200 =127.0.0.%d:8080", (i > 1)? "\n" : "", i + 1);
+        strcat(more, line);
+    }
+    text = variant("x", more);                      /* base's target + 63 */
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), 0);
+    assert_int_equal(st->n_targets, FM_STATE_MAX_TARGETS);
+    free(text);
+    strcat(more, "\ntarget=2 3 0 1200 =127.0.0.99:8080");
+    text = variant("x", more);
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
+    free(text);
+    free(more);
+
+    /* The name is the rest of the line, spaces and all. */
+    text = variant("target", "target=2 3 0 1200 =http://127.0.0.1:8080/a b");
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), 0);
+    assert_string_equal(st->targets[0].target, "http://127.0.0.1:8080/a b");
+    free(text);
+
+    /* A reason code past the last one the probe has. */
+    more = calloc(1, 64);
+    assert_non_null(more);
+    snprintf(more, 64, "target=2 %d 0 1200 =127.0.0.1:8080", (int) FM_REASON__COUNT);
+    text = variant("target", more);
+    assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
+    free(text);
+    free(more);
     free(st);
 }
 
@@ -574,6 +707,8 @@ main(void)
         cmocka_unit_test(test_base_is_accepted),
         cmocka_unit_test(test_write_read_round_trip),
         cmocka_unit_test(test_rejected),
+        cmocka_unit_test(test_rejected_inconsistent),
+        cmocka_unit_test(test_target_count_limit),
         cmocka_unit_test(test_framing_rejected),
         cmocka_unit_test(test_consistent_variants),
         cmocka_unit_test(test_ocf_rc_set),
