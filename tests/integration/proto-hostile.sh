@@ -22,16 +22,18 @@ fm_require_faultmon
 trap fm_cleanup_run EXIT
 plan 61
 
-# hostile NAME URI-SCHEME ARGS...: a scripted server NAME; prints its URI.
+# hostile NAME PROTOCOL ARGS...: start the scripted server NAME, which plays
+# PROTOCOL (a word for the reader) with ARGS (tests/proto_server.py).
 hostile() {
-    local name=$1 scheme=$2
+    local name=$1
     shift 2
     proto_server_start "$name" "$@" || bail_out "proto_server $name did not start"
 }
 uri() {
     echo "$1://127.0.0.1:${PS_PORT[$2]}"
 }
-# log_has NAME TEXT / log_lacks NAME TEXT: one TAP line on a server's log.
+# log_has TEST NAME TEXT / log_lacks TEST NAME TEXT: one TAP line TEST on
+# whether the log of server NAME holds TEXT.
 log_has() {
     if grep -qF -- "$3" "$FM_TMP/ps-$2.log" 2>/dev/null; then ok "$1"; else
         not_ok "$1"; diag_file "$FM_TMP/ps-$2.log"; fi
@@ -75,14 +77,14 @@ hostile banner tcp --greet 'valid\r\n'
 hostile banner-answer tcp --greet 'hello\r\n' --reply 'valid\r\n'
 hostile answer tcp --reply 'valid\r\n'
 
-# 1-6: Redis: a bare CR is no line end; an error right after PONG refuses.
+# Redis: a bare CR is no line end; an error right after PONG refuses.
 proto_case "redis '+PONG\\rGARBAGE\\n': malformed, partial" 1 partial read read-malformed fast -- \
     "$(uri redis redis-cr)"
 proto_case "redis '+PONG' then '-ERR shutting down' at once: refused" 2 complete status refused fast -- \
     "$(uri redis redis-bye)"
 proto_case "redis '+PONG\\r\\n' alone: ok" 0 ok none ok fast -- "$(uri redis redis-ok)"
 
-# 7-20: SMTP.
+# SMTP.
 proto_case "smtp '220\\rGARBAGE': malformed, partial" 1 partial read read-malformed fast -- \
     "$(uri smtp smtp-cr)"
 proto_case "smtp EHLO '250\\rjunk': malformed, partial" 1 partial read read-malformed fast -- \
@@ -99,7 +101,7 @@ log_has "smtp QUIT: then an orderly close (FIN, no RST)" smtp-quit "close: order
 proto_case "smtp: QUIT answered by a close: still ok" 0 ok none ok fast -- \
     "$(uri smtp smtp-quit-close)"
 
-# 21-26: FTP, IMAP.
+# FTP, IMAP.
 proto_case "ftp '220\\rGARBAGE': malformed, partial" 1 partial read read-malformed fast -- \
     "$(uri ftp ftp-cr)"
 proto_case "imap '* OK\\rGARBAGE': malformed, partial" 1 partial read read-malformed fast -- \
@@ -109,12 +111,12 @@ proto_case "imap tagged 'a1 OK\\rjunk': malformed, partial" 1 partial read read-
 proto_case "imap '* BYE' before the tagged OK: refused" 2 complete status refused fast -- \
     "$(uri imap imap-bye)"
 
-# 29-32: POP3's whole status line.
+# POP3's whole status line.
 proto_case "pop3 '+OKGARBAGE\\0\\xff': malformed, partial" 1 partial read read-malformed fast -- \
     "$(uri pop3 pop3-garbage)"
 proto_case "pop3 '+OK hostile ready': ok" 0 ok none ok fast -- "$(uri pop3 pop3-ok)"
 
-# 33-38: PostgreSQL.
+# PostgreSQL.
 proto_case "postgres authentication code 999: malformed, partial" 1 partial read read-malformed fast -- \
     "$(uri postgres pg-999)"
 proto_case "postgres MD5 without its salt: malformed, partial" 1 partial read read-malformed fast -- \
@@ -122,13 +124,13 @@ proto_case "postgres MD5 without its salt: malformed, partial" 1 partial read re
 proto_case "postgres ready, then FATAL 57P01 at once: refused" 2 complete status refused fast -- \
     "$(uri postgres pg-fatal)"
 
-# 39-42: MySQL, LDAP: a success followed at once by a goodbye.
+# MySQL, LDAP: a success followed at once by a goodbye.
 proto_case "mysql greeting, then error 1053-like shutdown at once: refused" 2 complete status refused fast -- \
     "$(uri mysql mysql-bye)"
 proto_case "ldap bind ok, then a Notice of Disconnection at once: refused" 2 complete status refused fast -- \
     "$(uri ldap ldap-notice)"
 
-# 43-48: DNS.
+# DNS.
 proto_case "dns: an A record for other.example.: refused (NODATA)" 2 complete status refused fast -- \
     "dns://127.0.0.1:${PS_PORT[dns-other]}/x.test"
 proto_case "dns over TCP: garbage, then a close: a read failure, partial" 1 partial read read-failed fast -- \
