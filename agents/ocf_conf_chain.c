@@ -9,14 +9,54 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <faultmon/clock.h>
 #include <faultmon/text.h>
 
 #include "ocf_conf_chain.h"
+
+static uint64_t budget_ms = FM_CONF_DEFAULT_BUDGET_MS;
+
+void
+fm_conf_set_time_budget_ms(uint64_t ms)
+{
+    budget_ms = ms;
+}
+
+/* The deadline starts with the read's first file or entry. */
+static int
+check_time(struct fm_conf_chain *c, const char *what, char *err, size_t err_len)
+{
+    uint64_t now = fm_now_us();
+
+    if (c->deadline_us == 0) {
+        c->deadline_us = now + budget_ms * 1000 + 1;
+    }
+    if (now >= c->deadline_us) {
+        return fm_errf(err, err_len, ETIMEDOUT, "%s: reading the configuration took more than %llu ms,"
+                       " the time the action has", what, (unsigned long long) budget_ms);
+    }
+    return 0;
+}
+
+int
+fm_conf_chain_tick(struct fm_conf_chain *c, const char *pattern, char *err, size_t err_len)
+{
+    if (++c->n_entries > FM_CONF_MAX_ENTRIES) {
+        return fm_errf(err, err_len, ELOOP, "include %s: more than %d directory entries read"
+                       " (a symlink to its own directory?)", pattern, FM_CONF_MAX_ENTRIES);
+    }
+    return check_time(c, pattern, err, err_len);
+}
 
 int
 fm_conf_chain_enter(struct fm_conf_chain *c, const char *path, const struct stat *st, int depth,
                     char *err, size_t err_len)
 {
+    int rc = check_time(c, path, err, err_len);
+
+    if (rc != 0) {
+        return rc;
+    }
     if (depth > FM_CONF_MAX_DEPTH) {
         return fm_errf(err, err_len, ELOOP, "%s: includes nested more than %d deep", path, FM_CONF_MAX_DEPTH);
     }
