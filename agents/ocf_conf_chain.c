@@ -6,6 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -108,4 +111,51 @@ fm_conf_open_regular(const char *path, struct stat *st, int *rc, char *err, size
     }
     *rc = 0;
     return fd;
+}
+
+/* Whether \p quoted (\p n bytes) names an existing file: a file name may
+ * show, a file's words may not. */
+static bool
+existing_path(const char *quoted, size_t n)
+{
+    char path[FM_CONF_PATH_MAX];
+    struct stat st;
+
+    if (n == 0 || n >= sizeof(path) || quoted[0] != '/') {
+        return false;
+    }
+    memcpy(path, quoted, n);
+    path[n] = '\0';
+    return stat(path, &st) == 0;
+}
+
+void
+fm_conf_hide_quoted(char *text, size_t len)
+{
+    char *out = calloc(1, len);
+    size_t o = 0;
+
+    if (out == NULL) {
+        snprintf(text, len, "(its output is not shown: out of memory)");
+        return;
+    }
+    for (const char *p = text; *p != '\0' && o + 1 < len;) {
+        const char *close = (*p == '\'' || *p == '"')? strchr(p + 1, *p) : NULL;
+
+        if (close == NULL || existing_path(p + 1, (size_t) (close - p - 1))) {
+            size_t n = (close != NULL)? (size_t) (close - p + 1) : 1;
+
+            n = (n < len - 1 - o)? n : len - 1 - o;
+            memcpy(out + o, p, n);
+            o += n;
+            p += n;
+            continue;
+        }
+        o += (size_t) snprintf(out + o, len - o, "%c<%zu bytes>%c", *p, (size_t) (close - p - 1), *p);
+        o = (o < len)? o : len - 1;
+        p = close + 1;
+    }
+    out[o] = '\0';
+    memcpy(text, out, o + 1);
+    free(out);
 }

@@ -92,4 +92,16 @@ void fm_conf_chain_leave(struct fm_conf_chain *c);
  */
 int fm_conf_open_regular(const char *path, struct stat *st, int *rc, char *err, size_t err_len);
 
+/*!
+ * \brief Hide what a server's own configuration test (httpd -t, nginx -t)
+ *        quotes from a file: it names the file and the line, then quotes
+ *        the word it refused ("Invalid command 'root:$6$...'", "unknown
+ *        directive \"root:$6$...\""), which would be the first word of
+ *        /etc/shadow if an include named it.  Every quoted text becomes its
+ *        length ('<38 bytes>'), except the path of an existing file.
+ *
+ * \param[in,out] text  NUL-terminated, rewritten in place within \p len
+ */
+void fm_conf_hide_quoted(char *text, size_t len);
+
 #endif

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "ocf_apache.h"
+#include "ocf_conf_chain.h"
 
 static char dir[PATH_MAX];
 
@@ -413,6 +414,36 @@ test_no_content_in_reasons(void **state)
     free(conf);
 }
 
+/* httpd -t and nginx -t quote the word they refuse: it shows as a length;
+ * the path of an existing file still shows (item 9). */
+static void
+test_hide_quoted(void **state)
+{
+    char text[PATH_MAX + 128];
+    char want[PATH_MAX + 128];
+
+    (void) state;
+    snprintf(text, sizeof(text), "AH00526: Syntax error on line 1 of /x/shadow: Invalid command "
+             "'root:$6$SALT:19000:0:99999:7:::', perhaps misspelled");
+    fm_conf_hide_quoted(text, sizeof(text));
+    assert_string_equal(text, "AH00526: Syntax error on line 1 of /x/shadow: Invalid command "
+                        "'<31 bytes>', perhaps misspelled");
+    snprintf(text, sizeof(text), "[emerg] unknown directive \"root:$6$SALT\" in %s/apache2.conf:1", dir);
+    fm_conf_hide_quoted(text, sizeof(text));
+    snprintf(want, sizeof(want), "[emerg] unknown directive \"<12 bytes>\" in %s/apache2.conf:1", dir);
+    assert_string_equal(text, want);
+    snprintf(text, sizeof(text), "open() \"%s/apache2.conf\" failed, 'unterminated", dir);
+    fm_conf_hide_quoted(text, sizeof(text));
+    snprintf(want, sizeof(want), "open() \"%s/apache2.conf\" failed, 'unterminated", dir);
+    assert_string_equal(text, want);
+    snprintf(text, 8, "'abcdef");
+    fm_conf_hide_quoted(text, 8);
+    assert_string_equal(text, "'abcdef");
+    snprintf(text, 12, "x 'a' 'bcd'");
+    fm_conf_hide_quoted(text, 12);
+    assert_string_equal(text, "x '<1 bytes");
+}
+
 /* httpd reads regular files only ("not a regular file"): an Include of a
  * FIFO blocked the reader for ever in open(), and one of /dev/zero (a line
  * that never ends) grew it until memory ran out. */
@@ -451,6 +482,7 @@ main(void)
         cmocka_unit_test(test_special_files),
         cmocka_unit_test(test_glob_symlink_loop),
         cmocka_unit_test(test_no_content_in_reasons),
+        cmocka_unit_test(test_hide_quoted),
     };
 
     return cmocka_run_group_tests_name("ocf_apache_conf", tests, setup, teardown);
