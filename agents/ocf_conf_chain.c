@@ -32,7 +32,7 @@ check_time(struct fm_conf_chain *c, const char *what, char *err, size_t err_len)
     uint64_t now = fm_now_us();
 
     if (c->deadline_us == 0) {
-        c->deadline_us = now + budget_ms * 1000 + 1;
+        c->deadline_us = now + budget_ms * 1000;
     }
     if (now >= c->deadline_us) {
         return fm_errf(err, err_len, ETIMEDOUT, "%s: reading the configuration took more than %llu ms,"

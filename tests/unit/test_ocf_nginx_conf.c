@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "ocf_conf_chain.h"
 #include "ocf_nginx.h"
 
 static char dir[PATH_MAX];
@@ -301,6 +302,25 @@ test_glob_symlink_loop(void **state)
     assert_true((double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9 < 1.0);
 }
 
+/* The read's time is the action's (fm_conf_set_time_budget_ms()): past it,
+ * the read ends with ETIMEDOUT and one line, however much is left. */
+static void
+test_time_budget(void **state)
+{
+    (void) state;
+    write_file("t0.conf", "include t1.conf;\n");
+    write_file("t1.conf", "\n");
+    fm_conf_set_time_budget_ms(0);
+    read_fails("t0.conf", ETIMEDOUT, "reading the configuration took more than 0 ms");
+    fm_conf_set_time_budget_ms(FM_CONF_DEFAULT_BUDGET_MS);
+    {
+        struct fm_apache_conf conf;
+        char err[512] = "";
+
+        assert_int_equal(read_conf("t0.conf", &conf, err, sizeof(err)), 0);
+    }
+}
+
 int
 main(void)
 {
@@ -313,6 +333,7 @@ main(void)
         cmocka_unit_test(test_huge_and_random),
         cmocka_unit_test(test_no_content_in_reasons),
         cmocka_unit_test(test_glob_symlink_loop),
+        cmocka_unit_test(test_time_budget),
     };
 
     return cmocka_run_group_tests_name("ocf_nginx_conf", tests, setup, teardown);
