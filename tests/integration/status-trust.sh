@@ -21,7 +21,7 @@ if [ "$(id -u)" != 0 ]; then
     exit 0
 fi
 NOBODY=$(id -u nobody 2>/dev/null) || NOBODY=65534
-plan 10
+plan 11
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 mkdir -p "$FAULTMON_STATE_DIR"
@@ -75,6 +75,12 @@ refused dirmode "a resource directory of mode 0777"
 
 ln -s good "$FAULTMON_STATE_DIR/linked"
 refused linked "a symlinked resource directory"
+
+# The metrics exporter reads through the same rule: no verdict for it either.
+metrics=$(fm_timeout 10 "$FAULTMON" metrics 2>&1)
+is "$(printf '%s\n' "$metrics" | grep -E '^faultmon_state_valid\{resource="(good|fileowner|dirmode)"\}' | sort | tr '\n' ' ')" \
+    'faultmon_state_valid{resource="dirmode"} 0 faultmon_state_valid{resource="fileowner"} 0 faultmon_state_valid{resource="good"} 1 ' \
+    "faultmon metrics: the loop's own state valid, the untrusted ones not"
 
 # simulate --replay: the loop's history, then one owned by nobody.
 fm_timeout 20 "$FAULTMON" simulate --replay good >"$FM_TMP/replay.out" 2>"$FM_TMP/replay.err"
