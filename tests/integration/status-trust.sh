@@ -32,9 +32,11 @@ fm_timeout 30 "$FAULTMON" run good --no-env --no-pacemaker --cycles 2 --param "P
     --param Thorough_probe_interval=100ms --param Probe_timeout=1 2>"$FM_TMP/run.err" ||
     { diag_file "$FM_TMP/run.err"; bail_out "the loop did not run"; }
 
-# variant NAME: a copy of the loop's directory as NAME.
+# variant NAME: a copy of the loop's directory as NAME, its state naming
+# NAME (the reader refuses the state of another resource).
 variant() {
     cp -a "$FAULTMON_STATE_DIR/good" "$FAULTMON_STATE_DIR/$1"
+    sed -i "s/^resource=good\$/resource=$1/" "$FAULTMON_STATE_DIR/$1/state"
 }
 
 # refused NAME WHAT: `faultmon status NAME` exits 4, says "no verdict" and
@@ -52,10 +54,10 @@ refused() {
     fi
 }
 
-out=$(fm_timeout 10 "$FAULTMON" status good 2>&1)
-rc=$?
-ok_if "$([ "$rc" != 4 ] && ! printf '%s' "$out" | grep -q 'no verdict'; echo $?)" \
-    "positive control: the loop's own files give a verdict (exit $rc)"
+variant copy
+out=$(fm_timeout 10 "$FAULTMON" status good 2>&1; fm_timeout 10 "$FAULTMON" status copy 2>&1)
+ok_if "$(! printf '%s' "$out" | grep -q 'no verdict'; echo $?)" \
+    "positive control: the loop's own files, and a copy of them, give a verdict"
 
 variant fileowner
 chown "$NOBODY" "$FAULTMON_STATE_DIR/fileowner/state"
@@ -73,18 +75,21 @@ variant dirmode
 chmod 0777 "$FAULTMON_STATE_DIR/dirmode"
 refused dirmode "a resource directory of mode 0777"
 
-ln -s good "$FAULTMON_STATE_DIR/linked"
+# The link's target holds a state naming the link: only the link is wrong.
+variant linktarget
+sed -i "s/^resource=linktarget\$/resource=linked/" "$FAULTMON_STATE_DIR/linktarget/state"
+ln -s linktarget "$FAULTMON_STATE_DIR/linked"
 refused linked "a symlinked resource directory"
 
 # The metrics exporter reads through the same rule: no verdict for it either.
 metrics=$(fm_timeout 10 "$FAULTMON" metrics 2>&1)
-is "$(printf '%s\n' "$metrics" | grep -E '^faultmon_state_valid\{resource="(good|fileowner|dirmode)"\}' | sort | tr '\n' ' ')" \
-    'faultmon_state_valid{resource="dirmode"} 0 faultmon_state_valid{resource="fileowner"} 0 faultmon_state_valid{resource="good"} 1 ' \
+is "$(printf '%s\n' "$metrics" | grep -E '^faultmon_state_valid\{resource="(copy|fileowner|dirmode)"\}' | sort | tr '\n' ' ')" \
+    'faultmon_state_valid{resource="copy"} 1 faultmon_state_valid{resource="dirmode"} 0 faultmon_state_valid{resource="fileowner"} 0 ' \
     "faultmon metrics: the loop's own state valid, the untrusted ones not"
 
 # simulate --replay: the loop's history, then one owned by nobody.
-fm_timeout 20 "$FAULTMON" simulate --replay good >"$FM_TMP/replay.out" 2>"$FM_TMP/replay.err"
-is "$?" 0 "positive control: simulate --replay of the loop's history exits 0"
+fm_timeout 20 "$FAULTMON" simulate --replay copy >"$FM_TMP/replay.out" 2>"$FM_TMP/replay.err"
+is "$?" 0 "positive control: simulate --replay of the loop's history (a copy) exits 0"
 variant histowner
 chown "$NOBODY" "$FAULTMON_STATE_DIR/histowner/history"
 fm_timeout 20 "$FAULTMON" simulate --replay histowner >"$FM_TMP/replay.out" 2>"$FM_TMP/replay.err"
