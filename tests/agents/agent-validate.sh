@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 60
+plan 62
 
 fa_params
 fa_agent apache validate-all
@@ -198,6 +198,35 @@ if printf '%s' "$FA_OUT" | grep -q 'SALT\|root:'; then
     diag "$FA_OUT"
 else
     ok "no word of the shadow-like file in the agent's output"
+fi
+
+# nginx alike: its reader's reason, and nginx -t's own, show a length.
+if [ -x "${WS_NGINX:-/usr/sbin/nginx}" ] && fa_nginx_setup; then
+    cp "$FA_NCONF" "$FA_NDIR/with-shadow.conf"
+    echo "include $FA_DIR/shadow.link;" >>"$FA_NDIR/with-shadow.conf"
+    fa_nginx_params
+    export OCF_RESKEY_configfile=$FA_NDIR/with-shadow.conf
+    fa_agent nginx validate-all
+    fa_check_rc_reason "nginx: an include of a shadow-like file: 6, file and line, no word of it" 6 \
+        "shadow.link:1: a directive of 1 word \\(the first [0-9]+ bytes\\)"
+    printf 'root:$6$SALTs3cr3t:19000:0:99999:7:::;\n' >"$FA_NDIR/shadow2"
+    cp "$FA_NCONF" "$FA_NDIR/with-shadow2.conf"
+    echo "include $FA_NDIR/shadow2;" >>"$FA_NDIR/with-shadow2.conf"
+    export OCF_RESKEY_configfile=$FA_NDIR/with-shadow2.conf
+    fa_agent nginx validate-all
+    why=""
+    printf '%s' "$FA_REASON" | grep -q 'nginx -t: .*"<[0-9]* bytes>" in .*shadow2:1' || why="reason '$FA_REASON'"
+    printf '%s' "$FA_OUT" | grep -q 'SALT' && why="${why:+$why; }the word shows"
+    [ "$FA_RC" = 6 ] || why="${why:+$why; }exit $FA_RC"
+    if [ -z "$why" ]; then
+        ok "nginx -t's reason on a shadow-like include: 6, a length, not the word"
+    else
+        not_ok "nginx -t's reason on a shadow-like include: 6, a length, not the word"
+        diag "$why" "$FA_OUT"
+    fi
+else
+    skip "nginx: an include of a shadow-like file" "nginx is not installed"
+    skip "nginx -t's reason on a shadow-like include" "nginx is not installed"
 fi
 
 # Eight symlinks to their own directory under a glob seven levels deep: 18 s
