@@ -26,6 +26,7 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf_common.h \
 	agents/ocf_conf_chain.c \
 	agents/ocf_conf_chain.h \
+	agents/ocf_conf_glob.c \
 	agents/ocf_env.c \
 	agents/ocf_halog.c \
 	agents/ocf_log.c \

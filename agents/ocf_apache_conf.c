@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +269,9 @@ include_dir(struct parser *ps, const char *dir, int depth)
         return 0;
     }
     for (int i = 0; i < n; i++) {
+        if (rc == 0) {
+            rc = fm_conf_chain_tick(&ps->files, dir, ps->err, ps->err_len);
+        }
         if (rc == 0 && names[i]->d_name[0] != '.') {
             char path[FM_OCF_PATH_MAX];
             struct stat st;
@@ -295,7 +297,8 @@ static int
 include(struct parser *ps, const char *arg, int depth, bool optional)
 {
     char pattern[FM_OCF_PATH_MAX];
-    glob_t g;
+    char **paths = NULL;
+    size_t n_paths = 0;
     int rc = 0;
     struct stat st;
 
@@ -306,19 +309,16 @@ include(struct parser *ps, const char *arg, int depth, bool optional)
         }
         return parse_file(ps, pattern, depth + 1, optional);
     }
-    memset(&g, 0, sizeof(g));
-    if (glob(pattern, 0, NULL, &g) != 0) {
-        globfree(&g);
-        return 0;
-    }
-    for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
-        if (stat(g.gl_pathv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            rc = include_dir(ps, g.gl_pathv[i], depth);
+    /* Expanded within the read's bounds (fm_conf_glob()): no match is no file. */
+    rc = fm_conf_glob(&ps->files, pattern, &paths, &n_paths, ps->err, ps->err_len);
+    for (size_t i = 0; i < n_paths && rc == 0; i++) {
+        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            rc = include_dir(ps, paths[i], depth);
         } else {
-            rc = parse_file(ps, g.gl_pathv[i], depth + 1, true);
+            rc = parse_file(ps, paths[i], depth + 1, true);
         }
     }
-    globfree(&g);
+    fm_conf_glob_free(paths, n_paths);
     return rc;
 }
 

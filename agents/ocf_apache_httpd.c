@@ -26,6 +26,7 @@
 #include <faultmon/parse.h>
 
 #include "ocf_apache_int.h"
+#include "ocf_conf_chain.h"
 
 #ifndef FM_OCF_CHOWN
 #define FM_OCF_CHOWN "/bin/chown"
@@ -84,6 +85,8 @@ fm_apache_httpd_configtest(const struct apache *a, uint64_t timeout_ms)
     if (status == 0) {
         return PCMK_OCF_OK;
     }
+    /* It may quote a file's words (an include of /etc/shadow): never show them. */
+    fm_conf_hide_quoted(out, sizeof(out));
     {
         /* httpd's error takes two lines (where, then what): keep them on one. */
         char *line = out;
@@ -256,6 +259,7 @@ fm_apache_httpd_start(struct apache *a)
     status = fm_ocf_run(argv, out, sizeof(out), NULL, fm_ocf_left_ms(a->ocf));
     free(argv);
     out[strcspn(out, "\n")] = '\0';
+    fm_conf_hide_quoted(out, sizeof(out));
     if (status != 0) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "%s did not start (status %d): %s", a->httpd, status,
                            (out[0] != '\0')? out : "(no output; see its ErrorLog)");

@@ -22,6 +22,7 @@
 #include <faultmon/words.h>
 
 #include "ocf_apache_int.h"
+#include "ocf_conf_chain.h"
 
 #define DEFAULT_TESTREGEX "</ *html *>"
 #define DEFAULT_ENVFILES "/etc/apache2/envvars"
@@ -256,9 +257,16 @@ fm_apache_read_config(struct apache *a)
         return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile '%s' does not exist on this node",
                            a->configfile);
     }
+    /* The read is bounded by what the action has left, at least a second
+     * (an action that has less is killed by the executor anyway). */
+    fm_conf_set_time_budget_ms((fm_ocf_left_ms(a->ocf) > 1000)? fm_ocf_left_ms(a->ocf) : 1000);
     rc = fm_apache_conf_read(a->configfile, defines, n_defines, &a->conf, err, sizeof(err));
     if (rc == ENOENT) {
         return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile '%s' cannot be read: %s", a->configfile, err);
+    }
+    if (rc == ETIMEDOUT) {
+        /* Slow storage is no fact of the configuration: a soft failure. */
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "configfile '%s': %s", a->configfile, err);
     }
     if (rc != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "configfile '%s': %s", a->configfile, err);

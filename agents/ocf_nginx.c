@@ -145,7 +145,7 @@ external_test(const struct fm_ocf *ocf, bool check_only)
     if (syntax != '\0') {
         fm_words_free(words, n_words);
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "external_monitor30_cmd '%s': no shell runs it, so '%c' "
-                           "would be an argument; quote it, or name a shell: /bin/sh -c '...'", cmd, syntax);
+                           "would be an argument; single-quote it, or name a shell: /bin/sh -c '...'", cmd, syntax);
     }
     if (!find_program(words[0], program, sizeof(program))) {
         fm_words_free(words, n_words);

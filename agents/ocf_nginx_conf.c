@@ -11,7 +11,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,8 @@
 
 struct block {
     char name[32];              /* "http", "server", "location"... */
+    char *opened_in;            /* the file and line of its '{', for a message */
+    int opened_line;
     size_t first_listen;        /* server: its first entry in conf->listen */
     bool listened;              /* server: it has a listen */
     bool ssl;                   /* server: "ssl on" */
@@ -45,6 +46,7 @@ struct parser {
     char location[512];         /* of the innermost location block */
     char args[MAX_ARGS][MAX_TOKEN];
     size_t n_args;
+    int args_line;              /* where the directive's first word is */
     char *err;
     size_t err_len;
 };
@@ -191,41 +193,40 @@ add_listen(struct parser *ps)
     ps->blocks[ps->n_blocks - 1].listened = true;
 }
 
-/* include PATTERN: a glob relative to the main file's directory. */
+/* include PATTERN: a glob relative to the main file's directory, expanded
+ * within the read's bounds (fm_conf_glob()). */
 static int
-include(struct parser *ps, int depth)
+include(struct parser *ps, const struct lexer *lx, int depth)
 {
     char pattern[FM_OCF_PATH_MAX];
-    glob_t g;
+    char **paths = NULL;
+    size_t n_paths = 0;
     int rc = 0;
 
     if (ps->args[1][0] == '/') {
         snprintf(pattern, sizeof(pattern), "%s", ps->args[1]);
     } else if (snprintf(pattern, sizeof(pattern), "%s/%s", ps->dir, ps->args[1]) >= (int) sizeof(pattern)) {
-        return fm_errf(ps->err, ps->err_len, EINVAL, "include %.64s...: path too long", ps->args[1]);
+        return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: an include path longer than %zu bytes",
+                       lx->path, ps->args_line, sizeof(pattern) - 1);
     }
-    memset(&g, 0, sizeof(g));
-    if (glob(pattern, 0, NULL, &g) != 0) {
-        globfree(&g);
-        /* Nothing matched: nginx fails only on a name without a wildcard,
-         * and its own configuration test reports that. */
-        return 0;
+    /* Nothing matched: nginx fails only on a name without a wildcard,
+     * and its own configuration test reports that. */
+    rc = fm_conf_glob(&ps->files, pattern, &paths, &n_paths, ps->err, ps->err_len);
+    for (size_t i = 0; i < n_paths && rc == 0; i++) {
+        rc = parse_file(ps, paths[i], depth + 1);
     }
-    for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
-        rc = parse_file(ps, g.gl_pathv[i], depth + 1);
-    }
-    globfree(&g);
+    fm_conf_glob_free(paths, n_paths);
     return rc;
 }
 
 /* A directive ended by ';'. */
 static int
-directive(struct parser *ps, int depth)
+directive(struct parser *ps, const struct lexer *lx, int depth)
 {
     const char *name = ps->args[0];
 
     if (strcmp(name, "include") == 0 && ps->n_args >= 2) {
-        return include(ps, depth);
+        return include(ps, lx, depth);
     }
     if (strcmp(name, "pid") == 0 && ps->n_args >= 2 && ps->n_blocks == 0) {
         snprintf(ps->conf->pid_file, sizeof(ps->conf->pid_file), "%s", ps->args[1]);
@@ -255,6 +256,8 @@ open_block(struct parser *ps, const struct lexer *lx)
     b = &ps->blocks[ps->n_blocks++];
     memset(b, 0, sizeof(*b));
     snprintf(b->name, sizeof(b->name), "%.31s", (ps->n_args > 0)? ps->args[0] : "");
+    b->opened_in = strdup(lx->path);
+    b->opened_line = lx->line;
     b->first_listen = ps->conf->n_listen;
     if (strcmp(b->name, "location") == 0 && ps->n_args >= 2) {
         /* location [=|~|~*|^~] URI: the URI is the last word. */
@@ -285,8 +288,22 @@ close_block(struct parser *ps, const struct lexer *lx)
     if (strcmp(b->name, "location") == 0) {
         ps->location[0] = '\0';
     }
+    free(b->opened_in);
     ps->n_blocks--;
     return 0;
+}
+
+/*
+ * A directive without its ';'.  The reason names where and how long, never
+ * the words: the agent reads as root, and an include (or a symlink) may
+ * name any file, /etc/shadow too, whose first word would be a hash.
+ */
+static int
+unended(struct parser *ps, const struct lexer *lx, const char *where)
+{
+    return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: a directive of %zu word%s (the first %zu bytes)"
+                   " without ';' %s: not nginx syntax", lx->path, ps->args_line, ps->n_args,
+                   (ps->n_args == 1)? "" : "s", strlen(ps->args[0]), where);
 }
 
 /* The tokens of one file, in the blocks the including file is in. */
@@ -304,19 +321,20 @@ parse_tokens(struct parser *ps, struct lexer *lx, int depth)
     while ((rc = next_token(ps, lx, tok, &special)) == 1) {
         rc = 0;
         if (!special || tok[0] == '\0') {
+            if (ps->n_args == 0) {
+                ps->args_line = lx->line;
+            }
             if (ps->n_args < MAX_ARGS) {
                 snprintf(ps->args[ps->n_args++], MAX_TOKEN, "%s", tok);
             }
             continue;
         }
         if (tok[0] == ';' && ps->n_args > 0) {
-            rc = directive(ps, depth);
+            rc = directive(ps, lx, depth);
         } else if (tok[0] == '{') {
             rc = open_block(ps, lx);
         } else if (tok[0] == '}') {
-            rc = (ps->n_args == 0)? close_block(ps, lx)
-                 : fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: '%s' without ';' before '}'", lx->path,
-                           lx->line, ps->args[0]);
+            rc = (ps->n_args == 0)? close_block(ps, lx) : unended(ps, lx, "before '}'");
         }
         ps->n_args = 0;
         if (rc != 0) {
@@ -325,8 +343,7 @@ parse_tokens(struct parser *ps, struct lexer *lx, int depth)
     }
     free(tok);
     if (rc == 0 && ps->n_args > 0) {
-        rc = fm_errf(ps->err, ps->err_len, EINVAL, "%s: '%s' without ';' at the end of the file", lx->path,
-                     ps->args[0]);
+        rc = unended(ps, lx, "at the end of the file");
     }
     return rc;
 }
@@ -424,8 +441,13 @@ fm_nginx_conf_read(const char *configfile, const char *prefix, struct fm_apache_
     }
     rc = parse_file(ps, configfile, 0);
     if (rc == 0 && ps->n_blocks > 0) {
-        rc = fm_errf(err, err_len, EINVAL, "%s: '%s' block not closed", configfile,
-                     ps->blocks[ps->n_blocks - 1].name);
+        const struct block *b = &ps->blocks[ps->n_blocks - 1];
+
+        rc = fm_errf(err, err_len, EINVAL, "%s: the block opened at %s:%d is not closed", configfile,
+                     (b->opened_in != NULL)? b->opened_in : "?", b->opened_line);
+    }
+    for (size_t i = 0; i < ps->n_blocks; i++) {
+        free(ps->blocks[i].opened_in);
     }
     free(ps);
     return rc;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ocf_apache_int.h"
+#include "ocf_conf_chain.h"
 #include "ocf_nginx.h"
 #include "ocf_nginx_int.h"
 
@@ -151,9 +152,16 @@ fm_nginx_resolve_rest(struct apache *a)
     if (access(a->configfile, F_OK) != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "Configuration file %s not found!", a->configfile);
     }
+    /* The read is bounded by what the action has left, at least a second
+     * (an action that has less is killed by the executor anyway). */
+    fm_conf_set_time_budget_ms((fm_ocf_left_ms(a->ocf) > 1000)? fm_ocf_left_ms(a->ocf) : 1000);
     rc = fm_nginx_conf_read(a->configfile, d.prefix, &a->conf, err, sizeof(err));
     if (rc == ENOENT) {
         return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile '%s' cannot be read: %s", a->configfile, err);
+    }
+    if (rc == ETIMEDOUT) {
+        /* Slow storage is no fact of the configuration: a soft failure. */
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "configfile '%s': %s", a->configfile, err);
     }
     if (rc != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "configfile '%s': %s", a->configfile, err);

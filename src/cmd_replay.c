@@ -23,6 +23,7 @@
 #include <faultmon/monitor.h>
 #include <faultmon/parse.h>
 #include <faultmon/state.h>
+#include <faultmon/trust.h>
 
 #include "cmd_replay.h"
 
@@ -135,7 +136,7 @@ replay_opts(struct replay *rp, const char *dir)
     int rc = 0;
 
     snprintf(path, sizeof(path), "%s/%s", dir, FM_HISTORY_PARAMS_NAME);
-    rc = fm_kvfile_load(path, FM_HISTORY_PARAMS_MAX, &text, &len, err, sizeof(err));
+    rc = fm_trust_load(dir, FM_HISTORY_PARAMS_NAME, FM_HISTORY_PARAMS_MAX, &text, &len, err, sizeof(err));
     if (rc == ENOENT) {
         fprintf(stderr, "faultmon simulate: %s: no cycle history (%s): the loop records one from "
                 "this version on\n", rp->cli->resource, path);
@@ -204,8 +205,9 @@ load_file(const char *resource, const char *dir, const char *name, struct replay
     int rc = 0;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    rc = fm_kvfile_load(path, FM_HISTORY_FILE_MAX_BYTES + FM_HISTORY_BUF_RECORDS * FM_HISTORY_REC_BYTES,
-                        &bytes, &len, err, sizeof(err));
+    /* A history anyone else could have written is no evidence. */
+    rc = fm_trust_load(dir, name, FM_HISTORY_FILE_MAX_BYTES + FM_HISTORY_BUF_RECORDS * FM_HISTORY_REC_BYTES,
+                       &bytes, &len, err, sizeof(err));
     if (rc == ENOENT) {
         return ENOENT;
     }

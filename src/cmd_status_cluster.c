@@ -21,6 +21,7 @@
 #include <faultmon/deps.h>
 #include <faultmon/json.h>
 #include <faultmon/spawn.h>
+#include <faultmon/text.h>
 
 #define CLUSTER_MAX_NODES 64
 #define CLUSTER_MAX_ROWS 256
@@ -76,10 +77,39 @@ row_for(struct cluster *c, enum row_kind kind, const char *name)
     return &c->rows[c->n_rows++];
 }
 
+static void take_shown_attr(struct cluster *c, size_t n, const char *name, const char *value);
+
+/*
+ * \p len bytes of \p in (the whole when negative) as every message shows
+ * text (fm_text_format(): redacted, one line of valid UTF-8, control and
+ * bidirectional characters escaped).  The CIB's node names and attribute
+ * values are anyone's who may set a node attribute: raw, a newline, a CR,
+ * a C1 CSI (U+009B) or a bidi override (U+202E) forged lines of the table.
+ */
+static void
+shown(char *out, size_t out_len, const char *in, int len)
+{
+    fm_text_format(out, out_len, "%.*s", (len < 0)? (int) strlen(in) : len, in);
+}
+
 /* One attribute of node \p n: the rows it belongs to.  A resource's state
  * and weight make one cell, "state (weight)". */
 static void
-take_attr(struct cluster *c, size_t n, const char *name, const char *value)
+take_attr(struct cluster *c, size_t n, const char *raw_name, const char *raw_value)
+{
+    char name[256];
+    char value[CLUSTER_VALUE_MAX * 4];
+
+    if (raw_value == NULL || raw_value[0] == '\0') {
+        return;                     /* deleted */
+    }
+    shown(name, sizeof(name), raw_name, -1);
+    shown(value, sizeof(value), raw_value, -1);
+    take_shown_attr(c, n, name, value);
+}
+
+static void
+take_shown_attr(struct cluster *c, size_t n, const char *name, const char *value)
 {
     static const char state_sfx[] = "-state";
     static const char weight_sfx[] = "-weight";
@@ -87,9 +117,6 @@ take_attr(struct cluster *c, size_t n, const char *name, const char *value)
     char res[128];
     struct row *r = NULL;
 
-    if (value == NULL || value[0] == '\0') {
-        return;                     /* deleted */
-    }
     if (strcmp(name, "#health-faultmon") == 0) {
         r = row_for(c, ROW_HEALTH, name);
     } else if (strncmp(name, FM_DEPS_ATTR_PREFIX, strlen(FM_DEPS_ATTR_PREFIX)) == 0) {
@@ -105,7 +132,10 @@ take_attr(struct cluster *c, size_t n, const char *name, const char *value)
             if (paren != NULL) {
                 snprintf(weight, sizeof(weight), "%s", paren);
             }
-            snprintf(r->value[n], sizeof(r->value[n]), "%.24s%s", value, weight);
+            char state[25];
+
+            fm_text_escape(state, sizeof(state), value, strlen(value));
+            snprintf(r->value[n], sizeof(r->value[n]), "%s%s", state, weight);
         }
         return;
     } else if (strncmp(name, "faultmon-", 9) == 0 && len > 9 + strlen(weight_sfx)
@@ -114,16 +144,18 @@ take_attr(struct cluster *c, size_t n, const char *name, const char *value)
         r = row_for(c, ROW_RESOURCE, res);
         if (r != NULL) {
             char state[32];
+            char weight[13];
 
             snprintf(state, sizeof(state), "%.*s", (int) strcspn(r->value[n], " "), r->value[n]);
-            snprintf(r->value[n], sizeof(r->value[n]), "%s (%.12s)", (state[0] != '\0')? state : "?", value);
+            fm_text_escape(weight, sizeof(weight), value, strlen(value));
+            snprintf(r->value[n], sizeof(r->value[n]), "%s (%s)", (state[0] != '\0')? state : "?", weight);
         }
         return;
     } else {
         return;
     }
     if (r != NULL) {
-        snprintf(r->value[n], sizeof(r->value[n]), "%.*s", CLUSTER_VALUE_MAX - 1, value);
+        fm_text_escape(r->value[n], sizeof(r->value[n]), value, strlen(value));
     }
 }
 
@@ -177,7 +209,7 @@ parse_status(struct cluster *c, const char *xml, size_t len, char *err, size_t e
         }
         uname = xmlGetProp(ns, BAD_CAST "uname");
         if (uname != NULL && c->n_nodes < CLUSTER_MAX_NODES) {
-            snprintf(c->node[c->n_nodes], sizeof(c->node[0]), "%.127s", (const char *) uname);
+            shown(c->node[c->n_nodes], sizeof(c->node[0]), (const char *) uname, -1);
             take_node(c, c->n_nodes++, ns);
         }
         xmlFree(uname);
@@ -289,9 +321,9 @@ fm_cmd_status_cluster(bool json)
     argv[4] = NULL;
     status = fm_spawn_run(argv, CLUSTER_CIB_TIMEOUT_MS, out, CLUSTER_CIB_MAX_BYTES, &size);
     if (status != 0 || size >= CLUSTER_CIB_MAX_BYTES) {
-        out[strcspn(out, "\n")] = '\0';
+        shown(err, sizeof(err), out, (int) strcspn(out, "\n"));
         fprintf(stderr, "faultmon status: cannot read the cluster's status (%s: %s)\n", argv[0],
-                (status != 0)? out : "more than 16 MiB");
+                (status != 0)? err : "more than 16 MiB");
         status = STATUS_UNKNOWN;
     } else if (parse_status(&c, out, size, err, sizeof(err)) != 0) {
         fprintf(stderr, "faultmon status: %s\n", err);

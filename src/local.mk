@@ -59,7 +59,8 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/summary.c \
 	src/core/target.c \
 	src/core/target_exec.c \
-	src/core/target_secrets.c
+	src/core/target_secrets.c \
+	src/core/trust.c
 src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 noinst_LTLIBRARIES += src/decide/libfmdecide.la
@@ -238,6 +239,7 @@ noinst_HEADERS = \
 	include/faultmon/spawn.h \
 	include/faultmon/target.h \
 	include/faultmon/text.h \
+	include/faultmon/trust.h \
 	include/faultmon/words.h
 
 dist_man1_MANS = src/faultmon.1

@@ -84,6 +84,14 @@ int fm_kvfile_load(const char *path, size_t max_bytes, char **text, size_t *len,
                    char *err, size_t err_len);
 
 /*!
+ * \brief fm_kvfile_load() of a file already open (\p fd, which it closes):
+ *        a reader that checked who wrote the file (fm_trust_open()) reads
+ *        what it checked.  \p path names it in messages.
+ */
+int fm_kvfile_load_fd(int fd, const char *path, size_t max_bytes, char **text, size_t *len,
+                      char *err, size_t err_len);
+
+/*!
  * \brief fm_kvfile_load() then fm_kvfile_parse().
  * \return 0; ENOENT when there is no such file; ENOMEM; EINVAL otherwise,
  *         with \p err "PATH: why" for a file that does not parse

@@ -10,12 +10,21 @@
 #include <stddef.h>
 
 /* The characters a shell would treat as syntax, which fm_words_split()
- * reports when one stands outside quotes and unescaped. */
+ * reports when one stands outside quotes and unescaped ('$' and '`' inside
+ * double quotes too, and '#' and '~' at a word's start). */
 #define FM_WORDS_SHELL_SYNTAX "|&;<>()$`"
 
 /*!
  * \brief Split \p text at blanks into words, honouring '...' and "..." and
- *        backslash escapes; nothing is expanded.
+ *        backslash escapes exactly as POSIX sh (XCU 2.2); nothing is expanded.
+ *
+ * Outside quotes a backslash takes the next character as it is, and removes
+ * a newline with itself; inside double quotes it escapes only '$', '`', '"',
+ * '\\' and a newline, and stays before anything else ("a\x" is a\x).  What
+ * a shell would expand or drop instead of splitting, an unescaped '$' or '`'
+ * (inside double quotes too) and '#' or '~' at a word's start, is reported
+ * in \p syntax.  (A carriage return is a blank here; '*', '?' and '[' are
+ * kept as they are, as a shell keeps a pattern that matches no file.)
  *
  * \param[in]  text     the text
  * \param[out] words    NULL-terminated array of the words; fm_words_free() it

@@ -218,6 +218,47 @@ add_list_item(struct fm_run_config *cfg, const char *item, bool is_uri, char *wh
     return fm_run_config_add_target(cfg, uri, false, why, why_len);
 }
 
+#define LIST_SEPARATORS " \t\n,"
+
+/* \p in redacted (fm_text_redact()), allocated; NULL for no memory. */
+static char *
+redacted_copy(const char *in)
+{
+    size_t len = strlen(in);
+    size_t out_len = fm_text_redact(NULL, 0, in, len, false) + 1;
+    char *out = malloc(out_len);
+
+    if (out != NULL) {
+        fm_text_redact(out, out_len, in, len, false);
+    }
+    return out;
+}
+
+/*
+ * Whether a reason may quote \p item of the list \p value (redacted, as
+ * every reason quotes a target): only when the whole list, redacted, shows
+ * the item as the item redacted alone.  A password with a blank or a comma
+ * is cut by the split ("http://u:ab cd@h/" gives "http://u:ab" and
+ * "cd@h/"), and each piece alone has no '@' to redact before; the whole
+ * list shows both pieces as stars.
+ */
+static bool
+item_quotable(const char *value, const char *item)
+{
+    char *shown = redacted_copy(value);
+    char *item_shown = redacted_copy(item);
+    char *save = NULL;
+    bool found = false;
+
+    for (char *w = (shown == NULL || item_shown == NULL)? NULL : strtok_r(shown, LIST_SEPARATORS, &save);
+         w != NULL && !found; w = strtok_r(NULL, LIST_SEPARATORS, &save)) {
+        found = (strcmp(w, item_shown) == 0);
+    }
+    free(shown);
+    free(item_shown);
+    return found;
+}
+
 /* Port_list and Monitor_Uri_List: items separated by blanks or commas.
  * The option --uri gives one URI (which may hold a comma), with no limit
  * but memory, as the command line and a targets file have none. */
@@ -229,6 +270,7 @@ set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param, const
     /* Dependencies take Port_list's items: URIs of every protocol. */
     bool is_uri = (strcmp(param->name, "Monitor_Uri_List") == 0);
     size_t first = cfg->n_targets;
+    size_t n_item = 0;
     char *copy = NULL;
     char *save = NULL;
     int rc = 0;
@@ -244,9 +286,15 @@ set_targets(struct fm_run_config *cfg, const struct fm_probe_param *param, const
     if (!is_uri && !deps) {
         cfg->have_port_list = true;
     }
-    for (char *item = strtok_r(copy, " \t\n,", &save); item != NULL && rc == 0;
-         item = strtok_r(NULL, " \t\n,", &save)) {
+    for (char *item = strtok_r(copy, LIST_SEPARATORS, &save); item != NULL && rc == 0;
+         item = strtok_r(NULL, LIST_SEPARATORS, &save)) {
+        n_item++;
         rc = add_list_item(cfg, item, is_uri, why, why_len);
+        if (rc == EINVAL && !item_quotable(value, item)) {
+            rc = fm_errf(why, why_len, EINVAL, "item %zu is not a valid target, and is not shown: it may hold"
+                         " part of a password (a blank or a comma cuts the list there;"
+                         " percent-encode them in a password: %%20, %%2C)", n_item);
+        }
     }
     free(copy);
 

@@ -23,6 +23,7 @@
 #include <faultmon/state.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
+#include <faultmon/trust.h>
 
 #include "state_int.h"
 
@@ -672,7 +673,7 @@ fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_le
 
     resource = (resource != NULL)? resource + 1 : dir;
     snprintf(path, sizeof(path), "%s/state", dir);
-    rc = fm_kvfile_load(path, FM_STATE_MAX_BYTES, &buf, &len, err, err_len);
+    rc = fm_trust_load(dir, "state", FM_STATE_MAX_BYTES, &buf, &len, err, err_len);
     if (rc != 0) {
         memset(st, 0, sizeof(*st));
         return rc;

@@ -22,6 +22,7 @@
 
 #include <faultmon/parse.h>
 #include <faultmon/state.h>
+#include <faultmon/trust.h>
 
 bool
 fm_resource_name_valid(const char *name)
@@ -61,6 +62,8 @@ fm_state_dir_create(const char *dir)
     char parent[4096];
     char *slash = NULL;
     struct stat st;
+    int fd = -1;
+    int rc = 0;
 
     snprintf(parent, sizeof(parent), "%s", dir);
     slash = strrchr(parent, '/');
@@ -73,18 +76,26 @@ fm_state_dir_create(const char *dir)
     if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
         return errno;
     }
-    if (lstat(dir, &st) != 0) {
-        return errno;
+    /* Checked on the open directory, not followed if a symbolic link. */
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        return (errno == ELOOP)? ENOTDIR : errno;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        return ENOTDIR;
+    if (fstat(fd, &st) != 0) {
+        rc = errno;
+    } else if (!S_ISDIR(st.st_mode)) {
+        rc = ENOTDIR;
+    } else if (!fm_trust_owner(st.st_uid)) {
+        /* Pre-created by someone else, who can put files in it and take
+         * them away: never the loop's, whatever its mode. */
+        rc = EPERM;
+    } else if ((st.st_mode & 0777) != 0700 && fchmod(fd, 0700) != 0) {
+        /* Ours, left with wider rights (by hand, or an old version): others
+         * could read probe records or plant files there; fix it. */
+        rc = errno;
     }
-    /* A directory left with wider rights (by hand, or an old version)
-     * would let others read probe records: fix it. */
-    if ((st.st_mode & 0777) != 0700 && chmod(dir, 0700) != 0) {
-        return errno;
-    }
-    return 0;
+    close(fd);
+    return rc;
 }
 
 int

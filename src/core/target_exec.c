@@ -122,7 +122,7 @@ fm_target_parse_exec(const char *command, struct fm_target *target, char *err, s
     if (syntax != '\0') {
         fm_target_clear(target);
         return fm_errf(err, err_len, EINVAL, "invalid command '%s': no shell runs it, so '%c' would"
-                       " be an argument; quote it, or name a shell: /bin/sh -c '...'", shown, syntax);
+                       " be an argument; single-quote it, or name a shell: /bin/sh -c '...'", shown, syntax);
     }
     rc = resolve_program(&target->exec_argv[0], shown, err, err_len);
     if (rc != 0) {

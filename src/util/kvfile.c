@@ -121,10 +121,7 @@ int
 fm_kvfile_load(const char *path, size_t max_bytes, char **text, size_t *len,
                char *err, size_t err_len)
 {
-    char *buf = NULL;
-    ssize_t got = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-    struct stat sb;
 
     *text = NULL;
     *len = 0;
@@ -134,6 +131,19 @@ fm_kvfile_load(const char *path, size_t max_bytes, char **text, size_t *len,
         return fm_errf(err, err_len, (rc == ENOENT)? ENOENT : EINVAL, "cannot read %s: %s",
                        path, strerror(rc));
     }
+    return fm_kvfile_load_fd(fd, path, max_bytes, text, len, err, err_len);
+}
+
+int
+fm_kvfile_load_fd(int fd, const char *path, size_t max_bytes, char **text, size_t *len,
+                  char *err, size_t err_len)
+{
+    char *buf = NULL;
+    ssize_t got = 0;
+    struct stat sb;
+
+    *text = NULL;
+    *len = 0;
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (uint64_t) sb.st_size > max_bytes) {
         close(fd);
         return fm_errf(err, err_len, EINVAL, "%s is not a regular file of at most %zu bytes",

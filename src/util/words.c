@@ -29,6 +29,56 @@ push_word(char ***words, size_t *n, const char *text, size_t len)
     return 0;
 }
 
+/* Note the first shell syntax seen (fm_words_split()). */
+static void
+note_syntax(char *syntax, char c)
+{
+    if (syntax != NULL && *syntax == '\0') {
+        *syntax = c;
+    }
+}
+
+/*
+ * One character inside double quotes (POSIX 2.2.3): a backslash escapes
+ * only '$', '`', '"', '\\' and a newline (which it removes with itself);
+ * before any other character it stays.  An unescaped '$' or '`' would be
+ * expanded by a shell, so it is reported.
+ * \return how many characters of \p p were taken
+ */
+static size_t
+double_quoted(const char *p, char *word, size_t *len, char *syntax)
+{
+    if (*p == '\\' && p[1] == '\n') {
+        return 2;
+    }
+    if (*p == '\\' && p[1] != '\0' && strchr("$`\"\\", p[1]) != NULL) {
+        word[(*len)++] = p[1];
+        return 2;
+    }
+    if (*p == '$' || *p == '`') {
+        note_syntax(syntax, *p);
+    }
+    word[(*len)++] = *p;
+    return 1;
+}
+
+/* One unquoted character that is not a blank, a quote or a line
+ * continuation ("\\\n", removed whole). */
+static size_t
+unquoted(const char *p, bool word_start, char *word, size_t *len, char *syntax)
+{
+    if (*p == '\\' && p[1] != '\0') {
+        word[(*len)++] = p[1];
+        return 2;
+    }
+    /* '#' starts a comment and '~' is expanded, only at a word's start. */
+    if (strchr(FM_WORDS_SHELL_SYNTAX, *p) != NULL || (word_start && (*p == '#' || *p == '~'))) {
+        note_syntax(syntax, *p);
+    }
+    word[(*len)++] = *p;
+    return 1;
+}
+
 int
 fm_words_split(const char *text, char ***words, size_t *n_words, char *syntax)
 {
@@ -47,35 +97,35 @@ fm_words_split(const char *text, char ***words, size_t *n_words, char *syntax)
     if (word == NULL) {
         return ENOMEM;
     }
-    for (const char *p = text; *p != '\0' && rc == 0; p++) {
-        if (quote != 0) {
-            if (*p == quote) {
-                quote = 0;
-            } else if (quote == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\')) {
-                word[len++] = *++p;
-            } else {
+    for (const char *p = text; *p != '\0' && rc == 0;) {
+        if (quote == '\'') {
+            quote = (*p == '\'')? 0 : quote;
+            if (quote != 0) {
                 word[len++] = *p;
             }
-            continue;
-        }
-        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            p++;
+        } else if (quote == '"') {
+            if (*p == '"') {
+                quote = 0;
+                p++;
+            } else {
+                p += double_quoted(p, word, &len, syntax);
+            }
+        } else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
             if (in_word) {
                 rc = push_word(words, n_words, word, len);
                 len = 0;
                 in_word = false;
             }
-            continue;
-        }
-        in_word = true;
-        if (*p == '\'' || *p == '"') {
-            quote = *p;
-        } else if (*p == '\\' && p[1] != '\0') {
-            word[len++] = *++p;
+            p++;
+        } else if (*p == '\'' || *p == '"') {
+            in_word = true;
+            quote = *p++;
+        } else if (*p == '\\' && p[1] == '\n') {
+            p += 2;
         } else {
-            if (syntax != NULL && *syntax == '\0' && strchr(FM_WORDS_SHELL_SYNTAX, *p) != NULL) {
-                *syntax = *p;
-            }
-            word[len++] = *p;
+            p += unquoted(p, !in_word, word, &len, syntax);
+            in_word = true;
         }
     }
     if (rc == 0 && quote != 0) {

@@ -23,7 +23,7 @@ tap_watchdog 300
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 21
+plan 23
 
 S=S3c$RANDOM$RANDOM
 ALL_OUT=""
@@ -62,6 +62,15 @@ for form in "ab/$S" "p?$S" "p#$S" "one slash"; do
     reason_case "apache validate-all, Monitor_Uri_List with password ${form%"$S"}...: 6, shows $shown" 6 \
         "$shown" apache validate-all
 done
+# A blank cuts the list in two: neither piece is quoted (issue 30, item 7).
+fa_params fmsecret
+export OCF_RESKEY_Monitor_Uri_List="http://fmuser:ab $S@$U/health"
+reason_case "apache validate-all, a blank in the password: 6, no piece shown, percent-encoding named" 6 \
+    "percent-encode" apache validate-all
+fa_params fmsecret
+export OCF_RESKEY_Monitor_Uri_List="http://fmuser:$S cd@$U/health"
+reason_case "apache validate-all, a password cut before its blank: 6, no piece shown" 6 \
+    "percent-encode" apache validate-all
 fa_params fmsecret
 export OCF_RESKEY_statusurl="http://fmuser:ab/$S@$U/server-status"
 reason_case "apache validate-all, statusurl with a '/' in the password: fails, redacted" any \

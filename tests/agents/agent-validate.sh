@@ -19,7 +19,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 56
+plan 62
 
 fa_params
 fa_agent apache validate-all
@@ -182,6 +182,68 @@ export OCF_RESKEY_Probe_command="no-such-check-program"
 fa_agent apache validate-all
 fa_check_rc_reason "Probe_command's bare name not in the path: 5, names it" 5 "no-such-check-program.*is not in"
 
+# The agent reads as root: an Include of /etc/shadow (here a look-alike,
+# through a symlink) made httpd -t's reason quote its first word, a hash
+# (issue 30, item 9).  The reason names the file and line, and a length.
+fa_params
+printf 'root:$6$SALTs3cr3t:19000:0:99999:7:::\n' >"$FA_DIR/shadow"
+ln -sf "$FA_DIR/shadow" "$FA_DIR/shadow.link"
+{ cat "$FA_CONF"; echo "Include $FA_DIR/shadow.link"; } >"$FA_DIR/with-shadow.conf"
+export OCF_RESKEY_configfile=$FA_DIR/with-shadow.conf
+fa_agent apache validate-all
+fa_check_rc_reason "an Include of a shadow-like file: 6, names the file, shows a length, not its words" 6 \
+    "shadow.link.*'<[0-9]+ bytes>'"
+if printf '%s' "$FA_OUT" | grep -q 'SALT\|root:'; then
+    not_ok "no word of the shadow-like file in the agent's output"
+    diag "$FA_OUT"
+else
+    ok "no word of the shadow-like file in the agent's output"
+fi
+
+# nginx alike: its reader's reason, and nginx -t's own, show a length.
+if [ -x "${WS_NGINX:-/usr/sbin/nginx}" ] && fa_nginx_setup; then
+    cp "$FA_NCONF" "$FA_NDIR/with-shadow.conf"
+    echo "include $FA_DIR/shadow.link;" >>"$FA_NDIR/with-shadow.conf"
+    fa_nginx_params
+    export OCF_RESKEY_configfile=$FA_NDIR/with-shadow.conf
+    fa_agent nginx validate-all
+    fa_check_rc_reason "nginx: an include of a shadow-like file: 6, file and line, no word of it" 6 \
+        "shadow.link:1: a directive of 1 word \\(the first [0-9]+ bytes\\)"
+    printf 'root:$6$SALTs3cr3t:19000:0:99999:7:::;\n' >"$FA_NDIR/shadow2"
+    cp "$FA_NCONF" "$FA_NDIR/with-shadow2.conf"
+    echo "include $FA_NDIR/shadow2;" >>"$FA_NDIR/with-shadow2.conf"
+    export OCF_RESKEY_configfile=$FA_NDIR/with-shadow2.conf
+    fa_agent nginx validate-all
+    why=""
+    printf '%s' "$FA_REASON" | grep -q 'nginx -t: .*"<[0-9]* bytes>" in .*shadow2:1' || why="reason '$FA_REASON'"
+    printf '%s' "$FA_OUT" | grep -q 'SALT' && why="${why:+$why; }the word shows"
+    [ "$FA_RC" = 6 ] || why="${why:+$why; }exit $FA_RC"
+    if [ -z "$why" ]; then
+        ok "nginx -t's reason on a shadow-like include: 6, a length, not the word"
+    else
+        not_ok "nginx -t's reason on a shadow-like include: 6, a length, not the word"
+        diag "$why" "$FA_OUT"
+    fi
+else
+    skip "nginx: an include of a shadow-like file" "nginx is not installed"
+    skip "nginx -t's reason on a shadow-like include" "nginx is not installed"
+fi
+
+# Eight symlinks to their own directory under a glob seven levels deep: 18 s
+# and 136 MB before (issue 30, item 10); now bounded as the walk runs.
+fa_params
+mkdir -p "$FA_DIR/sl"
+for i in 1 2 3 4 5 6 7 8; do ln -sfn . "$FA_DIR/sl/l$i"; done
+: >"$FA_DIR/sl/x.conf"
+{ cat "$FA_CONF"; echo "IncludeOptional $FA_DIR/sl/*/*/*/*/*/*/*/*.conf"; } >"$FA_DIR/with-loop.conf"
+export OCF_RESKEY_configfile=$FA_DIR/with-loop.conf
+start_ns=$(date +%s%N)
+FA_TIMEOUT=30 fa_agent apache validate-all
+elapsed_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+fa_check_rc_reason "an include glob through a symlink loop: 6, one line naming the bound" 6 \
+    "sl/\\*/.*more than 2048 matches"
+ok_if "$([ "$elapsed_ms" -lt 1000 ]; echo $?)" "... within a second (${elapsed_ms} ms)"
+
 fa_params
 export OCF_RESKEY_Thorough_probe_interval=-5
 fa_agent apache validate-all
@@ -304,7 +366,8 @@ fa_check_rc_reason "testname not in testconffile: 6, names it" 6 "no test named 
 fa_params
 echo "NoSuchDirective here" >"$FA_DIR/conf.d/broken.conf"
 fa_agent apache validate-all
-fa_check_rc_reason "configuration httpd -t rejects: 6, with httpd's reason naming the file" 6 "apache2 -t: .*conf.d/broken.conf.*NoSuchDirective"
+fa_check_rc_reason "configuration httpd -t rejects: 6, with httpd's reason naming the file, the word it refused as a length" 6 \
+    "apache2 -t: .*conf.d/broken.conf.*'<15 bytes>'"
 rm -f "$FA_DIR/conf.d/broken.conf"
 
 # A password in a malformed URI never reaches the exit reason, which names

@@ -11,10 +11,11 @@
  * into it.
  *
  * Sandbox: the tree lives in the harness's private directory, and fopen(),
- * stat(), scandir() and glob() are wrapped (-Wl,--wrap=...) so that the
- * reader cannot open or list anything outside it: a configuration naming
- * /etc or "../.." finds nothing there (the readers open only the main file
- * and what stat, scandir and glob found).
+ * stat(), lstat(), scandir(), opendir() and glob() are wrapped
+ * (-Wl,--wrap=...) so that the reader cannot open or list anything outside
+ * it: a configuration naming /etc or "../.." finds nothing there (the
+ * readers open only the main file and what stat, scandir and their include
+ * walk, fm_conf_glob(), found).
  */
 #ifndef FAULTMON_FUZZ_CONF_TREE_H
 #define FAULTMON_FUZZ_CONF_TREE_H
@@ -77,6 +78,10 @@ int __real_scandir(const char *dir, struct dirent ***names,
 int __wrap_scandir(const char *dir, struct dirent ***names,
                    int (*filter)(const struct dirent *),
                    int (*compar)(const struct dirent **, const struct dirent **));
+int __real_lstat(const char *path, struct stat *sb);
+int __wrap_lstat(const char *path, struct stat *sb);
+DIR *__real_opendir(const char *dir);
+DIR *__wrap_opendir(const char *dir);
 int __real_glob(const char *pattern, int flags, int (*errfunc)(const char *, int), glob_t *g);
 int __wrap_glob(const char *pattern, int flags, int (*errfunc)(const char *, int), glob_t *g);
 
@@ -100,6 +105,26 @@ __wrap_stat(const char *path, struct stat *sb)
         return -1;
     }
     return __real_stat(path, sb);
+}
+
+int
+__wrap_lstat(const char *path, struct stat *sb)
+{
+    if (!in_tree(path)) {
+        errno = EACCES;
+        return -1;
+    }
+    return __real_lstat(path, sb);
+}
+
+DIR *
+__wrap_opendir(const char *dir)
+{
+    if (!in_tree(dir)) {
+        errno = EACCES;
+        return NULL;
+    }
+    return __real_opendir(dir);
 }
 
 int

@@ -98,7 +98,7 @@ tests_fuzz_fuzz_apache_conf_SOURCES = tests/fuzz/fuzz_apache_conf.c tests/fuzz/f
 tests_fuzz_fuzz_apache_conf_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_apache_conf_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_apache_conf_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) \
-	-Wl,--wrap=fopen,--wrap=stat,--wrap=scandir,--wrap=glob
+	-Wl,--wrap=fopen,--wrap=stat,--wrap=lstat,--wrap=scandir,--wrap=opendir,--wrap=glob
 tests_fuzz_fuzz_apache_conf_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_nginx_conf_SOURCES = tests/fuzz/fuzz_nginx_conf.c tests/fuzz/fuzz_common.h \
@@ -106,7 +106,7 @@ tests_fuzz_fuzz_nginx_conf_SOURCES = tests/fuzz/fuzz_nginx_conf.c tests/fuzz/fuz
 tests_fuzz_fuzz_nginx_conf_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_nginx_conf_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_nginx_conf_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS) \
-	-Wl,--wrap=fopen,--wrap=stat,--wrap=scandir,--wrap=glob
+	-Wl,--wrap=fopen,--wrap=stat,--wrap=lstat,--wrap=scandir,--wrap=opendir,--wrap=glob
 tests_fuzz_fuzz_nginx_conf_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_decide_SOURCES = tests/fuzz/fuzz_decide.c tests/fuzz/fuzz_common.h

@@ -22,6 +22,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-budget.sh \
 	tests/integration/status.sh \
 	tests/integration/status-cluster.sh \
+	tests/integration/status-trust.sh \
 	tests/integration/probe-tls-client.sh \
 	tests/integration/probe-tls-resume.sh \
 	tests/integration/probe-fd-limit.sh \

@@ -14,7 +14,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 30
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 9
+plan 10
 
 reply=$FM_TMP/reply
 rc_file=$FM_TMP/rc
@@ -60,6 +60,37 @@ fi
 json=$("$FAULTMON" status --cluster --json)
 is "$json" '{"nodes":["node1","node2","node3"],"rows":[{"kind":"dependency","name":"tcp-db-5432","views":{"node1":"up","node2":"down","node3":"up"}},{"kind":"resource","name":"web","views":{"node1":"up (0)"}},{"kind":"node","name":"#health-faultmon","views":{"node2":"red"}},{"kind":"resource","name":"db-2","views":{"node2":"degraded (50)"}}]}' \
     "--json: the same, node by node"
+
+# CIB text is anyone's who may set a node attribute: a newline, a CR, a C1
+# CSI (U+009B) and a bidi override (U+202E) in a node name, an attribute
+# name and values come out escaped, and the table keeps its lines (issue 30,
+# item 12).
+{
+    printf '<status>'
+    printf '<node_state id="1" uname="node1&#10;resource   web   up (0)"><transient_attributes id="1"><instance_attributes id="s1">'
+    nv 1 'faultmon-web&#13;x-state' 'up&#10;resource   db  up'
+    nv 1 faultmon-web-weight '0&#155;2J'
+    nv 1 faultmon-dep-tcp-db-5432 'up&#8238;nwod'
+    nv 1 '#health-faultmon' 'red&#13;node   #health-faultmon   green'
+    printf '</instance_attributes></transient_attributes></node_state></status>\n'
+} >"$reply"
+echo 0 >"$rc_file"
+out=$("$FAULTMON" status --cluster 2>&1)
+json=$("$FAULTMON" status --cluster --json 2>&1)
+why=""
+[ "$(printf '%s\n' "$out" | wc -l)" = 5 ] || why="not 5 lines (a header, 4 rows)"
+if printf '%s%s' "$out" "$json" | LC_ALL=C grep -q "$(printf '\r\|\302\233\|\342\200\256\|\033')"; then
+    why="${why:+$why; }a raw CR, U+009B, U+202E or ESC"
+fi
+printf '%s\n' "$out" | grep -qF 'node1\x0aresource' || why="${why:+$why; }the node's newline is not shown as \\x0a"
+printf '%s\n' "$out" | grep -qF 'up\xe2\x80\xaenwod' || why="${why:+$why; }U+202E not shown as \\xe2\\x80\\xae"
+printf '%s\n' "$out" | grep -qF '\xc2\x9b' || why="${why:+$why; }U+009B not shown as \\xc2\\x9b"
+if [ -z "$why" ]; then
+    ok "CIB text with a newline, CR, U+009B, U+202E: escaped, the table keeps its lines (text and JSON)"
+else
+    not_ok "CIB text with a newline, CR, U+009B, U+202E: escaped, the table keeps its lines (text and JSON)"
+    diag "$why" "$out" "$json"
+fi
 
 # Hostile replies: one line each, exit 4, never a table.
 results=""

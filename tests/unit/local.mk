@@ -38,6 +38,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_state_metrics \
 	tests/unit/test_summary \
 	tests/unit/test_target \
+	tests/unit/test_trust \
 	tests/unit/test_text \
 	tests/unit/test_words \
 	tests/unit/test_psi \
@@ -97,6 +98,9 @@ tests_unit_test_mysql_wire_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_pgsql_wire_SOURCES = tests/unit/test_pgsql_wire.c
 tests_unit_test_pgsql_wire_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_pgsql_wire_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_trust_SOURCES = tests/unit/test_trust.c tests/unit/ocf_tmpdir.h
+tests_unit_test_trust_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_trust_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_kvfile_SOURCES = tests/unit/test_kvfile.c
 tests_unit_test_kvfile_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_kvfile_LDADD = $(FM_UNIT_LDADD)

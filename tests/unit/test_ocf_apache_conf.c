@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "ocf_apache.h"
+#include "ocf_conf_chain.h"
 
 static char dir[PATH_MAX];
 
@@ -365,6 +366,84 @@ read_fails(int rc, const char *err_part)
     free(conf);
 }
 
+/* Eight symlinks to their own directory under a glob seven levels deep:
+ * glob(3) listed all 8^7 paths (18 s, 136 MB) before the reader saw one;
+ * the walk is bounded as it runs (issue 30, item 10). */
+static void
+test_glob_symlink_loop(void **state)
+{
+    (void) state;
+    make_dir("sl");
+    for (int i = 0; i < 8; i++) {
+        char link[32];
+
+        snprintf(link, sizeof(link), "sl/l%d", i);
+        make_link(".", link);
+    }
+    write_file("sl/x.conf", "Listen 8080\n");
+    write_file("apache2.conf", "Include sl/*/*/*/*/*/*/*/*.conf\n");
+    read_fails(ELOOP, "more than 2048 matches");
+    /* Nothing matches: the entries read are the bound. */
+    write_file("apache2.conf", "IncludeOptional sl/*/*/*/*/*/*/*/none.conf\n");
+    read_fails(ELOOP, "more than 100000 directory entries read");
+    write_file("apache2.conf", "IncludeOptional sl/*/*/*/*/*/*/*/*/*/*/*/*/*/*/*/*/*/x.conf\n");
+    read_fails(ELOOP, "more than 16 wildcard levels");
+    remove_tree("sl");
+}
+
+/* The agent reads as root: a file that is not Apache syntax (a shadow
+ * file, included or linked) shows nothing of its content (item 9). */
+static void
+test_no_content_in_reasons(void **state)
+{
+    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    char err[512] = "";
+    char path[PATH_MAX + 64];
+
+    (void) state;
+    assert_non_null(conf);
+    make_dir("sec");
+    write_file("sec/shadow", "root:$6$SALTsecret:19000:0:99999:7:::\n<IfModule $6$SALTsecret\n");
+    make_link("shadow", "sec/link.conf");
+    write_file("apache2.conf", "Include sec/shadow\nInclude sec/link.conf\nInclude sec/*.conf\n");
+    snprintf(path, sizeof(path), "%s/apache2.conf", dir);
+    (void) fm_apache_conf_read(path, NULL, 0, conf, err, sizeof(err));
+    assert_null(strstr(err, "SALT"));
+    assert_null(strstr(err, "root:"));
+    remove_tree("sec");
+    free(conf);
+}
+
+/* httpd -t and nginx -t quote the word they refuse: it shows as a length;
+ * the path of an existing file still shows (item 9). */
+static void
+test_hide_quoted(void **state)
+{
+    char text[PATH_MAX + 128];
+    char want[PATH_MAX + 128];
+
+    (void) state;
+    snprintf(text, sizeof(text), "AH00526: Syntax error on line 1 of /x/shadow: Invalid command "
+             "'root:$6$SALT:19000:0:99999:7:::', perhaps misspelled");
+    fm_conf_hide_quoted(text, sizeof(text));
+    assert_string_equal(text, "AH00526: Syntax error on line 1 of /x/shadow: Invalid command "
+                        "'<31 bytes>', perhaps misspelled");
+    snprintf(text, sizeof(text), "[emerg] unknown directive \"root:$6$SALT\" in %s/apache2.conf:1", dir);
+    fm_conf_hide_quoted(text, sizeof(text));
+    snprintf(want, sizeof(want), "[emerg] unknown directive \"<12 bytes>\" in %s/apache2.conf:1", dir);
+    assert_string_equal(text, want);
+    snprintf(text, sizeof(text), "open() \"%s/apache2.conf\" failed, 'unterminated", dir);
+    fm_conf_hide_quoted(text, sizeof(text));
+    snprintf(want, sizeof(want), "open() \"%s/apache2.conf\" failed, 'unterminated", dir);
+    assert_string_equal(text, want);
+    snprintf(text, 8, "'abcdef");
+    fm_conf_hide_quoted(text, 8);
+    assert_string_equal(text, "'abcdef");
+    snprintf(text, 12, "x 'a' 'bcd'");
+    fm_conf_hide_quoted(text, 12);
+    assert_string_equal(text, "x '<1 bytes");
+}
+
 /* httpd reads regular files only ("not a regular file"): an Include of a
  * FIFO blocked the reader for ever in open(), and one of /dev/zero (a line
  * that never ends) grew it until memory ran out. */
@@ -401,6 +480,9 @@ main(void)
         cmocka_unit_test(test_file_loop),
         cmocka_unit_test(test_depth_and_breadth),
         cmocka_unit_test(test_special_files),
+        cmocka_unit_test(test_glob_symlink_loop),
+        cmocka_unit_test(test_no_content_in_reasons),
+        cmocka_unit_test(test_hide_quoted),
     };
 
     return cmocka_run_group_tests_name("ocf_apache_conf", tests, setup, teardown);

@@ -20,9 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "ocf_conf_chain.h"
 #include "ocf_nginx.h"
 
 static char dir[PATH_MAX];
@@ -143,13 +145,13 @@ test_syntax_errors(void **state)
 
     (void) state;
     write_file("open.conf", "http { server { listen 1; }\n");
-    read_fails("open.conf", EINVAL, "'http' block not closed");
+    read_fails("open.conf", EINVAL, "open.conf:1 is not closed");
     write_file("close.conf", "}\n");
     read_fails("close.conf", EINVAL, "unexpected '}'");
     write_file("quote.conf", "pid \"x;\n");
     read_fails("quote.conf", EINVAL, "unterminated string");
     write_file("semi.conf", "http { server { listen 1 } }\n");
-    read_fails("semi.conf", EINVAL, "without ';' before '}'");
+    read_fails("semi.conf", EINVAL, "semi.conf:1: a directive of 2 words (the first 6 bytes) without ';' before '}'");
     memset(big, 'a', sizeof(big) - 1);
     big[sizeof(big) - 1] = '\0';
     write_file("long.conf", big);
@@ -235,6 +237,90 @@ test_huge_and_random(void **state)
     }
 }
 
+/* The agent reads as root, also through a symlink: a file that is not
+ * nginx syntax (a shadow file) shows its name, a line and a length in the
+ * reason, never a word of it (issue 30, item 9). */
+static void
+test_no_content_in_reasons(void **state)
+{
+    static const char *const shadows[] = {
+        "root:$6$SALTsecret:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n",
+        "root:$6$SALTsecret:19000 }\n",
+        "root:$6$SALTsecret {\n",
+        "\"root:$6$SALTsecret\" x",
+    };
+    char path[PATH_MAX + 64];
+
+    (void) state;
+    snprintf(path, sizeof(path), "%s/shadow.link", dir);
+    assert_int_equal(symlink("shadow", path), 0);
+    write_file("inc-shadow.conf", "http { include shadow; }\n");
+    write_file("inc-link.conf", "include shadow.link;\n");
+    for (size_t i = 0; i < sizeof(shadows) / sizeof(shadows[0]); i++) {
+        const char *mains[] = { "inc-shadow.conf", "inc-link.conf", "shadow" };
+
+        write_file("shadow", shadows[i]);
+        for (size_t m = 0; m < 3; m++) {
+            struct fm_apache_conf conf;
+            char err[512] = "";
+
+            assert_int_equal(read_conf(mains[m], &conf, err, sizeof(err)), EINVAL);
+            if (strstr(err, "SALT") != NULL || strstr(err, "root") != NULL || strstr(err, "daemon") != NULL) {
+                fail_msg("shadow %zu via %s: the reason quotes the file: %s", i, mains[m], err);
+            }
+            assert_non_null(strstr(err, "shadow"));
+        }
+    }
+}
+
+/* Eight symlinks to their own directory under a glob seven levels deep:
+ * glob(3) listed all 8^7 paths (9.5 s, 131 MB) before the reader saw one;
+ * the walk is bounded as it runs (issue 30, item 10). */
+static void
+test_glob_symlink_loop(void **state)
+{
+    char path[PATH_MAX + 64];
+    struct timespec t0;
+    struct timespec t1;
+
+    (void) state;
+    snprintf(path, sizeof(path), "%s/sl", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    for (int i = 0; i < 8; i++) {
+        snprintf(path, sizeof(path), "%s/sl/l%d", dir, i);
+        assert_int_equal(symlink(".", path), 0);
+    }
+    write_file("sl/x.conf", "\n");
+    write_file("glob.conf", "include sl/*/*/*/*/*/*/*/*.conf;\n");
+    write_file("none.conf", "include sl/*/*/*/*/*/*/*/none.conf;\n");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    alarm(10);
+    read_fails("glob.conf", ELOOP, "more than 2048 matches");
+    read_fails("none.conf", ELOOP, "more than 100000 directory entries read");
+    alarm(0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true((double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9 < 1.0);
+}
+
+/* The read's time is the action's (fm_conf_set_time_budget_ms()): past it,
+ * the read ends with ETIMEDOUT and one line, however much is left. */
+static void
+test_time_budget(void **state)
+{
+    (void) state;
+    write_file("t0.conf", "include t1.conf;\n");
+    write_file("t1.conf", "\n");
+    fm_conf_set_time_budget_ms(0);
+    read_fails("t0.conf", ETIMEDOUT, "reading the configuration took more than 0 ms");
+    fm_conf_set_time_budget_ms(FM_CONF_DEFAULT_BUDGET_MS);
+    {
+        struct fm_apache_conf conf;
+        char err[512] = "";
+
+        assert_int_equal(read_conf("t0.conf", &conf, err, sizeof(err)), 0);
+    }
+}
+
 int
 main(void)
 {
@@ -245,6 +331,9 @@ main(void)
         cmocka_unit_test(test_include_loops),
         cmocka_unit_test(test_special_files),
         cmocka_unit_test(test_huge_and_random),
+        cmocka_unit_test(test_no_content_in_reasons),
+        cmocka_unit_test(test_glob_symlink_loop),
+        cmocka_unit_test(test_time_budget),
     };
 
     return cmocka_run_group_tests_name("ocf_nginx_conf", tests, setup, teardown);

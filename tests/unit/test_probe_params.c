@@ -275,6 +275,57 @@ test_spread(void **state)
     fm_run_config_clear(&cfg);
 }
 
+/* A blank or a comma in a password cuts the list: no reason quotes a piece
+ * of it, and the reason says how to write one (issue 30, item 7). */
+static void
+test_cut_password_not_shown(void **state)
+{
+    static const struct {
+        const char *param;
+        const char *value;
+    } cases[] = {
+        { "Monitor_Uri_List", "http://admin:Qz7k Wv4p@127.0.0.1:1/" },
+        { "Monitor_Uri_List", "http://admin:Qz7k,Wv4p@127.0.0.1:1/" },
+        /* The first piece is a valid target (host admin, port 1234): the
+         * second, "5678@h/", is the one refused. */
+        { "Monitor_Uri_List", "http://admin:1234 5678@h/" },
+        { "Port_list", "http://admin:Qz7k Wv4p@127.0.0.1:1/" },
+        { "Port_list", "tcp://h:1 redis://:Qz7k Wv4p@h:6379" },
+        { "Dependency_list", "redis://:Qz7k\tWv4p@h:6379" },
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct fm_run_config cfg;
+        char err[512] = "";
+
+        fm_run_config_init(&cfg);
+        assert_int_equal(fm_run_config_set(&cfg, cases[i].param, cases[i].value, err, sizeof(err)),
+                         EINVAL);
+        if (strstr(err, "Qz7k") != NULL || strstr(err, "Wv4p") != NULL || strstr(err, "5678") != NULL) {
+            fail_msg("case %zu: a piece of the password shows: %s", i, err);
+        }
+        assert_non_null(strstr(err, "percent-encode"));
+        assert_non_null(strstr(err, "%20"));
+        fm_run_config_clear(&cfg);
+    }
+}
+
+/* An item the redacted list still shows whole is quoted as before. */
+static void
+test_bad_item_still_quoted(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_set(&cfg, "Monitor_Uri_List", "http://u:p@h/ htp://x/", err,
+                                       sizeof(err)), EINVAL);
+    assert_non_null(strstr(err, "'htp://x/'"));
+    fm_run_config_clear(&cfg);
+}
+
 int
 main(void)
 {
@@ -287,6 +338,8 @@ main(void)
         cmocka_unit_test(test_option_source),
         cmocka_unit_test(test_finish),
         cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_cut_password_not_shown),
+        cmocka_unit_test(test_bad_item_still_quoted),
     };
 
     return cmocka_run_group_tests_name("probe_params", tests, NULL, NULL);

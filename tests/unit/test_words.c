@@ -89,12 +89,118 @@ test_shell_syntax(void **state)
     }
 }
 
+/*
+ * Quotes and backslashes as POSIX sh splits them (XCU 2.2): the expected
+ * words are what dash gave for `printf '%s\036' TEXT`, generated once and
+ * written here.  Inside double quotes a backslash escapes only '$', '`',
+ * '"', '\\' and a newline; before anything else it stays (issue 30, item 13).
+ */
+static void
+test_split_as_sh(void **state)
+{
+    static const struct {
+        const char *text;
+        size_t n;
+        const char *words[2];
+    } cases[] = {
+        { "\"a\\$b\"", 1, { "a$b" } },
+        { "\"a\\`b\"", 1, { "a`b" } },
+        { "\"a\\\"b\"", 1, { "a\"b" } },
+        { "\"a\\\\b\"", 1, { "a\\b" } },
+        { "\"a\\nb\"", 1, { "a\\nb" } },
+        { "\"a\\xb\"", 1, { "a\\xb" } },
+        { "'a\\$b'", 1, { "a\\$b" } },
+        { "a\\$b", 1, { "a$b" } },
+        { "a\\\\b", 1, { "a\\b" } },
+        { "\"a\\'b\"", 1, { "a\\'b" } },
+        { "a\\ b c", 2, { "a b", "c" } },
+        { "\"x y\" z", 2, { "x y", "z" } },
+        { "'x y'z", 1, { "x yz" } },
+        { "\"\" x", 2, { "", "x" } },
+        { "'' x", 2, { "", "x" } },
+        { "a\"b\"c", 1, { "abc" } },
+        { "a'b'c", 1, { "abc" } },
+        { "\"a\\\\\\\\b\"", 1, { "a\\\\b" } },
+        { "\"a\\\nb\"", 1, { "ab" } },
+        { "a\\\nb", 1, { "ab" } },
+        { "a \\\n b", 2, { "a", "b" } },
+        { "a\\#b", 1, { "a#b" } },
+        { "\"#x\" y", 2, { "#x", "y" } },
+        { "a#b", 1, { "a#b" } },
+        { "\"~\" x", 2, { "~", "x" } },
+        { "x~y", 1, { "x~y" } },
+        { "a\\~", 1, { "a~" } },
+        { "a\\\\", 1, { "a\\" } },
+        { "a\\", 1, { "a\\" } },
+        { "\"\\$HOME\"", 1, { "$HOME" } },
+        { "'\\$HOME'", 1, { "\\$HOME" } },
+        { "\\$HOME", 1, { "$HOME" } },
+        { "\"a\\\\\\$b\"", 1, { "a\\$b" } },
+        { "\"\\\\\"", 1, { "\\" } },
+        { "\\\"", 1, { "\"" } },
+        { "\\'", 1, { "'" } },
+        { "\"\\'\"", 1, { "\\'" } },
+        { "-C \"ServerName \\\"web\\\"\"", 2, { "-C", "ServerName \"web\"" } },
+        { "\"tab\\tx\"", 1, { "tab\\tx" } },
+        { "\"multi\nline\"", 1, { "multi\nline" } },
+
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char **words = NULL;
+        size_t n = 0;
+        char syntax = 'x';
+
+        print_message("# %s\n", cases[i].text);
+        assert_int_equal(fm_words_split(cases[i].text, &words, &n, &syntax), 0);
+        assert_int_equal(syntax, '\0');
+        assert_int_equal(n, cases[i].n);
+        for (size_t w = 0; w < n; w++) {
+            assert_string_equal(words[w], cases[i].words[w]);
+        }
+        fm_words_free(words, n);
+    }
+}
+
+/* What a shell would expand or drop is reported, not split otherwise: '$'
+ * and '`' inside double quotes too, '#' and '~' at a word's start. */
+static void
+test_expansions_reported(void **state)
+{
+    static const struct {
+        const char *text;
+        char syntax;
+    } cases[] = {
+        { "x \"$HOME\"", '$' },
+        { "x \"a`id`\"", '`' },
+        { "x #comment", '#' },
+        { "x ~/file", '~' },
+        { "x ~", '~' },
+        { "x '$HOME' \"\\$HOME\" a#b x~y \\#c \"#\" '~'", '\0' },
+    };
+
+    (void) state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char **words = NULL;
+        size_t n = 0;
+        char syntax = 'x';
+
+        print_message("# %s\n", cases[i].text);
+        assert_int_equal(fm_words_split(cases[i].text, &words, &n, &syntax), 0);
+        assert_int_equal(syntax, cases[i].syntax);
+        fm_words_free(words, n);
+    }
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_words),
         cmocka_unit_test(test_shell_syntax),
+        cmocka_unit_test(test_split_as_sh),
+        cmocka_unit_test(test_expansions_reported),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
