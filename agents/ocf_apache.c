@@ -56,6 +56,11 @@ write_record(const struct apache *a)
     fm_ocf_record_set(&rec, "Probe_timeout", fm_ocf_param_or("Probe_timeout", ""));
     a->ops->digest(digest);
     fm_ocf_record_set(&rec, "httpd_params", digest);
+    /* The Retry_count a policy mismatch lowered, for a loop the monitor
+     * restarts (ocf_policy.c). */
+    if (fm_ocf_policy_retry_count() != NULL) {
+        fm_ocf_record_set(&rec, "Retry_count", fm_ocf_policy_retry_count());
+    }
     rc = fm_ocf_record_write(a->ocf->state_dir, &rec);
     if (rc != 0) {
         fm_ocf_log(LOG_WARNING, "cannot write %s/agent: %s", a->ocf->state_dir, strerror(rc));
@@ -172,6 +177,7 @@ apache_start(struct apache *a)
     if (a->ocf->have_state_dir) {
         fm_apache_derive_timing(a->ocf);
     }
+    fm_ocf_policy_clear(a->ocf);
     rc = fm_apache_validate(a, true);
     if (rc != PCMK_OCF_OK) {
         return rc;
@@ -271,6 +277,7 @@ apache_stop(struct apache *a)
          * says.  A stop must succeed when there is nothing to stop. */
         if (a->ops->resolve_rest(a) != PCMK_OCF_OK) {
             fm_ocf_log(LOG_INFO, "cannot resolve %s or its configuration; nothing to stop", a->ops->server);
+            fm_ocf_stop_attributes(a->ocf);
             return PCMK_OCF_OK;
         }
     }
@@ -278,6 +285,8 @@ apache_stop(struct apache *a)
     rc = fm_apache_httpd_stop(a, pid);
     if (rc == PCMK_OCF_OK) {
         fm_ocf_record_remove(a->ocf->state_dir);
+        fm_ocf_policy_clear(a->ocf);
+        fm_ocf_stop_attributes(a->ocf);
         fm_ocf_log(LOG_INFO, "stopped");
     }
     return rc;
@@ -314,6 +323,10 @@ restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_st
     }
     if (!fm_apache_param_set("Probe_timeout") && rec_or(rec, "Probe_timeout", "")[0] != '\0') {
         fm_ocf_param_set("Probe_timeout", rec_or(rec, "Probe_timeout", ""));
+    }
+    /* The start's stricter policy (ocf_policy.c), without asking the CIB. */
+    if (rec_or(rec, "Retry_count", "")[0] != '\0') {
+        fm_ocf_param_set("Retry_count", rec_or(rec, "Retry_count", ""));
     }
     if (rc == PCMK_OCF_OK) {
         watch_env(a, rec_or(rec, "pid_file", ""));

@@ -287,6 +287,14 @@ const char *fm_ocf_attrd_updater_path(void);
  */
 int fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value);
 
+/*!
+ * \brief At a stop run by Pacemaker: delete the resource's reason attribute
+ *        (faultmon-RESOURCE-reason), which must not outlive the resource on
+ *        this node (deleted, moved away, or stopped by the administrator).
+ *        The loop removes its state and weight attributes itself.
+ */
+void fm_ocf_stop_attributes(const struct fm_ocf *ocf);
+
 /* ---- the fault-monitor loop, continued (ocf_loop.c) ---- */
 
 /*!
@@ -301,6 +309,39 @@ int fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run
 
 /*! \brief Forget the loop's history and decision (`faultmon reset`). */
 void fm_ocf_loop_reset(const struct fm_ocf *ocf);
+
+/* ---- a policy mismatch: refused by validate-all only (ocf_policy.c) ---- */
+
+/* In the state directory: why the loop runs with a stricter policy than
+ * its parameters say (faultmon status prints it). */
+#define FM_OCF_POLICY_FILE "policy"
+
+/*! \brief Whether this action refuses a policy mismatch (validate-all only). */
+bool fm_ocf_policy_refuses(const struct fm_ocf *ocf);
+
+/*! \brief Forget the notes of an earlier start (STATE_DIR/policy). */
+void fm_ocf_policy_clear(const struct fm_ocf *ocf);
+
+/*!
+ * \brief Say that the loop runs with a stricter policy (\p note): a warning,
+ *        STATE_DIR/policy and the reason attribute.
+ */
+void fm_ocf_policy_note(const struct fm_ocf *ocf, const char *note);
+
+/*!
+ * \brief migration-threshold (CIB) against Retry_count: validate-all refuses
+ *        a threshold below Retry_count + 2; any other action lowers
+ *        OCF_RESKEY_Retry_count to threshold - 2 (at least 0) and notes it.
+ * \param[out] effective_retry_count  the lowered value, or -1 when unchanged
+ * \return PCMK_OCF_OK, or PCMK_OCF_NOT_CONFIGURED (validate-all only)
+ */
+int fm_ocf_policy_migration(const struct fm_ocf *ocf, int64_t *effective_retry_count);
+
+/*! \brief Note nothing from now on (a validation in a child process). */
+void fm_ocf_policy_quiet(void);
+
+/*! \brief The Retry_count fm_ocf_policy_migration() set, or NULL. */
+const char *fm_ocf_policy_retry_count(void);
 
 /* ---- the CIB (ocf_cib.c) ---- */
 

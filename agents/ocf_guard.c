@@ -232,7 +232,10 @@ fm_guard_start_loop(struct fm_guard *g)
 static int
 guard_start(struct fm_guard *g)
 {
-    int rc = guard_validate(g);
+    int rc = PCMK_OCF_OK;
+
+    fm_ocf_policy_clear(g->ocf);
+    rc = guard_validate(g);
 
     if (rc != PCMK_OCF_OK) {
         return rc;
@@ -298,6 +301,7 @@ guard_stop(struct fm_guard *g)
         }
     }
     fm_ocf_record_remove(g->ocf->state_dir);
+    fm_ocf_policy_clear(g->ocf);
     return PCMK_OCF_OK;
 }
 

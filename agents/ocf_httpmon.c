@@ -133,8 +133,10 @@ httpmon_start(struct httpmon *h)
     struct fm_ocf_record rec;
     struct fm_run_state *st = NULL;
     char err[512];
-    int rc = httpmon_validate(h);
+    int rc = PCMK_OCF_OK;
 
+    fm_ocf_policy_clear(h->ocf);
+    rc = httpmon_validate(h);
     if (rc != PCMK_OCF_OK) {
         return rc;
     }
@@ -199,6 +201,8 @@ httpmon_stop(struct httpmon *h)
         }
         fm_ocf_record_remove(h->ocf->state_dir);
     }
+    fm_ocf_policy_clear(h->ocf);
+    fm_ocf_stop_attributes(h->ocf);
     return PCMK_OCF_OK;
 }
 

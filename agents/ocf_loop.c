@@ -68,14 +68,52 @@ fmt_ms(char *buf, size_t len, uint64_t ms)
     return buf;
 }
 
+/*
+ * Probe_timeout longer than the operation's timeout (less the margin): a
+ * policy mismatch, not a broken configuration.  validate-all refuses it;
+ * start, monitor and reload run with the stricter of the two, the
+ * operation's bound: Pacemaker ends the operation at its timeout whatever
+ * Probe_timeout says (a timed-out start or monitor is a failure it recovers),
+ * so a cycle capped to fit gives the same bound with a classified reason
+ * instead of a killed agent.  Never below the parameter's least (100 ms).
+ */
+static int
+probe_timeout_policy(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms)
+{
+    char note[512];
+    char a[32];
+    char b[32];
+    char c[32];
+    uint64_t cap_ms = (ocf->timeout_ms > FM_OCF_MARGIN_MS + 100)? ocf->timeout_ms - FM_OCF_MARGIN_MS : 100;
+
+    if (fm_ocf_policy_refuses(ocf)) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "Probe_timeout=%s is longer than the %s operation's timeout %s "
+                           "(less a margin of %d ms): a probe cycle could not finish in time",
+                           fm_ocf_param_or("Probe_timeout", fmt_ms(a, sizeof(a), *probe_timeout_ms)),
+                           ocf->action, fmt_ms(b, sizeof(b), ocf->timeout_ms), FM_OCF_MARGIN_MS);
+    }
+    snprintf(note, sizeof(note), "Probe_timeout=%s is longer than the %s operation's timeout %s less "
+             "%d ms: running with Probe_timeout=%s (validate-all refuses this; lower Probe_timeout or "
+             "raise the timeout)", fm_ocf_param_or("Probe_timeout", fmt_ms(a, sizeof(a), *probe_timeout_ms)),
+             ocf->action, fmt_ms(b, sizeof(b), ocf->timeout_ms), FM_OCF_MARGIN_MS,
+             fmt_ms(c, sizeof(c), cap_ms));
+    fm_ocf_param_set("Probe_timeout", c);
+    *probe_timeout_ms = cap_ms;
+    /* A monitor's fresh probe is bounded by the time left anyway: the
+     * loop's policy is the start's to note. */
+    if (strcmp(ocf->action, "monitor") != 0) {
+        fm_ocf_policy_note(ocf, note);
+    }
+    return PCMK_OCF_OK;
+}
+
 int
 fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms)
 {
     struct fm_run_config cfg;
     char err[512] = "";
     char warn[512] = "";
-    char a[32];
-    char b[32];
     /* Files the loop reads at start: missing ones are this node's problem. */
     static const char *const tls_files[] = { "tls_ca_file", "tls_cert_file", "tls_key_file" };
     int rc = PCMK_OCF_OK;
@@ -106,12 +144,10 @@ fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms
         }
     }
     if (ocf->timeout_given && cfg.probe.timeout_ms + FM_OCF_MARGIN_MS > ocf->timeout_ms) {
-        rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
-                         "Probe_timeout=%s is longer than the %s operation's timeout %s "
-                         "(less a margin of %d ms): a probe cycle could not finish in time",
-                         fm_ocf_param_or("Probe_timeout", fmt_ms(a, sizeof(a), cfg.probe.timeout_ms)),
-                         ocf->action, fmt_ms(b, sizeof(b), ocf->timeout_ms), FM_OCF_MARGIN_MS);
-        goto done;
+        rc = probe_timeout_policy(ocf, &cfg.probe.timeout_ms);
+        if (rc != PCMK_OCF_OK) {
+            goto done;
+        }
     }
     if (fm_decide_opts_validate(&cfg.decide, err, sizeof(err), warn, sizeof(warn)) == 0
         && warn[0] != '\0') {

@@ -59,6 +59,7 @@ struct status_view {
     bool running;           /* a loop runs for it */
     bool publish_only;      /* httpmon: a verdict, not a recovery */
     int64_t age_s;          /* since the last write of the state */
+    char policy[512];       /* STATE_DIR/policy: a stricter policy the agent chose */
 };
 
 static int
@@ -148,6 +149,27 @@ fmt_age(char *buf, size_t len, int64_t s)
     return buf;
 }
 
+/* The first line of STATE_DIR/policy, written by the agent's start when
+ * the loop runs with a stricter policy than its parameters say. */
+static void
+read_policy(const char *dir, char *buf, size_t buf_len)
+{
+    char path[4200];
+    FILE *in = NULL;
+
+    buf[0] = '\0';
+    snprintf(path, sizeof(path), "%s/policy", dir);
+    in = fopen(path, "re");
+    if (in == NULL) {
+        return;
+    }
+    if (fgets(buf, (int) buf_len, in) == NULL) {
+        buf[0] = '\0';
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+    fclose(in);
+}
+
 static void
 print_one_text(const char *resource, const struct fm_run_state *st, const struct status_view *v)
 {
@@ -165,6 +187,9 @@ print_one_text(const char *resource, const struct fm_run_state *st, const struct
            "httpmon: a node attribute carries the verdict; no recovery" :
            "apache: recovery is a restart or a failover");
     printf("  reason:        %s\n", (st->reason[0] != '\0')? shown(st->reason, buf, sizeof(buf)) : "-");
+    if (v->policy[0] != '\0') {
+        printf("  policy:        %s\n", shown(v->policy, buf, sizeof(buf)));
+    }
     if (v->publish_only) {
         printf("  window:        weight %" PRIu32 "/100\n", st->weight);
     } else {
@@ -207,6 +232,10 @@ print_one_json(const char *resource, const struct fm_run_state *st, const struct
     }
     printf(",\"pending\":\"%s\",\"reason\":", fm_action_word(st->pending, v->publish_only));
     json_shown(st->reason);
+    if (v->policy[0] != '\0') {
+        printf(",\"policy\":");
+        json_shown(v->policy);
+    }
     printf(",\"weight\":%" PRIu32, st->weight);
     if (!v->publish_only) {
         printf(",\"restarts_in_window\":%" PRIu32, st->restarts_in_window);
@@ -261,6 +290,7 @@ status_one(const char *resource, bool json, bool first)
     }
     memset(&v, 0, sizeof(v));
     status_view(dir, st, &v);
+    read_policy(dir, v.policy, sizeof(v.policy));
     if (json) {
         print_one_json(resource, st, &v, first);
     } else {
