@@ -56,11 +56,7 @@ write_record(const struct apache *a)
     fm_ocf_record_set(&rec, "Probe_timeout", fm_ocf_param_or("Probe_timeout", ""));
     a->ops->digest(digest);
     fm_ocf_record_set(&rec, "httpd_params", digest);
-    /* The Retry_count a policy mismatch lowered, for a loop the monitor
-     * restarts (ocf_policy.c). */
-    if (fm_ocf_policy_retry_count() != NULL) {
-        fm_ocf_record_set(&rec, "Retry_count", fm_ocf_policy_retry_count());
-    }
+    fm_ocf_policy_record(&rec);
     rc = fm_ocf_record_write(a->ocf->state_dir, &rec);
     if (rc != 0) {
         fm_ocf_log(LOG_WARNING, "cannot write %s/agent: %s", a->ocf->state_dir, strerror(rc));
@@ -177,7 +173,6 @@ apache_start(struct apache *a)
     if (a->ocf->have_state_dir) {
         fm_apache_derive_timing(a->ocf);
     }
-    fm_ocf_policy_clear(a->ocf);
     rc = fm_apache_validate(a, true);
     if (rc != PCMK_OCF_OK) {
         return rc;
@@ -285,7 +280,6 @@ apache_stop(struct apache *a)
     rc = fm_apache_httpd_stop(a, pid);
     if (rc == PCMK_OCF_OK) {
         fm_ocf_record_remove(a->ocf->state_dir);
-        fm_ocf_policy_clear(a->ocf);
         fm_ocf_stop_attributes(a->ocf);
         fm_ocf_log(LOG_INFO, "stopped");
     }
@@ -317,17 +311,7 @@ restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_st
                                rec_or(rec, "base_url", "http://127.0.0.1:80"));
 
     fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
-    /* The timing derived from the monitor operation at start. */
-    if (!fm_apache_param_set("Thorough_probe_interval") && rec_or(rec, "Thorough_probe_interval", "")[0] != '\0') {
-        fm_ocf_param_set("Thorough_probe_interval", rec_or(rec, "Thorough_probe_interval", ""));
-    }
-    if (!fm_apache_param_set("Probe_timeout") && rec_or(rec, "Probe_timeout", "")[0] != '\0') {
-        fm_ocf_param_set("Probe_timeout", rec_or(rec, "Probe_timeout", ""));
-    }
-    /* The start's stricter policy (ocf_policy.c), without asking the CIB. */
-    if (rec_or(rec, "Retry_count", "")[0] != '\0') {
-        fm_ocf_param_set("Retry_count", rec_or(rec, "Retry_count", ""));
-    }
+    fm_apache_params_from_record(rec);
     if (rc == PCMK_OCF_OK) {
         watch_env(a, rec_or(rec, "pid_file", ""));
         rc = fm_ocf_loop_start(a->ocf, NULL, st);
@@ -470,10 +454,9 @@ monitor_loop_state(struct apache *a, const struct fm_ocf_record *rec, struct fm_
         *done = (rc != PCMK_OCF_OK);
         return rc;
     }
-    rc = fm_state_read(a->ocf->state_dir, st, err, sizeof(err));
+    rc = fm_ocf_loop_state_read(a->ocf, st, err, sizeof(err));
     if (rc == ENOENT) {
-        /* Its first cycle is under way. */
-        return PCMK_OCF_OK;
+        return PCMK_OCF_OK;     /* its first cycle is under way */
     }
     if (rc != 0) {
         fm_ocf_log(LOG_WARNING, "%s; no verdict from it: probing afresh", err);

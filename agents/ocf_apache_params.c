@@ -494,10 +494,33 @@ fm_apache_derive_timing(const struct fm_ocf *ocf)
                fm_ocf_param_or("Probe_timeout", "5s"));
 }
 
+/* What a start derived and kept in the agent's record, for a loop the
+ * monitor restarts: the timing derived from the monitor operation, and the
+ * stricter policy (ocf_policy.c) without asking the CIB again. */
+void
+fm_apache_params_from_record(const struct fm_ocf_record *rec)
+{
+    static const char *const derived[] = { "Thorough_probe_interval", "Probe_timeout" };
+
+    for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+        const char *v = fm_ocf_record_get(rec, derived[i]);
+
+        if (!fm_apache_param_set(derived[i]) && v != NULL && v[0] != '\0') {
+            fm_ocf_param_set(derived[i], v);
+        }
+    }
+    fm_ocf_policy_restore(rec);
+}
+
 int
 fm_apache_validate(struct apache *a, bool configtest)
 {
     int rc = fm_apache_check_resource_name(a->ocf);
+
+    /* A start's (or reload's) notes are its own; validate-all's are none. */
+    if (!fm_ocf_policy_refuses(a->ocf)) {
+        fm_ocf_policy_clear(a->ocf);
+    }
 
     if (rc == PCMK_OCF_OK) {
         rc = a->ops->resolve_params(a);

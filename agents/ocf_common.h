@@ -269,6 +269,16 @@ bool fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms);
 void fm_ocf_first_failure(const struct fm_run_state *st, char *buf, size_t buf_len);
 
 /*!
+ * \brief fm_state_read() of a running loop's state.  No file is ENOENT only
+ *        while its first cycle may still be under way (it started within the
+ *        staleness bound of its Thorough_probe_interval and Probe_timeout);
+ *        past that it is no verdict, as a refused file (ETIME, \p err says
+ *        so): never an OK from nothing.
+ * \return 0, ENOENT, or another errno value with \p err set
+ */
+int fm_ocf_loop_state_read(const struct fm_ocf *ocf, struct fm_run_state *st, char *err, size_t err_len);
+
+/*!
  * \brief Run one fresh probe cycle with the helper (OCF_CHECK_LEVEL=10).
  * \return PCMK_OCF_OK, PCMK_OCF_UNKNOWN_ERROR or PCMK_OCF_DEGRADED with an exit reason, or
  *         PCMK_OCF_NOT_INSTALLED when the helper is missing
@@ -288,8 +298,9 @@ const char *fm_ocf_attrd_updater_path(void);
 int fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value);
 
 /*!
- * \brief At a stop run by Pacemaker: delete the resource's reason attribute
- *        (faultmon-RESOURCE-reason), which must not outlive the resource on
+ * \brief At a stop: forget the start's policy note (STATE_DIR/policy) and,
+ *        run by Pacemaker, delete the resource's reason attribute
+ *        (faultmon-RESOURCE-reason): neither may outlive the resource on
  *        this node (deleted, moved away, or stopped by the administrator).
  *        The loop removes its state and weight attributes itself.
  */
@@ -340,8 +351,12 @@ int fm_ocf_policy_migration(const struct fm_ocf *ocf, int64_t *effective_retry_c
 /*! \brief Note nothing from now on (a validation in a child process). */
 void fm_ocf_policy_quiet(void);
 
-/*! \brief The Retry_count fm_ocf_policy_migration() set, or NULL. */
-const char *fm_ocf_policy_retry_count(void);
+/*! \brief Keep the Retry_count fm_ocf_policy_migration() set in the agent's
+ *         record, for a loop the monitor restarts. */
+void fm_ocf_policy_record(struct fm_ocf_record *rec);
+
+/*! \brief The Retry_count a record kept into OCF_RESKEY_Retry_count. */
+void fm_ocf_policy_restore(const struct fm_ocf_record *rec);
 
 /* ---- the CIB (ocf_cib.c) ---- */
 

@@ -150,7 +150,7 @@ loop_state(struct fm_guard *g, struct fm_run_state *st)
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");
         }
     }
-    rc = fm_state_read(g->ocf->state_dir, st, err, sizeof(err));
+    rc = fm_ocf_loop_state_read(g->ocf, st, err, sizeof(err));
     if (rc == ENOENT) {
         return PCMK_OCF_OK;     /* its first cycle is under way */
     }
@@ -160,7 +160,7 @@ loop_state(struct fm_guard *g, struct fm_run_state *st)
          * report the resource), and not a failure of the guard (Pacemaker
          * would recover the guard).  Degraded shows it in crm_mon. */
         fm_ocf_log(LOG_WARNING, "%s; no verdict on %s from it", err, g->resource);
-        return fm_ocf_fail(PCMK_OCF_DEGRADED, "no verdict on %s: the fault monitor's state is refused: %s",
+        return fm_ocf_fail(PCMK_OCF_DEGRADED, "no verdict on %s from the fault monitor's state: %s",
                            g->resource, err);
     }
     if (fm_recovery_state_stale(st, fm_now_us(), &age_s)) {

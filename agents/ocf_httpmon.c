@@ -233,7 +233,6 @@ httpmon_stop(struct httpmon *h)
         }
         fm_ocf_record_remove(h->ocf->state_dir);
     }
-    fm_ocf_policy_clear(h->ocf);
     fm_ocf_stop_attributes(h->ocf);
     return PCMK_OCF_OK;
 }
@@ -268,7 +267,7 @@ httpmon_monitor(struct httpmon *h)
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");
         }
     } else {
-        rc = fm_state_read(h->ocf->state_dir, st, err, sizeof(err));
+        rc = fm_ocf_loop_state_read(h->ocf, st, err, sizeof(err));
         if (rc != 0) {
             free(st);
             /* ENOENT: its first cycle is under way. */

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <faultmon/clock.h>
+#include <faultmon/parse.h>
 #include <faultmon/recovery.h>
 #include <faultmon/runconf.h>
 
@@ -281,6 +283,50 @@ fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms)
                (long long) pid);
     kill((pid_t) pid, SIGKILL);
     return fm_ocf_wait_gone((pid_t) pid, 1000);
+}
+
+static bool
+first_cycle_due(const struct fm_ocf *ocf, uint64_t *age_s)
+{
+    char path[FM_OCF_PATH_MAX + 16];
+    struct stat sb;
+    uint64_t interval_ms = 60000;
+    uint64_t timeout_ms = 5000;
+    uint64_t bound_s = 0;
+    time_t now = time(NULL);
+
+    /* Defaults where a parameter is unset or not a duration (the loop's). */
+    if (fm_parse_duration_ms(fm_ocf_param_or("Thorough_probe_interval", "60s"), &interval_ms) != 0) {
+        interval_ms = 60000;
+    }
+    if (fm_parse_duration_ms(fm_ocf_param_or("Probe_timeout", "5s"), &timeout_ms) != 0) {
+        timeout_ms = 5000;
+    }
+    /* The staleness bound of a written state (fm_recovery_state_stale()),
+     * from the loop's start: it waits up to an interval for its phase,
+     * then its first cycle takes up to Probe_timeout. */
+    bound_s = (2 * (interval_ms + timeout_ms) + FM_RECOVERY_STALE_GRACE_MS) / 1000u;
+    *age_s = 0;
+    /* The loop writes its PID into its lock file when it starts. */
+    snprintf(path, sizeof(path), "%s/lock", ocf->state_dir);
+    if (stat(path, &sb) != 0 || now <= sb.st_mtime) {
+        return true;
+    }
+    *age_s = (uint64_t) (now - sb.st_mtime);
+    return *age_s <= bound_s;
+}
+
+int
+fm_ocf_loop_state_read(const struct fm_ocf *ocf, struct fm_run_state *st, char *err, size_t err_len)
+{
+    uint64_t age_s = 0;
+    int rc = fm_state_read(ocf->state_dir, st, err, err_len);
+
+    if (rc != ENOENT || first_cycle_due(ocf, &age_s)) {
+        return rc;
+    }
+    return fm_errf(err, err_len, ETIME, "the fault monitor has written no state in the %" PRIu64 " s since "
+                   "it started", age_s);
 }
 
 void

@@ -30,11 +30,6 @@
 static char policy_notes[1024];
 static char policy_retry_count[32];
 
-const char *
-fm_ocf_policy_retry_count(void)
-{
-    return (policy_retry_count[0] != '\0')? policy_retry_count : NULL;
-}
 
 /* A validation in a child (reload's) notes nothing: its parent's start
  * says it once. */
@@ -70,6 +65,24 @@ fm_ocf_policy_clear(const struct fm_ocf *ocf)
     snprintf(path, sizeof(path), "%s/" FM_OCF_POLICY_FILE, ocf->state_dir);
     if (unlink(path) != 0 && errno != ENOENT) {
         fm_ocf_log(LOG_WARNING, "cannot remove %s: %s", path, strerror(errno));
+    }
+}
+
+void
+fm_ocf_policy_record(struct fm_ocf_record *rec)
+{
+    if (policy_retry_count[0] != '\0') {
+        fm_ocf_record_set(rec, "Retry_count", policy_retry_count);
+    }
+}
+
+void
+fm_ocf_policy_restore(const struct fm_ocf_record *rec)
+{
+    const char *v = fm_ocf_record_get(rec, "Retry_count");
+
+    if (v != NULL && v[0] != '\0') {
+        fm_ocf_param_set("Retry_count", v);
     }
 }
 

@@ -27,7 +27,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 23
+plan 24
 
 # Stand-ins for Pacemaker's tools, found beside attrd_updater.  cibadmin
 # answers as $FA_TMP/cib says: "none" (no cluster: 102), "absent" (no such
@@ -192,17 +192,33 @@ params
 cib none
 fa_agent guard start
 loop=$(cat "$FAULTMON_STATE_DIR/webguard/pid" 2>/dev/null)
+# Only the test's own loop, checked, is ever signalled.
+case $loop in '' | *[!0-9]*) bail_out "no loop pid after start" ;; esac
+[ "$(cat "/proc/$loop/comm" 2>/dev/null)" = faultmon ] || bail_out "pid $loop is not the test's loop"
 for _ in $(seq 1 40); do
     [ -s "$FAULTMON_STATE_DIR/webguard/state" ] && break
     sleep 0.1
 done
-kill -STOP "${loop:-0}"
+kill -STOP "$loop"
 sed -i 's/^d\.version=.*/d.version=7/' "$FAULTMON_STATE_DIR/webguard/state"
 fa_agent guard monitor
-kill -CONT "${loop:-0}"
+kill -CONT "$loop"
 fa_check_rc_reason "monitor with a state the reader refuses: 190, not 0" 190 \
-    "no verdict on web: the fault monitor's state is refused"
+    "no verdict on web from the fault monitor's state: .*version 7"
 like "$FA_OUT" "no verdict on web from it" "and the log says why"
+
+# 24-25: no state at all from a loop that started long ago (past its
+# first cycle's bound: 2 x (1 s + 1 s) + 30 s) is no verdict either, not
+# "its first cycle is under way": 190, never 0.  The lock file's time is
+# the loop's start.
+kill -STOP "$loop"
+rm -f "$FAULTMON_STATE_DIR/webguard/state"
+touch -d '10 minutes ago' "$FAULTMON_STATE_DIR/webguard/lock"
+fa_agent guard monitor
+kill -CONT "$loop"
+fa_check_rc_reason "monitor with no state from a loop started 10 min ago: 190, not 0" 190 \
+    "no verdict on web from the fault monitor's state: .*has written no state in the [0-9]+ s since it started"
+touch "$FAULTMON_STATE_DIR/webguard/lock"
 fa_agent guard stop
 
 tap_done
