@@ -397,7 +397,12 @@ fm_cmd_resume(int argc, char **argv)
         if (argc == 2 && strcmp(argv[1], "--help") == 0) {
             printf("Usage: faultmon resume RESOURCE\n\n"
                    "Put a service held for manual resume back in service on this node.  Then\n"
-                   "let Pacemaker start it here again: pcs resource cleanup RESOURCE.\n");
+                   "let Pacemaker start it here again: pcs resource cleanup RESOURCE.\n\n"
+                   "Exit status:\n"
+                   "  0  resumed, or resume requested from the running loop\n"
+                   "  1  the state cannot be read or written\n"
+                   "  2  nothing is held for manual resume on this node: nothing changed\n"
+                   " 64  usage error\n");
             return 0;
         }
         fprintf(stderr, "faultmon resume: expected one RESOURCE name (see faultmon resume --help)\n");
@@ -407,21 +412,32 @@ fm_cmd_resume(int argc, char **argv)
         return fm_cli_error("resume", "invalid resource name '%s'", argv[1]);
     }
     snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_RESUME);
+    st = calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return 1;
+    }
+    /* Nothing held (a state the reader trusts says so): say it and change
+     * nothing.  "resume requested" would send an administrator on the wrong
+     * node, or a script, on to a cleanup that lifts no hold. */
+    if (fm_state_read(dir, st, err, sizeof(err)) == 0 && st->decide.held == 0 && st->state != FM_STATE_HELD) {
+        printf("%s: nothing is held for manual resume on this node (%s); nothing changed\n", argv[1],
+               fm_state_name(st->state));
+        free(st);
+        return 2;
+    }
     pid = fm_state_loop_pid(dir);
     if (pid != 0) {
         /* The loop owns the state: leave the request and wake it. */
         rc = fm_recovery_file_mark(dir, FM_RECOVERY_RESUME, true);
         if (rc != 0) {
             fm_cli_error("resume", "cannot write %s: %s", path, strerror(rc));
+            free(st);
             return 1;
         }
         kill((pid_t) pid, SIGUSR1);
         printf("%s: resume requested from the running loop (pid %lld)\n", argv[1], (long long) pid);
+        free(st);
         return 0;
-    }
-    st = calloc(1, sizeof(*st));
-    if (st == NULL) {
-        return 1;
     }
     if (fm_state_read(dir, st, err, sizeof(err)) != 0) {
         fm_cli_error("resume", "%s: %s", argv[1], err);
