@@ -131,7 +131,8 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-describe.sh \
 	tests/agents/agent-differential.sh \
 	tests/agents/agent-state.sh \
-	tests/agents/agent-policy.sh
+	tests/agents/agent-policy.sh \
+	tests/agents/agent-leftovers.sh
 
 TESTS += $(FM_AGENT_TESTS)
 EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-lib.sh

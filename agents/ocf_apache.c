@@ -155,10 +155,11 @@ check_refusal(const struct fm_ocf *ocf)
 /* The loop watches the server's parent and finds its exit at once; its
  * reasons name it as the agent does ("nginx (pid 812) exited"). */
 static void
-watch_env(const struct apache *a, const char *pid_file)
+watch_env(const struct apache *a, const char *pid_file, bool kept)
 {
     setenv("FAULTMON_WATCH_PIDFILE", pid_file, 1);
     setenv("FAULTMON_WATCH_NAME", a->ops->server, 1);
+    fm_ocf_service_kept_env(kept);
 }
 
 static int
@@ -219,9 +220,9 @@ apache_start(struct apache *a)
     if (st == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
     }
-    watch_env(a, a->pid_file);
+    watch_env(a, a->pid_file, pid != 0);     /* httpd already ran: not restarted */
     rc = fm_ocf_loop_start(a->ocf, NULL, st);
-    if (rc == PCMK_OCF_OK && heartbeat) {
+    if (rc == PCMK_OCF_OK && heartbeat && !a->loop_only) {
         char failed[512];
 
         /* heartbeat's start fails unless its status check passes. */
@@ -231,7 +232,7 @@ apache_start(struct apache *a)
                              failed, st->reason);
         }
     }
-    if (rc == PCMK_OCF_OK && fm_state_ocf_rc(st) != PCMK_OCF_OK
+    if (rc == PCMK_OCF_OK && !a->loop_only && fm_state_ocf_rc(st) != PCMK_OCF_OK
         && fm_state_ocf_rc(st) != PCMK_OCF_DEGRADED) {
         char failed[512];
 
@@ -313,7 +314,7 @@ restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_st
     fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
     fm_apache_params_from_record(rec);
     if (rc == PCMK_OCF_OK) {
-        watch_env(a, rec_or(rec, "pid_file", ""));
+        watch_env(a, rec_or(rec, "pid_file", ""), true);
         rc = fm_ocf_loop_start(a->ocf, NULL, st);
     }
     if (rc != PCMK_OCF_OK) {
@@ -661,6 +662,9 @@ apache_reload(struct apache *a)
     if (!fm_ocf_loop_stop(a->ocf, 2000)) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: the fault monitor does not stop");
     }
+    /* A failing service is the monitor's to report (the loop keeps its
+     * history and decides): the reload itself worked. */
+    fresh.loop_only = true;
     rc = apache_start(&fresh);      /* httpd runs: starts only its fault monitor */
     apache_clear(&fresh);
     return rc;

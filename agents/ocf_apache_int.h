@@ -78,6 +78,8 @@ struct apache {
     char port_list[4096];           /* derived from Listen */
     char base_url[300];             /* of relative URLs */
     char status_url[1024];          /* inferred from the configuration */
+    bool loop_only;                 /* reload: only the loop restarts; its first
+                                     * cycle's verdict is the monitor's to report */
 };
 
 /* ---- parameters and validate-all (ocf_apache_params.c) ---- */

@@ -321,6 +321,15 @@ int fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run
 /*! \brief Forget the loop's history and decision (`faultmon reset`). */
 void fm_ocf_loop_reset(const struct fm_ocf *ocf);
 
+/*!
+ * \brief Tell the loop about to start whether the service kept running since
+ *        the earlier loop (FAULTMON_SERVICE_KEPT): a reload, a dead loop
+ *        restarted, a start beside a running service.  Then a restart the
+ *        earlier loop asked for has not happened, and the new loop does not
+ *        take its first failure for a failed restart (a false failover).
+ */
+void fm_ocf_service_kept_env(bool kept);
+
 /* ---- a policy mismatch: refused by validate-all only (ocf_policy.c) ---- */
 
 /* In the state directory: why the loop runs with a stricter policy than

@@ -338,6 +338,7 @@ fm_ocf_guard_main(struct fm_ocf *ocf)
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: the fault monitor does not stop");
         }
         fm_ocf_log(LOG_NOTICE, "reload: restarting the fault monitor with the new parameters");
+        fm_ocf_service_kept_env(true);      /* only the loop restarts */
         rc = write_record(&g);
         return (rc == PCMK_OCF_OK)? fm_guard_start_loop(&g) : rc;
     }

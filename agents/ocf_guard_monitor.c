@@ -145,6 +145,7 @@ loop_state(struct fm_guard *g, struct fm_run_state *st)
 
     if (fm_state_loop_pid(g->ocf->state_dir) == 0) {
         fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
+        fm_ocf_service_kept_env(true);      /* only the loop restarts */
         rc = fm_guard_start_loop(g);
         if (rc != PCMK_OCF_OK) {
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");

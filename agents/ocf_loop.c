@@ -188,6 +188,16 @@ note_loop_death(const struct fm_ocf *ocf, int64_t pid)
     close(fd);
 }
 
+void
+fm_ocf_service_kept_env(bool kept)
+{
+    if (kept) {
+        setenv("FAULTMON_SERVICE_KEPT", "1", 1);
+    } else {
+        unsetenv("FAULTMON_SERVICE_KEPT");
+    }
+}
+
 int
 fm_ocf_loop_start(const struct fm_ocf *ocf, const char *extra_arg, struct fm_run_state *st)
 {
@@ -266,6 +276,22 @@ fm_ocf_loop_start(const struct fm_ocf *ocf, const char *extra_arg, struct fm_run
     }
 }
 
+/* A loop killed here leaves its PID in the lock file, which the next start
+ * would report as a crash (fm_state_loop_died(): "ERROR ... crashed or
+ * killed"): this kill was ours and is logged as it happens, so the lock is
+ * taken and released as a clean stop would. */
+static void
+forget_killed_loop(const struct fm_ocf *ocf)
+{
+    int64_t holder = 0;
+    bool holder_is_loop = false;
+    int fd = -1;
+
+    if (fm_state_lock(ocf->state_dir, &fd, &holder, &holder_is_loop) == 0) {
+        fm_state_unlock(fd);
+    }
+}
+
 bool
 fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms)
 {
@@ -282,7 +308,11 @@ fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms)
     fm_ocf_log(LOG_WARNING, "the fault monitor (pid %lld) ignored SIGTERM; killing it",
                (long long) pid);
     kill((pid_t) pid, SIGKILL);
-    return fm_ocf_wait_gone((pid_t) pid, 1000);
+    if (!fm_ocf_wait_gone((pid_t) pid, 1000)) {
+        return false;
+    }
+    forget_killed_loop(ocf);
+    return true;
 }
 
 static bool
