@@ -27,7 +27,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 24
+plan 25
 
 # Stand-ins for Pacemaker's tools, found beside attrd_updater.  cibadmin
 # answers as $FA_TMP/cib says: "none" (no cluster: 102), "absent" (no such
@@ -156,7 +156,16 @@ loop=$(cat "$FAULTMON_STATE_DIR/webguard/pid" 2>/dev/null)
 is "$(env_of)" "FAULTMON_GUARD_CLASS=systemd FAULTMON_GUARD_RESOURCE=web FAULTMON_GUARD_TYPE=nginx " \
     "a systemd resource: class and type, no provider"
 
-# 17-19: stop removes the guard's attributes, and only them; stop again is 0.
+# 17: the restart carried out (the group restarts the guard after web):
+# the guard's start sets web's fail-count of fail requests to the one
+# restart counted (the controller may have counted the request twice).
+fa_agent guard stop
+: >"$CALLS"
+fa_agent guard start
+like "$(grep 'fail-count-web' "$CALLS")" "^attrd_updater -n fail-count-web#asyncmon_0 -U 1$" \
+    "start after the restart: fail-count-web#asyncmon_0 set to the 1 restart counted"
+
+# 18-20: stop removes the guard's attributes, and only them; stop again is 0.
 : >"$CALLS"
 fa_agent guard stop
 fa_check_rc "stop: 0" 0
