@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -86,6 +87,14 @@ fm_ocf_policy_restore(const struct fm_ocf_record *rec)
     }
 }
 
+static bool
+under_pacemaker(void)
+{
+    const char *node = getenv("OCF_RESKEY_CRM_meta_on_node");
+
+    return node != NULL && node[0] != '\0';
+}
+
 void
 fm_ocf_policy_note(const struct fm_ocf *ocf, const char *note)
 {
@@ -109,8 +118,9 @@ fm_ocf_policy_note(const struct fm_ocf *ocf, const char *note)
         fm_ocf_log(LOG_WARNING, "cannot write %s/" FM_OCF_POLICY_FILE ": %s", ocf->state_dir, strerror(rc));
     }
     /* Where an administrator looks first (crm_mon -A); the loop's next
-     * decision replaces it, and the agent's stop removes it. */
-    if (access(fm_ocf_attrd_updater_path(), X_OK) == 0) {
+     * decision replaces it, and the agent's stop removes it.  Only under
+     * Pacemaker (it names the node): by hand there is no cluster to tell. */
+    if (under_pacemaker() && access(fm_ocf_attrd_updater_path(), X_OK) == 0) {
         snprintf(name, sizeof(name), "faultmon-%s-reason", ocf->resource);
         fm_ocf_attrd(ocf, name, policy_notes);
     }

@@ -58,6 +58,11 @@ status_policy() { "$FAULTMON" status fmtest 2>&1 | sed -n 's/^  policy: *//p'; }
 stop_as_pacemaker() {
     OCF_RESKEY_CRM_meta_on_node=node1 fa_agent apache stop
 }
+# Pacemaker names the node in every action; only then is there a cluster
+# whose attributes the agent may set.
+start_as_pacemaker() {
+    OCF_RESKEY_CRM_meta_on_node=node1 fa_agent apache start
+}
 
 # 1-10: migration-threshold=3 on the primitive, Retry_count 2 (default).
 mt primitive 3
@@ -65,7 +70,7 @@ fa_params fmtest
 fa_agent apache validate-all
 fa_check_rc_reason "validate-all: migration-threshold=3 below Retry_count=2 + 2 is refused: 6" 6 \
     "migration-threshold=3 would move fmtest before Retry_count=2"
-fa_agent apache start
+start_as_pacemaker
 fa_check_rc "start with migration-threshold=3 on the primitive: 0 (not refused)" 0
 like "$FA_OUT" "WARNING.*migration-threshold=3 is below Retry_count=2 \+ 2: running with Retry_count=1" \
     "start says once, as a warning, that it runs with Retry_count=1"
