@@ -31,6 +31,7 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf_halog.c \
 	agents/ocf_log.c \
 	agents/ocf_loop.c \
+	agents/ocf_policy.c \
 	agents/ocf_proc.c \
 	agents/ocf_record.c \
 	agents/ocf_regex.c
@@ -130,7 +131,9 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-crm-resource.sh \
 	tests/agents/agent-describe.sh \
 	tests/agents/agent-differential.sh \
-	tests/agents/agent-state.sh
+	tests/agents/agent-state.sh \
+	tests/agents/agent-policy.sh \
+	tests/agents/agent-leftovers.sh
 
 TESTS += $(FM_AGENT_TESTS)
 EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-lib.sh

@@ -56,6 +56,7 @@ write_record(const struct apache *a)
     fm_ocf_record_set(&rec, "Probe_timeout", fm_ocf_param_or("Probe_timeout", ""));
     a->ops->digest(digest);
     fm_ocf_record_set(&rec, "httpd_params", digest);
+    fm_ocf_policy_record(&rec);
     rc = fm_ocf_record_write(a->ocf->state_dir, &rec);
     if (rc != 0) {
         fm_ocf_log(LOG_WARNING, "cannot write %s/agent: %s", a->ocf->state_dir, strerror(rc));
@@ -154,10 +155,11 @@ check_refusal(const struct fm_ocf *ocf)
 /* The loop watches the server's parent and finds its exit at once; its
  * reasons name it as the agent does ("nginx (pid 812) exited"). */
 static void
-watch_env(const struct apache *a, const char *pid_file)
+watch_env(const struct apache *a, const char *pid_file, bool kept)
 {
     setenv("FAULTMON_WATCH_PIDFILE", pid_file, 1);
     setenv("FAULTMON_WATCH_NAME", a->ops->server, 1);
+    fm_ocf_service_kept_env(kept);
 }
 
 static int
@@ -218,9 +220,9 @@ apache_start(struct apache *a)
     if (st == NULL) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "out of memory");
     }
-    watch_env(a, a->pid_file);
+    watch_env(a, a->pid_file, pid != 0);     /* httpd already ran: not restarted */
     rc = fm_ocf_loop_start(a->ocf, NULL, st);
-    if (rc == PCMK_OCF_OK && heartbeat) {
+    if (rc == PCMK_OCF_OK && heartbeat && !a->loop_only) {
         char failed[512];
 
         /* heartbeat's start fails unless its status check passes. */
@@ -230,7 +232,7 @@ apache_start(struct apache *a)
                              failed, st->reason);
         }
     }
-    if (rc == PCMK_OCF_OK && fm_state_ocf_rc(st) != PCMK_OCF_OK
+    if (rc == PCMK_OCF_OK && !a->loop_only && fm_state_ocf_rc(st) != PCMK_OCF_OK
         && fm_state_ocf_rc(st) != PCMK_OCF_DEGRADED) {
         char failed[512];
 
@@ -271,6 +273,7 @@ apache_stop(struct apache *a)
          * says.  A stop must succeed when there is nothing to stop. */
         if (a->ops->resolve_rest(a) != PCMK_OCF_OK) {
             fm_ocf_log(LOG_INFO, "cannot resolve %s or its configuration; nothing to stop", a->ops->server);
+            fm_ocf_stop_attributes(a->ocf);
             return PCMK_OCF_OK;
         }
     }
@@ -278,6 +281,7 @@ apache_stop(struct apache *a)
     rc = fm_apache_httpd_stop(a, pid);
     if (rc == PCMK_OCF_OK) {
         fm_ocf_record_remove(a->ocf->state_dir);
+        fm_ocf_stop_attributes(a->ocf);
         fm_ocf_log(LOG_INFO, "stopped");
     }
     return rc;
@@ -308,15 +312,9 @@ restart_loop(struct apache *a, const struct fm_ocf_record *rec, struct fm_run_st
                                rec_or(rec, "base_url", "http://127.0.0.1:80"));
 
     fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
-    /* The timing derived from the monitor operation at start. */
-    if (!fm_apache_param_set("Thorough_probe_interval") && rec_or(rec, "Thorough_probe_interval", "")[0] != '\0') {
-        fm_ocf_param_set("Thorough_probe_interval", rec_or(rec, "Thorough_probe_interval", ""));
-    }
-    if (!fm_apache_param_set("Probe_timeout") && rec_or(rec, "Probe_timeout", "")[0] != '\0') {
-        fm_ocf_param_set("Probe_timeout", rec_or(rec, "Probe_timeout", ""));
-    }
+    fm_apache_params_from_record(rec);
     if (rc == PCMK_OCF_OK) {
-        watch_env(a, rec_or(rec, "pid_file", ""));
+        watch_env(a, rec_or(rec, "pid_file", ""), true);
         rc = fm_ocf_loop_start(a->ocf, NULL, st);
     }
     if (rc != PCMK_OCF_OK) {
@@ -457,10 +455,9 @@ monitor_loop_state(struct apache *a, const struct fm_ocf_record *rec, struct fm_
         *done = (rc != PCMK_OCF_OK);
         return rc;
     }
-    rc = fm_state_read(a->ocf->state_dir, st, err, sizeof(err));
+    rc = fm_ocf_loop_state_read(a->ocf, st, err, sizeof(err));
     if (rc == ENOENT) {
-        /* Its first cycle is under way. */
-        return PCMK_OCF_OK;
+        return PCMK_OCF_OK;     /* its first cycle is under way */
     }
     if (rc != 0) {
         fm_ocf_log(LOG_WARNING, "%s; no verdict from it: probing afresh", err);
@@ -665,6 +662,9 @@ apache_reload(struct apache *a)
     if (!fm_ocf_loop_stop(a->ocf, 2000)) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: the fault monitor does not stop");
     }
+    /* A failing service is the monitor's to report (the loop keeps its
+     * history and decides): the reload itself worked. */
+    fresh.loop_only = true;
     rc = apache_start(&fresh);      /* httpd runs: starts only its fault monitor */
     apache_clear(&fresh);
     return rc;

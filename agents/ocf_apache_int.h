@@ -78,6 +78,8 @@ struct apache {
     char port_list[4096];           /* derived from Listen */
     char base_url[300];             /* of relative URLs */
     char status_url[1024];          /* inferred from the configuration */
+    bool loop_only;                 /* reload: only the loop restarts; its first
+                                     * cycle's verdict is the monitor's to report */
 };
 
 /* ---- parameters and validate-all (ocf_apache_params.c) ---- */
@@ -127,6 +129,10 @@ int fm_apache_check_resource_name(const struct fm_ocf *ocf);
 
 /*! \brief Thorough_probe_interval and Probe_timeout from the monitor operation, when unset. */
 void fm_apache_derive_timing(const struct fm_ocf *ocf);
+
+/*! \brief What a start derived and kept in the record, into the parameters
+ *         of a loop the monitor restarts. */
+void fm_apache_params_from_record(const struct fm_ocf_record *rec);
 
 /*! \brief validate-all (with \p configtest, httpd -t too). \return an OCF code */
 int fm_apache_validate(struct apache *a, bool configtest);

@@ -458,46 +458,6 @@ fm_apache_check_resource_name(const struct fm_ocf *ocf)
 }
 
 /*
- * Pacemaker moves a resource once its fail-count reaches migration-threshold.
- * faultmon sets the fail-count to the restarts it counts within
- * Retry_interval at each start after a restart (see sync_failcount()), so a
- * threshold above Retry_count + 1 never moves the resource before faultmon
- * would; a lower one would make Retry_count false.  (0 and INFINITY: no
- * threshold.)
- */
-static int
-check_migration_threshold(const struct fm_ocf *ocf)
-{
-    char mt[64] = "";
-    int64_t threshold = 0;
-    int64_t retry_count = 0;
-
-    /* A Retry_count that is not a number is validate-all's to report. */
-    if (fm_parse_i64(fm_ocf_param_or("Retry_count", "2"), INT32_MIN, INT32_MAX, FM_PARSE_DEFAULT,
-                     &retry_count) != 0) {
-        return PCMK_OCF_OK;
-    }
-    /* Pacemaker does not pass it to agents: the CIB says. */
-    if (!fm_ocf_meta_attr(ocf, "migration-threshold", mt, sizeof(mt))) {
-        return PCMK_OCF_OK;
-    }
-    /* 0, INFINITY or anything else but a threshold: none. */
-    if (fm_parse_i64(mt, 1, 1000000, FM_PARSE_DEFAULT, &threshold) != 0) {
-        return PCMK_OCF_OK;
-    }
-    /* Restarts count once each from the start that follows them, but a
-     * fail request may count twice until then: at the last restart the
-     * fail-count may reach Retry_count + 1. */
-    if (threshold <= retry_count + 1) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
-                           "migration-threshold=%" PRId64 " would move %s before Retry_count=%" PRId64
-                           " restarts: unset it (faultmon decides) or set it to %" PRId64 " or more",
-                           threshold, ocf->resource, retry_count, retry_count + 2);
-    }
-    return PCMK_OCF_OK;
-}
-
-/*
  * With heartbeat's parameters only, detect every fault at least as fast as
  * ocf:heartbeat:apache's monitor would: probe twice per monitor interval,
  * within at most half the monitor timeout.  A broken server is then seen
@@ -542,10 +502,33 @@ fm_apache_derive_timing(const struct fm_ocf *ocf)
                fm_ocf_param_or("Probe_timeout", "5s"));
 }
 
+/* What a start derived and kept in the agent's record, for a loop the
+ * monitor restarts: the timing derived from the monitor operation, and the
+ * stricter policy (ocf_policy.c) without asking the CIB again. */
+void
+fm_apache_params_from_record(const struct fm_ocf_record *rec)
+{
+    static const char *const derived[] = { "Thorough_probe_interval", "Probe_timeout" };
+
+    for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+        const char *v = fm_ocf_record_get(rec, derived[i]);
+
+        if (!fm_apache_param_set(derived[i]) && v != NULL && v[0] != '\0') {
+            fm_ocf_param_set(derived[i], v);
+        }
+    }
+    fm_ocf_policy_restore(rec);
+}
+
 int
 fm_apache_validate(struct apache *a, bool configtest)
 {
     int rc = fm_apache_check_resource_name(a->ocf);
+
+    /* A start's (or reload's) notes are its own; validate-all's are none. */
+    if (!fm_ocf_policy_refuses(a->ocf)) {
+        fm_ocf_policy_clear(a->ocf);
+    }
 
     if (rc == PCMK_OCF_OK) {
         rc = a->ops->resolve_params(a);
@@ -560,7 +543,10 @@ fm_apache_validate(struct apache *a, bool configtest)
         rc = fm_ocf_validate_loop_params(a->ocf, NULL);
     }
     if (rc == PCMK_OCF_OK) {
-        rc = check_migration_threshold(a->ocf);
+        int64_t effective = 0;
+
+        /* Refused by validate-all only (ocf_policy.c). */
+        rc = fm_ocf_policy_migration(a->ocf, &effective);
     }
     if (rc == PCMK_OCF_OK) {
         rc = a->ops->test_prepare(a->ocf, a->base_url, a->status_url, true);

@@ -59,6 +59,7 @@ fm_apache_validate_in_child(struct apache *a)
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: cannot fork: %s", strerror(errno));
     }
     if (pid == 0) {
+        fm_ocf_policy_quiet();      /* the start that follows says it */
         _exit(fm_apache_validate(a, true));     /* its exit reason goes out as usual */
     }
     while (waitpid(pid, &status, 0) < 0) {

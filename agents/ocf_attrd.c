@@ -5,7 +5,9 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <syslog.h>
 
 #include <faultmon/attrd.h>
@@ -33,4 +35,21 @@ fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value)
                    (value != NULL)? "set" : "delete", name, status, out);
     }
     return status;
+}
+
+void
+fm_ocf_stop_attributes(const struct fm_ocf *ocf)
+{
+    const char *node = getenv("OCF_RESKEY_CRM_meta_on_node");
+    char name[FM_RESOURCE_NAME_MAX + 32];
+
+    fm_ocf_policy_clear(ocf);
+    /* Pacemaker's stop (it names the node): by hand or under ocf-tester
+     * there is no cluster whose attributes this resource could own. */
+    if (node == NULL || node[0] == '\0' || ocf->resource == NULL
+        || access(fm_ocf_attrd_updater_path(), X_OK) != 0) {
+        return;
+    }
+    snprintf(name, sizeof(name), "faultmon-%s-reason", ocf->resource);
+    fm_ocf_attrd(ocf, name, NULL);
 }

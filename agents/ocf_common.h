@@ -269,6 +269,16 @@ bool fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms);
 void fm_ocf_first_failure(const struct fm_run_state *st, char *buf, size_t buf_len);
 
 /*!
+ * \brief fm_state_read() of a running loop's state.  No file is ENOENT only
+ *        while its first cycle may still be under way (it started within the
+ *        staleness bound of its Thorough_probe_interval and Probe_timeout);
+ *        past that it is no verdict, as a refused file (ETIME, \p err says
+ *        so): never an OK from nothing.
+ * \return 0, ENOENT, or another errno value with \p err set
+ */
+int fm_ocf_loop_state_read(const struct fm_ocf *ocf, struct fm_run_state *st, char *err, size_t err_len);
+
+/*!
  * \brief Run one fresh probe cycle with the helper (OCF_CHECK_LEVEL=10).
  * \return PCMK_OCF_OK, PCMK_OCF_UNKNOWN_ERROR or PCMK_OCF_DEGRADED with an exit reason, or
  *         PCMK_OCF_NOT_INSTALLED when the helper is missing
@@ -287,6 +297,15 @@ const char *fm_ocf_attrd_updater_path(void);
  */
 int fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value);
 
+/*!
+ * \brief At a stop: forget the start's policy note (STATE_DIR/policy) and,
+ *        run by Pacemaker, delete the resource's reason attribute
+ *        (faultmon-RESOURCE-reason): neither may outlive the resource on
+ *        this node (deleted, moved away, or stopped by the administrator).
+ *        The loop removes its state and weight attributes itself.
+ */
+void fm_ocf_stop_attributes(const struct fm_ocf *ocf);
+
 /* ---- the fault-monitor loop, continued (ocf_loop.c) ---- */
 
 /*!
@@ -301,6 +320,52 @@ int fm_ocf_loop_event(const struct fm_ocf *ocf, const char *cause, struct fm_run
 
 /*! \brief Forget the loop's history and decision (`faultmon reset`). */
 void fm_ocf_loop_reset(const struct fm_ocf *ocf);
+
+/*!
+ * \brief Tell the loop about to start whether the service kept running since
+ *        the earlier loop (FAULTMON_SERVICE_KEPT): a reload, a dead loop
+ *        restarted, a start beside a running service.  Then a restart the
+ *        earlier loop asked for has not happened, and the new loop does not
+ *        take its first failure for a failed restart (a false failover).
+ */
+void fm_ocf_service_kept_env(bool kept);
+
+/* ---- a policy mismatch: refused by validate-all only (ocf_policy.c) ---- */
+
+/* In the state directory: why the loop runs with a stricter policy than
+ * its parameters say (faultmon status prints it). */
+#define FM_OCF_POLICY_FILE "policy"
+
+/*! \brief Whether this action refuses a policy mismatch (validate-all only). */
+bool fm_ocf_policy_refuses(const struct fm_ocf *ocf);
+
+/*! \brief Forget the notes of an earlier start (STATE_DIR/policy). */
+void fm_ocf_policy_clear(const struct fm_ocf *ocf);
+
+/*!
+ * \brief Say that the loop runs with a stricter policy (\p note): a warning,
+ *        STATE_DIR/policy and the reason attribute.
+ */
+void fm_ocf_policy_note(const struct fm_ocf *ocf, const char *note);
+
+/*!
+ * \brief migration-threshold (CIB) against Retry_count: validate-all refuses
+ *        a threshold below Retry_count + 2; any other action lowers
+ *        OCF_RESKEY_Retry_count to threshold - 2 (at least 0) and notes it.
+ * \param[out] effective_retry_count  the lowered value, or -1 when unchanged
+ * \return PCMK_OCF_OK, or PCMK_OCF_NOT_CONFIGURED (validate-all only)
+ */
+int fm_ocf_policy_migration(const struct fm_ocf *ocf, int64_t *effective_retry_count);
+
+/*! \brief Note nothing from now on (a validation in a child process). */
+void fm_ocf_policy_quiet(void);
+
+/*! \brief Keep the Retry_count fm_ocf_policy_migration() set in the agent's
+ *         record, for a loop the monitor restarts. */
+void fm_ocf_policy_record(struct fm_ocf_record *rec);
+
+/*! \brief The Retry_count a record kept into OCF_RESKEY_Retry_count. */
+void fm_ocf_policy_restore(const struct fm_ocf_record *rec);
 
 /* ---- the CIB (ocf_cib.c) ---- */
 

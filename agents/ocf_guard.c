@@ -17,6 +17,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <faultmon/pcmk.h>
 #include <faultmon/recovery.h>
 #include <faultmon/state.h>
 
@@ -166,6 +167,31 @@ export_guarded(const struct fm_guard *g)
 }
 
 /*
+ * After a restart the guard asked for: the guarded resource's fail-count of
+ * the fail requests (Pacemaker's asyncmon_0, whether the loop asked or the
+ * monitor with crm_resource --fail) becomes the restarts faultmon counts
+ * within Retry_interval.  The controller counts a fail request once or
+ * twice: one restart left fail-count 2, and a migration-threshold of 2 would
+ * then move a service that one restart brought back.
+ */
+static void
+sync_failcount(const struct fm_guard *g, const struct fm_run_state *st)
+{
+    char name[FM_RESOURCE_NAME_MAX + 32];
+    char value[32];
+
+    if (!g->have_rsc || st->restarts_in_window == 0) {
+        return;
+    }
+    snprintf(name, sizeof(name), FM_PCMK_GUARD_FAILCOUNT_FMT, g->resource);
+    snprintf(value, sizeof(value), "%u", (unsigned) st->restarts_in_window);
+    if (fm_ocf_attrd(g->ocf, name, value) == 0) {
+        fm_ocf_log(LOG_INFO, "fail-count of %s set to the %s restart(s) faultmon counts within "
+                   "Retry_interval", g->resource, value);
+    }
+}
+
+/*
  * A recovery left pending by the guard's last loop: a start of the guard
  * means Pacemaker carried it out.  A restart: the guarded resource was
  * restarted (the group restarts the guard after it), and the restart stays
@@ -188,8 +214,11 @@ settle_pending(struct fm_guard *g)
         fm_ocf_log(LOG_NOTICE, "%s runs here again after the failover faultmon asked: forgetting the "
                    "history", g->resource);
         fm_ocf_loop_reset(g->ocf);
-    } else if (fm_recovery_refuse_once(g->ocf->state_dir, st, err, sizeof(err)) != 0) {
-        fm_ocf_log(LOG_WARNING, "cannot clear the restart carried out: %s", err);
+    } else {
+        sync_failcount(g, st);
+        if (fm_recovery_refuse_once(g->ocf->state_dir, st, err, sizeof(err)) != 0) {
+            fm_ocf_log(LOG_WARNING, "cannot clear the restart carried out: %s", err);
+        }
     }
     free(st);
 }
@@ -232,7 +261,10 @@ fm_guard_start_loop(struct fm_guard *g)
 static int
 guard_start(struct fm_guard *g)
 {
-    int rc = guard_validate(g);
+    int rc = PCMK_OCF_OK;
+
+    fm_ocf_policy_clear(g->ocf);
+    rc = guard_validate(g);
 
     if (rc != PCMK_OCF_OK) {
         return rc;
@@ -298,6 +330,7 @@ guard_stop(struct fm_guard *g)
         }
     }
     fm_ocf_record_remove(g->ocf->state_dir);
+    fm_ocf_policy_clear(g->ocf);    /* its reason attribute: remove_attributes() */
     return PCMK_OCF_OK;
 }
 
@@ -334,6 +367,7 @@ fm_ocf_guard_main(struct fm_ocf *ocf)
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "reload: the fault monitor does not stop");
         }
         fm_ocf_log(LOG_NOTICE, "reload: restarting the fault monitor with the new parameters");
+        fm_ocf_service_kept_env(true);      /* only the loop restarts */
         rc = write_record(&g);
         return (rc == PCMK_OCF_OK)? fm_guard_start_loop(&g) : rc;
     }

@@ -145,12 +145,13 @@ loop_state(struct fm_guard *g, struct fm_run_state *st)
 
     if (fm_state_loop_pid(g->ocf->state_dir) == 0) {
         fm_ocf_log(LOG_WARNING, "the fault monitor is not running; restarting it");
+        fm_ocf_service_kept_env(true);      /* only the loop restarts */
         rc = fm_guard_start_loop(g);
         if (rc != PCMK_OCF_OK) {
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");
         }
     }
-    rc = fm_state_read(g->ocf->state_dir, st, err, sizeof(err));
+    rc = fm_ocf_loop_state_read(g->ocf, st, err, sizeof(err));
     if (rc == ENOENT) {
         return PCMK_OCF_OK;     /* its first cycle is under way */
     }
@@ -160,7 +161,7 @@ loop_state(struct fm_guard *g, struct fm_run_state *st)
          * report the resource), and not a failure of the guard (Pacemaker
          * would recover the guard).  Degraded shows it in crm_mon. */
         fm_ocf_log(LOG_WARNING, "%s; no verdict on %s from it", err, g->resource);
-        return fm_ocf_fail(PCMK_OCF_DEGRADED, "no verdict on %s: the fault monitor's state is refused: %s",
+        return fm_ocf_fail(PCMK_OCF_DEGRADED, "no verdict on %s from the fault monitor's state: %s",
                            g->resource, err);
     }
     if (fm_recovery_state_stale(st, fm_now_us(), &age_s)) {

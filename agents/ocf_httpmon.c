@@ -114,10 +114,8 @@ attrd(const struct httpmon *h, const char *name, const char *value)
  * degraded and flapping states.  The loop runs with --kind=httpmon: it asks
  * nobody for recovery, and its state speaks of "unhealthy", not restarts. */
 static void
-publish(const struct httpmon *h, const struct fm_run_state *st)
+publish_verdict(const struct httpmon *h, bool down, bool degraded)
 {
-    bool down = st->decide.down != 0 || st->decide.held != 0;
-    bool degraded = st->state == FM_STATE_DEGRADED || st->state == FM_STATE_FLAPPING;
     char value[32];
 
     snprintf(value, sizeof(value), "%ld", down? 0L : h->multiplier);
@@ -127,14 +125,50 @@ publish(const struct httpmon *h, const struct fm_run_state *st)
     }
 }
 
+static void
+publish(const struct httpmon *h, const struct fm_run_state *st)
+{
+    publish_verdict(h, st->decide.down != 0 || st->decide.held != 0,
+                    st->state == FM_STATE_DEGRADED || st->state == FM_STATE_FLAPPING);
+}
+
+/*
+ * A state the reader refuses is no verdict either way (it may be the loop's
+ * own file that the reader refuses at every cycle): the attributes come from
+ * a fresh probe of the targets, as the apache agent's monitor answers then,
+ * never left at the last verdict.  A complete failure is down, a partial one
+ * degraded.  The monitor answers 190 with the reason: crm_mon shows it, and
+ * Pacemaker does not recover an observer for it.
+ */
+static int
+publish_fresh(struct httpmon *h, const char *why)
+{
+    uint64_t probe_timeout_ms = 0;
+    int rc = PCMK_OCF_OK;
+
+    fm_ocf_log(LOG_WARNING, "%s; no verdict from it: probing afresh", why);
+    rc = fm_ocf_validate_loop_params(h->ocf, &probe_timeout_ms);
+    if (rc == PCMK_OCF_OK) {
+        rc = fm_ocf_fresh_probe(h->ocf, probe_timeout_ms);
+    }
+    if (rc == PCMK_OCF_OK || rc == PCMK_OCF_DEGRADED || rc == PCMK_OCF_UNKNOWN_ERROR) {
+        publish_verdict(h, rc == PCMK_OCF_UNKNOWN_ERROR, rc == PCMK_OCF_DEGRADED);
+    }
+    return fm_ocf_fail(PCMK_OCF_DEGRADED, "no verdict from the fault monitor's state (%s): published from "
+                       "a fresh probe: %s", why, (rc == PCMK_OCF_OK)? "ok" : (rc == PCMK_OCF_DEGRADED)?
+                       "partial failure" : (rc == PCMK_OCF_UNKNOWN_ERROR)? "complete failure" : "none");
+}
+
 static int
 httpmon_start(struct httpmon *h)
 {
     struct fm_ocf_record rec;
     struct fm_run_state *st = NULL;
     char err[512];
-    int rc = httpmon_validate(h);
+    int rc = PCMK_OCF_OK;
 
+    fm_ocf_policy_clear(h->ocf);
+    rc = httpmon_validate(h);
     if (rc != PCMK_OCF_OK) {
         return rc;
     }
@@ -199,6 +233,7 @@ httpmon_stop(struct httpmon *h)
         }
         fm_ocf_record_remove(h->ocf->state_dir);
     }
+    fm_ocf_stop_attributes(h->ocf);
     return PCMK_OCF_OK;
 }
 
@@ -231,10 +266,13 @@ httpmon_monitor(struct httpmon *h)
             free(st);
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the fault monitor died and could not be restarted");
         }
-    } else if (fm_state_read(h->ocf->state_dir, st, err, sizeof(err)) != 0) {
-        /* First cycle under way, or a bad file the loop replaces. */
-        free(st);
-        return PCMK_OCF_OK;
+    } else {
+        rc = fm_ocf_loop_state_read(h->ocf, st, err, sizeof(err));
+        if (rc != 0) {
+            free(st);
+            /* ENOENT: its first cycle is under way. */
+            return (rc == ENOENT)? PCMK_OCF_OK : publish_fresh(h, err);
+        }
     }
     publish(h, st);
     free(st);

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <faultmon/clock.h>
+#include <faultmon/parse.h>
 #include <faultmon/recovery.h>
 #include <faultmon/runconf.h>
 
@@ -68,14 +70,52 @@ fmt_ms(char *buf, size_t len, uint64_t ms)
     return buf;
 }
 
+/*
+ * Probe_timeout longer than the operation's timeout (less the margin): a
+ * policy mismatch, not a broken configuration.  validate-all refuses it;
+ * start, monitor and reload run with the stricter of the two, the
+ * operation's bound: Pacemaker ends the operation at its timeout whatever
+ * Probe_timeout says (a timed-out start or monitor is a failure it recovers),
+ * so a cycle capped to fit gives the same bound with a classified reason
+ * instead of a killed agent.  Never below the parameter's least (100 ms).
+ */
+static int
+probe_timeout_policy(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms)
+{
+    char note[512];
+    char a[32];
+    char b[32];
+    char c[32];
+    uint64_t cap_ms = (ocf->timeout_ms > FM_OCF_MARGIN_MS + 100)? ocf->timeout_ms - FM_OCF_MARGIN_MS : 100;
+
+    if (fm_ocf_policy_refuses(ocf)) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "Probe_timeout=%s is longer than the %s operation's timeout %s "
+                           "(less a margin of %d ms): a probe cycle could not finish in time",
+                           fm_ocf_param_or("Probe_timeout", fmt_ms(a, sizeof(a), *probe_timeout_ms)),
+                           ocf->action, fmt_ms(b, sizeof(b), ocf->timeout_ms), FM_OCF_MARGIN_MS);
+    }
+    snprintf(note, sizeof(note), "Probe_timeout=%s is longer than the %s operation's timeout %s less "
+             "%d ms: running with Probe_timeout=%s (validate-all refuses this; lower Probe_timeout or "
+             "raise the timeout)", fm_ocf_param_or("Probe_timeout", fmt_ms(a, sizeof(a), *probe_timeout_ms)),
+             ocf->action, fmt_ms(b, sizeof(b), ocf->timeout_ms), FM_OCF_MARGIN_MS,
+             fmt_ms(c, sizeof(c), cap_ms));
+    fm_ocf_param_set("Probe_timeout", c);
+    *probe_timeout_ms = cap_ms;
+    /* A monitor's fresh probe is bounded by the time left anyway: the
+     * loop's policy is the start's to note. */
+    if (strcmp(ocf->action, "monitor") != 0) {
+        fm_ocf_policy_note(ocf, note);
+    }
+    return PCMK_OCF_OK;
+}
+
 int
 fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms)
 {
     struct fm_run_config cfg;
     char err[512] = "";
     char warn[512] = "";
-    char a[32];
-    char b[32];
     /* Files the loop reads at start: missing ones are this node's problem. */
     static const char *const tls_files[] = { "tls_ca_file", "tls_cert_file", "tls_key_file" };
     int rc = PCMK_OCF_OK;
@@ -106,12 +146,10 @@ fm_ocf_validate_loop_params(const struct fm_ocf *ocf, uint64_t *probe_timeout_ms
         }
     }
     if (ocf->timeout_given && cfg.probe.timeout_ms + FM_OCF_MARGIN_MS > ocf->timeout_ms) {
-        rc = fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
-                         "Probe_timeout=%s is longer than the %s operation's timeout %s "
-                         "(less a margin of %d ms): a probe cycle could not finish in time",
-                         fm_ocf_param_or("Probe_timeout", fmt_ms(a, sizeof(a), cfg.probe.timeout_ms)),
-                         ocf->action, fmt_ms(b, sizeof(b), ocf->timeout_ms), FM_OCF_MARGIN_MS);
-        goto done;
+        rc = probe_timeout_policy(ocf, &cfg.probe.timeout_ms);
+        if (rc != PCMK_OCF_OK) {
+            goto done;
+        }
     }
     if (fm_decide_opts_validate(&cfg.decide, err, sizeof(err), warn, sizeof(warn)) == 0
         && warn[0] != '\0') {
@@ -148,6 +186,16 @@ note_loop_death(const struct fm_ocf *ocf, int64_t pid)
         fm_ocf_log(LOG_WARNING, "cannot write %s: %s", path, strerror(errno));
     }
     close(fd);
+}
+
+void
+fm_ocf_service_kept_env(bool kept)
+{
+    if (kept) {
+        setenv("FAULTMON_SERVICE_KEPT", "1", 1);
+    } else {
+        unsetenv("FAULTMON_SERVICE_KEPT");
+    }
 }
 
 int
@@ -228,6 +276,22 @@ fm_ocf_loop_start(const struct fm_ocf *ocf, const char *extra_arg, struct fm_run
     }
 }
 
+/* A loop killed here leaves its PID in the lock file, which the next start
+ * would report as a crash (fm_state_loop_died(): "ERROR ... crashed or
+ * killed"): this kill was ours and is logged as it happens, so the lock is
+ * taken and released as a clean stop would. */
+static void
+forget_killed_loop(const struct fm_ocf *ocf)
+{
+    int64_t holder = 0;
+    bool holder_is_loop = false;
+    int fd = -1;
+
+    if (fm_state_lock(ocf->state_dir, &fd, &holder, &holder_is_loop) == 0) {
+        fm_state_unlock(fd);
+    }
+}
+
 bool
 fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms)
 {
@@ -244,7 +308,55 @@ fm_ocf_loop_stop(const struct fm_ocf *ocf, uint64_t timeout_ms)
     fm_ocf_log(LOG_WARNING, "the fault monitor (pid %lld) ignored SIGTERM; killing it",
                (long long) pid);
     kill((pid_t) pid, SIGKILL);
-    return fm_ocf_wait_gone((pid_t) pid, 1000);
+    if (!fm_ocf_wait_gone((pid_t) pid, 1000)) {
+        return false;
+    }
+    forget_killed_loop(ocf);
+    return true;
+}
+
+static bool
+first_cycle_due(const struct fm_ocf *ocf, uint64_t *age_s)
+{
+    char path[FM_OCF_PATH_MAX + 16];
+    struct stat sb;
+    uint64_t interval_ms = 60000;
+    uint64_t timeout_ms = 5000;
+    uint64_t bound_s = 0;
+    time_t now = time(NULL);
+
+    /* Defaults where a parameter is unset or not a duration (the loop's). */
+    if (fm_parse_duration_ms(fm_ocf_param_or("Thorough_probe_interval", "60s"), &interval_ms) != 0) {
+        interval_ms = 60000;
+    }
+    if (fm_parse_duration_ms(fm_ocf_param_or("Probe_timeout", "5s"), &timeout_ms) != 0) {
+        timeout_ms = 5000;
+    }
+    /* The staleness bound of a written state (fm_recovery_state_stale()),
+     * from the loop's start: it waits up to an interval for its phase,
+     * then its first cycle takes up to Probe_timeout. */
+    bound_s = (2 * (interval_ms + timeout_ms) + FM_RECOVERY_STALE_GRACE_MS) / 1000u;
+    *age_s = 0;
+    /* The loop writes its PID into its lock file when it starts. */
+    snprintf(path, sizeof(path), "%s/lock", ocf->state_dir);
+    if (stat(path, &sb) != 0 || now <= sb.st_mtime) {
+        return true;
+    }
+    *age_s = (uint64_t) (now - sb.st_mtime);
+    return *age_s <= bound_s;
+}
+
+int
+fm_ocf_loop_state_read(const struct fm_ocf *ocf, struct fm_run_state *st, char *err, size_t err_len)
+{
+    uint64_t age_s = 0;
+    int rc = fm_state_read(ocf->state_dir, st, err, err_len);
+
+    if (rc != ENOENT || first_cycle_due(ocf, &age_s)) {
+        return rc;
+    }
+    return fm_errf(err, err_len, ETIME, "the fault monitor has written no state in the %" PRIu64 " s since "
+                   "it started", age_s);
 }
 
 void

@@ -521,8 +521,7 @@ loop_restore(struct fm_loop *lp)
         return;
     }
     if (rc == 0 && fm_monitor_restore(&lp->mon, &old, fm_now_us(), err, sizeof(err)) == 0) {
-        fm_log_info("%s: history restored (%lld failures, %lld restarts on record)", lp->resource,
-                    (long long) old.decide.n_failures, (long long) old.decide.n_restarts);
+        fm_run_args_restored(&lp->mon, lp->resource, &old);
         return;
     }
     fm_log_warn("%s: ignoring bad state (%s); it is kept as state.*.bad", lp->resource, err);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <faultmon/commands.h>
+#include <faultmon/log.h>
 #include <faultmon/parse.h>
 
 #include "cmd_run_args.h"
@@ -206,4 +207,20 @@ fm_run_args_configure(struct fm_run_args *args)
         snprintf(args->kind, sizeof(args->kind), "%s", FM_KIND_APACHE);
     }
     return -1;
+}
+
+void
+fm_run_args_restored(struct fm_monitor *mon, const char *resource, const struct fm_run_state *old)
+{
+    bool kept = getenv("FAULTMON_SERVICE_KEPT") != NULL;
+
+    /* The agent restarted only the loop (a reload, a dead loop, a start
+     * beside a running service): a restart asked for has not happened, and
+     * a failure now is no failed restart to fail over for. */
+    if (kept) {
+        mon->verify_restart = false;
+    }
+    fm_log_info("%s: history restored (%lld failures, %lld restarts on record)%s", resource,
+                (long long) old->decide.n_failures, (long long) old->decide.n_restarts,
+                (kept && old->pending == FM_ACTION_RESTART)? "; the restart asked is still to come" : "");
 }

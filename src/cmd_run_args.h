@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <faultmon/monitor.h>
 #include <faultmon/runconf.h>
 #include <faultmon/state.h>
 
@@ -53,5 +54,12 @@ int fm_run_args_configure(struct fm_run_args *args);
 
 /*! \brief Free what the two above allocated. */
 void fm_run_args_clear(struct fm_run_args *args);
+
+/*!
+ * \brief The earlier loop's state is restored into \p mon: log it, and take
+ *        FAULTMON_SERVICE_KEPT (the agent restarted only the loop, so a
+ *        restart asked for has not happened: none to verify).
+ */
+void fm_run_args_restored(struct fm_monitor *mon, const char *resource, const struct fm_run_state *old);
 
 #endif

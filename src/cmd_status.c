@@ -59,6 +59,7 @@ struct status_view {
     bool running;           /* a loop runs for it */
     bool publish_only;      /* httpmon: a verdict, not a recovery */
     int64_t age_s;          /* since the last write of the state */
+    char policy[512];       /* STATE_DIR/policy: a stricter policy the agent chose */
 };
 
 static int
@@ -148,6 +149,27 @@ fmt_age(char *buf, size_t len, int64_t s)
     return buf;
 }
 
+/* The first line of STATE_DIR/policy, written by the agent's start when
+ * the loop runs with a stricter policy than its parameters say. */
+static void
+read_policy(const char *dir, char *buf, size_t buf_len)
+{
+    char path[4200];
+    FILE *in = NULL;
+
+    buf[0] = '\0';
+    snprintf(path, sizeof(path), "%s/policy", dir);
+    in = fopen(path, "re");
+    if (in == NULL) {
+        return;
+    }
+    if (fgets(buf, (int) buf_len, in) == NULL) {
+        buf[0] = '\0';
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+    fclose(in);
+}
+
 static void
 print_one_text(const char *resource, const struct fm_run_state *st, const struct status_view *v)
 {
@@ -165,6 +187,9 @@ print_one_text(const char *resource, const struct fm_run_state *st, const struct
            "httpmon: a node attribute carries the verdict; no recovery" :
            "apache: recovery is a restart or a failover");
     printf("  reason:        %s\n", (st->reason[0] != '\0')? shown(st->reason, buf, sizeof(buf)) : "-");
+    if (v->policy[0] != '\0') {
+        printf("  policy:        %s\n", shown(v->policy, buf, sizeof(buf)));
+    }
     if (v->publish_only) {
         printf("  window:        weight %" PRIu32 "/100\n", st->weight);
     } else {
@@ -207,6 +232,10 @@ print_one_json(const char *resource, const struct fm_run_state *st, const struct
     }
     printf(",\"pending\":\"%s\",\"reason\":", fm_action_word(st->pending, v->publish_only));
     json_shown(st->reason);
+    if (v->policy[0] != '\0') {
+        printf(",\"policy\":");
+        json_shown(v->policy);
+    }
     printf(",\"weight\":%" PRIu32, st->weight);
     if (!v->publish_only) {
         printf(",\"restarts_in_window\":%" PRIu32, st->restarts_in_window);
@@ -261,6 +290,7 @@ status_one(const char *resource, bool json, bool first)
     }
     memset(&v, 0, sizeof(v));
     status_view(dir, st, &v);
+    read_policy(dir, v.policy, sizeof(v.policy));
     if (json) {
         print_one_json(resource, st, &v, first);
     } else {
@@ -367,7 +397,12 @@ fm_cmd_resume(int argc, char **argv)
         if (argc == 2 && strcmp(argv[1], "--help") == 0) {
             printf("Usage: faultmon resume RESOURCE\n\n"
                    "Put a service held for manual resume back in service on this node.  Then\n"
-                   "let Pacemaker start it here again: pcs resource cleanup RESOURCE.\n");
+                   "let Pacemaker start it here again: pcs resource cleanup RESOURCE.\n\n"
+                   "Exit status:\n"
+                   "  0  resumed, or resume requested from the running loop\n"
+                   "  1  the state cannot be read or written\n"
+                   "  2  nothing is held for manual resume on this node: nothing changed\n"
+                   " 64  usage error\n");
             return 0;
         }
         fprintf(stderr, "faultmon resume: expected one RESOURCE name (see faultmon resume --help)\n");
@@ -377,21 +412,32 @@ fm_cmd_resume(int argc, char **argv)
         return fm_cli_error("resume", "invalid resource name '%s'", argv[1]);
     }
     snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_RESUME);
+    st = calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return 1;
+    }
+    /* Nothing held (a state the reader trusts says so): say it and change
+     * nothing.  "resume requested" would send an administrator on the wrong
+     * node, or a script, on to a cleanup that lifts no hold. */
+    if (fm_state_read(dir, st, err, sizeof(err)) == 0 && st->decide.held == 0 && st->state != FM_STATE_HELD) {
+        printf("%s: nothing is held for manual resume on this node (%s); nothing changed\n", argv[1],
+               fm_state_name(st->state));
+        free(st);
+        return 2;
+    }
     pid = fm_state_loop_pid(dir);
     if (pid != 0) {
         /* The loop owns the state: leave the request and wake it. */
         rc = fm_recovery_file_mark(dir, FM_RECOVERY_RESUME, true);
         if (rc != 0) {
             fm_cli_error("resume", "cannot write %s: %s", path, strerror(rc));
+            free(st);
             return 1;
         }
         kill((pid_t) pid, SIGUSR1);
         printf("%s: resume requested from the running loop (pid %lld)\n", argv[1], (long long) pid);
+        free(st);
         return 0;
-    }
-    st = calloc(1, sizeof(*st));
-    if (st == NULL) {
-        return 1;
     }
     if (fm_state_read(dir, st, err, sizeof(err)) != 0) {
         fm_cli_error("resume", "%s: %s", argv[1], err);

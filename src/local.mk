@@ -54,6 +54,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/state.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
+	src/core/state_format.c \
 	src/core/state_int.h \
 	src/core/state_metrics.c \
 	src/core/summary.c \

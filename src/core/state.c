@@ -27,7 +27,7 @@
 
 #include "state_int.h"
 
-#define FM_STATE_HEADER "faultmon-state 1"
+/* The format's version is its header line (state_format.c). */
 #define FM_STATE_MAX_BYTES (256 * 1024)
 
 static void
@@ -627,8 +627,12 @@ state_entry(char *key, char *value, void *data)
     if (idx >= 0 && sp->seen[idx]) {
         return "a key given twice";
     }
+    if (idx < 0 && !fm_state_key_repeated(key)) {
+        /* Optional, from a later minor version of the format. */
+        return fm_state_key_name_valid(key)? NULL : "not a key";
+    }
     if (!parse_line(key, value, sp->st)) {
-        return "unknown key or bad value";
+        return "bad value";
     }
     if (idx >= 0) {
         sp->seen[idx] = true;
@@ -640,16 +644,22 @@ int
 fm_state_parse(const char *text, size_t len, const char *resource, uint64_t now_mono_us,
                struct fm_run_state *st, char *err, size_t err_len)
 {
+    struct fm_kvfile_format format = state_format;
     struct state_parse sp;
+    char header[64];
     int rc = 0;
 
     memset(st, 0, sizeof(*st));
     memset(&sp, 0, sizeof(sp));
     sp.st = st;
-    rc = fm_kvfile_parse(text, len, &state_format, state_entry, &sp, err, err_len);
+    rc = fm_state_format_header(text, len, header, sizeof(header), err, err_len);
+    format.header = header;
+    if (rc == 0) {
+        rc = fm_kvfile_parse(text, len, &format, state_entry, &sp, err, err_len);
+    }
     for (size_t i = 0; rc == 0 && i < N_SINGLE_KEYS; i++) {
         if (!sp.seen[i]) {
-            rc = fm_errf(err, err_len, EINVAL, "key %s is missing", single_keys[i]);
+            rc = fm_errf(err, err_len, EINVAL, "required key %s is missing", single_keys[i]);
         }
     }
     if (rc == 0) {

@@ -47,4 +47,25 @@ const char *fm_state_metrics_entry(const char *key, char *value, struct fm_run_s
  */
 int fm_state_validate_targets(const struct fm_run_state *st, char *err, size_t err_len);
 
+/* The format's version (state_format.c). */
+#define FM_STATE_FORMAT_NAME "faultmon-state"
+#define FM_STATE_FORMAT_MAJOR 1
+#define FM_STATE_HEADER "faultmon-state 1"       /* what this version writes */
+
+/*!
+ * \brief The header a state's text is read with: FM_STATE_HEADER, or its
+ *        first line when that is a later minor version of the same major.
+ * \return 0 (the framing then refuses what is not a state file), or EINVAL
+ *         with \p err saying which other major version the file is of
+ */
+int fm_state_format_header(const char *text, size_t len, char *header, size_t header_len,
+                           char *err, size_t err_len);
+
+/*! \brief Whether \p key is one of format 1's keys that are not given once
+ *         (kind, d.failure, d.restart, target, record). */
+bool fm_state_key_repeated(const char *key);
+
+/*! \brief Whether \p key is named as a writer of the format names one. */
+bool fm_state_key_name_valid(const char *key);
+
 #endif

@@ -27,7 +27,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 23
+plan 25
 
 # Stand-ins for Pacemaker's tools, found beside attrd_updater.  cibadmin
 # answers as $FA_TMP/cib says: "none" (no cluster: 102), "absent" (no such
@@ -156,7 +156,16 @@ loop=$(cat "$FAULTMON_STATE_DIR/webguard/pid" 2>/dev/null)
 is "$(env_of)" "FAULTMON_GUARD_CLASS=systemd FAULTMON_GUARD_RESOURCE=web FAULTMON_GUARD_TYPE=nginx " \
     "a systemd resource: class and type, no provider"
 
-# 17-19: stop removes the guard's attributes, and only them; stop again is 0.
+# 17: the restart carried out (the group restarts the guard after web):
+# the guard's start sets web's fail-count of fail requests to the one
+# restart counted (the controller may have counted the request twice).
+fa_agent guard stop
+: >"$CALLS"
+fa_agent guard start
+like "$(grep 'fail-count-web' "$CALLS")" "^attrd_updater -n fail-count-web#asyncmon_0 -U 1$" \
+    "start after the restart: fail-count-web#asyncmon_0 set to the 1 restart counted"
+
+# 18-20: stop removes the guard's attributes, and only them; stop again is 0.
 : >"$CALLS"
 fa_agent guard stop
 fa_check_rc "stop: 0" 0
@@ -192,6 +201,9 @@ params
 cib none
 fa_agent guard start
 loop=$(cat "$FAULTMON_STATE_DIR/webguard/pid" 2>/dev/null)
+# Only the test's own loop, checked, is ever signalled.
+case $loop in '' | *[!0-9]*) bail_out "no loop pid after start" ;; esac
+[ "$(cat "/proc/$loop/comm" 2>/dev/null)" = faultmon ] || bail_out "pid $loop is not the test's loop"
 for _ in $(seq 1 40); do
     [ -s "$FAULTMON_STATE_DIR/webguard/state" ] && break
     sleep 0.1
@@ -207,8 +219,24 @@ else
     FA_RC="no loop to stop (pid file: '$loop')" FA_REASON=
 fi
 fa_check_rc_reason "monitor with a state the reader refuses: 190, not 0" 190 \
-    "no verdict on web: the fault monitor's state is refused"
+    "no verdict on web from the fault monitor's state: .*version 7"
 like "$FA_OUT" "no verdict on web from it" "and the log says why"
+
+# 24-25: no state at all from a loop that started long ago (past its
+# first cycle's bound: 2 x (1 s + 1 s) + 30 s) is no verdict either, not
+# "its first cycle is under way": 190, never 0.  The lock file's time is
+# the loop's start.
+if fm_signal STOP "$loop" "$loop_args"; then
+    rm -f "$FAULTMON_STATE_DIR/webguard/state"
+    touch -d '10 minutes ago' "$FAULTMON_STATE_DIR/webguard/lock"
+    fa_agent guard monitor
+    fm_signal CONT "$loop" "$loop_args"
+else
+    FA_RC="no loop to stop (pid file: '$loop')" FA_REASON=
+fi
+fa_check_rc_reason "monitor with no state from a loop started 10 min ago: 190, not 0" 190 \
+    "no verdict on web from the fault monitor's state: .*has written no state in the [0-9]+ s since it started"
+touch "$FAULTMON_STATE_DIR/webguard/lock"
 fa_agent guard stop
 
 tap_done

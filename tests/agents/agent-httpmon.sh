@@ -22,7 +22,7 @@ tap_watchdog 180
 fa_agents_setup
 ws_apache_start || bail_out "Apache did not start"
 
-plan 18
+plan 21
 
 # The recorder: one line per call, "ARGS...".
 FA_ATTRD_LOG=$FA_TMP/attrd.log
@@ -122,5 +122,29 @@ export OCF_RESKEY_Thorough_probe_interval=200 OCF_RESKEY_Retry_interval=300
 fa_agent httpmon validate-all
 is "$FA_RC/$(printf '%s\n' "$FA_OUT" | grep -c Retry_count)" "0/0" \
     "validate-all with a short Retry_interval: no warning about Retry_count, which httpmon does not have"
+
+# 19-21: a state file the reader refuses is no verdict: the attributes come
+# from a fresh probe (here the service is down: 0 and red, not the last
+# verdict's 100 and green), and monitor answers 190 with the reason, not 0.
+# The loop is stopped (SIGSTOP, by its checked PID) so that it neither
+# replaces the file nor sees the service go.
+: >"$FA_ATTRD_LOG"
+params
+fa_agent httpmon start
+loop=$(cat "$FAULTMON_STATE_DIR/fmcheck:0/pid" 2>/dev/null)
+case $loop in '' | *[!0-9]*) bail_out "no loop pid after start" ;; esac
+[ "$(cat "/proc/$loop/comm" 2>/dev/null)" = faultmon ] || bail_out "pid $loop is not the test's loop"
+kill -STOP "$loop"
+sed -i 's/^d\.version=.*/d.version=7/' "$FAULTMON_STATE_DIR/fmcheck:0/state"
+ws_apache_kill
+fa_agent httpmon monitor
+kill -CONT "$loop"
+fa_check_rc_reason "monitor with a state the reader refuses: 190, not 0, the fresh probe's reason" 190 \
+    "^fresh probe: complete failure: .*Connection refused"
+is "$(attr_value faultmon-httpmon)/$(attr_value '#health-fmcheck')" "0/red" \
+    "the attributes come from the fresh probe (the service is down), not the last verdict"
+like "$FA_OUT" "state: decision history: version 7 is not 1; no verdict from it: probing afresh" \
+    "and the log says why"
+fa_agent httpmon stop
 
 tap_done

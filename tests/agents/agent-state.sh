@@ -22,7 +22,7 @@ tap_watchdog 180
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 42
+plan 44
 
 RSC=fmstate
 STATE=$FAULTMON_STATE_DIR/$RSC/state
@@ -129,6 +129,32 @@ for p in "${stopped[@]}"; do
 done
 is "$rc_stopped" 190 "monitor: a refused state and httpd not answering (SIGSTOP): the fresh probe's timeout, a partial failure: 190, not 0"
 like "$FA_OUT" "no verdict from it: probing afresh" "and the log says why it probed"
+cp "$FA_TMP/good.state" "$STATE"
+
+# 11-12: no state at all, from a loop that started 10 min ago (past its
+# first cycle's bound), is no verdict either, not "its first cycle is under
+# way": a fresh probe, which fails on the stopped httpd.
+rm -f "$STATE"
+lock_time=$(stat -c %Y "$(dirname "$STATE")/lock")
+touch -d '10 minutes ago' "$(dirname "$STATE")/lock"
+# The same checked httpd and children as above: without them the case
+# fails, it never signals 0.
+stopped=()
+rc_stopped="no httpd to stop (pid file: $(cat "$FA_PID_FILE" 2>/dev/null))"
+for p in "$hp" "${kids[@]}"; do
+    fm_signal STOP "$p" "$HTTPD_ARGS" && stopped+=("$p")
+done
+if [ -n "$hp" ] && [ "${#stopped[@]}" -eq $((1 + ${#kids[@]})) ]; then
+    fa_agent apache monitor
+    rc_stopped=$FA_RC
+fi
+for p in "${stopped[@]}"; do
+    fm_signal CONT "$p" "$HTTPD_ARGS"
+done
+touch -d "@$lock_time" "$(dirname "$STATE")/lock"
+is "$rc_stopped" 190 "monitor: no state from a loop started 10 min ago, httpd not answering: 190, not 0"
+like "$FA_OUT" "has written no state in the [0-9]+ s since it started; no verdict from it: probing afresh" \
+    "and the log says why it probed"
 cp "$FA_TMP/good.state" "$STATE"
 
 # 11-14: no second loop: a loop started by hand, and the agent's start.
@@ -246,8 +272,9 @@ set_fields state=2 action=0 pending=0 ocf_rc=0 weight=0 d.down=1 d.ok_streak=0 \
     d.last_action=2 "d.last_action_us=$clock"
 set_fields d.version=7
 fa_agent httpmon monitor
-fa_check_rc "httpmon monitor with an untrusted down state: 0" 0
-is "$(attr_value faultmon-httpmon)" 100 "an untrusted down state is not published"
+fa_check_rc_reason "httpmon monitor with an untrusted down state: no verdict, 190 (not 0)" 190 \
+    "no verdict from the fault monitor's state .*published from a fresh probe: ok"
+is "$(attr_value faultmon-httpmon)" 100 "an untrusted down state is not published: the fresh probe's (up) is"
 set_fields d.version=1
 fa_agent httpmon monitor
 is "$(attr_value faultmon-httpmon)" 0 "a trusted down state is published (the positive control)"

@@ -15,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 120
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 85
+plan 86
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok refuse silent status-500 quadratic-body || bail_out "the fault server did not start"
@@ -236,8 +236,8 @@ if start_loop other "Port_list=$OK" Thorough_probe_interval=60; then
     is "$(json_field healthy 'r["loop_running"]')" False "a stale pid file of a reused PID is no loop"
     out=$("$FAULTMON" resume healthy 2>&1)
     rc=$?
-    is "$rc/$(printf '%s' "$out" | grep -c 'from the running loop')" "0/0" \
-        "resume does not take the stale pid for the loop (it rewrites the file itself)"
+    is "$rc/$(printf '%s' "$out" | grep -c 'from the running loop')" "2/0" \
+        "resume does not take the stale pid for the loop (and, nothing held, changes nothing: 2)"
     kill -0 "$other" 2>/dev/null
     ok_if $? "the other resource's loop was not signalled"
     stop_loop "$other"
@@ -252,6 +252,9 @@ is "$(json_field held 'r["state"]')" held "manual_resume: a failure holds the se
 out=$("$FAULTMON" resume held 2>&1)
 is "$?" 0 "faultmon resume exits 0"
 is "$(json_field held 'r["state"]')" up "faultmon resume puts it back"
+out=$("$FAULTMON" resume held 2>&1)
+is "$?/$out" "2/held: nothing is held for manual resume on this node (up); nothing changed" \
+    "faultmon resume with nothing held: exit 2, says so (not 0 'resume requested')"
 
 # 45: reset without a loop: the failover decision of 1-4 and its restarts go.
 "$FAULTMON" reset web >/dev/null

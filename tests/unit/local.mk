@@ -34,6 +34,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_schedule \
 	tests/unit/test_scheme \
 	tests/unit/test_state \
+	tests/unit/test_state_compat \
 	tests/unit/test_state_forget \
 	tests/unit/test_state_metrics \
 	tests/unit/test_summary \
@@ -158,6 +159,13 @@ tests_unit_test_runconf_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_SOURCES = tests/unit/test_state.c
 tests_unit_test_state_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_state_LDADD = $(FM_UNIT_LDADD)
+# The previous version's state reader and writer, frozen (compat/).
+tests_unit_test_state_compat_SOURCES = tests/unit/test_state_compat.c \
+	tests/unit/compat/state_v1.c tests/unit/compat/state_v1_metrics.c \
+	tests/unit/compat/state_v1_int.h tests/unit/compat/state_v1_names.h
+tests_unit_test_state_compat_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit/compat
+tests_unit_test_state_compat_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_state_compat_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_state_metrics_SOURCES = tests/unit/test_state_metrics.c
 tests_unit_test_state_metrics_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_state_metrics_LDADD = $(FM_UNIT_LDADD)

@@ -211,7 +211,8 @@ static const struct bad_case bad_cases[] = {
     /* Syntax: every key once, whole numbers as the writer prints them. */
     { "weight", NULL, "a missing key" },
     { "x", "weight=100", "a key given twice" },
-    { "x", "color=blue", "an unknown key" },
+    { "x", "Color=blue", "a key no writer names (an unknown one is ignored: test_state_compat)" },
+    { "x", "weight =100", "a key with a space" },
     { "x", "", "an empty line" },
     { "cycles", "cycles=+2", "a number with a sign the writer never prints" },
     { "cycles", "cycles= 2", "a number with a space" },

@@ -206,11 +206,13 @@ test_rejected(void **state)
         { "target.failures=1 2 3\n", "three failure counts" },
         { "decisions=+1 0\n", "a count with a sign" },
         { "decisions=1\n", "one decision count" },
-        { "target.color=blue\n", "an unknown key of a target" },
         { "target.source=port_list\n", "port_list, which the writer never writes" },
         { "target.source=dependency\ntarget.source=dependency\n", "a source twice for a target" },
         { "target.source=Monitor_Uri\n", "an unknown source" },
         { "target.source=\n", "an empty source" },
+        /* An unknown key is ignored (a later minor version's, see
+         * test_state_compat.c); one no writer would name is not. */
+        { "target.Color=blue\n", "a key no writer names" },
     };
 
     (void) state;
