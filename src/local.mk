@@ -57,6 +57,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/state_format.c \
 	src/core/state_int.h \
 	src/core/state_metrics.c \
+	src/core/state_sources.c \
 	src/core/summary.c \
 	src/core/target.c \
 	src/core/target_exec.c \

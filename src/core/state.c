@@ -109,8 +109,11 @@ write_state_body(FILE *out, const void *data)
 int
 fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t err_len)
 {
-    int rc = fm_state_file_write(dir, "state", write_state_body, st);
+    int rc = fm_state_sources_write(dir, st);
 
+    if (rc == 0) {
+        rc = fm_state_file_write(dir, "state", write_state_body, st);
+    }
     if (rc != 0) {
         return fm_errf(err, err_len, rc, "cannot write %s/state: %s", dir, strerror(rc));
     }
@@ -693,5 +696,6 @@ fm_state_read(const char *dir, struct fm_run_state *st, char *err, size_t err_le
     if (rc != 0) {
         return fm_errf(err, err_len, EINVAL, "%s: %s", path, why);
     }
+    fm_state_sources_apply(dir, st);
     return 0;
 }

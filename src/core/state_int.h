@@ -68,4 +68,9 @@ bool fm_state_key_repeated(const char *key);
 /*! \brief Whether \p key is named as a writer of the format names one. */
 bool fm_state_key_name_valid(const char *key);
 
+/* The sources of a state's targets, in RESOURCE/sources beside it
+ * (state_sources.c): written when they change, applied after a read. */
+int fm_state_sources_write(const char *dir, const struct fm_run_state *st);
+void fm_state_sources_apply(const char *dir, struct fm_run_state *st);
+
 #endif

@@ -10,11 +10,9 @@
  *   target.failures=PARTIAL COMPLETE
  *       after a target line, its failed probes of each class
  *   target.source=monitor_uri|dependency|probe_command
- *       after a target line, the parameter it came from (issue 29): the same
- *       URL in Port_list and Monitor_Uri_List is two probes, and two series
- *       with the same labels would be one to Prometheus; absent for
- *       port_list, the common case, so that most files stay readable by the
- *       version before it
+ *       after a target line, the parameter it came from (issue 29): read,
+ *       never written any more, since the version before this one refuses
+ *       it; the sources live in RESOURCE/sources (state_sources.c)
  *   decisions=RESTARTS FAILOVERS
  *       the recoveries the resource's loops decided
  *
@@ -99,9 +97,6 @@ fm_state_metrics_write_target(FILE *out, const struct fm_state_target *t)
     if (t->failures[FM_CLASS_PARTIAL] != 0 || t->failures[FM_CLASS_COMPLETE] != 0) {
         fprintf(out, "target.failures=%" PRIu64 " %" PRIu64 "\n", t->failures[FM_CLASS_PARTIAL],
                 t->failures[FM_CLASS_COMPLETE]);
-    }
-    if (t->source != FM_SOURCE_PORT_LIST && (unsigned) t->source < FM_SOURCE__COUNT) {
-        fprintf(out, "target.source=%s\n", source_names[t->source]);
     }
 }
 
