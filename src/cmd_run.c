@@ -210,6 +210,7 @@ loop_stop(struct fm_loop *lp)
     /* No loop, no verdict to show.  (A loop that lost its directory to
      * another does not come here: it leaves them to that one.) */
     fm_run_attrs_remove(&lp->attrs);
+    fm_run_deps_withdraw(&lp->deps);
     qb_loop_stop(lp->loop);
 }
 

@@ -55,4 +55,11 @@ bool fm_run_deps_service_failed(const struct fm_result *results, size_t n);
  */
 void fm_run_deps_cycle(struct fm_run_deps *dp, bool service_failed, struct fm_monitor_cycle *cycle);
 
+/*!
+ * \brief The loop stops: delete the views this node published, which no one
+ *        else would bring up to date (an httpmon clone on this node publishes
+ *        its own again when it changes).
+ */
+void fm_run_deps_withdraw(struct fm_run_deps *dp);
+
 #endif

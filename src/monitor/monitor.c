@@ -419,9 +419,12 @@ fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
         return;
     }
     /* A failed restart fails over at once, unless this node's own verdict
-     * is suspect: then the engine's rules, which hold it back a while. */
+     * is suspect, or a dependency down with no node known where it is up
+     * explains it (a failover could not help): then the engine's rules,
+     * which hold it back. */
     if (mon->verify_restart && in.cls == FM_CLASS_COMPLETE
-        && (in.observer_impaired == NULL || in.observer_impaired[0] == '\0')) {
+        && (in.observer_impaired == NULL || in.observer_impaired[0] == '\0')
+        && (in.dependency_everywhere == NULL || in.dependency_everywhere[0] == '\0')) {
         fm_decide_restart_failed(mon->decide, cycle->now_us, &dec);
     } else {
         fm_decide_cycle(mon->decide, cycle->now_us, &in, &dec);

@@ -37,6 +37,7 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/dropin-3node.sh \
 	tests/cluster/guard-3node.sh \
 	tests/cluster/deps-3node.sh \
+	tests/cluster/deps-alone.sh \
 	tests/cluster/nginx-3node.sh \
 	tests/cluster/budget-3node.sh \
 	tests/cluster/remote-nodes.sh \
