@@ -207,8 +207,7 @@ static void
 loop_stop(struct fm_loop *lp)
 {
     loop_flush(lp);
-    /* No loop, no verdict to show.  (A loop that lost its directory to
-     * another does not come here: it leaves them to that one.) */
+    /* No loop, no verdict or view to show (one that lost its directory leaves them to the other). */
     fm_run_attrs_remove(&lp->attrs);
     fm_run_deps_withdraw(&lp->deps);
     qb_loop_stop(lp->loop);

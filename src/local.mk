@@ -169,6 +169,9 @@ src_faultmon_SOURCES = \
 	src/cli.c \
 	src/cmd_exporter.c \
 	src/cmd_metrics.c \
+	src/cmd_migrate.c \
+	src/cmd_migrate.h \
+	src/cmd_migrate_xml.c \
 	src/cmd_probe.c \
 	src/cmd_reset.c \
 	src/cmd_run.c \

@@ -38,6 +38,7 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/guard-3node.sh \
 	tests/cluster/deps-3node.sh \
 	tests/cluster/deps-alone.sh \
+	tests/cluster/migrate-1node.sh \
 	tests/cluster/nginx-3node.sh \
 	tests/cluster/budget-3node.sh \
 	tests/cluster/remote-nodes.sh \

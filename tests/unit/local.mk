@@ -43,6 +43,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_psi \
 	tests/unit/test_loopback \
 	tests/unit/test_deps \
+	tests/unit/test_migrate \
 	tests/unit/test_corosync_links \
 	tests/unit/test_spawn \
 	tests/unit/test_tls_session
@@ -170,6 +171,10 @@ tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 
+tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c src/cmd_migrate_xml.c
+tests_unit_test_migrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_unit_test_migrate_CFLAGS = $(FM_UNIT_CFLAGS) $(LIBXML2_CFLAGS)
+tests_unit_test_migrate_LDADD = $(FM_UNIT_LDADD) $(LIBXML2_LIBS)
 tests_unit_test_deps_SOURCES = tests/unit/test_deps.c
 tests_unit_test_deps_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_deps_LDADD = $(FM_UNIT_LDADD)
