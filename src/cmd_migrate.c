@@ -40,6 +40,7 @@ struct migrate {
     char *buf;                      /* MIGRATE_OUT_MAX: the programs' output */
     struct fm_migrate_rsc rsc;
     struct fm_migrate_mon before;   /* crm_mon before the switch */
+    bool set_sticky;                /* resource-stickiness=1 set by us */
     char why[1024];                 /* a refusal */
 };
 
@@ -58,7 +59,9 @@ migrate_usage(FILE *out)
 "provider (cibadmin --modify), then waits for a start and a first monitor\n"
 "under faultmon without a failure (crm_mon).  When that does not happen\n"
 "within the timeout it switches back to heartbeat's agent by itself, cleans\n"
-"up the failure, and says so.  Run it on a cluster node.\n"
+"up the failure, and says so.  It sets resource-stickiness=1 on RESOURCE when\n"
+"neither it, its group nor rsc_defaults has a positive one (Pacemaker would\n"
+"otherwise move it whenever a node rejoins).  Run it on a cluster node.\n"
 "\n"
 "Options:\n"
 "  -n, --dry-run    check and say what would change; change nothing\n"
@@ -363,6 +366,33 @@ wait_healthy(struct migrate *m, const char *agent, char *node, size_t node_len)
     return (got > 0)? 0 : EIO;
 }
 
+/*
+ * resource-stickiness=1 on the primitive (NULL: delete it).  A restart
+ * faultmon asks for is a failed operation after which the scheduler places
+ * the resource again: with stickiness 0 it may pick another node (one with
+ * fewer resources), a restart becomes a move to a node with a fresh history,
+ * and Retry_count is never reached.
+ */
+static int
+set_stickiness(struct migrate *m, const char *value)
+{
+    char path[512];
+    char *argv[] = { (char *) tool_path("crm_resource", "FAULTMON_CRM_RESOURCE", path, sizeof(path)),
+                     (char *) "--resource", (char *) m->id, (char *) "--meta",
+                     (char *) ((value != NULL)? "--set-parameter" : "--delete-parameter"),
+                     (char *) "resource-stickiness", (char *) "--parameter-value", (char *) value, NULL };
+    size_t len = 0;
+
+    if (value == NULL) {
+        argv[6] = NULL;
+    }
+    if (run(m, argv, NULL, MIGRATE_CMD_TIMEOUT_MS, &len) != 0) {
+        snprintf(m->why, sizeof(m->why), "crm_resource --meta resource-stickiness: %s", last_line(m));
+        return EIO;
+    }
+    return 0;
+}
+
 /* Back to heartbeat's agent, its failures under faultmon cleaned up. */
 static int
 roll_back(struct migrate *m)
@@ -385,6 +415,9 @@ roll_back(struct migrate *m)
     }
     if (run(m, argv, NULL, MIGRATE_CMD_TIMEOUT_MS, &len) != 0) {
         fprintf(stderr, "faultmon migrate: %s: crm_resource --cleanup: %s\n", m->id, last_line(m));
+    }
+    if (m->set_sticky && set_stickiness(m, NULL) != 0) {
+        fprintf(stderr, "faultmon migrate: %s: %s\n", m->id, m->why);
     }
     snprintf(agent, sizeof(agent), "ocf:heartbeat:%s", m->rsc.type);
     if (read_mon(m, &m->before) != 0 || wait_healthy(m, agent, node, sizeof(node)) != 0) {
@@ -413,6 +446,11 @@ say_plan(const struct migrate *m)
            r->id, (m->before.node[0] != '\0')? " on " : "", m->before.node,
            (r->parent[0] != '\0')? "; the members of group " : "", r->parent_id,
            (r->parent[0] != '\0')? " after it restart too" : "");
+    if (!fm_migrate_sticky(r->stickiness)) {
+        printf("%s: resource-stickiness is %s: it will be set to 1 on %s, so that a restart faultmon asks "
+               "for stays on its node (with 0 Pacemaker may place it elsewhere, and Retry_count is never "
+               "reached)\n", r->id, (r->stickiness[0] != '\0')? r->stickiness : "unset (0)", r->id);
+    }
 }
 
 static int
@@ -478,8 +516,18 @@ migrate(struct migrate *m)
         printf("%s: dry run: nothing changed\n", m->id);
         return 0;
     }
+    if (!fm_migrate_sticky(m->rsc.stickiness)) {
+        if (set_stickiness(m, "1") != 0) {
+            fprintf(stderr, "faultmon migrate: %s: %s: nothing changed\n", m->id, m->why);
+            return MIGRATE_EXIT_REFUSED;
+        }
+        m->set_sticky = true;
+    }
     if (switch_provider(m, "faultmon") != 0) {
-        fprintf(stderr, "faultmon migrate: %s: %s: nothing changed\n", m->id, m->why);
+        fprintf(stderr, "faultmon migrate: %s: %s\n", m->id, m->why);
+        if (m->set_sticky) {
+            set_stickiness(m, NULL);
+        }
         return MIGRATE_EXIT_REFUSED;
     }
     printf("%s: provider switched to faultmon; waiting up to %llu s for a healthy start and first monitor\n",

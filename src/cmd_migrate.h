@@ -22,6 +22,8 @@ struct fm_migrate_rsc {
     char parent[32];                /* "", "group", "clone", "master", "bundle" */
     char parent_id[FM_MIGRATE_TEXT_MAX];
     bool param_rule;                /* instance attributes under a rule */
+    char stickiness[32];            /* resource-stickiness: its own, else its
+                                       parent's, else rsc_defaults'; "" none */
     size_t n_params;
     char param[FM_MIGRATE_PARAMS_MAX][FM_MIGRATE_TEXT_MAX];
     char value[FM_MIGRATE_PARAMS_MAX][FM_MIGRATE_TEXT_MAX];
@@ -50,6 +52,9 @@ struct fm_migrate_mon {
  */
 int fm_migrate_parse_cib(const char *xml, size_t len, const char *id, struct fm_migrate_rsc *r,
                          char *err, size_t err_len);
+
+/*! \brief Whether a resource-stickiness value keeps a resource where it runs (above 0). */
+bool fm_migrate_sticky(const char *value);
 
 /*!
  * \brief The parameter names of an agent's meta-data, one after another in

@@ -80,6 +80,36 @@ take_params(xmlNode *prim, struct fm_migrate_rsc *r)
     }
 }
 
+/* resource-stickiness among the meta attributes of \p n, into \p out. */
+static void
+take_stickiness(xmlNode *n, char *out, size_t out_len)
+{
+    for (xmlNode *set = (n != NULL)? n->children : NULL; set != NULL; set = set->next) {
+        if (!is_elem(set, "meta_attributes")) {
+            continue;
+        }
+        for (xmlNode *nv = set->children; nv != NULL; nv = nv->next) {
+            if (is_elem(nv, "nvpair") && attr_is(nv, "name", "resource-stickiness")) {
+                get_attr(nv, "value", out, out_len);
+                return;
+            }
+        }
+    }
+}
+
+bool
+fm_migrate_sticky(const char *value)
+{
+    char *end = NULL;
+    long v = 0;
+
+    if (strcmp(value, "INFINITY") == 0 || strcmp(value, "+INFINITY") == 0) {
+        return true;
+    }
+    v = strtol(value, &end, 10);
+    return end != value && *end == '\0' && v > 0;
+}
+
 int
 fm_migrate_parse_cib(const char *xml, size_t len, const char *id, struct fm_migrate_rsc *r,
                      char *err, size_t err_len)
@@ -113,6 +143,13 @@ fm_migrate_parse_cib(const char *xml, size_t len, const char *id, struct fm_migr
         }
     }
     take_params(prim, r);
+    take_stickiness(prim, r->stickiness, sizeof(r->stickiness));
+    if (r->stickiness[0] == '\0' && prim->parent != resources) {
+        take_stickiness(prim->parent, r->stickiness, sizeof(r->stickiness));
+    }
+    if (r->stickiness[0] == '\0') {
+        take_stickiness(find_elem(root->children, "rsc_defaults", NULL), r->stickiness, sizeof(r->stickiness));
+    }
     xmlFreeDoc(doc);
     return 0;
 }

@@ -185,6 +185,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run_observe.h \
 	src/cmd_run_history.c \
 	src/cmd_run_history.h \
+	src/cmd_run_stay.c \
+	src/cmd_run_stay.h \
 	src/cmd_run_timer.c \
 	src/cmd_run_timer.h \
 	src/cmd_replay.c \

@@ -39,6 +39,7 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/deps-3node.sh \
 	tests/cluster/deps-alone.sh \
 	tests/cluster/migrate-1node.sh \
+	tests/cluster/restart-inplace-3node.sh \
 	tests/cluster/nginx-3node.sh \
 	tests/cluster/budget-3node.sh \
 	tests/cluster/remote-nodes.sh \

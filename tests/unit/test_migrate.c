@@ -99,6 +99,37 @@ test_mon(void **state)
     assert_int_equal(fm_migrate_parse_mon("<other/>", 8, "web", &m), EINVAL);
 }
 
+/* resource-stickiness: the primitive's, else its group's, else rsc_defaults'. */
+static void
+test_stickiness(void **state)
+{
+    static const char c[] = "<cib><configuration><resources>"
+        "<primitive id=\"a\" class=\"ocf\" provider=\"heartbeat\" type=\"apache\">"
+        "<meta_attributes id=\"am\"><nvpair id=\"as\" name=\"resource-stickiness\" value=\"0\"/></meta_attributes>"
+        "</primitive><group id=\"g\"><meta_attributes id=\"gm\">"
+        "<nvpair id=\"gs\" name=\"resource-stickiness\" value=\"INFINITY\"/></meta_attributes>"
+        "<primitive id=\"b\" class=\"ocf\" provider=\"heartbeat\" type=\"nginx\"/></group>"
+        "<primitive id=\"d\" class=\"ocf\" provider=\"heartbeat\" type=\"nginx\"/></resources>"
+        "<rsc_defaults><meta_attributes id=\"rd\"><nvpair id=\"rs\" name=\"resource-stickiness\" value=\"100\"/>"
+        "</meta_attributes></rsc_defaults></configuration></cib>";
+    struct fm_migrate_rsc r;
+    char err[128];
+
+    (void) state;
+    assert_int_equal(fm_migrate_parse_cib(c, strlen(c), "a", &r, err, sizeof(err)), 0);
+    assert_string_equal(r.stickiness, "0");
+    assert_false(fm_migrate_sticky(r.stickiness));
+    assert_int_equal(fm_migrate_parse_cib(c, strlen(c), "b", &r, err, sizeof(err)), 0);
+    assert_string_equal(r.stickiness, "INFINITY");
+    assert_int_equal(fm_migrate_parse_cib(c, strlen(c), "d", &r, err, sizeof(err)), 0);
+    assert_string_equal(r.stickiness, "100");
+    assert_true(fm_migrate_sticky("1"));
+    assert_true(fm_migrate_sticky("+INFINITY"));
+    assert_false(fm_migrate_sticky(""));
+    assert_false(fm_migrate_sticky("-INFINITY"));
+    assert_false(fm_migrate_sticky("1x"));
+}
+
 int
 main(void)
 {
@@ -106,6 +137,7 @@ main(void)
         cmocka_unit_test(test_cib),
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_mon),
+        cmocka_unit_test(test_stickiness),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
