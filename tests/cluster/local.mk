@@ -44,6 +44,7 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/budget-3node.sh \
 	tests/cluster/remote-nodes.sh \
 	tests/cluster/remote-faults.sh \
+	tests/cluster/remote-stand.sh \
 	tests/cluster/pressure-1node.sh \
 	tests/cluster/guard-pgsql-1node.sh
 

@@ -623,6 +623,7 @@ test_state_write_policy(void **state)
 
     cycle(1, FM_REASON_STATUS);
     assert_state_written();         /* a failure */
+    fm_monitor_reported(&fk.mon);   /* a cluster node: the controller took the request */
     cycle(1, FM_REASON_OK);
     assert_state_written();         /* and the target ok again */
     cycle(1, FM_REASON_OK);         /* the decision settles (written or not) */
