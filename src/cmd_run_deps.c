@@ -17,6 +17,7 @@
 
 #define FM_DEPS_ATTRD_TIMEOUT_MS 2000
 #define FM_DEPS_SETTLE_GRACE_MS 2000
+#define FM_DEPS_REPUBLISH_MS 60000
 
 static const char *
 attrd_tool(void)
@@ -69,14 +70,18 @@ fm_run_deps_service_failed(const struct fm_result *results, size_t n)
     return false;
 }
 
-/* This node's view, when it changed. */
+/* This node's view, when it changed, and again every
+ * FM_DEPS_REPUBLISH_MS: another loop on this node that publishes the same
+ * dependency (the httpmon clone, the service's) deletes it when it stops.
+ * The same value again is no change to attrd: the CIB is not written. */
 static void
-publish(struct fm_run_deps *dp, struct fm_run_dep *d, bool down)
+publish(struct fm_run_deps *dp, struct fm_run_dep *d, bool down, uint64_t now_us)
 {
     char out[256];
     int status = 0;
 
-    if (!dp->publish || d->shown == (int) down) {
+    if (!dp->publish
+        || (d->shown == (int) down && now_us - d->shown_us < FM_DEPS_REPUBLISH_MS * 1000u)) {
         return;
     }
     status = fm_attrd_update(attrd_tool(), d->attr, down? "down" : "up", NULL, FM_DEPS_ATTRD_TIMEOUT_MS,
@@ -84,6 +89,10 @@ publish(struct fm_run_deps *dp, struct fm_run_dep *d, bool down)
     if (status != 0) {
         fm_log_warn("%s: %s -n %s failed (status %d)%s%s", dp->resource, attrd_tool(), d->attr, status,
                     (out[0] != '\0')? ": " : "", out);
+        return;
+    }
+    d->shown_us = now_us;
+    if (d->shown == (int) down) {
         return;
     }
     d->shown = (int) down;
@@ -174,7 +183,7 @@ fm_run_deps_cycle(struct fm_run_deps *dp, bool service_failed, struct fm_monitor
         if (r == NULL) {
             continue;
         }
-        publish(dp, d, fm_result_class(r) != FM_CLASS_OK);
+        publish(dp, d, fm_result_class(r) != FM_CLASS_OK, cycle->now_us);
         if (fm_result_class(r) == FM_CLASS_OK) {
             d->down_since_us = 0;
             continue;

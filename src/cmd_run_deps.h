@@ -23,6 +23,7 @@ struct fm_run_dep {
     int shown;                      /* what this node published: -1 nothing,
                                        0 up, 1 down */
     uint64_t down_since_us;         /* CLOCK_MONOTONIC; 0: up */
+    uint64_t shown_us;              /* when it was last published */
 };
 
 struct fm_run_deps {
