@@ -25,7 +25,6 @@
 #include <faultmon/commands.h>
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
-#include <faultmon/pcmk.h>
 #include <faultmon/pidfile.h>
 #include <faultmon/probe.h>
 #include <faultmon/recovery.h>
@@ -36,6 +35,7 @@
 #include "cmd_run_observe.h"
 #include "cmd_run_attrs.h"
 #include "cmd_run_deps.h"
+#include "cmd_run_stay.h"      /* faultmon/pcmk.h */
 #include "cmd_run_history.h"
 #include "cmd_run_timer.h"
 
@@ -207,9 +207,9 @@ static void
 loop_stop(struct fm_loop *lp)
 {
     loop_flush(lp);
-    /* No loop, no verdict to show.  (A loop that lost its directory to
-     * another does not come here: it leaves them to that one.) */
+    /* No loop, no verdict or view to show (one that lost its directory leaves them to the other). */
     fm_run_attrs_remove(&lp->attrs);
+    fm_run_deps_withdraw(&lp->deps);
     qb_loop_stop(lp->loop);
 }
 
@@ -260,7 +260,7 @@ loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
         if (out->request == FM_ACTION_FAILOVER && lp->rsc.guarded) {
             fm_run_attrs_ban(&lp->attrs, &lp->rsc);    /* not ours to refuse a start */
         }
-        if (fm_pcmk_request_recovery(&lp->rsc, FM_PCMK_TIMEOUT_MS, err, sizeof(err)) != 0) {
+        if (fm_run_request_recovery(&lp->rsc, out->request, FM_PCMK_TIMEOUT_MS, err, sizeof(err)) != 0) {
             /* Without the cluster's environment the next monitor reports it. */
             fm_log_warn("%s: %s; the next monitor will report the failure", lp->resource, err);
         } else {

@@ -23,6 +23,7 @@ struct fm_run_dep {
     int shown;                      /* what this node published: -1 nothing,
                                        0 up, 1 down */
     uint64_t down_since_us;         /* CLOCK_MONOTONIC; 0: up */
+    uint64_t shown_us;              /* when it was last published */
 };
 
 struct fm_run_deps {
@@ -54,5 +55,12 @@ bool fm_run_deps_service_failed(const struct fm_result *results, size_t n);
  *        cycle->dependency_here from the others' views.
  */
 void fm_run_deps_cycle(struct fm_run_deps *dp, bool service_failed, struct fm_monitor_cycle *cycle);
+
+/*!
+ * \brief The loop stops: delete the views this node published, which no one
+ *        else would bring up to date (an httpmon clone on this node publishes
+ *        its own again when it changes).
+ */
+void fm_run_deps_withdraw(struct fm_run_deps *dp);
 
 #endif

@@ -22,6 +22,7 @@ static const struct fm_command fm_commands[] = {
     { "status", fm_cmd_status, "show the state of monitored resources" },
     { "resume", fm_cmd_resume, "put a service held for manual resume back in service" },
     { "reset", fm_cmd_reset, "forget a resource's failure history and decision on this node" },
+    { "migrate", fm_cmd_migrate, "switch an ocf:heartbeat:apache/nginx resource to faultmon's agent" },
     { "simulate", fm_cmd_simulate, "show what a timeline of probe results would cause" },
     { "metrics", fm_cmd_metrics, "print every resource's state in Prometheus' text format" },
     { "exporter", fm_cmd_exporter, "serve those metrics over HTTP for Prometheus" },

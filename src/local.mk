@@ -174,6 +174,9 @@ src_faultmon_SOURCES = \
 	src/cli.c \
 	src/cmd_exporter.c \
 	src/cmd_metrics.c \
+	src/cmd_migrate.c \
+	src/cmd_migrate.h \
+	src/cmd_migrate_xml.c \
 	src/cmd_probe.c \
 	src/cmd_reset.c \
 	src/cmd_run.c \
@@ -187,6 +190,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run_observe.h \
 	src/cmd_run_history.c \
 	src/cmd_run_history.h \
+	src/cmd_run_stay.c \
+	src/cmd_run_stay.h \
 	src/cmd_run_timer.c \
 	src/cmd_run_timer.h \
 	src/cmd_replay.c \

@@ -49,6 +49,7 @@ int fm_cmd_status(int argc, char **argv);
 int fm_cmd_status_cluster(bool json);
 int fm_cmd_resume(int argc, char **argv);
 int fm_cmd_reset(int argc, char **argv);
+int fm_cmd_migrate(int argc, char **argv);
 
 /*! \brief `faultmon metrics`: the Prometheus text format, on stdout or in a file. */
 int fm_cmd_metrics(int argc, char **argv);

@@ -9,9 +9,13 @@
  *   - down from every node that reports it: no restart and no failover can
  *     help (FM_DEP_EVERYWHERE: held, degraded, while it lasts);
  *   - down from this node only, up from another: a restart here cannot help
- *     (FM_DEP_HERE_ONLY: fail over at once);
- *   - up here, or no other node's view (nothing to compare): the rules as
- *     ever.
+ *     (FM_DEP_HERE_ONLY: fail over at once, once the views can have caught
+ *     up with the failure);
+ *   - down from here and no other node's view (a single node, no httpmon
+ *     clone, or views that cannot be read: FM_DEP_UNKNOWN): held as down
+ *     everywhere, since a restart in place cannot bring the dependency back
+ *     and no node is known where it is up;
+ *   - up here: the rules as ever.
  */
 #ifndef FAULTMON_DEPS_H
 #define FAULTMON_DEPS_H
@@ -63,5 +67,26 @@ int fm_deps_parse_views(const char *out, const char *name, const char *self, str
 
 /*! \brief The verdict on one dependency (see above). */
 enum fm_dep_verdict fm_deps_judge(bool down_here, const struct fm_deps_views *v);
+
+/* What a failed cycle of the service does about a dependency's verdict. */
+enum fm_dep_action {
+    FM_DEP_ACT_RULES = 0,           /* the service's own failure: the rules */
+    FM_DEP_ACT_HOLD,                /* no node can help: held, degraded */
+    FM_DEP_ACT_PENDING,             /* another node's "up" may predate the
+                                       failure: held until it can be trusted */
+    FM_DEP_ACT_FAILOVER,            /* another node sees it up: fail over */
+};
+
+/*!
+ * \brief The action a verdict calls for.  Only a view that says "up" can be
+ *        stale in a way that costs an outage (a failover to a node that has
+ *        not probed since the dependency failed), so only it waits for the
+ *        views to settle; "down" everywhere, or no other view, holds at once.
+ * \param[in] verdict  fm_deps_judge()'s, or FM_DEP_UNKNOWN when the views
+ *                     cannot be read
+ * \param[in] settled  this node's "down" is old enough for the others' views
+ *                     to have caught up
+ */
+enum fm_dep_action fm_deps_action(enum fm_dep_verdict verdict, bool settled);
 
 #endif

@@ -163,3 +163,21 @@ fm_deps_judge(bool down_here, const struct fm_deps_views *v)
     }
     return (v->down > 0)? FM_DEP_EVERYWHERE : FM_DEP_UNKNOWN;
 }
+
+enum fm_dep_action
+fm_deps_action(enum fm_dep_verdict verdict, bool settled)
+{
+    switch (verdict) {
+        case FM_DEP_FINE:
+            return FM_DEP_ACT_RULES;
+        case FM_DEP_HERE_ONLY:
+            return settled? FM_DEP_ACT_FAILOVER : FM_DEP_ACT_PENDING;
+        case FM_DEP_EVERYWHERE:
+        case FM_DEP_UNKNOWN:
+            /* With no node known where it is up, a restart in place cannot
+             * bring back what the service needs, and a failover would go
+             * blind: held, as "down from all 1 nodes" on a single node. */
+            break;
+    }
+    return FM_DEP_ACT_HOLD;
+}

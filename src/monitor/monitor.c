@@ -383,21 +383,25 @@ take_results(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle, struc
 
 /* The cluster is carrying out the recovery of this outage: a failed cycle
  * is the same failure again, not a new one.  (Without a cluster nobody
- * does, and failures while down count as usual.) */
+ * does, and failures while down count as usual.)  A recovery the
+ * controller did not take (a Pacemaker Remote node, whose request it
+ * refuses) stands until the agent's next monitor reports it, even when the
+ * service answers again meanwhile: as on a cluster node, where it is
+ * carried out at once, a decided recovery is carried out. */
 static bool
 cycle_under_way(struct fm_monitor *mon, const struct fm_monitor_cycle *cycle,
                 const struct fm_decide_input *in, struct fm_monitor_out *out)
 {
     if (!mon->signal_pacemaker || !mon->outage_pending || mon->st.pending == FM_ACTION_NONE
-        || in->cls == FM_CLASS_OK) {
+        || (in->cls == FM_CLASS_OK && mon->recovery_reported)) {
         return false;
     }
     add_record(mon, in->cls, in->latency_us, FM_ACTION_NONE, cycle->now_wall_s);
     fm_monitor_note(mon, FM_HISTORY_CYCLE, in, FM_ACTION_NONE, FM_HISTORY_F_UNSEEN, cycle->now_us,
                     cycle->now_wall_s);
-    state_to_write(mon, cycle->now_us, cycle->now_wall_s, true, out);
-    out_log(out, LOG_INFO, "cycle %s while the %s asked is under way", fm_class_name(in->cls),
-            fm_action_name(mon->st.pending));
+    state_to_write(mon, cycle->now_us, cycle->now_wall_s, in->cls != FM_CLASS_OK, out);
+    out_log(out, LOG_INFO, "cycle %s while the %s %s", fm_class_name(in->cls), fm_action_name(mon->st.pending),
+            mon->recovery_reported? "asked is under way" : "decided stands until Pacemaker acts on it");
     out->next_cycle_ms = mon->st.interval_ms;
     return true;
 }
@@ -437,9 +441,12 @@ fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
         return;
     }
     /* A failed restart fails over at once, unless this node's own verdict
-     * is suspect: then the engine's rules, which hold it back a while. */
+     * is suspect, or a dependency down with no node known where it is up
+     * explains it (a failover could not help): then the engine's rules,
+     * which hold it back. */
     if (mon->verify_restart && in.cls == FM_CLASS_COMPLETE
-        && (in.observer_impaired == NULL || in.observer_impaired[0] == '\0')) {
+        && (in.observer_impaired == NULL || in.observer_impaired[0] == '\0')
+        && (in.dependency_everywhere == NULL || in.dependency_everywhere[0] == '\0')) {
         fm_decide_restart_failed(mon->decide, cycle->now_us, &dec);
     } else {
         fm_decide_cycle(mon->decide, cycle->now_us, &in, &dec);

@@ -37,10 +37,14 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/dropin-3node.sh \
 	tests/cluster/guard-3node.sh \
 	tests/cluster/deps-3node.sh \
+	tests/cluster/deps-alone.sh \
+	tests/cluster/migrate-1node.sh \
+	tests/cluster/restart-inplace-3node.sh \
 	tests/cluster/nginx-3node.sh \
 	tests/cluster/budget-3node.sh \
 	tests/cluster/remote-nodes.sh \
 	tests/cluster/remote-faults.sh \
+	tests/cluster/remote-stand.sh \
 	tests/cluster/pressure-1node.sh \
 	tests/cluster/guard-pgsql-1node.sh
 

@@ -18,6 +18,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-observer.sh \
 	tests/integration/run-observer-loopback.sh \
 	tests/integration/run-deps.sh \
+	tests/integration/migrate-check.sh \
 	tests/integration/run-observer-corosync.sh \
 	tests/integration/run-budget.sh \
 	tests/integration/status.sh \

@@ -15,6 +15,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_metrics \
 	tests/unit/test_ldap_ber \
 	tests/unit/test_monitor \
+	tests/unit/test_monitor_stand \
 	tests/unit/test_mysql_wire \
 	tests/unit/test_node_attrs \
 	tests/unit/test_parse \
@@ -45,6 +46,8 @@ FM_UNIT_TESTS = \
 	tests/unit/test_psi \
 	tests/unit/test_loopback \
 	tests/unit/test_deps \
+	tests/unit/test_migrate \
+	tests/unit/test_run_stay \
 	tests/unit/test_corosync_links \
 	tests/unit/test_spawn \
 	tests/unit/test_tls_session
@@ -182,6 +185,17 @@ tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 
+tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c src/cmd_migrate_xml.c
+tests_unit_test_migrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_unit_test_migrate_CFLAGS = $(FM_UNIT_CFLAGS) $(LIBXML2_CFLAGS)
+tests_unit_test_migrate_LDADD = $(FM_UNIT_LDADD) $(LIBXML2_LIBS)
+tests_unit_test_run_stay_SOURCES = tests/unit/test_run_stay.c src/cmd_run_stay.c
+tests_unit_test_run_stay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
+tests_unit_test_run_stay_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_run_stay_LDADD = $(FM_UNIT_LDADD) $(PACEMAKER_LIBS)
+tests_unit_test_monitor_stand_SOURCES = tests/unit/test_monitor_stand.c
+tests_unit_test_monitor_stand_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_monitor_stand_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_deps_SOURCES = tests/unit/test_deps.c
 tests_unit_test_deps_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_deps_LDADD = $(FM_UNIT_LDADD)

@@ -120,6 +120,21 @@ test_judge(void **state)
     assert_int_equal(fm_deps_judge(false, &v), FM_DEP_FINE);
 }
 
+/* Only another node's "up" waits for the views to settle; down everywhere,
+ * or no other view at all (a single node), holds at once and never restarts. */
+static void
+test_action(void **state)
+{
+    (void) state;
+    assert_int_equal(fm_deps_action(FM_DEP_FINE, false), FM_DEP_ACT_RULES);
+    assert_int_equal(fm_deps_action(FM_DEP_UNKNOWN, false), FM_DEP_ACT_HOLD);
+    assert_int_equal(fm_deps_action(FM_DEP_UNKNOWN, true), FM_DEP_ACT_HOLD);
+    assert_int_equal(fm_deps_action(FM_DEP_EVERYWHERE, false), FM_DEP_ACT_HOLD);
+    assert_int_equal(fm_deps_action(FM_DEP_EVERYWHERE, true), FM_DEP_ACT_HOLD);
+    assert_int_equal(fm_deps_action(FM_DEP_HERE_ONLY, false), FM_DEP_ACT_PENDING);
+    assert_int_equal(fm_deps_action(FM_DEP_HERE_ONLY, true), FM_DEP_ACT_FAILOVER);
+}
+
 int
 main(void)
 {
@@ -127,6 +142,7 @@ main(void)
         cmocka_unit_test(test_attr_name),
         cmocka_unit_test(test_parse_views),
         cmocka_unit_test(test_judge),
+        cmocka_unit_test(test_action),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

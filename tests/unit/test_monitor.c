@@ -386,6 +386,34 @@ test_failed_restart_fails_over(void **state)
     assert_false(fk.mon.verify_restart);
 }
 
+/* The start's first cycle fails while a dependency is down with no node
+ * known where it is up: no failover (it could not help), held degraded. */
+static void
+test_failed_restart_dependency_holds(void **state)
+{
+    struct fm_run_state old;
+    struct fm_monitor_cycle c = { .results = &fk.result, .n = 1 };
+    char err[512] = "";
+
+    (void) state;
+    fake_setup(true, false);
+    cycle(10, FM_REASON_CONNECT_FAILED);
+    old = fk.mon.st;
+    fm_monitor_clear(&fk.mon);
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, true), 0);
+    assert_int_equal(fm_monitor_restore(&fk.mon, &old, fk.now_us + 5 * S_US, err, sizeof(err)), 0);
+    fk.now_us += 10 * S_US;
+    fk.result.reason = FM_REASON_CONNECT_TIMEOUT;
+    c.start_us = fk.now_us - 20000;
+    c.now_us = fk.now_us;
+    c.now_wall_s = WALL0_S + (int64_t) ((fk.now_us - T0_US) / S_US);
+    c.dependency_everywhere = "dependency tcp://db:5432 down from all 1 nodes, recovery cannot help";
+    fm_monitor_cycle_done(&fk.mon, &c, &fk.out);
+    assert_int_equal(fk.out.request, FM_ACTION_NONE);
+    assert_true(logged("down from all 1 nodes, recovery cannot help: holding"));
+    assert_false(fk.mon.verify_restart);
+}
+
 /* Without a cluster nothing is asked, but the reason is still published. */
 static void
 test_no_cluster_publishes_only(void **state)
@@ -595,6 +623,7 @@ test_state_write_policy(void **state)
 
     cycle(1, FM_REASON_STATUS);
     assert_state_written();         /* a failure */
+    fm_monitor_reported(&fk.mon);   /* a cluster node: the controller took the request */
     cycle(1, FM_REASON_OK);
     assert_state_written();         /* and the target ok again */
     cycle(1, FM_REASON_OK);         /* the decision settles (written or not) */
@@ -645,6 +674,7 @@ main(void)
         cmocka_unit_test_teardown(test_ok_cycles, teardown),
         cmocka_unit_test_teardown(test_restart_then_under_way, teardown),
         cmocka_unit_test_teardown(test_failed_restart_fails_over, teardown),
+        cmocka_unit_test_teardown(test_failed_restart_dependency_holds, teardown),
         cmocka_unit_test_teardown(test_no_cluster_publishes_only, teardown),
         cmocka_unit_test_teardown(test_partial_degraded, teardown),
         cmocka_unit_test_teardown(test_start_failure_is_partial, teardown),

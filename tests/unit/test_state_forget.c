@@ -75,6 +75,9 @@ state_after(enum fm_reason bad, unsigned n_bad, unsigned n_good, bool manual_res
         result.reason = (i < n_bad)? bad : FM_REASON_OK;
         cycle.start_us = cycle.now_us;
         fm_monitor_cycle_done(mon, &cycle, out);
+        if (i + 1 == n_bad) {
+            fm_monitor_reported(mon);   /* a cluster node: the good cycles reach the engine */
+        }
         cycle.now_us += 1000000u;
         cycle.now_wall_s++;
     }

@@ -1,0 +1,94 @@
+/*
+ * faultmon run: a restart asked in place stays in place (cmd_run_stay.h),
+ * through a location constraint that expires by itself, written with
+ * cibadmin (faultmon/spawn.h: argv, no shell, under a deadline).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <faultmon/log.h>
+#include <faultmon/spawn.h>
+
+#include "cmd_run_stay.h"
+
+#define STAY_TIMEOUT_MS 2000
+
+int
+fm_run_stay_xml(const char *rsc_id, const char *node, long long until_s, char *buf, size_t len)
+{
+    time_t t = (time_t) until_s;
+    struct tm tm;
+    char end[32];
+    int n = 0;
+
+    /* An id is an XML name; a node name could hold anything. */
+    if (rsc_id[strcspn(rsc_id, "&<>\"': ")] != '\0' || node[strcspn(node, "&<>\"'")] != '\0'
+        || gmtime_r(&t, &tm) == NULL) {
+        return EINVAL;
+    }
+    strftime(end, sizeof(end), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    n = snprintf(buf, len,
+                 "<rsc_location id=\"faultmon-stay-%s\" rsc=\"%s\">"
+                 "<rule id=\"faultmon-stay-%s-rule\" score=\"INFINITY\" boolean-op=\"and\">"
+                 "<expression id=\"faultmon-stay-%s-node\" attribute=\"#uname\" operation=\"eq\" value=\"%s\"/>"
+                 "<date_expression id=\"faultmon-stay-%s-until\" operation=\"lt\" end=\"%s\"/>"
+                 "</rule></rsc_location>", rsc_id, rsc_id, rsc_id, rsc_id, node, rsc_id, end);
+    return (n > 0 && (size_t) n < len)? 0 : EINVAL;
+}
+
+static const char *
+cibadmin_tool(char *buf, size_t len)
+{
+    const char *env = getenv("FAULTMON_CIBADMIN");
+    const char *slash = strrchr(FM_ATTRD_UPDATER, '/');
+
+    if (env != NULL && env[0] == '/') {
+        return env;
+    }
+    snprintf(buf, len, "%.*s/cibadmin", (slash != NULL)? (int) (slash - FM_ATTRD_UPDATER) : 0,
+             FM_ATTRD_UPDATER);
+    return buf;
+}
+
+/* This node the resource's place for FM_RUN_STAY_S seconds. */
+static void
+stay_here(const struct fm_pcmk_resource *rsc)
+{
+    char tool[512];
+    char xml[2048];
+    char out[256] = "";
+    char *argv[] = { (char *) cibadmin_tool(tool, sizeof(tool)), (char *) "--modify", (char *) "--allow-create",
+                     (char *) "--scope", (char *) "constraints", (char *) "--xml-text", xml, NULL };
+    int status = 0;
+
+    /* A clone's instance (web:0) is not a primitive to place. */
+    if (rsc->rsc_id == NULL || rsc->node == NULL || strchr(rsc->rsc_id, ':') != NULL) {
+        return;
+    }
+    if (fm_run_stay_xml(rsc->rsc_id, rsc->node, (long long) time(NULL) + FM_RUN_STAY_S, xml, sizeof(xml)) != 0) {
+        fm_log_info("%s: node name %s cannot be written into a constraint: restart placed by the scheduler",
+                    rsc->rsc_id, rsc->node);
+        return;
+    }
+    status = fm_spawn_run(argv, STAY_TIMEOUT_MS, out, sizeof(out), NULL);
+    if (status != 0) {
+        out[strcspn(out, "\n")] = '\0';
+        fm_log_info("%s: cannot keep the restart on %s (cibadmin status %d%s%s): placed by the scheduler",
+                    rsc->rsc_id, rsc->node, status, (out[0] != '\0')? ": " : "", out);
+    }
+}
+
+int
+fm_run_request_recovery(const struct fm_pcmk_resource *rsc, enum fm_action action, int timeout_ms,
+                        char *err, size_t err_len)
+{
+    if (action == FM_ACTION_RESTART) {
+        stay_here(rsc);
+    }
+    return fm_pcmk_request_recovery(rsc, timeout_ms, err, err_len);
+}
