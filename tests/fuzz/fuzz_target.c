@@ -17,7 +17,10 @@
  *    at the only blank line: no URI can inject a header or a second request;
  *  - redaction: whatever lies between a scheme-like prefix and the last '@'
  *    before the host is a secret (issue 8, item 5); no message, target text,
- *    exit reason or log line ever shows any part of it, whole or cut short.
+ *    exit reason or log line ever shows any part of it, whole or cut short;
+ *  - a secret a server echoes (fm_text_redact_secrets(), issue 30 item 8)
+ *    put anywhere in the bytes, raw or as \xHH escapes, never shows whole
+ *    in the redacted text, and the redaction terminates within its buffer.
  */
 #include <config.h>
 
@@ -227,6 +230,43 @@ redaction(struct fm_fuzz_input *in, uint8_t form)
     check_secret("a cleaned truncated message", msg, uri);
 }
 
+/* The input as a reply, with the secret put in at a place the first byte
+ * picks, raw or escaped byte by byte: redacted, it never shows whole. */
+static void
+echo_redaction(const char *text, uint8_t form)
+{
+    static const char secret[] = "Qz7k Wv4p";
+    const char *secrets[] = { secret };
+    size_t len = strlen(text);
+    size_t at = (len > 0)? (size_t) form % (len + 1) : 0;
+    char *reply = calloc(1, len + 4 * sizeof(secret) + 1);
+    size_t out_len = 16 + (size_t) (form % 200);
+    char *out = calloc(1, out_len);
+    size_t o = 0;
+
+    if (reply == NULL || out == NULL) {
+        free(reply);
+        free(out);
+        return;
+    }
+    memcpy(reply, text, at);
+    o = at;
+    for (size_t i = 0; i + 1 < sizeof(secret); i++) {
+        if ((form & 0x80) != 0) {
+            o += (size_t) sprintf(reply + o, "\\x%02x", (unsigned char) secret[i]);
+        } else {
+            reply[o++] = secret[i];
+        }
+    }
+    memcpy(reply + o, text + at, len - at);
+    o += len - at;
+    (void) fm_text_redact_secrets(out, out_len, reply, o, secrets, 1);
+    FM_FUZZ_CHECK(strnlen(out, out_len) < out_len, "redacted text not terminated");
+    FM_FUZZ_CHECK(strstr(out, secret) == NULL, "the secret shows: '%s'", out);
+    free(reply);
+    free(out);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -242,6 +282,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text = fm_fuzz_rest(&in);
     parse_plain(text, false);
     parse_plain(text, true);
+    echo_redaction(text, form);
     free(text);
 
     fm_fuzz_input_init(&in, data, size);

@@ -32,7 +32,8 @@ switching-101 nul-in-reason ctl-in-header bare-cr obs-fold no-colon
 cl-conflict cl-negative te-and-cl chunked-short chunked-ok truncated-body
 http09 head-body bad-version four-digit-status two-digit-status quadratic-body
 space-before-colon bad-header-name nul-in-header te-gzip te-http10 no-content-body
-two-spaces cr-in-header low-status lowercase-version chunked-bad-size"
+two-spaces cr-in-header low-status lowercase-version chunked-bad-size
+empty-header-name chunked-overrun cl-empty cl-list long-reason no-reason lf-only"
 # shellcheck disable=SC2086
 fm_fault_server_start $MODES || bail_out "the fault server did not start"
 
@@ -81,7 +82,7 @@ fault_case() {
     check_verdict_time "$name" "$timing"
 }
 
-plan 138
+plan 148
 
 # Step 2 of the seed: HTTP/1.0 HEAD to each address and port.
 fault_case "refused connect" 2 complete connect connect-failed fast -- "$(url http refuse)"
@@ -175,6 +176,16 @@ fault_case "four-digit status" 1 partial read read-malformed fast -- "$(url http
 fault_case "two-digit status" 1 partial read read-malformed fast -- "$(url http two-digit-status)"
 fault_case "status below 100" 1 partial read read-malformed fast -- "$(url http low-status)"
 fault_case "lower-case HTTP version" 1 partial read read-malformed fast -- "$(url http lowercase-version)"
+fault_case "a header line that starts with its colon" 1 partial read read-malformed fast -- \
+    "$(url http empty-header-name)"
+fault_case "chunk data longer than its size, to a GET" 1 partial read read-malformed fast -- \
+    --receive "$M" --uri "$(url http chunked-overrun /m)"
+fault_case "an empty Content-Length, to a GET" 1 partial read read-malformed fast -- --uri "$(url http cl-empty /m)"
+# What RFC 9110/9112 allow, and every client accepts: ok, nothing to note.
+for mode in cl-list long-reason no-reason lf-only; do
+    fm_probe --json --timeout "${T}ms" --receive "^$M" --uri "$(url http "$mode" /m)"
+    fm_check_probe "$mode, to a GET with --receive: ok, nothing noted" 0 verdict=ok targets.0.detail="HTTP 200"
+done
 # glibc's regexec() searches "a.*b.*x" in time quadratic in the body (9 s on
 # these 64000 bytes) and cannot be interrupted: the match must not outlive
 # the deadline, and a reply not judged in time is a read timeout.
