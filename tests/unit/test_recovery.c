@@ -200,6 +200,12 @@ test_asked(void **state)
     read_file(FM_RECOVERY_ASKED, text, sizeof(text));
     assert_string_equal(text, "1250\n1300\n");
 
+    /* Exactly Retry_interval old is still in the window; 0 is no time, 1 is. */
+    write_file(FM_RECOVERY_ASKED, "0\n1\n1000\n");
+    assert_int_equal(fm_recovery_note_asked(dir, 1100, 1099), 0);
+    read_file(FM_RECOVERY_ASKED, text, sizeof(text));
+    assert_string_equal(text, "1\n1000\n1100\n");
+
     for (int i = 0; i < 100; i++) {
         used += (size_t) snprintf(many + used, 16, "%d\n", 2000 + i);
     }
