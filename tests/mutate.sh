@@ -2,8 +2,8 @@
 # tests/mutate.sh: mutation testing of one C file against the unit tests
 # that cover it (not run by make check or CI: minutes to hours a file).
 #
-#   tests/mutate.sh [--tests "test_a test_b"] [--scratch DIR] [--lines A-B]
-#                   [--list] FILE.c...
+#   tests/mutate.sh [--tests "test_a test_b"] [--scratch DIR]
+#                   [--lines A-B,C,...] [--list] FILE.c...
 #
 # Each mutant is one small change to one line of FILE: a relational
 # operator (< <= > >= == !=) swapped, && for || and back, + for - and back,
@@ -21,8 +21,9 @@
 # --tests names others (programs under tests/unit).  The scratch copy is
 # $TMPDIR/faultmon-mutate unless --scratch says otherwise; it is configured
 # and built once and kept, its sources refreshed from this tree at each run.
-# --list prints the mutants without running them.  The result lines go to
-# stdout; the last lines per file: "FILE: killed K of T (S stillborn)".
+# --lines mutates only those lines (to rerun the survivors after adding
+# tests).  --list prints the mutants without running them.  The result
+# lines go to stdout; the last per file: "FILE: killed K of T (S stillborn)".
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
         *) files+=("$1"); shift ;;
     esac
 done
-[ "${#files[@]}" -gt 0 ] || { echo "usage: tests/mutate.sh [--tests LIST] [--scratch DIR] [--lines A-B] [--list] FILE.c..." >&2; exit 2; }
+[ "${#files[@]}" -gt 0 ] || { echo "usage: tests/mutate.sh [--tests LIST] [--scratch DIR] [--lines A-B,C] [--list] FILE.c..." >&2; exit 2; }
 PYTHON3=${PYTHON3:-python3}
 
 # tests_for FILE: the unit test programs that cover FILE.
@@ -68,10 +69,12 @@ mutants() {
     "$PYTHON3" - "$1" "$lines" <<'EOF'
 import re, sys
 path, span = sys.argv[1], sys.argv[2]
-lo, hi = 1, 10**9
+ranges = [(1, 10**9)]
 if span:
-    a, _, b = span.partition('-')
-    lo, hi = int(a), int(b or a)
+    ranges = []
+    for part in span.split(','):
+        a, _, b = part.partition('-')
+        ranges.append((int(a), int(b or a)))
 src = open(path).read().split('\n')
 in_comment = False
 DECL = re.compile(r'^\s*(static\s+|const\s+|unsigned\s+|struct\s+|enum\s+)*'
@@ -109,7 +112,7 @@ for n, line in enumerate(src, 1):
     if s.startswith('/*') and '*/' not in s:
         in_comment = True
         continue
-    if not s or s.startswith(('#', '*', '/*', '//')) or n < lo or n > hi:
+    if not s or s.startswith(('#', '*', '/*', '//')) or not any(a <= n <= b for a, b in ranges):
         continue
     ok = code_spans(line)
     seen = set()

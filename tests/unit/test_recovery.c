@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +200,12 @@ test_asked(void **state)
     read_file(FM_RECOVERY_ASKED, text, sizeof(text));
     assert_string_equal(text, "1250\n1300\n");
 
+    /* Exactly Retry_interval old is still in the window; 0 is no time, 1 is. */
+    write_file(FM_RECOVERY_ASKED, "0\n1\n1000\n");
+    assert_int_equal(fm_recovery_note_asked(dir, 1100, 1099), 0);
+    read_file(FM_RECOVERY_ASKED, text, sizeof(text));
+    assert_string_equal(text, "1\n1000\n1100\n");
+
     for (int i = 0; i < 100; i++) {
         used += (size_t) snprintf(many + used, 16, "%d\n", 2000 + i);
     }
@@ -259,6 +266,44 @@ test_reported_and_forget(void **state)
     assert_false(fm_recovery_file_exists(dir, FM_RECOVERY_CAUSE));
     assert_true(fm_recovery_reported(dir));
     assert_int_equal(fm_recovery_forget(dir), 0);
+}
+
+/* Edges that mutants of recovery.c survived: a marker is the loop's own
+ * (mode 0600), a FIFO someone holds open is no marker, the last line of
+ * `asked` counts without its newline, and a forget that cannot remove
+ * `asked` says so. */
+static void
+test_marker_edges(void **state)
+{
+    char path[256];
+    struct stat sb;
+    int reader = -1;
+    mode_t old_mask = umask(022);
+
+    (void) state;
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_REPORTED, true), 0);
+    snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_REPORTED);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0600);
+    umask(old_mask);
+
+    snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_CAUSE);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    reader = open(path, O_RDONLY | O_NONBLOCK);
+    assert_true(reader >= 0);
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_CAUSE, true), EINVAL);
+    close(reader);
+    assert_int_equal(unlink(path), 0);
+
+    write_file(FM_RECOVERY_ASKED, "1000\n1250");
+    assert_int_equal(fm_recovery_asked_count(dir), 2);
+
+    /* `asked` a directory: unlink fails, and forget says so. */
+    snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_ASKED);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_not_equal(fm_recovery_forget(dir), 0);
+    assert_int_equal(rmdir(path), 0);
 }
 
 /* The agent posts an event, the loop reads and removes it, and may leave
@@ -448,6 +493,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_event_handshake, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_fifos_refused, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_links_refused, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_marker_edges, dir_setup, dir_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,8 +172,8 @@ test_limits_exact(void **state)
 /* A bracket expression is one member, whatever it holds: "*++" inside one
  * is no repetition ("[:alpha:]", "[=a=]", "[.a.]", a leading "]" or "^]"
  * do not end it), and it ends where regcomp() ends it: what follows is
- * judged.  So is an escape.  Mutants of the bracket and escape readers
- * survived every other case. */
+ * judged.  So is an escape.  Mutants of the bracket, escape and
+ * alternation readers survived every other case. */
 static void
 test_brackets(void **state)
 {
@@ -190,6 +190,16 @@ test_brackets(void **state)
     refused("(\\b)*{9}", "loops over nothing");
     refused("(\\<){0,25}", "ways to match nothing");
     refused("(a)\\1", "\\1 is a back-reference");
+    /* Alternatives: an empty branch, first or last, makes the group match
+     * nothing; every empty branch beyond the first is one more way to; "|"
+     * is a node of its own. */
+    accepted_and_fast("(|a)*{8}");
+    refused("(|a)*{9}", "loops over nothing");
+    refused("(a|)*{9}", "loops over nothing");
+    accepted_and_fast("(||a){0,12}");
+    refused("(||a){0,13}", "ways to match nothing");
+    accepted_and_fast("(a|b){8192}");
+    refused("(a|b){8193}", "expand");
     accepted_and_fast("[[:alpha:]*++]");
     accepted_and_fast("[[=a=]*++]");
     accepted_and_fast("[[.a.]*++]");
