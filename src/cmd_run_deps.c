@@ -1,7 +1,7 @@
 /*
  * faultmon run: the service's dependencies across the cluster
- * (cmd_run_deps.h), through Pacemaker's attrd_updater (faultmon/attrd.h
- * runs it safely, under a deadline).
+ * (cmd_run_deps.h), through Pacemaker's attrd_updater, run on the loop
+ * (cmd_run_jobs.h: never waited for, killed at its deadline).
  */
 #include <config.h>
 
@@ -17,6 +17,7 @@
 
 #define FM_DEPS_ATTRD_TIMEOUT_MS 2000
 #define FM_DEPS_SETTLE_GRACE_MS 2000
+#define FM_DEPS_VIEWS_MAX 16384
 
 static const char *
 attrd_tool(void)
@@ -69,53 +70,127 @@ fm_run_deps_service_failed(const struct fm_result *results, size_t n)
     return false;
 }
 
-/* This node's view, when it changed. */
+void
+fm_run_deps_set_jobs(struct fm_run_deps *dp, struct fm_run_jobs *jobs)
+{
+    dp->jobs = jobs;
+    for (size_t i = 0; i < dp->n; i++) {
+        dp->dep[i].dp = dp;
+    }
+}
+
+static void publish_start(struct fm_run_deps *dp, struct fm_run_dep *d);
+
+/* An update that failed is tried again at the next cycle, as ever; one
+ * asked meanwhile (the view changed) follows this one. */
+static void
+on_published(void *data, int status, const char *out, size_t size)
+{
+    struct fm_run_dep *d = data;
+    struct fm_run_deps *dp = d->dp;
+
+    (void) size;
+    d->publishing = NULL;
+    if (status == FM_RUN_JOB_CANCELLED) {
+        return;
+    }
+    if (status != 0) {
+        fm_log_warn("%s: %s -n %s failed (status %d)%s%.*s", dp->resource, attrd_tool(), d->attr, status,
+                    (status == FM_RUN_JOB_TIMEOUT)? ": no answer within its time, killed"
+                    : (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
+        return;
+    }
+    d->shown = d->publishing_value;
+    fm_log_notice("%s: dependency %s %s from this node", dp->resource, d->target->text,
+                  (d->shown == 1)? "down" : "up");
+    if (d->want != d->shown) {
+        publish_start(dp, d);
+    }
+}
+
+static void
+publish_start(struct fm_run_deps *dp, struct fm_run_dep *d)
+{
+    char *argv[FM_ATTRD_ARGS_MAX];
+
+    fm_attrd_update_argv(argv, attrd_tool(), d->attr, (d->want == 1)? "down" : "up", NULL);
+    d->publishing_value = d->want;
+    d->publishing = fm_run_jobs_exec(dp->jobs, argv, NULL, FM_DEPS_ATTRD_TIMEOUT_MS, 256, on_published, d);
+}
+
+/* This node's view, when it changed: at most one update of it runs. */
 static void
 publish(struct fm_run_deps *dp, struct fm_run_dep *d, bool down)
 {
-    char out[256];
-    int status = 0;
-
-    if (!dp->publish || d->shown == (int) down) {
+    d->want = (int) down;
+    if (!dp->publish || dp->jobs == NULL || d->publishing != NULL || d->shown == d->want) {
         return;
     }
-    status = fm_attrd_update(attrd_tool(), d->attr, down? "down" : "up", NULL, FM_DEPS_ATTRD_TIMEOUT_MS,
-                             out, sizeof(out));
-    if (status != 0) {
-        fm_log_warn("%s: %s -n %s failed (status %d)%s%s", dp->resource, attrd_tool(), d->attr, status,
-                    (out[0] != '\0')? ": " : "", out);
-        return;
-    }
-    d->shown = (int) down;
-    fm_log_notice("%s: dependency %s %s from this node", dp->resource, d->target->text, down? "down" : "up");
+    publish_start(dp, d);
 }
 
 /* The others' views of a dependency that is down from here, judged. */
-static enum fm_dep_verdict
-judge(struct fm_run_deps *dp, const struct fm_run_dep *d, struct fm_deps_views *v)
+static void
+on_views(void *data, int status, const char *out, size_t size)
 {
-    char *out = NULL;
-    int status = 0;
-    enum fm_dep_verdict verdict = FM_DEP_UNKNOWN;
+    struct fm_run_dep *d = data;
+    struct fm_run_deps *dp = d->dp;
 
+    d->querying = NULL;
+    if (status == FM_RUN_JOB_CANCELLED) {
+        return;
+    }
+    d->answered = true;
+    d->verdict = FM_DEP_UNKNOWN;
+    if (status != 0 || size >= FM_DEPS_VIEWS_MAX || fm_deps_parse_views(out, d->attr, dp->node, &d->views) != 0) {
+        /* No evidence: the rules as ever. */
+        memset(&d->views, 0, sizeof(d->views));
+        fm_log_info("%s: the views of %s cannot be read (status %d): judged by this node alone",
+                    dp->resource, d->attr, status);
+    } else {
+        d->verdict = fm_deps_judge(true, &d->views);
+    }
+}
+
+/* Ask the others' views, on the loop, unless a query runs. */
+static void
+query(struct fm_run_deps *dp, struct fm_run_dep *d)
+{
+    char *argv[] = { (char *) attrd_tool(), (char *) "-Q", (char *) "-A", (char *) "-n", d->attr, NULL };
+    char **envp = NULL;
+
+    if (d->querying != NULL || dp->jobs == NULL) {
+        return;
+    }
+    envp = fm_attrd_query_envp();
+    if (envp != NULL) {
+        d->querying = fm_run_jobs_exec(dp->jobs, argv, envp, FM_DEPS_ATTRD_TIMEOUT_MS, FM_DEPS_VIEWS_MAX,
+                                       on_views, d);
+        free(envp);
+    }
+}
+
+/* Whether the others' views were read since it went down; else ask them. */
+static bool
+answered(struct fm_run_deps *dp, struct fm_run_dep *d)
+{
+    if (!d->answered) {
+        query(dp, d);
+    }
+    return d->answered;
+}
+
+/* The latest answer; the next one is asked for the next cycle. */
+static enum fm_dep_verdict
+judge(struct fm_run_deps *dp, struct fm_run_dep *d, struct fm_deps_views *v)
+{
     memset(v, 0, sizeof(*v));
     if (!dp->publish) {
         return FM_DEP_UNKNOWN;
     }
-    out = calloc(1, 16384);
-    if (out == NULL) {
-        return FM_DEP_UNKNOWN;
-    }
-    status = fm_attrd_query_all(attrd_tool(), d->attr, FM_DEPS_ATTRD_TIMEOUT_MS, out, 16384);
-    if (status != 0 || fm_deps_parse_views(out, d->attr, dp->node, v) != 0) {
-        /* No evidence: the rules as ever. */
-        fm_log_info("%s: the views of %s cannot be read (status %d): judged by this node alone",
-                    dp->resource, d->attr, status);
-    } else {
-        verdict = fm_deps_judge(true, v);
-    }
-    free(out);
-    return verdict;
+    *v = d->views;
+    query(dp, d);
+    return d->verdict;
 }
 
 void
@@ -139,6 +214,10 @@ fm_run_deps_cycle(struct fm_run_deps *dp, bool service_failed, struct fm_monitor
         publish(dp, d, fm_result_class(r) != FM_CLASS_OK);
         if (fm_result_class(r) == FM_CLASS_OK) {
             d->down_since_us = 0;
+            d->answered = false;
+            if (d->querying != NULL) {
+                fm_run_jobs_cancel(dp->jobs, d->querying);
+            }
             continue;
         }
         if (d->down_since_us == 0) {
@@ -147,9 +226,10 @@ fm_run_deps_cycle(struct fm_run_deps *dp, bool service_failed, struct fm_monitor
         if (!service_failed || dp->everywhere[0] != '\0') {
             continue;
         }
-        if (dp->publish && cycle->now_us - d->down_since_us < dp->settle_us) {
+        if (dp->publish && (cycle->now_us - d->down_since_us < dp->settle_us || !answered(dp, d))) {
             /* Too early to tell "here only" from "everywhere": a failover
-             * now could be the storm this is meant to prevent. */
+             * now could be the storm this is meant to prevent.  (The views
+             * are read on the loop: pending until attrd_updater answers.) */
             snprintf(dp->everywhere, sizeof(dp->everywhere),
                      "dependency %.60s down from this node, the others' views pending", d->target->text);
             continue;
