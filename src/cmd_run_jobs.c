@@ -106,6 +106,7 @@ job_try_reap(struct fm_run_jobs *js, struct fm_run_job *job)
         } else if (got == job->pid && WIFSIGNALED(wstatus)) {
             status = 128 + WTERMSIG(wstatus);
         }
+        fm_log_debug("child %ld ended: status %d", (long) job->pid, status);
         job->retry_us = 0;
         job_unwatch(js, &job->out_fd);
         job_unwatch(js, &job->pid_fd);
@@ -310,7 +311,7 @@ fm_run_jobs_exec(struct fm_run_jobs *js, char *const argv[], char *const envp[],
         job_cannot_start(job, argv[0], rc);
         return NULL;
     }
-    fm_log_debug("started %s (pid %ld), %llu ms at most", argv[0], (long) pid,
+    fm_log_debug("child %ld started: %s, %llu ms at most", (long) pid, argv[0],
                  (unsigned long long) timeout_ms);
     return job_watch(js, job, pid, out_fd, timeout_ms);
 }

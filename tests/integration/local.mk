@@ -19,6 +19,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-observer-corosync.sh \
 	tests/integration/run-budget.sh \
 	tests/integration/run-async.sh \
+	tests/integration/run-no-pidfd.sh \
 	tests/integration/status.sh \
 	tests/integration/status-cluster.sh \
 	tests/integration/probe-tls-client.sh \
