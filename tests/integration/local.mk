@@ -20,6 +20,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-budget.sh \
 	tests/integration/run-async.sh \
 	tests/integration/run-no-pidfd.sh \
+	tests/integration/run-controller-frozen.sh \
 	tests/integration/status.sh \
 	tests/integration/status-cluster.sh \
 	tests/integration/probe-tls-client.sh \
