@@ -102,7 +102,10 @@ attrs_run(struct fm_run_attrs *ra, const char *name, const char *value, const ch
 {
     struct fm_run_attr_slot *sl = attrs_slot(ra, name);
 
-    if (sl == NULL || ra->jobs == NULL || ra->stopping) {
+    if (ra->stopping) {
+        return;                     /* the stop's deletes are the last word */
+    }
+    if (sl == NULL || ra->jobs == NULL) {
         fm_log_warn("%s: bug: no room to set %s", ra->resource, name);
         return;
     }
