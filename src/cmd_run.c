@@ -178,8 +178,9 @@ loop_stop(struct fm_loop *lp)
     loop_flush(lp);
     lp->stopping = true;
     fm_run_jobs_cancel_all(&lp->jobs);
-    /* No loop, no verdict or view to show.  (A loop that lost its directory to
-     * another does not come here: it leaves them to that one.) */
+    /* No loop, no verdict or view to show.  (A loop that lost its
+     * directory to another does not come here: it leaves them to that
+     * one.) */
     fm_run_attrs_remove(&lp->attrs);
     fm_run_deps_withdraw(&lp->deps);
     if (fm_run_jobs_busy(&lp->jobs)) {

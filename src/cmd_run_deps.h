@@ -76,7 +76,8 @@ void fm_run_deps_cycle(struct fm_run_deps *dp, bool service_failed, struct fm_mo
 /*!
  * \brief The loop stops: delete the views this node published, which no one
  *        else would bring up to date (an httpmon clone on this node publishes
- *        its own again when it changes).
+ *        its own again when it changes).  The deletes run as the loop's
+ *        children, together, never waited for; the loop stops once they end.
  */
 void fm_run_deps_withdraw(struct fm_run_deps *dp);
 
