@@ -192,8 +192,16 @@ src_faultmon_SOURCES = \
 	src/cmd_run_history.h \
 	src/cmd_run_stay.c \
 	src/cmd_run_stay.h \
+	src/cmd_run_jobs.c \
+	src/cmd_run_jobs.h \
+	src/cmd_run_lock.c \
+	src/cmd_run_lock.h \
+	src/cmd_run_loop.h \
+	src/cmd_run_request.c \
+	src/cmd_run_request.h \
 	src/cmd_run_timer.c \
 	src/cmd_run_timer.h \
+	src/cmd_run_watch.c \
 	src/cmd_replay.c \
 	src/cmd_replay.h \
 	src/cmd_replay_run.c \

@@ -90,6 +90,10 @@ struct fm_probe_opts {
      * set with it by fm_probe_opts_set_expect_regex(). */
     bool have_expect_linear;
     struct fm_regex_linear expect_linear;
+    /* The maintenance regex, as the two above: asked of every reply that
+     * passed, so a fork per cycle when it was not plain. */
+    bool have_maintenance_linear;
+    struct fm_regex_linear maintenance_linear;
 };
 
 struct fm_target {

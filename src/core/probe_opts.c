@@ -243,8 +243,8 @@ int
 fm_probe_opts_set_maintenance_regex(struct fm_probe_opts *opts, const char *regex,
                                     char *err, size_t err_len)
 {
-    return swap_regex(&opts->have_maintenance_regex, &opts->maintenance_regex,
-                      &opts->maintenance_text, NULL, NULL, regex, err, err_len);
+    return swap_regex(&opts->have_maintenance_regex, &opts->maintenance_regex, &opts->maintenance_text,
+                      &opts->have_maintenance_linear, &opts->maintenance_linear, regex, err, err_len);
 }
 
 int

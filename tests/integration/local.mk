@@ -21,6 +21,10 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/migrate-check.sh \
 	tests/integration/run-observer-corosync.sh \
 	tests/integration/run-budget.sh \
+	tests/integration/run-async.sh \
+	tests/integration/run-no-pidfd.sh \
+	tests/integration/run-controller-frozen.sh \
+	tests/integration/run-stay-async.sh \
 	tests/integration/status.sh \
 	tests/integration/status-cluster.sh \
 	tests/integration/status-trust.sh \
