@@ -21,42 +21,42 @@ pkglibexec_PROGRAMS = agents/faultmon-ocf agents/faultmon-ocf-probe
 # The OCF plumbing both agents share (ocf_common.h), one file per concern;
 # the unit tests and the fuzz harnesses compile the same list.
 FM_OCF_COMMON_SOURCES = \
-	agents/ocf_attrd.c \
-	agents/ocf_cib.c \
-	agents/ocf_common.h \
-	agents/ocf_conf_chain.c \
-	agents/ocf_conf_chain.h \
-	agents/ocf_conf_glob.c \
-	agents/ocf_env.c \
-	agents/ocf_halog.c \
-	agents/ocf_log.c \
-	agents/ocf_loop.c \
-	agents/ocf_policy.c \
-	agents/ocf_proc.c \
-	agents/ocf_record.c \
-	agents/ocf_regex.c
+	agents/ocf/ocf_attrd.c \
+	agents/ocf/ocf_cib.c \
+	agents/ocf/ocf_common.h \
+	agents/ocf/ocf_conf_chain.c \
+	agents/ocf/ocf_conf_chain.h \
+	agents/ocf/ocf_conf_glob.c \
+	agents/ocf/ocf_env.c \
+	agents/ocf/ocf_halog.c \
+	agents/ocf/ocf_log.c \
+	agents/ocf/ocf_loop.c \
+	agents/ocf/ocf_policy.c \
+	agents/ocf/ocf_proc.c \
+	agents/ocf/ocf_record.c \
+	agents/ocf/ocf_regex.c
 
 # ocf:faultmon:apache: actions, parameters, httpd control, the level-10
 # test, and the configuration reader (ocf_apache.h).
 FM_OCF_APACHE_SOURCES = \
-	agents/ocf_apache.c \
-	agents/ocf_apache.h \
-	agents/ocf_apache_conf.c \
-	agents/ocf_apache_httpd.c \
-	agents/ocf_apache_int.h \
-	agents/ocf_apache_level10.c \
-	agents/ocf_apache_params.c \
-	agents/ocf_apache_reload.c \
-	agents/ocf_apache_targets.c
+	agents/web/ocf_apache.c \
+	agents/web/ocf_apache.h \
+	agents/web/ocf_apache_conf.c \
+	agents/web/ocf_apache_httpd.c \
+	agents/web/ocf_apache_int.h \
+	agents/web/ocf_apache_level10.c \
+	agents/web/ocf_apache_params.c \
+	agents/web/ocf_apache_reload.c \
+	agents/web/ocf_apache_targets.c
 
 # ocf:faultmon:nginx: the actions of ocf_apache.c with nginx's struct
 # fm_web_ops, its parameters, and its configuration reader (ocf_nginx.h).
 FM_OCF_NGINX_SOURCES = \
-	agents/ocf_nginx.c \
-	agents/ocf_nginx.h \
-	agents/ocf_nginx_conf.c \
-	agents/ocf_nginx_int.h \
-	agents/ocf_nginx_params.c
+	agents/web/ocf_nginx.c \
+	agents/web/ocf_nginx.h \
+	agents/web/ocf_nginx_conf.c \
+	agents/web/ocf_nginx_int.h \
+	agents/web/ocf_nginx_params.c
 
 agents_faultmon_ocf_SOURCES = \
 	agents/faultmon_ocf.c \
@@ -70,7 +70,7 @@ agents_faultmon_ocf_SOURCES = \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h
 nodist_agents_faultmon_ocf_SOURCES = agents/ocf_metadata.c
-agents_faultmon_ocf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
+agents_faultmon_ocf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents -I$(top_srcdir)/agents/ocf -I$(top_srcdir)/agents/web \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
 	-DFM_OCF_ATTRD_UPDATER='"$(FM_ATTRD_UPDATER)"'
 agents_faultmon_ocf_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
@@ -142,9 +142,9 @@ EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-li
 # as the agent program.
 if HAVE_CMOCKA
 FM_OCF_UNIT_SOURCES = \
-	agents/ocf_apache_conf.c \
-	agents/ocf_apache_targets.c \
-	agents/ocf_nginx_conf.c \
+	agents/web/ocf_apache_conf.c \
+	agents/web/ocf_apache_targets.c \
+	agents/web/ocf_nginx_conf.c \
 	$(FM_OCF_COMMON_SOURCES)
 FM_OCF_UNIT_TESTS = \
 	tests/unit/test_ocf_apache_conf \

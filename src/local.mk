@@ -23,6 +23,10 @@
 #   src/monitor libfmmonitor libc only: what the loop does with each outcome
 #                            (summary, decision, state, actions)
 #
+# and the faultmon command itself: src/faultmon.c (main, alone), src/cmd/
+# (the short commands and their shared CLI helpers) and src/run/ (faultmon
+# run: the loop's wiring and its parts).
+#
 # The OCF agent program links only the libc-only ones (FM_LIBS_LIBC);
 # the faultmon command and the tests link them all through libfaultmon.
 
@@ -171,43 +175,43 @@ src_libfaultmon_la_LIBADD = src/metrics/libfmmetrics.la src/monitor/libfmmonitor
 
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
-	src/cli.c \
-	src/cmd_exporter.c \
-	src/cmd_metrics.c \
-	src/cmd_migrate.c \
-	src/cmd_migrate.h \
-	src/cmd_migrate_xml.c \
-	src/cmd_probe.c \
-	src/cmd_reset.c \
-	src/cmd_run.c \
-	src/cmd_run_args.c \
-	src/cmd_run_args.h \
-	src/cmd_run_attrs.c \
-	src/cmd_run_deps.c \
-	src/cmd_run_deps.h \
-	src/cmd_run_observe.c \
-	src/cmd_run_attrs.h \
-	src/cmd_run_observe.h \
-	src/cmd_run_history.c \
-	src/cmd_run_history.h \
-	src/cmd_run_stay.c \
-	src/cmd_run_stay.h \
-	src/cmd_run_jobs.c \
-	src/cmd_run_jobs.h \
-	src/cmd_run_lock.c \
-	src/cmd_run_lock.h \
-	src/cmd_run_loop.h \
-	src/cmd_run_request.c \
-	src/cmd_run_request.h \
-	src/cmd_run_timer.c \
-	src/cmd_run_timer.h \
-	src/cmd_run_watch.c \
-	src/cmd_replay.c \
-	src/cmd_replay.h \
-	src/cmd_replay_run.c \
-	src/cmd_simulate.c \
-	src/cmd_status.c \
-	src/cmd_status_cluster.c \
+	src/cmd/cli.c \
+	src/cmd/cmd_exporter.c \
+	src/cmd/cmd_metrics.c \
+	src/cmd/cmd_migrate.c \
+	src/cmd/cmd_migrate.h \
+	src/cmd/cmd_migrate_xml.c \
+	src/cmd/cmd_probe.c \
+	src/cmd/cmd_replay.c \
+	src/cmd/cmd_replay.h \
+	src/cmd/cmd_replay_run.c \
+	src/cmd/cmd_reset.c \
+	src/cmd/cmd_simulate.c \
+	src/cmd/cmd_status.c \
+	src/cmd/cmd_status_cluster.c \
+	src/run/args.c \
+	src/run/args.h \
+	src/run/attrs.c \
+	src/run/attrs.h \
+	src/run/jobs.c \
+	src/run/jobs.h \
+	src/run/lock.c \
+	src/run/lock.h \
+	src/run/loop.c \
+	src/run/loop.h \
+	src/run/observe.c \
+	src/run/observe.h \
+	src/run/request.c \
+	src/run/request.h \
+	src/run/run_deps.c \
+	src/run/run_deps.h \
+	src/run/run_history.c \
+	src/run/run_history.h \
+	src/run/stay.c \
+	src/run/stay.h \
+	src/run/timer.c \
+	src/run/timer.h \
+	src/run/watch.c \
 	src/faultmon.c
 src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS)
 src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \

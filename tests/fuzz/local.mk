@@ -56,11 +56,11 @@ tests_fuzz_fuzz_http_LDADD = $(FM_FUZZ_LIBS)
 # take the rest (the libc-only modules the agent program also compiles in)
 # from the library.
 FM_FUZZ_OCF_SOURCES = \
-	agents/ocf_apache_conf.c \
-	agents/ocf_apache_targets.c \
-	agents/ocf_nginx_conf.c \
+	agents/web/ocf_apache_conf.c \
+	agents/web/ocf_apache_targets.c \
+	agents/web/ocf_nginx_conf.c \
 	$(FM_OCF_COMMON_SOURCES)
-FM_FUZZ_OCF_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents \
+FM_FUZZ_OCF_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents -I$(top_srcdir)/agents/ocf -I$(top_srcdir)/agents/web \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \
 	-DFM_OCF_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
 

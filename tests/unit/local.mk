@@ -66,8 +66,8 @@ tests_unit_test_probe_phase_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_probe_phase_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_probe_phase_LDADD = $(FM_UNIT_LDADD) $(OPENSSL_LIBS)
 # The loop's timer is the faultmon program's, not the library's.
-tests_unit_test_run_timer_SOURCES = tests/unit/test_run_timer.c src/cmd_run_timer.c
-tests_unit_test_run_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_unit_test_run_timer_SOURCES = tests/unit/test_run_timer.c src/run/timer.c
+tests_unit_test_run_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/run
 tests_unit_test_run_timer_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_run_timer_LDADD = $(FM_UNIT_LDADD) $(LIBQB_LIBS)
 tests_unit_test_tls_session_SOURCES = tests/unit/test_tls_session.c
@@ -185,12 +185,12 @@ tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 
-tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c src/cmd_migrate_xml.c
-tests_unit_test_migrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c src/cmd/cmd_migrate_xml.c
+tests_unit_test_migrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/cmd
 tests_unit_test_migrate_CFLAGS = $(FM_UNIT_CFLAGS) $(LIBXML2_CFLAGS)
 tests_unit_test_migrate_LDADD = $(FM_UNIT_LDADD) $(LIBXML2_LIBS)
-tests_unit_test_run_stay_SOURCES = tests/unit/test_run_stay.c src/cmd_run_stay.c
-tests_unit_test_run_stay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
+tests_unit_test_run_stay_SOURCES = tests/unit/test_run_stay.c src/run/stay.c
+tests_unit_test_run_stay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/run -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
 tests_unit_test_run_stay_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
 tests_unit_test_run_stay_LDADD = $(FM_UNIT_LDADD) $(PACEMAKER_LIBS)
 tests_unit_test_monitor_stand_SOURCES = tests/unit/test_monitor_stand.c

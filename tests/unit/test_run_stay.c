@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd_run_stay.h"
+#include "stay.h"
 
 static void
 test_xml(void **state)

@@ -16,7 +16,7 @@
 
 #include <faultmon/clock.h>
 
-#include "cmd_run_timer.h"
+#include "timer.h"
 
 #define WATCHDOG_MS 2000u
 

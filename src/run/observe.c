@@ -17,7 +17,7 @@
 #include <faultmon/log.h>
 #include <faultmon/psi.h>
 
-#include "cmd_run_observe.h"
+#include "observe.h"
 
 /* How long the loopback handshake may take: the kernel answers it at once
  * on a healthy node, even a loaded one; this is only asked on failed

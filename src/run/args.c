@@ -13,7 +13,7 @@
 #include <faultmon/log.h>
 #include <faultmon/parse.h>
 
-#include "cmd_run_args.h"
+#include "args.h"
 
 /* The watched process's name goes into reasons and logs: a short word
  * ("httpd", "nginx"), else a neutral one. */

@@ -16,7 +16,7 @@
 
 #include <faultmon/log.h>
 
-#include "cmd_run_request.h"
+#include "request.h"
 
 /* The controller's own answers (which node it is, the acknowledgement). */
 #define FM_PCMK_TIMEOUT_MS 1000

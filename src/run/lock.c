@@ -11,7 +11,7 @@
 #include <faultmon/commands.h>
 #include <faultmon/state.h>
 
-#include "cmd_run_lock.h"
+#include "lock.h"
 
 int
 fm_run_lock_busy(const char *resource, int64_t pid, bool is_loop)

@@ -16,7 +16,7 @@
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
 
-#include "cmd_run_attrs.h"
+#include "attrs.h"
 
 #define FM_ATTRD_TIMEOUT_MS 5000
 #define FM_ATTRD_STOP_TIMEOUT_MS 500    /* each: the agent's stop waits 2 s */

@@ -10,7 +10,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "cmd_run_timer.h"
+#include "timer.h"
 
 static void
 fire(struct fm_run_timer *t)

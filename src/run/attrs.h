@@ -15,7 +15,7 @@
 #include <faultmon/pcmk.h>
 #include <faultmon/state.h>
 
-#include "cmd_run_jobs.h"
+#include "jobs.h"
 
 /* One loop's attributes. */
 /* The attributes this loop sets, each with at most one update running. */

@@ -14,7 +14,7 @@
 
 #include <faultmon/log.h>
 
-#include "cmd_run_stay.h"
+#include "stay.h"
 
 int
 fm_run_stay_xml(const char *rsc_id, const char *node, long long until_s, char *buf, size_t len)

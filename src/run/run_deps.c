@@ -14,7 +14,7 @@
 #include <faultmon/clock.h>
 #include <faultmon/log.h>
 
-#include "cmd_run_deps.h"
+#include "run_deps.h"
 
 #define FM_DEPS_ATTRD_TIMEOUT_MS 2000
 #define FM_DEPS_SETTLE_GRACE_MS 2000

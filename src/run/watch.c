@@ -15,7 +15,7 @@
 #include <faultmon/log.h>
 #include <faultmon/pidfile.h>
 
-#include "cmd_run_loop.h"
+#include "loop.h"
 
 /*
  * The watched process (httpd's parent, named by the pid file the agent

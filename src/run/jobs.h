@@ -17,7 +17,7 @@
 
 #include <qb/qbloop.h>
 
-#include "cmd_run_timer.h"
+#include "timer.h"
 
 /* A status other than the child's own (0-255, 128 + a signal). */
 #define FM_RUN_JOB_CANNOT_RUN   (-1)    /* fork or exec failed: out says why */

@@ -15,13 +15,13 @@
 #include <faultmon/probe.h>
 #include <faultmon/runconf.h>
 
-#include "cmd_run_args.h"
-#include "cmd_run_attrs.h"
-#include "cmd_run_deps.h"
-#include "cmd_run_jobs.h"
-#include "cmd_run_observe.h"
-#include "cmd_run_request.h"
-#include "cmd_run_timer.h"
+#include "args.h"
+#include "attrs.h"
+#include "run_deps.h"
+#include "jobs.h"
+#include "observe.h"
+#include "request.h"
+#include "timer.h"
 
 struct fm_loop {
     const char *resource;

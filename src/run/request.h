@@ -12,9 +12,9 @@
 
 #include <faultmon/pcmk.h>
 
-#include "cmd_run_attrs.h"
-#include "cmd_run_jobs.h"
-#include "cmd_run_stay.h"
+#include "attrs.h"
+#include "jobs.h"
+#include "stay.h"
 
 /*! \brief The request ended: \p rc 0 when the controller took it, else
  *         \p err says why (refused, unreachable, no answer in time). */

@@ -31,16 +31,16 @@
 #include <faultmon/runconf.h>
 #include <faultmon/state.h>
 
-#include "cmd_run_args.h"
-#include "cmd_run_observe.h"
-#include "cmd_run_attrs.h"
-#include "cmd_run_deps.h"
-#include "cmd_run_history.h"
-#include "cmd_run_jobs.h"
-#include "cmd_run_lock.h"
-#include "cmd_run_loop.h"
-#include "cmd_run_request.h"
-#include "cmd_run_timer.h"
+#include "args.h"
+#include "observe.h"
+#include "attrs.h"
+#include "run_deps.h"
+#include "run_history.h"
+#include "jobs.h"
+#include "lock.h"
+#include "loop.h"
+#include "request.h"
+#include "timer.h"
 
 
 static void loop_cycle_start(struct fm_loop *lp);

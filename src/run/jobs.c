@@ -25,7 +25,7 @@
 #include <faultmon/log.h>
 #include <faultmon/spawn.h>
 
-#include "cmd_run_jobs.h"
+#include "jobs.h"
 
 /* Without a pidfd, how soon waitpid(WNOHANG) is asked again. */
 #define FM_RUN_JOB_REAP_RETRY_MS 5

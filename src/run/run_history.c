@@ -19,7 +19,7 @@
 #include <faultmon/kvfile.h>
 #include <faultmon/log.h>
 
-#include "cmd_run_history.h"
+#include "run_history.h"
 
 static void
 write_params(FILE *out, const void *data)

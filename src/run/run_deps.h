@@ -17,7 +17,7 @@
 #include <faultmon/result.h>
 #include <faultmon/target.h>
 
-#include "cmd_run_jobs.h"
+#include "jobs.h"
 
 struct fm_run_dep {
     const struct fm_target *target;

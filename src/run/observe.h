@@ -16,9 +16,9 @@
 #include <faultmon/loopback.h>
 #include <faultmon/observer.h>
 
-#include "cmd_run_attrs.h"
-#include "cmd_run_jobs.h"
-#include "cmd_run_timer.h"
+#include "attrs.h"
+#include "jobs.h"
+#include "timer.h"
 
 struct fm_run_observer {
     struct fm_observer_ctx ctx;
