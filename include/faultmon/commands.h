@@ -45,7 +45,7 @@ int fm_cmd_probe(int argc, char **argv);
 int fm_cmd_run(int argc, char **argv);
 int fm_cmd_status(int argc, char **argv);
 
-/*! \brief faultmon status --cluster: every node's view, from the CIB (src/cmd_status_cluster.c). */
+/*! \brief faultmon status --cluster: every node's view, from the CIB (src/cmd/cmd_status_cluster.c). */
 int fm_cmd_status_cluster(bool json);
 int fm_cmd_resume(int argc, char **argv);
 int fm_cmd_reset(int argc, char **argv);

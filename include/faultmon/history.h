@@ -114,7 +114,7 @@ struct fm_history_buf {
     int64_t cert_days;              /* as of the last CERT record */
     uint32_t params_hash;
     char params[FM_HISTORY_PARAMS_MAX];     /* history.params, as written */
-    /* The writer's (src/cmd_run_history.c). */
+    /* The writer's (src/run/run_history.c). */
     bool params_written;
     int last_error;                 /* said once, until a write succeeds */
 };

@@ -36,7 +36,7 @@
  *   history, history.1, history.params, history.bad
  *                the cycle history that `faultmon simulate --replay` runs
  *                again, and the parameters of the loop that wrote it
- *                (faultmon/history.h; written by src/cmd_run_history.c)
+ *                (faultmon/history.h; written by src/run/run_history.c)
  *   .*.tmp       files being written, renamed into place when complete
  *   *.bad        a state file that failed to parse, set aside for inspection
  */

@@ -1,6 +1,6 @@
 /*
  * faultmon migrate: what it reads from the CIB and from crm_mon
- * (src/cmd_migrate_xml.c, libxml2; pure functions of the XML text, so that
+ * (src/cmd/cmd_migrate_xml.c, libxml2; pure functions of the XML text, so that
  * tests/unit/test_migrate.c checks them without a cluster).
  */
 #ifndef FAULTMON_CMD_MIGRATE_H

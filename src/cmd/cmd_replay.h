@@ -1,6 +1,6 @@
 /*
- * faultmon simulate --replay (src/cmd_replay.c: the command line and the
- * files; src/cmd_replay_run.c: the replay and what it prints).
+ * faultmon simulate --replay (src/cmd/cmd_replay.c: the command line and the
+ * files; src/cmd/cmd_replay_run.c: the replay and what it prints).
  */
 #ifndef FAULTMON_CMD_REPLAY_H
 #define FAULTMON_CMD_REPLAY_H

@@ -1,5 +1,5 @@
 /*
- * faultmon simulate --replay: the replay itself (see src/cmd_replay.h).
+ * faultmon simulate --replay: the replay itself (see src/cmd/cmd_replay.h).
  * Each recorded outcome goes to the loop's own monitor, as the loop handed
  * it over: a cycle through fm_monitor_input_done(), an event, a resume, a
  * reset; a new loop (a LOOP_START record) gets a new monitor that restores

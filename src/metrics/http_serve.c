@@ -1,7 +1,7 @@
 /*
  * faultmon: what the exporter answers to the bytes a client sent (see
  * faultmon/metrics.h).  Pure: no socket, no clock, so the whole of it is
- * unit-tested; the exporter (src/cmd_exporter.c) does the I/O.
+ * unit-tested; the exporter (src/cmd/cmd_exporter.c) does the I/O.
  */
 #include <config.h>
 

@@ -1,5 +1,5 @@
 /*
- * faultmon run: its command line and configuration (see cmd_run_args.h).
+ * faultmon run: its command line and configuration (see run/args.h).
  */
 #include <config.h>
 

@@ -1,6 +1,6 @@
 /*
- * faultmon run: its command line and configuration (src/cmd_run_args.c),
- * apart from the loop's wiring (src/cmd_run.c).
+ * faultmon run: its command line and configuration (src/run/args.c),
+ * apart from the loop's wiring (src/run/loop.c).
  */
 #ifndef FAULTMON_CMD_RUN_ARGS_H
 #define FAULTMON_CMD_RUN_ARGS_H

@@ -1,7 +1,7 @@
 /*
- * faultmon run: the node attributes of a loop (cmd_run_attrs.h), through
+ * faultmon run: the node attributes of a loop (run/attrs.h), through
  * Pacemaker's attrd_updater, run as a child on the loop's epoll
- * (cmd_run_jobs.h): never waited for, killed at its deadline.  The tool and
+ * (run/jobs.h): never waited for, killed at its deadline.  The tool and
  * not a library, because Pacemaker 2.1 has no public attrd API (its
  * pcmk__attrd_api_* calls are internal and change between releases).  The
  * loop runs inside the cluster, so a missing cluster is only a log line.
@@ -194,7 +194,7 @@ fm_run_attrs_node_health(struct fm_run_attrs *ra, const char *name, const char *
     }
 }
 
-/* In the recovery request's child (cmd_run_request.c), which may wait: the
+/* In the recovery request's child (run/request.c), which may wait: the
  * controller must not be asked before the ban is set. */
 void
 fm_run_attrs_ban(struct fm_run_attrs *ra, const struct fm_pcmk_resource *rsc)

@@ -1,6 +1,6 @@
 /*
- * faultmon run: the node attributes the loop keeps (src/cmd_run_attrs.c),
- * apart from the loop's wiring (src/cmd_run.c): the reason of a recovery
+ * faultmon run: the node attributes the loop keeps (src/run/attrs.c),
+ * apart from the loop's wiring (src/run/loop.c): the reason of a recovery
  * (faultmon-RESOURCE-reason), the state and the weight, through
  * attrd_updater.
  */

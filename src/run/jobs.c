@@ -1,5 +1,5 @@
 /*
- * faultmon run: the loop's children (see cmd_run_jobs.h).
+ * faultmon run: the loop's children (see run/jobs.h).
  *
  * A job ends when its pipe has closed and it has exited.  Its exit is seen
  * on a pidfd (Linux 5.3); a kernel without one gets a waitpid(WNOHANG)

@@ -1,5 +1,5 @@
 /*
- * faultmon run: the loop's children (src/cmd_run_jobs.c).  Everything the
+ * faultmon run: the loop's children (src/run/jobs.c).  Everything the
  * loop asks of the cluster goes through a program or a connection that
  * can hang (attrd_updater on a frozen attrd, corosync-cfgtool, the
  * controller's IPC): each runs as a child whose output pipe and pidfd sit

@@ -1,5 +1,5 @@
 /*
- * faultmon run: the loop's lock and pid file (cmd_run_lock.h).
+ * faultmon run: the loop's lock and pid file (run/lock.h).
  */
 #include <config.h>
 

@@ -1,6 +1,6 @@
 /*
- * faultmon run: the loop's lock and pid file (src/cmd_run_lock.c), apart
- * from the loop's wiring (src/cmd_run.c): one loop a resource, one
+ * faultmon run: the loop's lock and pid file (src/run/lock.c), apart
+ * from the loop's wiring (src/run/loop.c): one loop a resource, one
  * decision engine.
  */
 #ifndef FAULTMON_CMD_RUN_LOCK_H

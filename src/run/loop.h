@@ -1,6 +1,6 @@
 /*
- * faultmon run: the loop of one resource (src/cmd_run.c), its state shared
- * with the files that carry parts of it out (src/cmd_run_watch.c).
+ * faultmon run: the loop of one resource (src/run/loop.c), its state shared
+ * with the files that carry parts of it out (src/run/watch.c).
  */
 #ifndef FAULTMON_CMD_RUN_LOOP_H
 #define FAULTMON_CMD_RUN_LOOP_H

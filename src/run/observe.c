@@ -1,5 +1,5 @@
 /*
- * faultmon run: the observer as a suspect (cmd_run_observe.h).
+ * faultmon run: the observer as a suspect (run/observe.h).
  */
 #include <config.h>
 

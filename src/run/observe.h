@@ -1,6 +1,6 @@
 /*
- * faultmon run: the observer as a suspect (src/cmd_run_observe.c), apart
- * from the loop's wiring (src/cmd_run.c): before a failed cycle may ask
+ * faultmon run: the observer as a suspect (src/run/observe.c), apart
+ * from the loop's wiring (src/run/loop.c): before a failed cycle may ask
  * for recovery, is this node itself impaired (its pressure, a late cycle,
  * other resources recovering at once, its own loopback failing, its
  * corosync links down)?  The rules are observer.h's.

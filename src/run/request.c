@@ -1,5 +1,5 @@
 /*
- * faultmon run: the loop's recovery request (cmd_run_request.h).
+ * faultmon run: the loop's recovery request (run/request.h).
  *
  * Pacemaker's IPC client blocks (pcmk_connect_ipc() has no deadline: with
  * pacemaker-controld frozen it took 9 s to fail) and its public API gives

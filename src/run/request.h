@@ -1,6 +1,6 @@
 /*
- * faultmon run: the loop's recovery request (src/cmd_run_request.c), apart
- * from the loop's wiring (src/cmd_run.c): the controller's IPC connects,
+ * faultmon run: the loop's recovery request (src/run/request.c), apart
+ * from the loop's wiring (src/run/loop.c): the controller's IPC connects,
  * asks and reads the acknowledgement in a child of the loop, under one
  * deadline, so that a frozen controller (pacemaker-controld SIGSTOPped, or
  * busy) never holds the loop.
@@ -34,7 +34,7 @@ struct fm_run_request {
 /*!
  * \brief Ask the controller to recover rsc for \p action, the guarded
  *        resource banned from this node first when \p ban; a restart's
- *        constraint that keeps it here (cmd_run_stay.h) is written first,
+ *        constraint that keeps it here (run/stay.h) is written first,
  *        by a cibadmin child of the loop: the request follows when it has
  *        ended, failed or been killed at its bound.  Never more than one
  *        request at a time.

@@ -1,7 +1,7 @@
 /*
  * faultmon run: the service's dependencies across the cluster
- * (cmd_run_deps.h), through Pacemaker's attrd_updater, run on the loop
- * (cmd_run_jobs.h: never waited for, killed at its deadline).
+ * (run/run_deps.h), through Pacemaker's attrd_updater, run on the loop
+ * (run/jobs.h: never waited for, killed at its deadline).
  */
 #include <config.h>
 
@@ -297,7 +297,7 @@ on_withdrawn(void *data, int status, const char *out, size_t size)
 }
 
 /* The deletes run together on the loop, which stops once they have ended
- * (cmd_run.c: the agent's stop waits 2 s for it). */
+ * (run/loop.c: the agent's stop waits 2 s for it). */
 void
 fm_run_deps_withdraw(struct fm_run_deps *dp)
 {

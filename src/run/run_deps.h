@@ -1,7 +1,7 @@
 /*
  * faultmon run: the service's dependencies (Dependency_list) across the
- * cluster (src/cmd_run_deps.c), apart from the loop's wiring
- * (src/cmd_run.c): each cycle this node's view of each dependency is
+ * cluster (src/run/run_deps.c), apart from the loop's wiring
+ * (src/run/loop.c): each cycle this node's view of each dependency is
  * published when it changes, and before a failed cycle may ask for
  * recovery the others' views are read and judged (faultmon/deps.h).
  */

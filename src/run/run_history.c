@@ -1,5 +1,5 @@
 /*
- * faultmon run: the cycle history's writer (see src/cmd_run_history.h).
+ * faultmon run: the cycle history's writer (see src/run/run_history.h).
  * Called whenever the loop writes its state (at most every 10 s, at each
  * change, before a recovery is asked, at stop), so that an ok cycle costs
  * no system call; a batch costs an open, an fstat, a pread, one write and

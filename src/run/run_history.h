@@ -1,6 +1,6 @@
 /*
- * faultmon run: the cycle history's writer (src/cmd_run_history.c), apart
- * from the loop's wiring (src/cmd_run.c): DIR/history, DIR/history.1 and
+ * faultmon run: the cycle history's writer (src/run/run_history.c), apart
+ * from the loop's wiring (src/run/loop.c): DIR/history, DIR/history.1 and
  * DIR/history.params (faultmon/history.h).
  */
 #ifndef FAULTMON_CMD_RUN_HISTORY_H

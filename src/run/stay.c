@@ -1,8 +1,8 @@
 /*
- * faultmon run: a restart asked in place stays in place (cmd_run_stay.h),
+ * faultmon run: a restart asked in place stays in place (run/stay.h),
  * through a location constraint that expires by itself, written with
  * cibadmin: argv, no shell, run by the loop as a child it never waits for
- * (src/cmd_run_request.c), under FM_RUN_STAY_TIMEOUT_MS.
+ * (src/run/request.c), under FM_RUN_STAY_TIMEOUT_MS.
  */
 #include <config.h>
 

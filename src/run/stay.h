@@ -1,5 +1,5 @@
 /*
- * faultmon run: a restart asked in place stays in place (cmd_run_stay.c).
+ * faultmon run: a restart asked in place stays in place (run/stay.c).
  */
 #ifndef FAULTMON_CMD_RUN_STAY_H
 #define FAULTMON_CMD_RUN_STAY_H
@@ -43,7 +43,7 @@ struct fm_run_stay {
 
 /*!
  * \brief The cibadmin call that writes the constraint for \p rsc on its
- *        node, into \p call (the loop runs it: src/cmd_run_request.c).
+ *        node, into \p call (the loop runs it: src/run/request.c).
  * \return 0; ENOENT when there is nothing to place (no node, a clone's
  *         instance), EINVAL when a name cannot be written (said in the log)
  */

@@ -1,5 +1,5 @@
 /*
- * faultmon run: the loop's one timer (see cmd_run_timer.h for why a timer
+ * faultmon run: the loop's one timer (see run/timer.h for why a timer
  * fd and not a libqb timer).
  */
 #include <config.h>

@@ -1,6 +1,6 @@
 /*
  * faultmon fuzzing: the Apache configuration reader of ocf:faultmon:apache
- * (agents/ocf_apache_conf.c), on a tree of files made from the input.
+ * (agents/web/ocf_apache_conf.c), on a tree of files made from the input.
  *
  * Input and sandbox: fuzz_conf_tree.h (the main file is httpd.conf).
  *

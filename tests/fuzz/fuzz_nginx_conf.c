@@ -1,6 +1,6 @@
 /*
  * faultmon fuzzing: the nginx configuration reader of ocf:faultmon:nginx
- * (agents/ocf_nginx_conf.c), on a tree of files made from the input.
+ * (agents/web/ocf_nginx_conf.c), on a tree of files made from the input.
  *
  * Input and sandbox: fuzz_conf_tree.h (the main file is nginx.conf).
  *

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-timer.sh: the loop's own timer (src/cmd_run_timer.c), a timer fd in
+# run-timer.sh: the loop's own timer (src/run/timer.c), a timer fd in
 # libqb's poll set: it wakes the loop for its next cycle and for a burst
 # cycle's deadline on time and in one wake-up.  libqb's own timers sleep
 # whole milliseconds rounded down and then poll without sleeping until they

@@ -1,6 +1,6 @@
 /*
  * Unit tests: what faultmon migrate reads from the CIB, an agent's
- * meta-data and crm_mon's XML (src/cmd_migrate_xml.c).
+ * meta-data and crm_mon's XML (src/cmd/cmd_migrate_xml.c).
  */
 #include <config.h>
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests: the invocation and the parameters (agents/ocf_env.c): what
+ * Unit tests: the invocation and the parameters (agents/ocf/ocf_env.c): what
  * the executor's environment gives, and the booleans every parameter
  * accepts (util's fm_parse_bool(), with the agent's default for unset or
  * empty).

@@ -1,6 +1,6 @@
 /*
  * Unit tests: the agents' lines in Pacemaker's log file
- * (agents/ocf_halog.c), in the form resource-agents' ocf_log writes them
+ * (agents/ocf/ocf_halog.c), in the form resource-agents' ocf_log writes them
  * (the expected lines are ocf-shellfuncs' own output, with its date and pid),
  * at a pretend time, and where they may be written.
  */

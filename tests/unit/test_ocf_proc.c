@@ -1,5 +1,5 @@
 /*
- * Unit tests: processes (agents/ocf_proc.c): pid files as httpd writes them
+ * Unit tests: processes (agents/ocf/ocf_proc.c): pid files as httpd writes them
  * and as a hostile or broken node leaves them, and running a program with a
  * deadline.
  */

@@ -1,5 +1,5 @@
 /*
- * Unit tests: the agent's record (agents/ocf_record.c): the bytes on disk
+ * Unit tests: the agent's record (agents/ocf/ocf_record.c): the bytes on disk
  * (agent-state.sh and the cluster tests read them, and a record written by
  * an older agent must still be read), and the records the kvfile reader
  * refuses, which the agent must never take for a verdict.

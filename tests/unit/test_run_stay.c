@@ -1,6 +1,6 @@
 /*
  * Unit tests: the constraint that keeps a restart in place
- * (src/cmd_run_stay.c): its XML, the names it refuses to write, and the
+ * (src/run/stay.c): its XML, the names it refuses to write, and the
  * cibadmin call the loop runs for it.
  */
 #include <config.h>
@@ -38,7 +38,7 @@ test_xml(void **state)
     assert_int_equal(fm_run_stay_xml("web", "node3", 0, buf, 64), EINVAL);
 }
 
-/* The call the loop runs as its child (src/cmd_run_request.c). */
+/* The call the loop runs as its child (src/run/request.c). */
 static void
 test_argv(void **state)
 {

@@ -1,5 +1,5 @@
 /*
- * Unit tests: the loop's timer (src/cmd_run_timer.c) on a real libqb loop,
+ * Unit tests: the loop's timer (src/run/timer.c) on a real libqb loop,
  * each run under a watchdog: it fires once, not before its time; setting it
  * again within a millisecond is no system call; a new setting replaces the
  * old one, callback and all; 0 fires at once; without a timer fd it falls
