@@ -55,6 +55,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/runconf.c \
 	src/core/scheme.c \
 	src/core/history.c \
+	src/core/ocf_rc.c \
 	src/core/state.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
@@ -132,7 +133,6 @@ src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)
 noinst_LTLIBRARIES += src/pcmk/libfmocf.la
 src_pcmk_libfmocf_la_SOURCES = \
 	src/pcmk/attrd.c \
-	src/pcmk/ocf_rc.c \
 	src/pcmk/recovery.c
 src_pcmk_libfmocf_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
