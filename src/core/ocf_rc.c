@@ -1,5 +1,6 @@
 /*
- * faultmon: the OCF exit code for a decision (see include/faultmon/ocf_rc.h).
+ * faultmon: the OCF exit code for a decision and for a loop's state, the
+ * one place of that rule (see include/faultmon/ocf_rc.h).
  *
  * Why these codes (Pacemaker 2.1.5, lib/pengine/unpack.c, remap_operation()
  * and unpack_rsc_op_failure(); measured on a real cluster too):
@@ -42,4 +43,15 @@ fm_ocf_rc_for_action(enum fm_action action)
         case FM_ACTION_NONE:     return PCMK_OCF_OK;
     }
     return PCMK_OCF_OK;
+}
+
+int
+fm_ocf_rc_for_state(enum fm_action pending, enum fm_action action, bool publish_only)
+{
+    if (publish_only) {
+        return PCMK_OCF_OK;         /* httpmon answers 0; its attribute tells */
+    }
+    /* A pending recovery is asked until it is carried out, whatever the
+     * decisions since; an out-of-range value asks for nothing. */
+    return (int) fm_ocf_rc_for_action((pending != FM_ACTION_NONE)? pending : action);
 }

@@ -408,21 +408,8 @@ parse_line(char *key, char *value, struct fm_run_state *st)
 int
 fm_state_ocf_rc(const struct fm_run_state *st)
 {
-    struct fm_decision dec;
-
-    if (strcmp(st->kind, FM_KIND_HTTPMON) == 0) {
-        return PCMK_OCF_OK;         /* its monitor answers 0; the attribute tells */
-    }
-    memset(&dec, 0, sizeof(dec));
-    dec.action = (st->pending != FM_ACTION_NONE)? st->pending : st->action;
-    switch (dec.action) {
-        case FM_ACTION_NONE:
-        case FM_ACTION_RESTART:
-        case FM_ACTION_FAILOVER:
-        case FM_ACTION_DEGRADED:
-            return (int) fm_ocf_rc_for_action(dec.action);
-    }
-    return PCMK_OCF_OK;
+    /* httpmon's monitor answers 0; the attribute tells. */
+    return fm_ocf_rc_for_state(st->pending, st->action, strcmp(st->kind, FM_KIND_HTTPMON) == 0);
 }
 
 void

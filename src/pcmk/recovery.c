@@ -42,10 +42,7 @@ fm_recovery_pending(enum fm_action pending, const struct fm_decision *dec, bool 
 int
 fm_recovery_ocf_rc(enum fm_action pending, const struct fm_decision *dec, bool publish_only)
 {
-    if (publish_only) {
-        return 0;                   /* httpmon answers 0 and publishes */
-    }
-    return (int) fm_ocf_rc_for_action((pending != FM_ACTION_NONE)? pending : dec->action);
+    return fm_ocf_rc_for_state(pending, dec->action, publish_only);
 }
 
 bool
