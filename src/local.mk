@@ -73,8 +73,8 @@ src_core_libfmcore_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 noinst_LTLIBRARIES += src/decide/libfmdecide.la
 src_decide_libfmdecide_la_SOURCES = \
 	src/decide/adaptive.c \
+	src/decide/decide.c \
 	src/decide/decide_int.h \
-	src/decide/engine.c \
 	src/decide/excuse.c \
 	src/decide/names.c \
 	src/decide/params.c \
