@@ -1,7 +1,7 @@
 /*
  * faultmon: what `faultmon reset` and `faultmon resume` do to the state file
  * when no loop runs (a running loop does the same in its engine, whose
- * forget_failures() in src/decide/engine.c this follows on the exported
+ * forget_failures() in src/decide/decide.c this follows on the exported
  * state), so that the next loop imports a state the reader accepts.
  */
 #include <config.h>

@@ -1,5 +1,5 @@
 /*
- * faultmon: internals shared by the decision engine's files (engine.c,
+ * faultmon: internals shared by the decision engine's files (decide.c,
  * persist.c, params.c); not part of the interface.
  */
 #ifndef FAULTMON_DECIDE_INT_H

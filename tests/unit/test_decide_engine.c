@@ -1,5 +1,5 @@
 /*
- * Unit tests of the decision engine (src/decide/engine.c), with a fake clock:
+ * Unit tests of the decision engine (src/decide/decide.c), with a fake clock:
  * every time is a number in the test's tables, nothing sleeps.
  *
  * Most rules are tested as timelines: a list of cycles, each with what the
