@@ -10,6 +10,8 @@
  */
 #include <config.h>
 
+#include "ocf_guard.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +22,6 @@
 #include <faultmon/pcmk.h>
 #include <faultmon/recovery.h>
 #include <faultmon/state.h>
-
-#include "ocf_guard.h"
 
 /* Pacemaker's ids are XML IDs; faultmon's state names allow no more.  The
  * XPath of the CIB lookup quotes the id, so this also keeps quotes out. */

@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include "ocf_httpmon.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,8 +19,6 @@
 #include <faultmon/parse.h>
 #include <faultmon/state.h>
 #include <faultmon/target.h>
-
-#include "ocf_httpmon.h"
 
 #define DEFAULT_NAME "faultmon-httpmon"
 #define DEFAULT_DAMPEN "5s"

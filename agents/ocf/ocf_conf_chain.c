@@ -4,6 +4,8 @@
  */
 #include <config.h>
 
+#include "ocf_conf_chain.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -14,8 +16,6 @@
 
 #include <faultmon/clock.h>
 #include <faultmon/text.h>
-
-#include "ocf_conf_chain.h"
 
 static uint64_t budget_ms = FM_CONF_DEFAULT_BUDGET_MS;
 

@@ -13,6 +13,8 @@
  */
 #include <config.h>
 
+#include "ocf_apache.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

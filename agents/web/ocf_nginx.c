@@ -7,6 +7,8 @@
  */
 #include <config.h>
 
+#include "ocf_nginx.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,6 @@
 
 #include <faultmon/words.h>
 
-#include "ocf_nginx.h"
 #include "ocf_nginx_int.h"
 
 #define DEFAULT_STATUS10REGEX "Reading: [0-9]+ Writing: [0-9]+ Waiting: [0-9]+"

@@ -10,6 +10,8 @@
  */
 #include <config.h>
 
+#include "cmd_migrate.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -22,8 +24,6 @@
 #include <faultmon/commands.h>
 #include <faultmon/parse.h>
 #include <faultmon/spawn.h>
-
-#include "cmd_migrate.h"
 
 #define MIGRATE_OUT_MAX (16 * 1024 * 1024)
 #define MIGRATE_CMD_TIMEOUT_MS 10000

@@ -9,6 +9,8 @@
  */
 #include <config.h>
 
+#include "cmd_replay.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -24,8 +26,6 @@
 #include <faultmon/parse.h>
 #include <faultmon/state.h>
 #include <faultmon/trust.h>
-
-#include "cmd_replay.h"
 
 enum {
     OPT_REPLAY = 600,

@@ -6,11 +6,12 @@
  */
 #include <config.h>
 
+#include <faultmon/history.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <faultmon/history.h>
 #include <faultmon/kvfile.h>
 #include <faultmon/runconf.h>
 #include <faultmon/state.h>

@@ -3,6 +3,8 @@
  */
 #include <config.h>
 
+#include <faultmon/probe_params.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +13,6 @@
 #include <strings.h>
 
 #include <faultmon/parse.h>
-#include <faultmon/probe_params.h>
 #include <faultmon/runconf.h>
 #include <faultmon/text.h>
 

@@ -3,13 +3,14 @@
  */
 #include <config.h>
 
+#include <faultmon/runconf.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <faultmon/probe_params.h>
-#include <faultmon/runconf.h>
 #include <faultmon/text.h>
 
 void

@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include <faultmon/scheme.h>
+
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -12,7 +14,6 @@
 #include <strings.h>
 
 #include <faultmon/regex_guard.h>
-#include <faultmon/scheme.h>
 
 #define Q(key) FM_QUERY_BIT(FM_QUERY_ ## key)
 

@@ -7,6 +7,8 @@
  */
 #include <config.h>
 
+#include <faultmon/state.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,7 +22,6 @@
 #include <faultmon/kvfile.h>
 #include <faultmon/ocf_rc.h>
 #include <faultmon/parse.h>
-#include <faultmon/state.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 #include <faultmon/trust.h>

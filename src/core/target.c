@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include <faultmon/target.h>
+
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -15,7 +17,6 @@
 #include <strings.h>
 
 #include <faultmon/scheme.h>
-#include <faultmon/target.h>
 #include <faultmon/text.h>
 #include <faultmon/words.h>
 

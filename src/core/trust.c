@@ -4,6 +4,8 @@
  */
 #include <config.h>
 
+#include <faultmon/trust.h>
+
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -14,7 +16,6 @@
 
 #include <faultmon/kvfile.h>
 #include <faultmon/text.h>
-#include <faultmon/trust.h>
 
 bool
 fm_trust_owner(uid_t uid)

@@ -9,14 +9,14 @@
  */
 #include <config.h>
 
+#include <faultmon/decide.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <faultmon/decide.h>
 
 #include "decide_int.h"
 

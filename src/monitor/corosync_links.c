@@ -20,10 +20,10 @@
  */
 #include <config.h>
 
+#include <faultmon/corosync_links.h>
+
 #include <stdio.h>
 #include <string.h>
-
-#include <faultmon/corosync_links.h>
 
 /* The longest line understood, and the most words on one. */
 #define LINE_MAX_BYTES 256

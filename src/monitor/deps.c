@@ -3,14 +3,14 @@
  */
 #include <config.h>
 
+#include <faultmon/deps.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <faultmon/deps.h>
 
 /* Append the letters and digits of [p, end) to buf, a run of anything else
  * as one '-'. */

@@ -6,13 +6,14 @@
  */
 #include <config.h>
 
+#include <faultmon/monitor.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
 
-#include <faultmon/monitor.h>
 #include <faultmon/recovery.h>
 #include <faultmon/summary.h>
 #include <faultmon/target.h>

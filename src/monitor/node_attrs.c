@@ -3,9 +3,9 @@
  */
 #include <config.h>
 
-#include <stdio.h>
-
 #include <faultmon/node_attrs.h>
+
+#include <stdio.h>
 
 unsigned
 fm_node_attrs_due(const struct fm_node_attrs *a, enum fm_state state, uint32_t weight, uint64_t now_us)

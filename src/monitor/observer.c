@@ -7,10 +7,10 @@
  */
 #include <config.h>
 
+#include <faultmon/observer.h>
+
 #include <inttypes.h>
 #include <stdio.h>
-
-#include <faultmon/observer.h>
 
 bool
 fm_observer_impaired(const struct fm_decide_opts *o, const struct fm_observer_ctx *ctx,

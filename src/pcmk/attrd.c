@@ -7,12 +7,13 @@
  */
 #include <config.h>
 
+#include <faultmon/attrd.h>
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <faultmon/attrd.h>
 #include <faultmon/spawn.h>
 
 size_t

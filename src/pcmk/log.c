@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include <faultmon/log.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,6 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include <faultmon/log.h>
 #include <faultmon/text.h>
 
 #define FM_PACEMAKER_LOG "/var/log/pacemaker/pacemaker.log"

@@ -4,6 +4,8 @@
  */
 #include <config.h>
 
+#include <faultmon/recovery.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,7 +16,6 @@
 
 #include <faultmon/kvfile.h>
 #include <faultmon/ocf_rc.h>
-#include <faultmon/recovery.h>
 
 #define RECOVERY_PATH_MAX 4200
 #define RECOVERY_LINE_MAX 64

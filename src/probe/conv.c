@@ -9,13 +9,14 @@
  */
 #include <config.h>
 
+#include "conv.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <faultmon/text.h>
-#include "conv.h"
 
 #define FM_CONV_RX_INITIAL_BYTES 512
 

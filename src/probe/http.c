@@ -7,6 +7,8 @@
  */
 #include <config.h>
 
+#include <faultmon/http.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,7 +22,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <faultmon/http.h>
 #include <faultmon/log.h>
 #include <faultmon/text.h>
 #include "probe_int.h"

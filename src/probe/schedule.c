@@ -4,9 +4,9 @@
  */
 #include <config.h>
 
-#include <limits.h>
-
 #include "schedule.h"
+
+#include <limits.h>
 
 /* Windows longer than this are cut (a day; i * window stays far from
  * overflow for any number of targets a run can hold). */

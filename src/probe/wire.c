@@ -3,9 +3,9 @@
  */
 #include <config.h>
 
-#include <string.h>
-
 #include "wire.h"
+
+#include <string.h>
 
 void
 fm_wire_reply_init(struct fm_wire_reply *reply)

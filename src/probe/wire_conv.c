@@ -5,11 +5,12 @@
  */
 #include <config.h>
 
+#include "wire_conv.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include <faultmon/text.h>
-#include "wire_conv.h"
 
 void
 fm_wire_describe(const struct fm_wire_reply *reply, const char *code_label, const char *reply_bytes,

@@ -3,6 +3,8 @@
  */
 #include <config.h>
 
+#include "args.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,8 +14,6 @@
 #include <faultmon/commands.h>
 #include <faultmon/log.h>
 #include <faultmon/parse.h>
-
-#include "args.h"
 
 /* The watched process's name goes into reasons and logs: a short word
  * ("httpd", "nginx"), else a neutral one. */

@@ -8,6 +8,8 @@
  */
 #include <config.h>
 
+#include "attrs.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +17,6 @@
 #include <faultmon/attrd.h>
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
-
-#include "attrs.h"
 
 #define FM_ATTRD_TIMEOUT_MS 5000
 #define FM_ATTRD_STOP_TIMEOUT_MS 500    /* each: the agent's stop waits 2 s */

@@ -10,6 +10,8 @@
  */
 #include <config.h>
 
+#include "jobs.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -24,8 +26,6 @@
 #include <faultmon/clock.h>
 #include <faultmon/log.h>
 #include <faultmon/spawn.h>
-
-#include "jobs.h"
 
 /* Without a pidfd, how soon waitpid(WNOHANG) is asked again. */
 #define FM_RUN_JOB_REAP_RETRY_MS 5

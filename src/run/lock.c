@@ -3,6 +3,8 @@
  */
 #include <config.h>
 
+#include "lock.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,8 +12,6 @@
 
 #include <faultmon/commands.h>
 #include <faultmon/state.h>
-
-#include "lock.h"
 
 int
 fm_run_lock_busy(const char *resource, int64_t pid, bool is_loop)

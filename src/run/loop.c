@@ -8,6 +8,8 @@
  */
 #include <config.h>
 
+#include "loop.h"
+
 #include <errno.h>
 #include <malloc.h>
 #include <poll.h>
@@ -38,7 +40,6 @@
 #include "run_history.h"
 #include "jobs.h"
 #include "lock.h"
-#include "loop.h"
 #include "request.h"
 #include "timer.h"
 

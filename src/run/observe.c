@@ -3,6 +3,8 @@
  */
 #include <config.h>
 
+#include "observe.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -16,8 +18,6 @@
 #include <faultmon/corosync_links.h>
 #include <faultmon/log.h>
 #include <faultmon/psi.h>
-
-#include "observe.h"
 
 /* How long the loopback handshake may take: the kernel answers it at once
  * on a healthy node, even a loaded one; this is only asked on failed

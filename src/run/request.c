@@ -11,12 +11,12 @@
  */
 #include <config.h>
 
+#include "request.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include <faultmon/log.h>
-
-#include "request.h"
 
 /* The controller's own answers (which node it is, the acknowledgement). */
 #define FM_PCMK_TIMEOUT_MS 1000

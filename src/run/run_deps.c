@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include "run_deps.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +15,6 @@
 #include <faultmon/attrd.h>
 #include <faultmon/clock.h>
 #include <faultmon/log.h>
-
-#include "run_deps.h"
 
 #define FM_DEPS_ATTRD_TIMEOUT_MS 2000
 #define FM_DEPS_SETTLE_GRACE_MS 2000

@@ -8,6 +8,8 @@
  */
 #include <config.h>
 
+#include "run_history.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -18,8 +20,6 @@
 
 #include <faultmon/kvfile.h>
 #include <faultmon/log.h>
-
-#include "run_history.h"
 
 static void
 write_params(FILE *out, const void *data)

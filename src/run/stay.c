@@ -6,6 +6,8 @@
  */
 #include <config.h>
 
+#include "stay.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +15,6 @@
 #include <time.h>
 
 #include <faultmon/log.h>
-
-#include "stay.h"
 
 int
 fm_run_stay_xml(const char *rsc_id, const char *node, long long until_s, char *buf, size_t len)

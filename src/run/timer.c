@@ -4,13 +4,13 @@
  */
 #include <config.h>
 
+#include "timer.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
-
-#include "timer.h"
 
 static void
 fire(struct fm_run_timer *t)

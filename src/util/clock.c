@@ -4,10 +4,10 @@
  */
 #include <config.h>
 
+#include <faultmon/clock.h>
+
 #include <limits.h>
 #include <time.h>
-
-#include <faultmon/clock.h>
 
 uint64_t
 fm_now_us(void)

@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include <faultmon/kvfile.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -15,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <faultmon/kvfile.h>
 #include <faultmon/text.h>
 
 #define FM_KVFILE_TRAILER "end"

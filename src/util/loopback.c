@@ -3,14 +3,14 @@
  */
 #include <config.h>
 
+#include <faultmon/loopback.h>
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <faultmon/loopback.h>
 
 /* Enough for the checks of a few cycles should a drain be missed. */
 #define FM_LOOPBACK_BACKLOG 8

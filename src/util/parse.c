@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include <faultmon/parse.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -13,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <faultmon/parse.h>
 #include <faultmon/text.h>
 
 /* One maximum for a duration: a year. */

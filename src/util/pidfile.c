@@ -3,6 +3,8 @@
  */
 #include <config.h>
 
+#include <faultmon/pidfile.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -10,7 +12,6 @@
 
 #include <faultmon/kvfile.h>
 #include <faultmon/parse.h>
-#include <faultmon/pidfile.h>
 #include <faultmon/text.h>
 
 int

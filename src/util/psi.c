@@ -11,6 +11,8 @@
  */
 #include <config.h>
 
+#include <faultmon/psi.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -18,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <faultmon/psi.h>
 
 /* A PSI file is two short lines; /proc/self/cgroup and mountinfo are read
  * in this much at most (a mountinfo with thousands of mounts is cut: the

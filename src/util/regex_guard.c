@@ -19,14 +19,14 @@
  */
 #include <config.h>
 
+#include <faultmon/regex_guard.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <faultmon/regex_guard.h>
 
 struct guard {
     const char *p;

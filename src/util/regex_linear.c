@@ -10,9 +10,9 @@
  */
 #include <config.h>
 
-#include <string.h>
-
 #include <faultmon/regex_linear.h>
+
+#include <string.h>
 
 /* ERE metacharacters: literal only when escaped. */
 static const char ere_meta[] = ".[]()*+?{}|^$\\";

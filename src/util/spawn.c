@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include <faultmon/spawn.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -16,7 +18,6 @@
 #include <unistd.h>
 
 #include <faultmon/clock.h>
-#include <faultmon/spawn.h>
 
 extern char **environ;
 

@@ -9,13 +9,13 @@
  */
 #include <config.h>
 
+#include <faultmon/text.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <faultmon/text.h>
 
 #define FM_TEXT_MASK "***"
 

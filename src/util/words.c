@@ -4,12 +4,12 @@
  */
 #include <config.h>
 
+#include <faultmon/words.h>
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <faultmon/words.h>
 
 static int
 push_word(char ***words, size_t *n, const char *text, size_t len)
