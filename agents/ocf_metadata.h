@@ -1,6 +1,9 @@
 /*
  * faultmon OCF agents: the meta-data, compiled in from metadata/AGENT.xml
  * by agents/local.mk, so that the XML files stay the one source.
+ *
+ * No .c of its name: ocf_metadata.c is generated into the build
+ * by agents/local.mk.
  */
 #ifndef FAULTMON_OCF_METADATA_H
 #define FAULTMON_OCF_METADATA_H

@@ -10,6 +10,9 @@
  * action files use most of the sections, and one short list shows a newcomer
  * every helper an agent has (one header per concern would be nine headers
  * of a few declarations each).
+ *
+ * No .c of its name: the interface of the folder agents/ocf/, one
+ * ocf_SECTION.c per section.
  */
 #ifndef FAULTMON_OCF_COMMON_H
 #define FAULTMON_OCF_COMMON_H

@@ -3,6 +3,8 @@
  * configuration reader's interface, which is ocf_apache.h): the resolved
  * invocation, and the functions of its parameters, its level-10 test and
  * its httpd control, each in its own file.
+ *
+ * No .c of its name: a pure interface between the apache agent's files.
  */
 #ifndef FAULTMON_OCF_APACHE_INT_H
 #define FAULTMON_OCF_APACHE_INT_H

@@ -2,6 +2,8 @@
  * faultmon OCF agents: what the files of ocf:faultmon:nginx share: its
  * parameters (ocf_nginx_params.c) and its server control and monitor tests
  * (ocf_nginx.c), the struct fm_web_ops of the shared actions.
+ *
+ * No .c of its name: a pure interface between the nginx agent's files.
  */
 #ifndef FAULTMON_OCF_NGINX_INT_H
 #define FAULTMON_OCF_NGINX_INT_H

@@ -2,6 +2,9 @@
  * faultmon: the subcommands of the faultmon program.  Each takes the
  * arguments after "faultmon" (argv[0] is the subcommand's name) and returns
  * the process exit status.
+ *
+ * No .c of its name: each command is its own file, src/cmd/cmd_NAME.c
+ * (faultmon run: src/run/loop.c), and src/faultmon.c's table calls them.
  */
 #ifndef FAULTMON_COMMANDS_H
 #define FAULTMON_COMMANDS_H

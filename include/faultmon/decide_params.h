@@ -6,6 +6,9 @@
  * parser (fm_decide_opts_set()), the checker (fm_decide_opts_validate()),
  * `faultmon simulate`'s options and help, and metadata/check-metadata.sh all
  * read it, in the manner of Pacemaker's cluster_options[].
+ *
+ * No .c of its name: the interface of src/decide/params.c (the decide_ prefix
+ * keeps the public name apart from probe_params.h).
  */
 #ifndef FAULTMON_DECIDE_PARAMS_H
 #define FAULTMON_DECIDE_PARAMS_H

@@ -1,6 +1,8 @@
 /*
  * faultmon: the decision engine's history as plain numbers, for the loop to
  * persist in its state file and to hand back after a restart.
+ *
+ * No .c of its name: the interface of src/decide/persist.c.
  */
 #ifndef FAULTMON_DECIDE_PERSIST_H
 #define FAULTMON_DECIDE_PERSIST_H

@@ -7,6 +7,9 @@
  * probe, a socket or the loop, so a scrape can neither slow a cycle nor
  * change a verdict.  Every family is written once, with its HELP and TYPE,
  * its series for every resource together, as the format demands.
+ *
+ * No .c of its name: the interface of the folder src/metrics/ (render.c,
+ * http_serve.c, listen.c).
  */
 #ifndef FAULTMON_METRICS_H
 #define FAULTMON_METRICS_H

@@ -1,5 +1,8 @@
 /*
  * faultmon: asking Pacemaker to recover a resource now.
+ *
+ * No .c of its name: the interface of src/pcmk/signal.c, the controller
+ * request.
  */
 #ifndef FAULTMON_PCMK_H
 #define FAULTMON_PCMK_H

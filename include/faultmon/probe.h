@@ -12,6 +12,9 @@
  * The engine changes nothing in its process: its caller raises the
  * open-file limit (fm_probe_reserve_fds()) and gives freed memory back
  * (fm_probe_run_take_released()).
+ *
+ * No .c of its name: the interface of the probe library, the folder
+ * src/probe/ (engine.c runs it).
  */
 #ifndef FAULTMON_PROBE_H
 #define FAULTMON_PROBE_H

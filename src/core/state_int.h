@@ -2,6 +2,8 @@
  * faultmon: what the state file's own files share (not for callers):
  * state.c reads and writes the file, state_metrics.c the keys of the
  * metrics.
+ *
+ * No .c of its name: a pure interface between the state file's files.
  */
 #ifndef FAULTMON_STATE_INT_H
 #define FAULTMON_STATE_INT_H

@@ -1,6 +1,8 @@
 /*
  * faultmon: internals shared by the decision engine's files (decide.c,
  * persist.c, params.c); not part of the interface.
+ *
+ * No .c of its name: a pure interface between the decision engine's files.
  */
 #ifndef FAULTMON_DECIDE_INT_H
 #define FAULTMON_DECIDE_INT_H

@@ -1,5 +1,7 @@
 /*
  * faultmon: the monitor's own functions across its files (not for callers).
+ *
+ * No .c of its name: a pure interface between the monitor's files.
  */
 #ifndef FAULTMON_MONITOR_INT_H
 #define FAULTMON_MONITOR_INT_H

@@ -18,6 +18,8 @@
  * Adding a protocol is one new file that defines a const struct
  * fm_probe_proto, one row in fm_probe_protos[] (engine.c), a kind in enum
  * fm_probe_kind and its scheme's row in src/core/scheme.c.
+ *
+ * No .c of its name: a pure interface between the probe library's files.
  */
 #ifndef FAULTMON_PROBE_INT_H
 #define FAULTMON_PROBE_INT_H
