@@ -10,6 +10,8 @@
  * and the loop's state) and httpd's pid file; everything that needs the
  * Apache configuration, the envfiles or a probe happens in start, stop,
  * validate-all and OCF_CHECK_LEVEL=10, or when the agent has no record.
+ *
+ * Size: one concern, the OCF actions of the two web agents and their dispatch.
  */
 #include <config.h>
 

@@ -3,6 +3,9 @@
  * directives the agent needs (ServerRoot, PidFile, DefaultRuntimeDir,
  * Listen, the server-status location), following its includes and
  * conditional sections as httpd would, without running anything.
+ *
+ * Size: one concern, httpd's configuration grammar (directives, includes,
+ * conditional sections), whose parts call each other at every step.
  */
 #include <config.h>
 

@@ -4,6 +4,9 @@
  * consistent.  Writes are atomic and the framing is checked by kvfile.c;
  * reads trust nothing (a truncated, corrupt or foreign file is an error,
  * never a decision).  The directory and its lock are state_dir.c's.
+ *
+ * Size: one concern, the state file's keys, written, read and checked side by
+ * side, so that a new key is added in one file.
  */
 #include <config.h>
 

@@ -6,6 +6,9 @@
  * reason, so that the rules live in one place whatever fed the engine.  The
  * parameters are in params.c, adaptive response time in adaptive.c, the
  * words in names.c, import and export in persist.c.
+ *
+ * Size: one concern, decide_step() and the state machine it moves, in one
+ * file on purpose: the rules live in one place.
  */
 #include <config.h>
 

@@ -8,6 +8,9 @@
  * resolver, the linger for TLS session tickets.  Connecting is tcp.c's, TLS
  * is tls.c's, and what a probe sends and how its answer is judged belong
  * to the protocol of its kind (fm_probe_protos[] below; see probe_int.h).
+ *
+ * Size: one concern, the scheduler: slots, the deadline, epoll dispatch and
+ * the resolver's hand-off.
  */
 #include <config.h>
 

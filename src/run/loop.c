@@ -5,6 +5,9 @@
  * epoll fd is one poll entry, and one timer carries either the next cycle or
  * the running cycle's deadline, so the process sleeps between probes.  This
  * file is the wiring only (set-up, callbacks, the files and calls asked for).
+ *
+ * Size: one concern, the loop's wiring: every callback of the main loop and
+ * the order of a cycle; what it wires (args, attrs, jobs...) has its own files.
  */
 #include <config.h>
 

@@ -1,7 +1,12 @@
 #!/bin/bash
-# sizes.sh: the code stays in small pieces (issue 10): no C file of src/ or
-# agents/ over 700 lines and no function over 80, unless the file says why at
-# its top in a comment line "Size: ..." (the reason a reader needs).
+# sizes.sh: the code stays in small pieces (issues 10 and 32): no function
+# of src/ or agents/ over 80 lines, and no C file over 600 lines unless it
+# holds one concern and says so at its top in a comment line "Size: ..." (the
+# reason a reader needs).  600, not the 700 of issue 10: files were squeezed
+# to 700 (a comment folded to get under); a file that grows past 600 must
+# now either split by concern or say why it is one, and nothing is squeezed
+# to pass a count.  A Size: line excuses the file's length, never a long
+# function.
 # Functions are found by the project's layout (Pacemaker's): the name at
 # column 0, the body's braces at column 0.
 
@@ -10,7 +15,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 . "$FM_TEST_LIB/tap.sh"
 
 TOP=${FM_TOP_SRCDIR:-$FM_TEST_LIB/../..}
-MAX_FILE_LINES=700
+MAX_FILE_LINES=600
 MAX_FUNCTION_LINES=80
 
 tap_watchdog 30
@@ -35,8 +40,8 @@ for f in "${files[@]}"; do
         /^\{/ { start = NR }
         /^\}/ && start { if (NR - start + 1 > max) printf "%s (%d lines) ", name, NR - start + 1; start = 0 }
     ' "$path")
-    if [ -z "$long" ] || [ -n "$reason" ]; then
-        ok "$f: no function over $MAX_FUNCTION_LINES lines${long:+ ($reason)}"
+    if [ -z "$long" ]; then
+        ok "$f: no function over $MAX_FUNCTION_LINES lines"
     else
         not_ok "$f: functions over $MAX_FUNCTION_LINES lines: $long"
     fi
