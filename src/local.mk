@@ -9,14 +9,15 @@
 #                            pid files
 #   src/core    libfmcore    libc only: results, target URIs, the run
 #                            configuration, the state store (and what an
-#                            offline reset or resume forgets in it)
+#                            offline reset or resume forgets in it), the
+#                            OCF code of a decision and of a state (ocf_rc.c)
 #   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)
 #   src/probe   libfmprobe   OpenSSL, c-ares: the probe engine (epoll, one deadline)
 #                            and one file per protocol
 #   src/pcmk    libfmpcmk    libqb + libcrmcommon: logging, the controller
 #                            request
 #   src/pcmk    libfmocf     libc only (Pacemaker's headers, not its
-#                            libraries): OCF exit codes, and the Pacemaker
+#                            libraries): the Pacemaker
 #                            protocol the loop and the agents share (pending
 #                            recovery, refusal, staleness, and every file
 #                            they exchange: recovery.c; attrd_updater)
@@ -164,8 +165,8 @@ src_monitor_libfmmonitor_la_SOURCES = \
 src_monitor_libfmmonitor_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 # The libc-only libraries, in link order (each archive before those it uses:
-# the state store in core uses the engine and the OCF codes).
-FM_LIBS_LIBC = src/core/libfmcore.la src/decide/libfmdecide.la src/pcmk/libfmocf.la \
+# the Pacemaker protocol uses the state store, which uses the engine).
+FM_LIBS_LIBC = src/pcmk/libfmocf.la src/core/libfmcore.la src/decide/libfmdecide.la \
 	src/util/libfmutil.la
 # Everything the faultmon command links, for the command, the unit tests and
 # the fuzz harnesses.

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the OCF exit code for a decision (src/pcmk/ocf_rc.c): the
+ * Unit tests of the OCF exit code for a decision (src/core/ocf_rc.c): the
  * codes Pacemaker's scheduler reads as restart, failover and degraded.
  */
 #include <config.h>
