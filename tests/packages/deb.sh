@@ -1,9 +1,14 @@
 #!/bin/bash
-# deb.sh: the Debian package.  Builds faultmon_*.deb from a copy of the
-# source tree with dpkg-buildpackage, checks it with lintian and dpkg-deb,
-# then installs it with `apt install ./faultmon_*.deb`, asks Pacemaker's
-# tools for the agents' meta-data, purges it, and checks that the purge left
-# nothing behind.
+# deb.sh: the Debian package.  Builds the source package and
+# faultmon_*.deb from make dist's tarball (as faultmon_VERSION.orig.tar.gz)
+# with dpkg-buildpackage, checks them with lintian --pedantic (any tag not
+# overridden fails) and dpkg-deb.  Then installs the previous build (the
+# same binaries repacked as version VERSION-0), starts two loops with its
+# httpmon agent against an HTTP server, upgrades to this build with `apt
+# install ./faultmon_*.deb` and checks that the loops ran on untouched and
+# that the new agent reads their state; asks Pacemaker's tools for the
+# agents' meta-data, stops the loops, purges the package, and checks that
+# the purge left nothing behind.
 #
 # The install never touches this machine's root file system: it happens in a
 # chroot whose root is an overlay of / (upper layer in the test's temporary
@@ -15,7 +20,7 @@
 # hidden inside the overlay first, as on a machine that never had one.
 #
 # Needs root, dpkg-dev, debhelper, lintian, the build dependencies in
-# debian/control, apt, crm_resource (pacemaker-cli-utils) and overlayfs;
+# debian/control, apt, crm_resource (pacemaker-cli-utils), python3 and overlayfs;
 # without one of them it prints "1..0 # SKIP why".  pcs is optional.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
@@ -177,7 +182,7 @@ fm_deb_stop_loops() {
 }
 
 fm_deb_inside() {
-    local work=$1 r=$1/root deb names p out missing status
+    local work=$1 r=$1/root deb names p out missing
     read -r TAP_COUNT TAP_FAILED < "$work/tap-count"
     FM_DEB_COUNT_FILE=$work/tap-count
     trap 'fm_cleanup_run; echo "$TAP_COUNT $TAP_FAILED" > "$FM_DEB_COUNT_FILE"' EXIT
@@ -251,7 +256,12 @@ fm_deb_inside() {
     fm_deb_stop_loops "$work"
     mkdir -p "$r/run/faultmon/web"
     echo state > "$r/run/faultmon/web/state"
+    fm_deb_purge "$work"
+}
 
+# Purge the package; nothing it installed or made may stay.
+fm_deb_purge() {
+    local work=$1 r=$1/root status missing p kind
     fm_timeout 120 chroot "$r" apt-get purge -y faultmon > "$work/apt-purge.log" 2>&1
     status=$?
     ok_if "$status" "apt purge faultmon (in the overlay)"
@@ -322,7 +332,7 @@ fi
     exit 0
 }
 for tool in dpkg-buildpackage dpkg-checkbuilddeps dh lintian apt-get unshare chroot findmnt \
-    crm_resource xmllint; do
+    crm_resource xmllint python3; do
     command -v "$tool" > /dev/null 2>&1 || {
         echo "1..0 # SKIP $tool is not installed (bash tests/install-deps.sh)"
         exit 0
