@@ -415,7 +415,7 @@ dpkg --compare-versions "$FM_DEB_PREVIOUS" lt "$(dpkg-deb -f "$work/$deb" Versio
 # every tag fails, whatever its level (error, warning, info, pedantic; not
 # lintian's experimental checks); a tag kept is overridden, with its reason, in
 # debian/faultmon.lintian-overrides or debian/source/lintian-overrides.
-fm_timeout 300 lintian --pedantic --fail-on error,warning,info,pedantic \
+fm_timeout 300 lintian --pedantic --display-info --fail-on error,warning,info,pedantic \
     "$work/src/$changes" > "$work/lintian.log" 2>&1
 status=$?
 grep -E '^[EWIP]: ' "$work/lintian.log" > "$work/lintian-tags"
