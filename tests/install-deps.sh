@@ -21,7 +21,7 @@ packages=(
     # the observer under pressure (tests/cluster/pressure-1node.sh)
     stress-ng
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)
-    dpkg-dev debhelper lintian rpm fakeroot
+    dpkg-dev debhelper lintian rpm rpmlint fakeroot
     # fuzzing (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
     clang libclang-rt-dev
     # Pacemaker 3.0.2's libcrmcommon, built from shared/vendor for the
