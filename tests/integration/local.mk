@@ -39,6 +39,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-smtp.sh \
 	tests/integration/proto-mail.sh \
 	tests/integration/proto-ftp.sh \
+	tests/integration/proto-h2.sh \
 	tests/integration/proto-udp.sh \
 	tests/integration/proto-postgres.sh \
 	tests/integration/proto-mysql.sh \
