@@ -24,6 +24,8 @@
 
 struct fm_h2;
 
+#define FM_H2_OUT_BYTES 16384
+
 /* What a protocol does with its stream's reply. */
 struct fm_h2_handler {
     /* A header field of a header block of the stream (cat: nghttp2's
@@ -56,8 +58,13 @@ struct fm_h2 {
     const struct fm_h2_request *request;
     struct fm_conn *conn;
     int32_t stream_id;
-    const uint8_t *out;         /* bytes from nghttp2 not written yet */
-    size_t out_len;
+    /* Frames are gathered into one write (no Nagle wait between small
+     * frames); what does not fit waits in nghttp2's own buffer. */
+    uint8_t out[FM_H2_OUT_BYTES];
+    size_t out_start;
+    size_t out_end;
+    const uint8_t *spill;       /* from nghttp2, not yet copied to out */
+    size_t spill_len;
     size_t body_sent;
     bool stream_closed;         /* the server ended the stream */
     uint32_t error_code;        /* its RST_STREAM code (0: a normal end) */

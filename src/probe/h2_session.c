@@ -290,6 +290,32 @@ fm_h2_release(struct fm_conn *conn)
     }
 }
 
+/* Gather what nghttp2 has to send into h2->out.  Returns 0, or the
+ * nghttp2 error. */
+static int
+h2_gather(struct fm_h2 *h2)
+{
+    while (h2->out_end < sizeof(h2->out)) {
+        size_t take = 0;
+
+        if (h2->spill_len == 0) {
+            ssize_t n = nghttp2_session_mem_send(h2->session, &h2->spill);
+
+            if (n <= 0) {
+                return (int) n;
+            }
+            h2->spill_len = (size_t) n;
+        }
+        take = sizeof(h2->out) - h2->out_end;
+        take = (take < h2->spill_len)? take : h2->spill_len;
+        memcpy(h2->out + h2->out_end, h2->spill, take);
+        h2->out_end += take;
+        h2->spill += take;
+        h2->spill_len -= take;
+    }
+    return 0;
+}
+
 /* Write what nghttp2 has to send.  Returns 0 when all is out, 1 when the
  * socket would block (its watch set), 2 once the verdict is given. */
 static int
@@ -300,19 +326,22 @@ h2_flush(struct fm_conn *conn, struct fm_h2 *h2)
     for (;;) {
         ssize_t n = 0;
 
-        if (h2->out_len == 0) {
-            n = nghttp2_session_mem_send(h2->session, &h2->out);
-            if (n < 0) {
-                fm_conn_finish(conn, FM_REASON_SEND_FAILED, 0, nghttp2_strerror((int) n));
+        if (h2->out_start == h2->out_end) {
+            int rc = 0;
+
+            h2->out_start = h2->out_end = 0;
+            rc = h2_gather(h2);
+            if (rc != 0) {
+                fm_conn_finish(conn, FM_REASON_SEND_FAILED, 0, nghttp2_strerror(rc));
                 return 2;
             }
-            if (n == 0) {
+            if (h2->out_end == 0) {
                 return 0;
             }
-            h2->out_len = (size_t) n;
         }
         errno = 0;
-        n = fm_conn_io(conn, true, (void *) h2->out, h2->out_len, detail, sizeof(detail));
+        n = fm_conn_io(conn, true, h2->out + h2->out_start, h2->out_end - h2->out_start,
+                       detail, sizeof(detail));
         if (n == -1) {
             return fm_conn_judged(conn)? 2 : 1;
         }
@@ -322,8 +351,7 @@ h2_flush(struct fm_conn *conn, struct fm_h2 *h2)
                            errno, (detail[0] != '\0')? detail : "connection closed while sending");
             return 2;
         }
-        h2->out += n;
-        h2->out_len -= (size_t) n;
+        h2->out_start += (size_t) n;
     }
 }
 
