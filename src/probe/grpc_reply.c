@@ -297,15 +297,21 @@ fm_grpc_judge(const struct fm_grpc_reply *reply, bool complete, const char *serv
     if ((reply->headers_done || complete) && judge_transport(reply, reason, detail, detail_len)) {
         return true;
     }
+    if (reply->msg_over) {
+        /* Judged at once: a server streaming without end is not waited for. */
+        snprintf(detail, detail_len, "malformed gRPC reply: a message too long for a "
+                 "HealthCheckResponse");
+        *reason = FM_REASON_READ_MALFORMED;
+        return true;
+    }
     if (!complete) {
         return false;
     }
     if (judge_grpc_status(reply, svc, reason, detail, detail_len)) {
         return true;
     }
-    if (reply->msg_over || fm_grpc_health_status(reply->msg, reply->msg_len, &status, &why) != 0) {
-        snprintf(detail, detail_len, "malformed gRPC reply: %s",
-                 reply->msg_over? "a message too long for a HealthCheckResponse" : why);
+    if (fm_grpc_health_status(reply->msg, reply->msg_len, &status, &why) != 0) {
+        snprintf(detail, detail_len, "malformed gRPC reply: %s", why);
         *reason = FM_REASON_READ_MALFORMED;
         return true;
     }
