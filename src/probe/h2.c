@@ -220,6 +220,14 @@ h2_judge(struct fm_conn *conn, struct fm_h2 *h2)
         fm_conn_finish(conn, FM_REASON_READ_FAILED, 0, detail);
         return;
     }
+    if (conn->rx_len == 0) {
+        /* No head yet (conn->rx not even made): nothing to judge. */
+        if (h2->stream_closed || h2->eof) {
+            fm_conn_finish(conn, FM_REASON_READ_FAILED, 0,
+                           "the HTTP/2 stream or connection ended before a reply");
+        }
+        return;
+    }
     if (fm_http_judge_conn(conn, h2->stream_closed || h2->eof)) {
         return;
     }
