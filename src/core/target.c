@@ -170,8 +170,8 @@ parse_scheme(const char *text, bool is_uri, struct uri_parts *u, char *err, size
                        u->info->name);
     }
     if (is_uri && (u->info->parts & FM_URI_HTTP) == 0) {
-        return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://",
-                       u->shown);
+        return fm_errf(err, err_len, EINVAL,
+                       "invalid URI '%s': a URI must be http://, https://, h2:// or h2c://", u->shown);
     }
     u->auth = sep + 3;
     u->auth_end = u->auth + strcspn(u->auth, "/?#");
