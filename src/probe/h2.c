@@ -143,6 +143,32 @@ h2_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     return 0;
 }
 
+/* Room for more of the rendered reply, within max_reply_bytes.  Unlike
+ * fm_conn_rx_room(), never a verdict: this runs inside nghttp2's
+ * callbacks, and a verdict frees the session. */
+static bool
+rx_grow(struct fm_conn *conn, struct fm_h2 *h2)
+{
+    size_t cap = (conn->rx_cap == 0)? 1024 : conn->rx_cap * 2;
+    char *grown = NULL;
+
+    if (cap > conn->run->opts->max_reply_bytes) {
+        cap = conn->run->opts->max_reply_bytes;
+    }
+    if (cap <= conn->rx_len) {
+        h2->capped = true;
+        return false;
+    }
+    grown = realloc(conn->rx, cap + 1);     /* + 1: kept NUL-terminated */
+    if (grown == NULL) {
+        h2->capped = h2->no_memory = true;
+        return false;
+    }
+    conn->rx = grown;
+    conn->rx_cap = cap;
+    return true;
+}
+
 /* Append to the rendered reply, within max_reply_bytes (the judge then
  * says what a reply cut by the cap is worth). */
 static void
@@ -150,10 +176,8 @@ rx_append(struct fm_conn *conn, struct fm_h2 *h2, const void *data, size_t len)
 {
     while (len > 0 && !h2->capped) {
         size_t room = 0;
-        int rc = fm_conn_rx_room(conn, 1024);
 
-        if (rc != 0) {
-            h2->capped = true;   /* E2BIG; ENOMEM has given the verdict */
+        if (conn->rx_len == conn->rx_cap && !rx_grow(conn, h2)) {
             return;
         }
         room = conn->rx_cap - conn->rx_len;
@@ -212,6 +236,10 @@ h2_judge(struct fm_conn *conn, struct fm_h2 *h2)
     char detail[sizeof(conn->result->detail)];
 
     if (fm_conn_judged(conn)) {
+        return;
+    }
+    if (h2->no_memory) {
+        fm_conn_finish(conn, FM_REASON_READ_FAILED, ENOMEM, NULL);
         return;
     }
     if (h2->stream_closed && h2->error_code != NGHTTP2_NO_ERROR) {

@@ -71,6 +71,7 @@ struct fm_h2 {
     bool eof;                   /* the connection ended */
     bool in_head;               /* in a response head's header block (h2.c) */
     char proto_error[96];       /* what nghttp2 found wrong in the server's bytes */
+    bool no_memory;             /* the reply could not be kept */
     bool capped;                /* a reply over max_reply_bytes was cut */
     struct fm_grpc_reply grpc;  /* grpc.c's reply, as it arrives */
 };

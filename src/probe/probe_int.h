@@ -14,6 +14,8 @@
  *   FM_PROBE_SMTP...  fm_probe_proto_smtp   (smtp.c, and one file per protocol:
  *                     a line protocol is a script of steps that conv.c runs)
  *   FM_PROBE_EXEC     fm_probe_proto_exec   (exec.c: a program, no socket)
+ *   FM_PROBE_H2       fm_probe_proto_h2     (h2.c over h2_session.c: HTTP/2)
+ *   FM_PROBE_GRPC     fm_probe_proto_grpc   (grpc.c over h2_session.c)
  *
  * Adding a protocol is one new file that defines a const struct
  * fm_probe_proto, one row in fm_probe_protos[] (engine.c), a kind in enum
