@@ -86,6 +86,11 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/exec.c \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \
+	src/probe/grpc.c \
+	src/probe/grpc_reply.c \
+	src/probe/h2.c \
+	src/probe/h2_int.h \
+	src/probe/h2_session.c \
 	src/probe/http.c \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
@@ -120,8 +125,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/wire.h \
 	src/probe/wire_conv.c \
 	src/probe/wire_conv.h
-src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS)
-src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)
+src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS) $(NGHTTP2_CFLAGS)
+src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS) $(NGHTTP2_LIBS)
 
 # The Pacemaker layer's libc-only part, which the agent links: it includes
 # <crm/common/results.h> for the OCF codes but links no Pacemaker library.
@@ -227,6 +232,7 @@ noinst_HEADERS = \
 	include/faultmon/decide_persist.h \
 	include/faultmon/deps.h \
 	include/faultmon/history.h \
+	include/faultmon/grpc.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \

@@ -158,7 +158,7 @@ fm_probe_opts_set_expect(struct fm_probe_opts *opts, const char *list, char *err
 const struct fm_status_set *
 fm_probe_opts_expect(const struct fm_probe_opts *opts, enum fm_probe_kind kind)
 {
-    return (kind == FM_PROBE_GET)? &opts->expect_get : &opts->expect_head;
+    return (kind == FM_PROBE_GET || kind == FM_PROBE_H2)? &opts->expect_get : &opts->expect_head;
 }
 
 int

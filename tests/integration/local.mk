@@ -45,6 +45,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-smtp.sh \
 	tests/integration/proto-mail.sh \
 	tests/integration/proto-ftp.sh \
+	tests/integration/proto-grpc.sh \
+	tests/integration/proto-h2.sh \
 	tests/integration/proto-udp.sh \
 	tests/integration/proto-postgres.sh \
 	tests/integration/proto-mysql.sh \
@@ -55,4 +57,5 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-exec.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
-EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py tests/proto_server.py
+EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py tests/proto_server.py \
+	tests/grpc_health_server.py
