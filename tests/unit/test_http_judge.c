@@ -142,6 +142,27 @@ static const struct judge_case cases[] = {
       REPLY("\"\\\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
             "\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\r\n"), .done = true,
       .reason = FM_REASON_READ_MALFORMED, .detail = "\"\\x22\\x5c\\x01\\x01" },
+    /* Edges (mutants that moved them by one survived the cases above). */
+    { "headers exactly at the cap: too large", REPLY("HTTP/1.1 200 OK\r\nServer: x"), .max_bytes = 26,
+      .done = true, .reason = FM_REASON_READ_TOO_LARGE, .detail = "reply headers exceed 26 bytes" },
+    { "a reply exactly at our cap: judged on what was read",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\nup"), .max_bytes = 41, .get = true,
+      .regex = "^up$", .done = true, .reason = FM_REASON_OK, .status = 200 },
+    { "a body exactly the window: judged, not waited for",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\nup and"), .window = 6, .get = true,
+      .regex = "^up and$", .done = true, .reason = FM_REASON_OK, .status = 200 },
+    { "a body exactly the window, then a close: the window is judged, not the cut",
+      REPLY("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\nup and"), .window = 6, .get = true,
+      .eof = true, .regex = "^up and$", .done = true, .reason = FM_REASON_OK, .status = 200 },
+    { "a detail shows a space as itself and DEL escaped",
+      REPLY("SSH 2\x7f\r\n"), .done = true, .reason = FM_REASON_READ_MALFORMED,
+      .detail = "\"SSH 2\\x7f\\x0d\\x0a\"" },
+    { "a detail of escaped bytes ends where its buffer does: 23 of them, not one more",
+      REPLY("\"\\\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
+            "\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\r\n"), .done = true,
+      .reason = FM_REASON_READ_MALFORMED,
+      .detail = "\"\\x22\\x5c\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01"
+                "\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\"" },
     { "a GET without a regex needs no body", REPLY("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n"),
       .get = true, .done = true, .reason = FM_REASON_OK, .status = 200 },
     /* service-signalled maintenance */
