@@ -207,6 +207,13 @@ test_brackets(void **state)
     accepted_and_fast("[[=]=]*++]");
     accepted_and_fast("[]*++]");
     accepted_and_fast("[^]*++]");
+    accepted_and_fast("[a:*++]");                   /* ":" "=" "." alone open no class */
+    accepted_and_fast("[a=*++]");
+    accepted_and_fast("[a.*++]");
+    accepted_and_fast("[[::]*++]");                 /* the class closes at once */
+    /* Not a bound (regcomp() decides): no "{m,n}" read into it. */
+    accepted_and_fast("a{1x,40000}");
+    accepted_and_fast("a{40000x");
     refused("[[:alpha:]]*++", "in a row");
     refused("[a]*++", "in a row");
     refused("[^a]*++", "in a row");
