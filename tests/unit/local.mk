@@ -237,5 +237,5 @@ TESTS += tests/unit/test-hygiene.sh
 dist_check_SCRIPTS += tests/unit/test-hygiene.sh
 TESTS += tests/unit/test-summarize.sh
 dist_check_SCRIPTS += tests/unit/test-summarize.sh
-EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt
+EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt tests/mutate.sh tests/mutate.README
 EXTRA_DIST += doc/tests-keep-their-word.md
