@@ -273,6 +273,24 @@ static const struct tcase cases[] = {
         },
     },
     {
+        "an excuse follows what the state says, after \"; \"",
+        { { "quorum", "2" }, { "fall", "3" } },
+        {
+            { S(0), COMP, .targets = 3, .failed = 3 },
+            { S(10), COMP, .targets = 3, .failed = 1,
+              .reason = "complete failure 1 of fall 3 in a row; 1 of 3 targets failing, below quorum 2: not counted" },
+        },
+    },
+    {
+        "a dependency's excuse follows what the state says, after \"; \"",
+        { { "fall", "3" } },
+        {
+            { S(0), COMP },
+            { S(10), COMP, .dep_all = "tcp://db:5432 down from all 3 nodes",
+              .reason = "complete failure 1 of fall 3 in a row; tcp://db:5432 down from all 3 nodes: holding" },
+        },
+    },
+    {
         "a quorum above the number of targets means all of them",
         { { "quorum", "5" } },
         {
