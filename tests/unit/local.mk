@@ -267,3 +267,5 @@ TESTS += tests/unit/test-summarize.sh
 dist_check_SCRIPTS += tests/unit/test-summarize.sh
 EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt
 EXTRA_DIST += doc/tests-keep-their-word.md
+TESTS += tests/unit/cli-style.sh
+dist_check_SCRIPTS += tests/unit/cli-style.sh
