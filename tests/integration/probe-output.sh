@@ -11,7 +11,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/probe.sh
 . "$FM_TEST_LIB/probe.sh"
 
-plan 9
+plan 11
 tap_watchdog 60
 fm_require_faultmon
 
@@ -71,5 +71,13 @@ is "$why" "" "--json: UTC times per run and target, counts, null where nothing w
 fm_probe --json --timeout 2s --count 2 --interval 50ms "$REFUSE"
 is "$(tail -n 1 "$FM_OUT" | "$PYTHON3" -c 'import json,sys; s=json.load(sys.stdin)["summary"]; print(s["sent"], s["complete"], s["min_us"] <= s["avg_us"] <= s["max_us"])')" \
     "2 2 True" "--json --count 2: the summary is a last object"
+
+# The log: one warning per failing target and episode, not one per cycle.
+fm_probe -v --timeout 2s --count 4 --interval 50ms "$REFUSE"
+is "$FM_RC/$(grep -c 'Failed to connect' "$FM_ERR")" "2/1" \
+    "a target refused four cycles running: one warning, not four"
+fm_probe -v -v --timeout 2s --count 3 --interval 50ms "$REFUSE"
+is "$(grep -c 'still failing (connect-failed, [23] cycles)' "$FM_ERR")" 2 \
+    "the repeats are debug lines that count the cycles"
 
 tap_done
