@@ -162,6 +162,7 @@ probe_usage(FILE *out)
 "                            counts, each target's time; null for no status\n"
 "                            or certificate), then the summary's object\n"
 "  -q, --quiet               print only the verdict line of each run\n"
+"      --list-params         list the parameters (name, default, help)\n"
 "  -v, --verbose             log to stderr too (twice: debug)\n"
 "  -h, --help                show this help and exit\n");
     probe_usage_rules(out);
