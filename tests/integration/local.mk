@@ -31,6 +31,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-resolve.sh \
 	tests/integration/probe-usage.sh \
 	tests/integration/probe-output.sh \
+	tests/integration/doc-examples.sh \
 	tests/integration/probe-early-send.sh \
 	tests/integration/probe-faults.sh \
 	tests/integration/probe-echoed-secrets.sh \
