@@ -300,6 +300,48 @@ status_one(const char *resource, bool json, bool first)
     return (int) v.code;
 }
 
+/* Every resource with a state directory on this node: the first exit
+ * status of 2, 1, 3, 4, 0 that applies; 4 when there is none. */
+static int
+status_all(bool json)
+{
+    int rc = 0;
+    bool any = false;
+    char base[4096];
+    DIR *dir = NULL;
+    struct dirent *ent = NULL;
+    bool first = true;
+
+    fm_state_dir("x", base, sizeof(base));
+    base[strlen(base) - 2] = '\0';
+    dir = opendir(base);
+    while (dir != NULL && (ent = readdir(dir)) != NULL) {
+        if (ent->d_name[0] == '.' || !fm_resource_name_valid(ent->d_name)) {
+            continue;
+        }
+        int one = status_one(ent->d_name, json, first);
+
+        if (one != STATUS_UNKNOWN && one != FM_EXIT_USAGE) {
+            first = false;      /* it printed something */
+        }
+        if (!any || status_rank((enum status_exit) one) > status_rank((enum status_exit) rc)) {
+            rc = one;
+        }
+        any = true;
+    }
+    if (dir != NULL) {
+        closedir(dir);
+    }
+    if (!any) {
+        rc = STATUS_UNKNOWN;
+    }
+    if (first && !json) {
+        /* Nothing printed: say so rather than leave an empty screen. */
+        printf("no resource is monitored on this node (no state in %s)\n", base);
+    }
+    return rc;
+}
+
 int
 fm_cmd_status(int argc, char **argv)
 {
@@ -309,7 +351,10 @@ fm_cmd_status(int argc, char **argv)
     int rc = 0;
 
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "-j") == 0) {
+        if (strncmp(argv[i], "--json=", 7) == 0) {
+            return fm_cli_error("status", "option '--json' takes no value: '%s' (see faultmon status --help)",
+                                argv[i]);
+        } else if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "-j") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--cluster") == 0) {
             cluster = true;
@@ -346,36 +391,7 @@ fm_cmd_status(int argc, char **argv)
     if (resource != NULL) {
         rc = status_one(resource, json, true);
     } else {
-        bool any = false;
-
-        char base[4096];
-        DIR *dir = NULL;
-        struct dirent *ent = NULL;
-        bool first = true;
-
-        fm_state_dir("x", base, sizeof(base));
-        base[strlen(base) - 2] = '\0';
-        dir = opendir(base);
-        while (dir != NULL && (ent = readdir(dir)) != NULL) {
-            if (ent->d_name[0] == '.' || !fm_resource_name_valid(ent->d_name)) {
-                continue;
-            }
-            int one = status_one(ent->d_name, json, first);
-
-            if (one != STATUS_UNKNOWN && one != FM_EXIT_USAGE) {
-                first = false;      /* it printed something */
-            }
-            if (!any || status_rank((enum status_exit) one) > status_rank((enum status_exit) rc)) {
-                rc = one;
-            }
-            any = true;
-        }
-        if (dir != NULL) {
-            closedir(dir);
-        }
-        if (!any) {
-            rc = STATUS_UNKNOWN;
-        }
+        rc = status_all(json);
     }
     if (json) {
         printf("]}\n");
@@ -404,6 +420,9 @@ fm_cmd_resume(int argc, char **argv)
                    "  2  nothing is held for manual resume on this node: nothing changed\n"
                    " 64  usage error\n");
             return 0;
+        }
+        if (argc >= 2 && argv[1][0] == '-') {
+            return fm_cli_error("resume", "unknown option '%s' (see faultmon resume --help)", argv[1]);
         }
         fprintf(stderr, "faultmon resume: expected one RESOURCE name (see faultmon resume --help)\n");
         return FM_EXIT_USAGE;

@@ -183,6 +183,8 @@ src_faultmon_SOURCES = \
 	src/cmd_migrate.h \
 	src/cmd_migrate_xml.c \
 	src/cmd_probe.c \
+	src/cmd_probe_out.c \
+	src/cmd_probe_out.h \
 	src/cmd_reset.c \
 	src/cmd_run.c \
 	src/cmd_run_args.c \

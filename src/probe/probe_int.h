@@ -156,6 +156,12 @@ struct fm_conn {
     /* An accepted deviation of the reply (http.c) was logged in this
      * episode: said once until a reply comes without one, or fails. */
     bool deviation_noted;
+    /* A failure was logged (a warning) in this episode: the same failure
+     * again is a debug line, the first success a notice, so that a target
+     * down for an hour is two lines in the cluster's log, not one a cycle. */
+    bool failure_noted;
+    enum fm_reason noted_reason;
+    uint64_t failed_cycles;
     size_t phase;                   /* a conversation's step (conv.c); 0 first */
     void *proto_state;              /* what the protocol holds this cycle (h2.c's
                                      * session), freed by its release */

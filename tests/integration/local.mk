@@ -34,6 +34,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-resolve-nss.sh \
 	tests/integration/probe-resolve.sh \
 	tests/integration/probe-usage.sh \
+	tests/integration/probe-output.sh \
+	tests/integration/doc-examples.sh \
 	tests/integration/probe-early-send.sh \
 	tests/integration/probe-faults.sh \
 	tests/integration/probe-echoed-secrets.sh \

@@ -274,3 +274,7 @@ EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt test
 EXTRA_DIST += doc/tests-keep-their-word.md
 TESTS += tests/unit/doc-links.sh
 dist_check_SCRIPTS += tests/unit/doc-links.sh
+TESTS += tests/unit/cli-style.sh
+dist_check_SCRIPTS += tests/unit/cli-style.sh
+TESTS += tests/unit/doc-options.sh
+dist_check_SCRIPTS += tests/unit/doc-options.sh

@@ -87,7 +87,7 @@ static const struct tcase cases[] = {
         { { NULL, NULL } },
         {
             { S(0), PART, .act = DEGR, .st = DEGRADED, .w = X(50),
-              .reason = "partial failure; weight 50 of 100 within Retry_interval 300 s" },
+              .reason = "partial failure; weight 50 of 100 within Retry_interval 300 s (1 partial failure)" },
             { S(60), COMP, .act = RESTART, .st = DOWN, .w = X(150), .r = X(1) },
         },
     },
