@@ -31,6 +31,7 @@
 #include <faultmon/runconf.h>
 #include <faultmon/state.h>
 
+#include "cmd_run_accesslog.h"
 #include "cmd_run_args.h"
 #include "cmd_run_observe.h"
 #include "cmd_run_attrs.h"
@@ -64,6 +65,7 @@ struct fm_loop {
     struct fm_pcmk_resource rsc;
     struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
     struct fm_run_deps deps;        /* Dependency_list's views across the cluster */
+    struct fm_run_accesslog alog;   /* access_log: what the clients got */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     uint64_t lock_path_checked_us;  /* fm_state_lock_recheck()'s; 0: at once */
     int exit_rc;                    /* set when the loop stops on an error */
@@ -307,6 +309,7 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
         start_error != NULL || fm_run_deps_service_failed(cycle.results, cycle.n),
         (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
         (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0, observer, sizeof(observer));
+    cycle.access_log = fm_run_accesslog_cycle(&lp->alog, cycle.now_us);
     fm_monitor_cycle_done(&lp->mon, &cycle, &out);
     if (!loop_apply(lp, &out)) {
         return;
@@ -634,6 +637,7 @@ run_loop(struct fm_loop *lp)
     /* High, as the signals and the timer: libqb runs its lower levels one
      * wake-up later, two epoll_wait calls for each. */
     qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
+    fm_run_accesslog_start(&lp->alog, lp->loop, &lp->cfg->probe.access_log, lp->resource, lp->dir);
     rc = fm_run_timer_init(&lp->timer, lp->loop);
     if (rc != 0) {
         fm_log_warn("%s: no timer fd (%s): the loop's timer is libqb's", lp->resource, strerror(rc));
@@ -657,6 +661,7 @@ run_teardown(struct fm_loop *lp)
     }
     if (lp->loop != NULL) {
         fm_run_timer_clear(&lp->timer);
+        fm_run_accesslog_stop(&lp->alog);
         qb_loop_destroy(lp->loop);
     }
     if (lp->lock_fd >= 0 && lp->mon.st.pid != 0 && fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
