@@ -54,6 +54,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/scheme.c \
 	src/core/history.c \
 	src/core/state.c \
+	src/core/state_accesslog.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
 	src/core/state_format.c \

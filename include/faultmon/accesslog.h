@@ -97,4 +97,11 @@ void fm_accesslog_window_rate(struct fm_accesslog_window *w, uint64_t now_us,
 bool fm_accesslog_window_verdict(struct fm_accesslog_window *w, const struct fm_accesslog_opts *opts,
                                  uint64_t now_us, char *why, size_t why_len);
 
+/*!
+ * \brief Read RESOURCE/accesslog, the rates the loop wrote beside the
+ *        state (src/core/state_accesslog.c), for status and the metrics.
+ * \return 0; ENOENT (none, or not trusted); EINVAL (not the writer's)
+ */
+int fm_state_accesslog_read(const char *dir, struct fm_accesslog_rate *rate, uint64_t *unparsed);
+
 #endif
