@@ -24,6 +24,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -184,8 +185,26 @@ follow_path(struct fm_run_accesslog *al, bool at_end, uint64_t now_us)
     al->open_rc = rc;
 }
 
+static void drain_all(struct fm_run_accesslog *al, uint64_t now_us);
+
+/* A backlog left by the bound: read on at the loop's next turn (the
+ * eventfd stays readable), after what is due then, not in one long read
+ * now.  (A libqb job runs only some twenty times a second.) */
+static int32_t
+on_more(int32_t fd, int32_t revents, void *data)
+{
+    struct fm_run_accesslog *al = data;
+    uint64_t count = 0;
+
+    if (read(fd, &count, sizeof(count)) < 0) {
+        count = 0;              /* EAGAIN: already read */
+    }
+    drain_all(al, fm_now_us());
+    return 0;
+}
+
 /* Read both files; prev is closed once the server writes only cur. */
-static bool
+static void
 drain_all(struct fm_run_accesslog *al, uint64_t now_us)
 {
     bool more = file_drain(al, &al->prev, now_us);
@@ -194,7 +213,13 @@ drain_all(struct fm_run_accesslog *al, uint64_t now_us)
     if (!more && al->prev.fd >= 0 && al->cur.offset > 0) {
         file_close(al, &al->prev);
     }
-    return more;
+    if (more && al->more_fd >= 0) {
+        uint64_t one = 1;
+
+        if (write(al->more_fd, &one, sizeof(one)) < 0) {
+            one = 0;            /* EAGAIN: a wake-up is due already */
+        }
+    }
 }
 
 static int32_t
@@ -242,6 +267,7 @@ fm_run_accesslog_start(struct fm_run_accesslog *al, qb_loop_t *loop, const struc
     file_reset(&al->cur);
     file_reset(&al->prev);
     fm_accesslog_window_init(&al->win, opts->window_ms);
+    al->more_fd = -1;
     al->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (al->ino_fd < 0) {
         fm_log_err("%s: access_log: no inotify (%s): not followed", resource, strerror(errno));
@@ -253,6 +279,11 @@ fm_run_accesslog_start(struct fm_run_accesslog *al, qb_loop_t *loop, const struc
     snprintf(parent, sizeof(parent), "%.*s", (slash == NULL)? 1 : (slash == opts->path)? 1
              : (int) (slash - opts->path), (slash == NULL)? "." : opts->path);
     al->dir_wd = inotify_add_watch(al->ino_fd, parent, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
+    al->more_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (al->more_fd >= 0 && qb_loop_poll_add(loop, QB_LOOP_HIGH, al->more_fd, POLLIN, al, on_more) != 0) {
+        close(al->more_fd);
+        al->more_fd = -1;       /* the backlog is read at the next event or cycle */
+    }
     if (qb_loop_poll_add(loop, QB_LOOP_HIGH, al->ino_fd, POLLIN, al, on_inotify) != 0) {
         fm_log_err("%s: access_log: cannot watch inotify on the loop: not followed", resource);
     }
@@ -309,6 +340,10 @@ fm_run_accesslog_stop(struct fm_run_accesslog *al)
     }
     file_close(al, &al->prev);
     file_close(al, &al->cur);
+    if (al->more_fd >= 0) {
+        qb_loop_poll_del(al->loop, al->more_fd);
+        close(al->more_fd);
+    }
     qb_loop_poll_del(al->loop, al->ino_fd);
     close(al->ino_fd);
     al->started = false;

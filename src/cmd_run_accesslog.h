@@ -43,6 +43,7 @@ struct fm_run_accesslog {
     int open_rc;                    /* the last open error, said once */
     struct fm_accesslog_rate written; /* what DIR/accesslog says */
     bool have_written;
+    int more_fd;                    /* eventfd: a backlog to read; -1: none */
     char why[256];
 };
 
