@@ -36,7 +36,7 @@ int
 fm_probe_opts_set_accesslog_5xx_pct(struct fm_probe_opts *opts, const char *text, char *err, size_t err_len)
 {
     if (parse_count(text, 1, 100, &opts->access_log.pct_5xx) != 0) {
-        return fm_errf(err, err_len, EINVAL, "invalid access_log_5xx_pct '%s': expected a percentage 1 to 100",
+        return fm_errf(err, err_len, EINVAL, "invalid percentage '%s': expected 1 to 100",
                        text);
     }
     return 0;
@@ -46,7 +46,7 @@ int
 fm_probe_opts_set_accesslog_slow_pct(struct fm_probe_opts *opts, const char *text, char *err, size_t err_len)
 {
     if (parse_count(text, 1, 100, &opts->access_log.slow_pct) != 0) {
-        return fm_errf(err, err_len, EINVAL, "invalid access_log_slow_pct '%s': expected a percentage 1 to 100",
+        return fm_errf(err, err_len, EINVAL, "invalid percentage '%s': expected 1 to 100",
                        text);
     }
     return 0;
@@ -58,7 +58,7 @@ fm_probe_opts_set_accesslog_min_requests(struct fm_probe_opts *opts, const char 
 {
     if (parse_count(text, 1, 1000000, &opts->access_log.min_requests) != 0) {
         return fm_errf(err, err_len, EINVAL,
-                       "invalid access_log_min_requests '%s': expected a count 1 to 1000000", text);
+                       "invalid count '%s': expected 1 to 1000000", text);
     }
     return 0;
 }
@@ -71,8 +71,7 @@ fm_probe_opts_set_accesslog_window(struct fm_probe_opts *opts, const char *text,
     uint64_t ms = 0;
 
     if (fm_parse_duration_ms(text, &ms) != 0 || ms < 1000 || ms > ACCESSLOG_DURATION_MAX_MS) {
-        return fm_errf(err, err_len, EINVAL, "invalid access_log_window '%s': expected a duration from 1s to 24h"
-                       " such as 60s", text);
+        return fm_errf(err, err_len, EINVAL, "invalid window '%s': expected a duration from 1s to 24h such as 60s", text);
     }
     opts->access_log.window_ms = ms;
     return 0;
@@ -84,8 +83,7 @@ fm_probe_opts_set_accesslog_slow(struct fm_probe_opts *opts, const char *text, c
     uint64_t ms = 0;
 
     if (fm_parse_duration_ms(text, &ms) != 0 || ms > ACCESSLOG_DURATION_MAX_MS) {
-        return fm_errf(err, err_len, EINVAL, "invalid access_log_slow '%s': expected a duration such as 2s,"
-                       " or 0 for off", text);
+        return fm_errf(err, err_len, EINVAL, "invalid duration '%s': expected one such as 2s, or 0 for off", text);
     }
     opts->access_log.slow_ms = ms;
     return 0;
