@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/pidfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,55 +25,26 @@
 #include <faultmon/log.h>
 #include <faultmon/monitor.h>
 #include <faultmon/pidfile.h>
+#include <faultmon/pcmk.h>
 #include <faultmon/probe.h>
 #include <faultmon/recovery.h>
 #include <faultmon/runconf.h>
 #include <faultmon/state.h>
 
-#include "cmd_run_accesslog.h"
 #include "cmd_run_args.h"
 #include "cmd_run_observe.h"
 #include "cmd_run_attrs.h"
 #include "cmd_run_deps.h"
-#include "cmd_run_stay.h"      /* faultmon/pcmk.h */
 #include "cmd_run_history.h"
+#include "cmd_run_jobs.h"
+#include "cmd_run_lock.h"
+#include "cmd_run_loop.h"
+#include "cmd_run_request.h"
 #include "cmd_run_timer.h"
 
-#define FM_PCMK_TIMEOUT_MS 1000
-
-struct fm_loop {
-    const char *resource;
-    const char *dir;
-    struct fm_run_config *cfg;
-    struct fm_probe_run *probe;
-    struct fm_monitor mon;
-    bool have_monitor;
-    qb_loop_t *loop;
-    struct fm_run_timer timer;      /* the next cycle, or the deadline */
-    bool in_cycle;
-    uint64_t cycle_start_us;
-    uint64_t cycle_due_us;          /* when the cycle timer was due, 0: none */
-    struct fm_run_observer obs;     /* is this node itself impaired? */
-    uint64_t max_cycles;            /* 0: forever */
-    bool signal_pacemaker;
-    bool reported_file;             /* the `reported` file exists */
-    struct fm_run_watch watch;      /* FAULTMON_WATCH_PIDFILE: the service's */
-    int watch_fd;                   /* pidfd of the watched process, or -1 */
-    long watch_pid;
-    int watch_rc;                   /* the last reading's error, said once */
-    struct fm_pcmk_resource rsc;
-    struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
-    struct fm_run_deps deps;        /* Dependency_list's views across the cluster */
-    struct fm_run_accesslog alog;   /* access_log: what the clients got */
-    int lock_fd;                    /* DIR/lock, held for the loop's life */
-    uint64_t lock_path_checked_us;  /* fm_state_lock_recheck()'s; 0: at once */
-    int exit_rc;                    /* set when the loop stops on an error */
-};
 
 static void loop_cycle_start(struct fm_loop *lp);
 static void loop_dispatch(struct fm_loop *lp);
-static void loop_watch(struct fm_loop *lp);
-static int write_pid_file(const char *dir);
 
 static void
 loop_arm(struct fm_loop *lp, uint64_t delay_ms, void (*fn)(void *data))
@@ -99,21 +69,6 @@ on_probe_ready(int32_t fd, int32_t revents, void *data)
 {
     loop_dispatch(data);
     return 0;
-}
-
-/* Print why another loop holds the resource, in one line. */
-static int
-lock_busy(const char *resource, int64_t pid, bool is_loop)
-{
-    if (pid == 0) {
-        fprintf(stderr, "faultmon run: %s: another process holds the loop lock; not starting a second loop\n",
-                resource);
-    } else {
-        fprintf(stderr, "faultmon run: %s: %s (pid %lld) holds the loop lock; not starting a second loop\n",
-                resource, is_loop? "another faultmon loop" : "a process that is not a faultmon loop",
-                (long long) pid);
-    }
-    return FM_EXIT_LOCKED;
 }
 
 /*
@@ -142,14 +97,14 @@ loop_keep_lock(struct fm_loop *lp, bool writing)
                     lp->resource, lp->dir);
         fm_state_unlock(lp->lock_fd);
         lp->lock_fd = fd;
-        write_pid_file(lp->dir);
+        fm_run_write_pid_file(lp->dir);
         fm_monitor_write_failed(&lp->mon);      /* the new directory has none */
         return true;
     }
     if (rc == EBUSY) {
         fm_log_err("%s: the state directory was replaced and pid %lld holds its lock now; stopping",
                    lp->resource, (long long) pid);
-        lp->exit_rc = lock_busy(lp->resource, pid, is_loop);
+        lp->exit_rc = fm_run_lock_busy(lp->resource, pid, is_loop);
     } else {
         fm_log_err("%s: the state directory %s was removed and cannot be locked again (%s); stopping",
                    lp->resource, lp->dir, strerror(rc));
@@ -204,15 +159,36 @@ loop_flush(struct fm_loop *lp)
     return !out.write_state || loop_write_state(lp);
 }
 
-/* Stop, the state file up to date with the last cycle. */
+static void
+on_jobs_idle(void *data)
+{
+    struct fm_loop *lp = data;
+
+    qb_loop_stop(lp->loop);
+}
+
+/* Stop, the state file up to date with the last cycle, once the deletes of
+ * the attributes have run (each under its short deadline). */
 static void
 loop_stop(struct fm_loop *lp)
 {
+    if (lp->stopping) {
+        return;
+    }
     loop_flush(lp);
-    /* No loop, no verdict or view to show (one that lost its directory leaves them to the other). */
+    lp->stopping = true;
+    fm_run_jobs_cancel_all(&lp->jobs);
+    /* No loop, no verdict or view to show.  (A loop that lost its
+     * directory to another does not come here: it leaves them to that
+     * one.) */
     fm_run_attrs_remove(&lp->attrs);
     fm_run_deps_withdraw(&lp->deps);
-    qb_loop_stop(lp->loop);
+    if (fm_run_jobs_busy(&lp->jobs)) {
+        lp->jobs.idle = on_jobs_idle;
+        lp->jobs.idle_data = lp;
+    } else {
+        qb_loop_stop(lp->loop);
+    }
 }
 
 static int32_t
@@ -226,8 +202,8 @@ on_stop_signal(int32_t sig, void *data)
 }
 
 /* The first half of the monitor's answer: the state, then the logs. */
-static bool
-loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
+bool
+fm_run_loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
 {
     /* Every cycle, written or not: a loop whose directory was replaced
      * must not keep running beside the loop that locked the new one. */
@@ -239,7 +215,7 @@ loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
         return false;
     }
     if (out->watch) {
-        loop_watch(lp);
+        fm_run_loop_watch(lp);
     }
     if (out->event_same) {
         fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT_SAME, true);
@@ -253,28 +229,17 @@ loop_apply(struct fm_loop *lp, const struct fm_monitor_out *out)
 /* The second half: recovery first, the explanations follow: the whole
  * reason where the administrator looks (the log has it in the transition
  * line), and the node attributes. */
-static void
-loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
+void
+fm_run_loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
 {
-    char err[512];
-
-    if (out->request != FM_ACTION_NONE) {
-        if (out->request == FM_ACTION_FAILOVER && lp->rsc.guarded) {
-            fm_run_attrs_ban(&lp->attrs, &lp->rsc);    /* not ours to refuse a start */
-        }
-        if (fm_run_request_recovery(&lp->rsc, out->request, FM_PCMK_TIMEOUT_MS, err, sizeof(err)) != 0) {
-            /* Without the cluster's environment the next monitor reports it. */
-            fm_log_warn("%s: %s; the next monitor will report the failure", lp->resource, err);
-        } else {
-            fm_monitor_reported(&lp->mon);
-            loop_sync_reported(lp);
-            /* The agent's next start sets Pacemaker's fail-count from it,
-             * since the controller counts such a request once or twice. */
-            if (fm_recovery_note_asked(lp->dir, (int64_t) time(NULL),
-                                       (int64_t) (lp->cfg->decide.retry_interval_ms / 1000u)) != 0) {
-                fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_ASKED);
-            }
-        }
+    if (lp->stopping) {
+        return;
+    }
+    /* A guard bans the guarded resource first: not ours to refuse a start. */
+    if (out->request != FM_ACTION_NONE
+        && !fm_run_request_start(&lp->request, out->request,
+                                 out->request == FM_ACTION_FAILOVER && lp->rsc.guarded)) {
+        fm_log_info("%s: the controller has the last request still: not asked again", lp->resource);
     }
     if (out->publish) {
         fm_run_observer_recovered(&lp->obs);   /* for the others' node budget */
@@ -287,40 +252,83 @@ loop_act(struct fm_loop *lp, const struct fm_monitor_out *out)
     fm_run_attrs_publish(&lp->attrs, &lp->mon.st, fm_now_us());
 }
 
-/* A cycle ended, or could not start (\p start_error says why). */
+/* The controller's answer to fm_run_loop_act()'s request, from its child. */
 static void
-loop_cycle_done(struct fm_loop *lp, const char *start_error)
+on_request_done(void *data, int rc, const char *err)
 {
-    struct fm_monitor_cycle cycle = {
-        .start_error = start_error,
-        .start_us = lp->cycle_start_us,
-        .now_us = fm_now_us(),
-        .now_wall_s = (int64_t) time(NULL),
-    };
+    struct fm_loop *lp = data;
+
+    if (rc != 0) {
+        /* Without the cluster's environment the next monitor reports it. */
+        fm_log_warn("%s: %s; the next monitor will report the failure", lp->resource, err);
+        return;
+    }
+    fm_monitor_reported(&lp->mon);
+    loop_sync_reported(lp);
+    /* The agent's next start sets Pacemaker's fail-count from it, since
+     * the controller counts such a request once or twice. */
+    if (fm_recovery_note_asked(lp->dir, (int64_t) time(NULL),
+                               (int64_t) (lp->cfg->decide.retry_interval_ms / 1000u)) != 0) {
+        fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_ASKED);
+    }
+}
+
+/* The cycle judged, once the observer's checks have answered. */
+static void
+loop_cycle_judge(struct fm_loop *lp)
+{
     struct fm_monitor_out out;
     char observer[128];
 
-    lp->in_cycle = false;
-    if (start_error == NULL) {
-        cycle.results = fm_probe_run_results(lp->probe, &cycle.n);
-    }
-    fm_run_deps_cycle(&lp->deps, fm_run_deps_service_failed(cycle.results, cycle.n), &cycle);
-    cycle.observer_impaired = fm_run_observe(&lp->obs, &lp->cfg->decide,
-        start_error != NULL || fm_run_deps_service_failed(cycle.results, cycle.n),
-        (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
-        (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0, observer, sizeof(observer));
-    cycle.access_log = fm_run_accesslog_cycle(&lp->alog, cycle.now_us);
-    fm_monitor_cycle_done(&lp->mon, &cycle, &out);
-    if (!loop_apply(lp, &out)) {
+    if (lp->stopping) {
         return;
     }
-    loop_act(lp, &out);
+    lp->cycle.observer_impaired = fm_run_observe(&lp->obs, &lp->cfg->decide, lp->cycle_failed,
+        (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
+        (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0, observer, sizeof(observer));
+    lp->cycle.access_log = fm_run_accesslog_cycle(&lp->alog, fm_now_us());
+    fm_monitor_cycle_done(&lp->mon, &lp->cycle, &out);
+    if (!fm_run_loop_apply(lp, &out)) {
+        return;
+    }
+    fm_run_loop_act(lp, &out);
     if (lp->max_cycles != 0 && lp->mon.st.cycles >= lp->max_cycles) {
         loop_stop(lp);
         return;
     }
     loop_arm(lp, out.next_cycle_ms, on_timer_cycle);
     lp->cycle_due_us = fm_now_us() + out.next_cycle_ms * 1000u;
+}
+
+static void
+on_observer_ready(void *data)
+{
+    loop_cycle_judge(data);
+}
+
+/* A cycle ended, or could not start (\p start_error says why).  A failed
+ * one is judged when the observer's checks have answered, on the loop. */
+static void
+loop_cycle_done(struct fm_loop *lp, const char *start_error)
+{
+    lp->in_cycle = false;
+    if (lp->stopping) {
+        return;
+    }
+    lp->cycle = (struct fm_monitor_cycle) {
+        .start_error = start_error,
+        .start_us = lp->cycle_start_us,
+        .now_us = fm_now_us(),
+        .now_wall_s = (int64_t) time(NULL),
+    };
+    if (start_error == NULL) {
+        lp->cycle.results = fm_probe_run_results(lp->probe, &lp->cycle.n);
+    }
+    lp->cycle_failed = start_error != NULL || fm_run_deps_service_failed(lp->cycle.results, lp->cycle.n);
+    fm_run_deps_cycle(&lp->deps, fm_run_deps_service_failed(lp->cycle.results, lp->cycle.n), &lp->cycle);
+    if (!fm_run_observe_begin(&lp->obs, &lp->cfg->decide, lp->cycle_failed, on_observer_ready, lp)) {
+        loop_cycle_judge(lp);
+    }
 }
 
 static void
@@ -354,6 +362,9 @@ loop_cycle_start(struct fm_loop *lp)
 {
     int rc = 0;
 
+    if (lp->stopping) {
+        return;
+    }
     /* The resume file is checked at start-up and on SIGUSR1 (which
      * `faultmon resume` sends), not every cycle. */
     lp->cycle_start_us = fm_now_us();
@@ -379,68 +390,9 @@ loop_check_resume(struct fm_loop *lp)
         return;
     }
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_RESUME, false);
-    if (fm_monitor_resume(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0 && loop_apply(lp, &out)) {
-        loop_act(lp, &out);
+    if (fm_monitor_resume(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0 && fm_run_loop_apply(lp, &out)) {
+        fm_run_loop_act(lp, &out);
     }
-}
-
-/*
- * The watched process (httpd's parent, named by the pid file the agent
- * passes) exited: a complete failure, found at once rather than at the next
- * probe, under the same rules and once (see loop_check_event()).  Apache's
- * graceful and full restarts keep the parent's PID, and the agent stops the
- * loop before httpd, so an exit seen here is a crash.
- */
-static int32_t
-on_watch_exit(int32_t fd, int32_t revents, void *data)
-{
-    struct fm_loop *lp = data;
-    struct fm_monitor_out out;
-    char cause[128];
-
-    qb_loop_poll_del(lp->loop, lp->watch_fd);
-    close(lp->watch_fd);
-    lp->watch_fd = -1;
-    snprintf(cause, sizeof(cause), "%s (pid %ld) exited", lp->watch.name, lp->watch_pid);
-    fm_monitor_event(&lp->mon, cause, false, fm_now_us(), (int64_t) time(NULL), &out);
-    if (loop_apply(lp, &out)) {
-        loop_act(lp, &out);
-    }
-    return -1;
-}
-
-/* Watch the process of the pid file, once it names a live one.  Read as
- * the agents read it (faultmon/pidfile.h): a FIFO there must not block the
- * loop, which would stop probing; why it watches nothing is said once. */
-static void
-loop_watch(struct fm_loop *lp)
-{
-    char err[512];
-    pid_t pid = 0;
-    int fd = -1;
-    int rc = 0;
-
-    if (lp->watch.pid_file == NULL || lp->watch_fd >= 0) {
-        return;
-    }
-    rc = fm_pidfile_read(lp->watch.pid_file, &pid, err, sizeof(err));
-    if (rc != 0 && rc != ENOENT && rc != lp->watch_rc) {
-        fm_log_warn("%s: no process to watch: %s", lp->resource, err);
-    }
-    lp->watch_rc = rc;
-    if (rc != 0 || pid == lp->watch_pid) {
-        return;                     /* none, or one that has exited already */
-    }
-    fd = pidfd_open((pid_t) pid, 0);
-    if (fd < 0) {
-        return;
-    }
-    if (qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fd, POLLIN, lp, on_watch_exit) != 0) {
-        close(fd);
-        return;
-    }
-    lp->watch_fd = fd;
-    lp->watch_pid = pid;
 }
 
 /*
@@ -456,13 +408,13 @@ loop_check_reset(struct fm_loop *lp)
         return;
     }
     if (fm_monitor_reset(&lp->mon, fm_now_us(), (int64_t) time(NULL), &out) == 0) {
-        if (loop_apply(lp, &out)) {
-            loop_act(lp, &out);
+        if (fm_run_loop_apply(lp, &out)) {
+            fm_run_loop_act(lp, &out);
         }
         fm_recovery_file_mark(lp->dir, FM_RECOVERY_ASKED, false);
         fm_recovery_file_mark(lp->dir, FM_RECOVERY_CAUSE, false);
     } else {
-        loop_apply(lp, &out);
+        fm_run_loop_apply(lp, &out);
     }
     /* Last: whoever asked sees the request gone once the state is new. */
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_RESET, false);
@@ -500,9 +452,9 @@ loop_check_event(struct fm_loop *lp)
         return;
     }
     fm_monitor_event(&lp->mon, cause, true, fm_now_us(), (int64_t) time(NULL), &out);
-    loop_apply(lp, &out);
+    fm_run_loop_apply(lp, &out);
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
-    loop_act(lp, &out);
+    fm_run_loop_act(lp, &out);
 }
 
 static int32_t
@@ -531,41 +483,6 @@ loop_restore(struct fm_loop *lp)
     fm_state_set_aside(lp->dir);
 }
 
-static void
-write_pid(FILE *out, const void *data)
-{
-    fprintf(out, "%ld\n", (long) getpid());
-}
-
-/* DIR/pid, atomically as every file there (kvfile.h). */
-static int
-write_pid_file(const char *dir)
-{
-    return fm_state_file_write(dir, "pid", write_pid, NULL);
-}
-
-/* Create and lock the state directory: one loop, one decision engine.
- * \return -1 to go on, else the exit status */
-static int
-run_lock(struct fm_loop *lp)
-{
-    int64_t holder = 0;
-    bool is_loop = false;
-    int rc = fm_state_dir_create(lp->dir);
-
-    if (rc != 0) {
-        return fm_cli_error("run", "cannot create %s: %s", lp->dir, strerror(rc));
-    }
-    rc = fm_state_lock(lp->dir, &lp->lock_fd, &holder, &is_loop);
-    if (rc == EBUSY) {
-        return lock_busy(lp->resource, holder, is_loop);
-    }
-    if (rc != 0) {
-        return fm_cli_error("run", "cannot lock %s/lock: %s", lp->dir, strerror(rc));
-    }
-    return -1;
-}
-
 /*!
  * \brief Everything the loop needs before it runs: the cluster's address,
  *        the lock (before the state is read), the probe engine, the
@@ -590,7 +507,7 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     }
     lp->attrs.resource = lp->resource;
     lp->attrs.enabled = lp->signal_pacemaker;
-    rc = run_lock(lp);
+    rc = fm_run_lock(lp->dir, lp->resource, &lp->lock_fd);
     if (rc != -1) {
         return rc;
     }
@@ -613,7 +530,7 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     loop_restore(lp);
     /* A recovery reported by an earlier loop is not this one's. */
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_REPORTED, false);
-    rc = write_pid_file(lp->dir);
+    rc = fm_run_write_pid_file(lp->dir);
     if (rc != 0) {
         return fm_cli_error("run", "cannot write the pid file in %s: %s", lp->dir, strerror(rc));
     }
@@ -639,9 +556,17 @@ run_loop(struct fm_loop *lp)
     qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
     fm_run_accesslog_start(&lp->alog, lp->loop, &lp->cfg->probe.access_log, lp->resource, lp->dir);
     rc = fm_run_timer_init(&lp->timer, lp->loop);
+    if (rc == 0) {
+        rc = fm_run_jobs_init(&lp->jobs, lp->loop);
+    }
     if (rc != 0) {
         fm_log_warn("%s: no timer fd (%s): the loop's timer is libqb's", lp->resource, strerror(rc));
     }
+    lp->attrs.jobs = &lp->jobs;
+    lp->request = (struct fm_run_request) { .jobs = &lp->jobs, .attrs = &lp->attrs, .rsc = &lp->rsc,
+                                            .done = on_request_done, .data = lp };
+    fm_run_deps_set_jobs(&lp->deps, &lp->jobs);
+    fm_run_observer_set_jobs(&lp->obs, &lp->jobs);
     fm_log_notice("%s: monitoring %zu target(s), Probe_timeout %llu ms", lp->resource,
                   lp->cfg->n_targets, (unsigned long long) lp->cfg->probe.timeout_ms);
     lp->mon.st.pending = FM_ACTION_NONE;
@@ -660,6 +585,8 @@ run_teardown(struct fm_loop *lp)
         close(lp->watch_fd);
     }
     if (lp->loop != NULL) {
+        fm_run_observer_clear(&lp->obs);
+        fm_run_jobs_fini(&lp->jobs);
         fm_run_timer_clear(&lp->timer);
         fm_run_accesslog_stop(&lp->alog);
         qb_loop_destroy(lp->loop);

@@ -1,13 +1,16 @@
 /*
  * faultmon run: the node attributes of a loop (cmd_run_attrs.h), through
- * Pacemaker's attrd_updater (faultmon/attrd.h runs it safely, under a
- * deadline).  The loop runs inside the cluster, so a missing cluster is
- * only a log line.
+ * Pacemaker's attrd_updater, run as a child on the loop's epoll
+ * (cmd_run_jobs.h): never waited for, killed at its deadline.  The tool and
+ * not a library, because Pacemaker 2.1 has no public attrd API (its
+ * pcmk__attrd_api_* calls are internal and change between releases).  The
+ * loop runs inside the cluster, so a missing cluster is only a log line.
  */
 #include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <faultmon/attrd.h>
 #include <faultmon/decide.h>
@@ -18,28 +21,112 @@
 #define FM_ATTRD_TIMEOUT_MS 5000
 #define FM_ATTRD_STOP_TIMEOUT_MS 500    /* each: the agent's stop waits 2 s */
 
-/* \p value NULL: delete.  FAULTMON_ATTRD_UPDATER stands in for the tool
- * in tests. */
-static void
-attrs_run(const struct fm_run_attrs *ra, const char *name, const char *value, const char *dampen,
-          uint64_t timeout_ms)
+static const char *
+attrs_tool(void)
 {
     const char *tool = getenv("FAULTMON_ATTRD_UPDATER");
-    char out[512];
-    int status = 0;
 
-    if (tool == NULL || tool[0] != '/') {
-        tool = FM_ATTRD_UPDATER;
+    return (tool != NULL && tool[0] == '/')? tool : FM_ATTRD_UPDATER;
+}
+
+static void attrs_start(struct fm_run_attr_slot *sl, const char *value, const char *dampen,
+                        uint64_t timeout_ms);
+
+static void
+on_attr_done(void *data, int status, const char *out, size_t size)
+{
+    struct fm_run_attr_slot *sl = data;
+    struct fm_run_attrs *ra = sl->ra;
+
+    sl->job = NULL;
+    if (status == FM_RUN_JOB_CANCELLED) {
+        sl->queued = false;
+        return;
     }
-    status = fm_attrd_update(tool, name, value, dampen, timeout_ms, out, sizeof(out));
-    if (status != 0) {
-        fm_log_warn("%s: %s -n %s failed (status %d)%s%s", ra->resource, tool, name, status,
-                    (out[0] != '\0')? ": " : "", out);
+    if (status == FM_RUN_JOB_TIMEOUT) {
+        fm_log_warn("%s: %s -n %s: no answer within its time, killed", ra->resource, attrs_tool(), sl->name);
+    } else if (status != 0) {
+        /* Its first line says why it failed. */
+        fm_log_warn("%s: %s -n %s failed (status %d)%s%.*s", ra->resource, attrs_tool(), sl->name, status,
+                    (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
+    }
+    if (sl->queued && !ra->stopping) {
+        sl->queued = false;
+        attrs_start(sl, sl->queued_delete? NULL : sl->queued_value, sl->queued_dampen, sl->queued_timeout_ms);
     }
 }
 
+static void
+attrs_start(struct fm_run_attr_slot *sl, const char *value, const char *dampen, uint64_t timeout_ms)
+{
+    char *argv[FM_ATTRD_ARGS_MAX];
+
+    sl->running_delete = (value == NULL);
+    snprintf(sl->running_value, sizeof(sl->running_value), "%s", (value != NULL)? value : "");
+    fm_attrd_update_argv(argv, attrs_tool(), sl->name, (value != NULL)? sl->running_value : NULL, dampen);
+    sl->job = fm_run_jobs_exec(sl->ra->jobs, argv, NULL, timeout_ms, 512, on_attr_done, sl);
+}
+
+static struct fm_run_attr_slot *
+attrs_slot(struct fm_run_attrs *ra, const char *name)
+{
+    struct fm_run_attr_slot *free_slot = NULL;
+
+    for (size_t i = 0; i < FM_RUN_ATTR_SLOTS; i++) {
+        struct fm_run_attr_slot *sl = &ra->slot[i];
+
+        if (strcmp(sl->name, name) == 0) {
+            return sl;
+        }
+        if (free_slot == NULL && sl->name[0] == '\0') {
+            free_slot = sl;
+        }
+    }
+    if (free_slot != NULL) {
+        free_slot->ra = ra;
+        snprintf(free_slot->name, sizeof(free_slot->name), "%s", name);
+    }
+    return free_slot;
+}
+
+/*
+ * Set (\p value NULL: delete) an attribute on the loop, never waiting: at
+ * most one update of it runs, and a value asked meanwhile replaces any
+ * other waiting, so that an attrd that answers late gets the latest value
+ * once, not every value since.  FAULTMON_ATTRD_UPDATER stands in for the
+ * tool in tests.
+ */
+static void
+attrs_run(struct fm_run_attrs *ra, const char *name, const char *value, const char *dampen,
+          uint64_t timeout_ms)
+{
+    struct fm_run_attr_slot *sl = attrs_slot(ra, name);
+
+    if (ra->stopping) {
+        return;                     /* the stop's deletes are the last word */
+    }
+    if (sl == NULL || ra->jobs == NULL) {
+        fm_log_warn("%s: bug: no room to set %s", ra->resource, name);
+        return;
+    }
+    if (sl->job == NULL) {
+        attrs_start(sl, value, dampen, timeout_ms);
+        return;
+    }
+    if ((value == NULL)? sl->running_delete
+        : (!sl->running_delete && strcmp(sl->running_value, value) == 0)) {
+        sl->queued = false;         /* the latest value is the one running */
+        return;
+    }
+    sl->queued = true;
+    sl->queued_delete = (value == NULL);
+    snprintf(sl->queued_value, sizeof(sl->queued_value), "%s", (value != NULL)? value : "");
+    sl->queued_dampen = dampen;
+    sl->queued_timeout_ms = timeout_ms;
+}
+
 void
-fm_run_attrs_reason(const struct fm_run_attrs *ra, const char *reason)
+fm_run_attrs_reason(struct fm_run_attrs *ra, const char *reason)
 {
     char name[FM_RESOURCE_NAME_MAX + 32];
 
@@ -76,12 +163,19 @@ fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st, uin
     fm_node_attrs_set(&ra->shown, due, st->state, st->weight, now_us);
 }
 
+/* At the loop's stop: whatever runs is moot, the deletes go together (the
+ * agent's stop waits 2 s for the loop), and nothing starts after them. */
 void
 fm_run_attrs_remove(struct fm_run_attrs *ra)
 {
     static const unsigned which[] = { FM_NODE_ATTR_STATE, FM_NODE_ATTR_WEIGHT };
     char name[FM_RESOURCE_NAME_MAX + 32];
 
+    for (size_t i = 0; i < FM_RUN_ATTR_SLOTS; i++) {
+        if (ra->slot[i].job != NULL) {
+            fm_run_jobs_cancel(ra->jobs, ra->slot[i].job);
+        }
+    }
     for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
         if ((ra->shown.published & which[i]) != 0) {
             fm_node_attr_name(name, sizeof(name), ra->resource, which[i]);
@@ -89,24 +183,33 @@ fm_run_attrs_remove(struct fm_run_attrs *ra)
         }
     }
     ra->shown.published = 0;
+    ra->stopping = true;
 }
 
 void
-fm_run_attrs_node_health(const struct fm_run_attrs *ra, const char *name, const char *value)
+fm_run_attrs_node_health(struct fm_run_attrs *ra, const char *name, const char *value)
 {
     if (ra->enabled) {
         attrs_run(ra, name, value, NULL, FM_ATTRD_TIMEOUT_MS);
     }
 }
 
+/* In the recovery request's child (cmd_run_request.c), which may wait: the
+ * controller must not be asked before the ban is set. */
 void
-fm_run_attrs_ban(const struct fm_run_attrs *ra, const struct fm_pcmk_resource *rsc)
+fm_run_attrs_ban(struct fm_run_attrs *ra, const struct fm_pcmk_resource *rsc)
 {
     char name[FM_RESOURCE_NAME_MAX + 32];
+    char out[512];
+    int status = 0;
 
     if (ra->enabled) {
         snprintf(name, sizeof(name), FM_PCMK_GUARD_FAILCOUNT_FMT, rsc->rsc_id);
         fm_log_notice("%s: failover of %s: setting %s=INFINITY on this node", ra->resource, rsc->rsc_id, name);
-        attrs_run(ra, name, "INFINITY", NULL, FM_ATTRD_TIMEOUT_MS);
+        status = fm_attrd_update(attrs_tool(), name, "INFINITY", NULL, FM_ATTRD_TIMEOUT_MS, out, sizeof(out));
+        if (status != 0) {
+            fm_log_warn("%s: %s -n %s failed (status %d)%s%s", ra->resource, attrs_tool(), name, status,
+                        (out[0] != '\0')? ": " : "", out);
+        }
     }
 }

@@ -10,19 +10,43 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <faultmon/monitor.h>
 #include <faultmon/node_attrs.h>
 #include <faultmon/pcmk.h>
 #include <faultmon/state.h>
 
+#include "cmd_run_jobs.h"
+
 /* One loop's attributes. */
+/* The attributes this loop sets, each with at most one update running. */
+#define FM_RUN_ATTR_SLOTS 8
+
+struct fm_run_attrs;
+
+struct fm_run_attr_slot {
+    struct fm_run_attrs *ra;
+    char name[FM_RESOURCE_NAME_MAX + 32];   /* "": free */
+    struct fm_run_job *job;                 /* the update running, or NULL */
+    bool running_delete;                    /* what it sets */
+    char running_value[FM_MONITOR_TEXT_MAX];
+    bool queued;                            /* the latest value waits for it */
+    bool queued_delete;
+    char queued_value[FM_MONITOR_TEXT_MAX];
+    const char *queued_dampen;
+    uint64_t queued_timeout_ms;
+};
+
 struct fm_run_attrs {
     const char *resource;
     bool enabled;                   /* the loop talks to the cluster */
     struct fm_node_attrs shown;     /* what the cluster was told */
+    struct fm_run_jobs *jobs;       /* the loop's children */
+    bool stopping;                  /* the deletes of the stop run: no more */
+    struct fm_run_attr_slot slot[FM_RUN_ATTR_SLOTS];
 };
 
 /*! \brief The reason of a recovery, whole (exit reasons are cut at 128 bytes). */
-void fm_run_attrs_reason(const struct fm_run_attrs *ra, const char *reason);
+void fm_run_attrs_reason(struct fm_run_attrs *ra, const char *reason);
 
 /*!
  * \brief The state and the weight of \p st, when due (faultmon/node_attrs.h).
@@ -32,14 +56,14 @@ void fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st
 
 /*! \brief Set a node-level attribute (#health-faultmon), without dampening,
  *         when the loop talks to the cluster. */
-void fm_run_attrs_node_health(const struct fm_run_attrs *ra, const char *name, const char *value);
+void fm_run_attrs_node_health(struct fm_run_attrs *ra, const char *name, const char *value);
 
 /*!
  * \brief A guard's failover: the guarded resource's fail-count on this node
  *        to INFINITY (faultmon/pcmk.h), before the fail request, so that
  *        the transition it starts moves the resource instead of restarting it.
  */
-void fm_run_attrs_ban(const struct fm_run_attrs *ra, const struct fm_pcmk_resource *rsc);
+void fm_run_attrs_ban(struct fm_run_attrs *ra, const struct fm_pcmk_resource *rsc);
 
 /*! \brief A clean stop: delete the state and the weight, if set. */
 void fm_run_attrs_remove(struct fm_run_attrs *ra);

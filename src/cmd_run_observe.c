@@ -3,25 +3,30 @@
  */
 #include <config.h>
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <faultmon/clock.h>
 #include <faultmon/corosync_links.h>
 #include <faultmon/log.h>
 #include <faultmon/psi.h>
-#include <faultmon/spawn.h>
 
 #include "cmd_run_observe.h"
 
 /* How long the loopback handshake may take: the kernel answers it at once
  * on a healthy node, even a loaded one; this is only asked on failed
- * cycles, so it blocks the loop at most this long there. */
+ * cycles, on the loop's epoll, and holds their verdict at most this long. */
 #define FM_LOOPBACK_TIMEOUT_MS 200
 
 /* How long corosync-cfgtool may take: it asks the local corosync over IPC,
- * which answers at once unless it is itself stuck; only on failed cycles. */
+ * which answers at once unless it is itself stuck; only on failed cycles,
+ * as a child on the loop's epoll, holding their verdict at most this long. */
 #define FM_COROSYNC_TIMEOUT_MS 1000
 
 /* The most of its output read: a few KiB for the largest cluster corosync
@@ -42,6 +47,8 @@ fm_run_observer_init(struct fm_run_observer *ob, const char *resource, const cha
     ob->attrs = attrs;
     ob->ctx.resource = resource;
     fm_loopback_init(&ob->loopback);
+    ob->loopback_fd = -1;
+    ob->timer.fd = -1;
     ob->ctx.psi.proc_dir = "/proc/pressure";
     ob->ctx.psi.cgroup_dir = (fm_psi_own_cgroup_dir(ob->cgroup_dir, sizeof(ob->cgroup_dir)) == 0)?
                              ob->cgroup_dir : NULL;
@@ -65,35 +72,19 @@ corosync_unread(struct fm_run_observer *ob, const char *tool, const char *why)
     ob->corosync_unread = true;
 }
 
-/* Run `corosync-cfgtool -s` (FAULTMON_COROSYNC_CFGTOOL stands in for it in
- * tests) and set ctx.corosync_evidence when its links show this node cut
- * off; a tool that cannot run, fails or prints what the parser does not
- * understand is no verdict, never impaired. */
+/* The answer of `corosync-cfgtool -s`: ctx.corosync_evidence set when its
+ * links show this node cut off; a tool that cannot run, fails or prints
+ * what the parser does not understand is no verdict, never impaired. */
 static void
-corosync_check(struct fm_run_observer *ob)
+corosync_answer(struct fm_run_observer *ob, const char *tool, int status, const char *out, size_t size)
 {
-    const char *tool = getenv("FAULTMON_COROSYNC_CFGTOOL");
-    char *argv[3];
-    char *out = malloc(FM_COROSYNC_OUTPUT_MAX);
     struct fm_corosync_links links;
     char why[256];
-    size_t size = 0;
-    int status = 0;
 
-    if (tool == NULL || tool[0] != '/') {
-        tool = FM_COROSYNC_CFGTOOL;
-    }
-    if (out == NULL) {
-        corosync_unread(ob, tool, "out of memory");
-        return;
-    }
-    argv[0] = (char *) tool;
-    argv[1] = (char *) "-s";
-    argv[2] = NULL;
-    status = fm_spawn_run(argv, FM_COROSYNC_TIMEOUT_MS, out, FM_COROSYNC_OUTPUT_MAX, &size);
     if (status != 0) {
-        out[strcspn(out, "\n")] = '\0';
-        snprintf(why, sizeof(why), "status %d%s%s", status, (out[0] != '\0')? ": " : "", out);
+        snprintf(why, sizeof(why), "status %d%s%.*s", status,
+                 (status == FM_RUN_JOB_TIMEOUT)? ": no answer within 1000 ms" : (out[0] != '\0')? ": " : "",
+                 (int) strcspn(out, "\n"), out);
         corosync_unread(ob, tool, why);
     } else if (size >= FM_COROSYNC_OUTPUT_MAX) {
         corosync_unread(ob, tool, "an output past 16 KiB");
@@ -109,7 +100,155 @@ corosync_check(struct fm_run_observer *ob)
             ob->ctx.corosync_evidence = ob->corosync_evidence;
         }
     }
-    free(out);
+}
+
+static const char *
+corosync_tool(void)
+{
+    const char *tool = getenv("FAULTMON_COROSYNC_CFGTOOL");
+
+    return (tool != NULL && tool[0] == '/')? tool : FM_COROSYNC_CFGTOOL;
+}
+
+/* One check has answered; the cycle goes on once all have. */
+static void
+observe_answered(struct fm_run_observer *ob)
+{
+    if (ob->pending > 0 && --ob->pending == 0 && ob->ready != NULL) {
+        ob->ready(ob->ready_data);
+    }
+}
+
+static void
+on_corosync_done(void *data, int status, const char *out, size_t size)
+{
+    struct fm_run_observer *ob = data;
+
+    ob->corosync_job = NULL;
+    if (status == FM_RUN_JOB_CANCELLED) {
+        return;
+    }
+    corosync_answer(ob, corosync_tool(), status, out, size);
+    observe_answered(ob);
+}
+
+/* FAULTMON_COROSYNC_CFGTOOL stands in for the tool in tests. */
+static void
+corosync_start(struct fm_run_observer *ob)
+{
+    char *argv[] = { (char *) corosync_tool(), (char *) "-s", NULL };
+
+    ob->pending++;
+    ob->corosync_job = fm_run_jobs_exec(ob->jobs, argv, NULL, FM_COROSYNC_TIMEOUT_MS, FM_COROSYNC_OUTPUT_MAX,
+                                        on_corosync_done, ob);
+}
+
+static void
+loopback_answer(struct fm_run_observer *ob, int rc)
+{
+    if (ob->loopback_fd >= 0) {
+        qb_loop_poll_del(ob->jobs->loop, ob->loopback_fd);
+        close(ob->loopback_fd);
+        ob->loopback_fd = -1;
+    }
+    fm_loopback_drain(&ob->loopback);
+    if (rc != 0) {
+        snprintf(ob->loopback_error, sizeof(ob->loopback_error), "%s", strerror(rc));
+        ob->ctx.loopback_failure = ob->loopback_error;
+    }
+    observe_answered(ob);
+}
+
+static int32_t
+on_loopback_connected(int32_t fd, int32_t revents, void *data)
+{
+    struct fm_run_observer *ob = data;
+    int err = 0;
+    socklen_t len = sizeof(err);
+
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
+        err = errno;
+    }
+    loopback_answer(ob, err);
+    return 0;
+}
+
+static void
+on_loopback_deadline(void *data)
+{
+    struct fm_run_observer *ob = data;
+
+    if (ob->loopback_fd >= 0) {
+        loopback_answer(ob, ETIMEDOUT);
+    }
+}
+
+/* The handshake with our own listener, on the loop's epoll. */
+static void
+loopback_start(struct fm_run_observer *ob)
+{
+    int fd = -1;
+    int rc = fm_loopback_connect(&ob->loopback, &fd);
+
+    ob->pending++;
+    if (rc != EINPROGRESS) {
+        loopback_answer(ob, rc);
+        return;
+    }
+    if (ob->timer.fd < 0 && fm_run_timer_init(&ob->timer, ob->jobs->loop) != 0) {
+        ob->timer.loop = ob->jobs->loop;    /* libqb's timer, then */
+    }
+    if (qb_loop_poll_add(ob->jobs->loop, QB_LOOP_HIGH, fd, POLLOUT, ob, on_loopback_connected) != 0) {
+        close(fd);
+        loopback_answer(ob, EIO);
+        return;
+    }
+    ob->loopback_fd = fd;
+    fm_run_timer_arm(&ob->timer, fm_now_us(), FM_LOOPBACK_TIMEOUT_MS, on_loopback_deadline, ob);
+}
+
+void
+fm_run_observer_set_jobs(struct fm_run_observer *ob, struct fm_run_jobs *jobs)
+{
+    ob->jobs = jobs;
+}
+
+bool
+fm_run_observe_begin(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool failed,
+                     void (*ready)(void *data), void *data)
+{
+    ob->ctx.loopback_failure = NULL;
+    ob->ctx.corosync_evidence = NULL;
+    if (!failed || ob->jobs == NULL || ob->pending > 0) {
+        return false;
+    }
+    ob->ready = NULL;
+    ob->pending = 1;            /* none answers before all have started */
+    if (o->observer_loopback) {
+        loopback_start(ob);
+    }
+    if (o->observer_corosync) {
+        corosync_start(ob);
+    }
+    ob->pending--;
+    ob->ready = ready;
+    ob->ready_data = data;
+    return ob->pending > 0;
+}
+
+void
+fm_run_observer_clear(struct fm_run_observer *ob)
+{
+    ob->ready = NULL;
+    if (ob->loopback_fd >= 0) {
+        qb_loop_poll_del(ob->jobs->loop, ob->loopback_fd);
+        close(ob->loopback_fd);
+        ob->loopback_fd = -1;
+    }
+    if (ob->timer.loop != NULL) {
+        fm_run_timer_clear(&ob->timer);
+    }
+    fm_loopback_close(&ob->loopback);
 }
 
 const char *
@@ -121,21 +260,9 @@ fm_run_observe(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool 
     if (!failed) {
         return NULL;
     }
+    /* loopback_failure and corosync_evidence: fm_run_observe_begin()'s. */
     ob->ctx.late_ms = late_ms;
     ob->ctx.now_wall_s = (int64_t) time(NULL);
-    ob->ctx.loopback_failure = NULL;
-    if (o->observer_loopback) {
-        int rc = fm_loopback_check(&ob->loopback, FM_LOOPBACK_TIMEOUT_MS);
-
-        if (rc != 0) {
-            snprintf(ob->loopback_error, sizeof(ob->loopback_error), "%s", strerror(rc));
-            ob->ctx.loopback_failure = ob->loopback_error;
-        }
-    }
-    ob->ctx.corosync_evidence = NULL;
-    if (o->observer_corosync) {
-        corosync_check(ob);
-    }
     if (!fm_observer_impaired(o, &ob->ctx, buf, buf_len, &budget)) {
         return NULL;
     }

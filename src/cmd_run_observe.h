@@ -17,6 +17,8 @@
 #include <faultmon/observer.h>
 
 #include "cmd_run_attrs.h"
+#include "cmd_run_jobs.h"
+#include "cmd_run_timer.h"
 
 struct fm_run_observer {
     struct fm_observer_ctx ctx;
@@ -31,6 +33,13 @@ struct fm_run_observer {
     char corosync_evidence[256];
     char cgroup_dir[4096];
     char root[4096];
+    struct fm_run_jobs *jobs;       /* the loop's children: corosync-cfgtool */
+    struct fm_run_job *corosync_job;
+    int loopback_fd;                /* the connect under way, or -1 */
+    struct fm_run_timer timer;      /* its deadline */
+    unsigned pending;               /* checks not answered yet */
+    void (*ready)(void *data);      /* when the last has answered */
+    void *ready_data;
 };
 
 /*! \brief Set up: the loop's cgroup v2 (PSI), the state directories' root. */
@@ -44,6 +53,21 @@ void fm_run_observer_init(struct fm_run_observer *ob, const char *resource, cons
  * \param[in] failed   whether the cycle failed (nothing is read otherwise)
  * \param[in] late_ms  how late it started
  */
+/*! \brief Run the checks on the loop's epoll, as \p jobs (the loop's). */
+void fm_run_observer_set_jobs(struct fm_run_observer *ob, struct fm_run_jobs *jobs);
+
+/*!
+ * \brief Start the checks of a failed cycle (observer_loopback's connect,
+ *        corosync-cfgtool), never waiting for them.
+ * \return true when some are under way: \p ready is called once they have
+ *         answered or run out of time; then fm_run_observe() judges
+ */
+bool fm_run_observe_begin(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool failed,
+                          void (*ready)(void *data), void *data);
+
+/*! \brief Let go of the checks under way (the loop stops). */
+void fm_run_observer_clear(struct fm_run_observer *ob);
+
 const char *fm_run_observe(struct fm_run_observer *ob, const struct fm_decide_opts *o, bool failed,
                            uint64_t late_ms, char *buf, size_t buf_len);
 

@@ -1,7 +1,8 @@
 /*
  * faultmon run: a restart asked in place stays in place (cmd_run_stay.h),
  * through a location constraint that expires by itself, written with
- * cibadmin (faultmon/spawn.h: argv, no shell, under a deadline).
+ * cibadmin: argv, no shell, run by the loop as a child it never waits for
+ * (src/cmd_run_request.c), under FM_RUN_STAY_TIMEOUT_MS.
  */
 #include <config.h>
 
@@ -12,11 +13,8 @@
 #include <time.h>
 
 #include <faultmon/log.h>
-#include <faultmon/spawn.h>
 
 #include "cmd_run_stay.h"
-
-#define STAY_TIMEOUT_MS 2000
 
 int
 fm_run_stay_xml(const char *rsc_id, const char *node, long long until_s, char *buf, size_t len)
@@ -55,40 +53,35 @@ cibadmin_tool(char *buf, size_t len)
     return buf;
 }
 
-/* This node the resource's place for FM_RUN_STAY_S seconds. */
-static void
-stay_here(const struct fm_pcmk_resource *rsc)
+int
+fm_run_stay_argv(const struct fm_pcmk_resource *rsc, struct fm_run_stay *call)
 {
-    char tool[512];
-    char xml[2048];
-    char out[256] = "";
-    char *argv[] = { (char *) cibadmin_tool(tool, sizeof(tool)), (char *) "--modify", (char *) "--allow-create",
-                     (char *) "--scope", (char *) "constraints", (char *) "--xml-text", xml, NULL };
-    int status = 0;
+    char *argv[] = { (char *) cibadmin_tool(call->tool, sizeof(call->tool)), (char *) "--modify",
+                     (char *) "--allow-create", (char *) "--scope", (char *) "constraints",
+                     (char *) "--xml-text", call->xml, NULL };
 
     /* A clone's instance (web:0) is not a primitive to place. */
     if (rsc->rsc_id == NULL || rsc->node == NULL || strchr(rsc->rsc_id, ':') != NULL) {
-        return;
+        return ENOENT;
     }
-    if (fm_run_stay_xml(rsc->rsc_id, rsc->node, (long long) time(NULL) + FM_RUN_STAY_S, xml, sizeof(xml)) != 0) {
+    if (fm_run_stay_xml(rsc->rsc_id, rsc->node, (long long) time(NULL) + FM_RUN_STAY_S, call->xml,
+                        sizeof(call->xml)) != 0) {
         fm_log_info("%s: node name %s cannot be written into a constraint: restart placed by the scheduler",
                     rsc->rsc_id, rsc->node);
-        return;
+        return EINVAL;
     }
-    status = fm_spawn_run(argv, STAY_TIMEOUT_MS, out, sizeof(out), NULL);
-    if (status != 0) {
-        out[strcspn(out, "\n")] = '\0';
-        fm_log_info("%s: cannot keep the restart on %s (cibadmin status %d%s%s): placed by the scheduler",
-                    rsc->rsc_id, rsc->node, status, (out[0] != '\0')? ": " : "", out);
-    }
+    memcpy(call->argv, argv, sizeof(argv));
+    return 0;
 }
 
-int
-fm_run_request_recovery(const struct fm_pcmk_resource *rsc, enum fm_action action, int timeout_ms,
-                        char *err, size_t err_len)
+void
+fm_run_stay_done(const struct fm_pcmk_resource *rsc, bool timed_out, int status, const char *out)
 {
-    if (action == FM_ACTION_RESTART) {
-        stay_here(rsc);
+    if (timed_out) {
+        fm_log_info("%s: cannot keep the restart on %s (cibadmin did not answer within %d ms): "
+                    "placed by the scheduler", rsc->rsc_id, rsc->node, FM_RUN_STAY_TIMEOUT_MS);
+    } else if (status != 0) {
+        fm_log_info("%s: cannot keep the restart on %s (cibadmin status %d%s%.*s): placed by the scheduler",
+                    rsc->rsc_id, rsc->node, status, (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
     }
-    return fm_pcmk_request_recovery(rsc, timeout_ms, err, err_len);
 }

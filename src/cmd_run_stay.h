@@ -4,6 +4,7 @@
 #ifndef FAULTMON_CMD_RUN_STAY_H
 #define FAULTMON_CMD_RUN_STAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <faultmon/decide.h>
@@ -13,11 +14,15 @@
  * the restart, with room; it expires by itself. */
 #define FM_RUN_STAY_S 120
 
-/*!
- * \brief Ask the controller to recover the resource (fm_pcmk_request_recovery()),
- *        first, for a restart, making this node the resource's place for
- *        FM_RUN_STAY_S seconds: a location constraint faultmon-stay-RSC,
- *        score INFINITY on this node, with a date rule that ends it.
+/* cibadmin's bound: a CIB that does not answer costs the restart its
+ * place, never the request (which follows, as when it fails). */
+#define FM_RUN_STAY_TIMEOUT_MS 2000
+
+/*
+ * Before the controller is asked for a restart (never a failover), this
+ * node is made the resource's place for FM_RUN_STAY_S seconds: a location
+ * constraint faultmon-stay-RSC, score INFINITY on this node, with a date
+ * rule that ends it.
  *
  * The controller records the request as a failed operation and the
  * scheduler recovers the resource; when anything aborts that transition
@@ -30,8 +35,26 @@
  * node, whose user may not change the CIB) the restart is asked all the
  * same.
  */
-int fm_run_request_recovery(const struct fm_pcmk_resource *rsc, enum fm_action action, int timeout_ms,
-                            char *err, size_t err_len);
+struct fm_run_stay {
+    char tool[512];
+    char xml[2048];
+    char *argv[8];                  /* cibadmin's, pointing into the above */
+};
+
+/*!
+ * \brief The cibadmin call that writes the constraint for \p rsc on its
+ *        node, into \p call (the loop runs it: src/cmd_run_request.c).
+ * \return 0; ENOENT when there is nothing to place (no node, a clone's
+ *         instance), EINVAL when a name cannot be written (said in the log)
+ */
+int fm_run_stay_argv(const struct fm_pcmk_resource *rsc, struct fm_run_stay *call);
+
+/*!
+ * \brief Say why the constraint is not written, when cibadmin did not end
+ *        with status 0: \p timed_out (killed at FM_RUN_STAY_TIMEOUT_MS), or
+ *        \p status (its own, or negative: it could not run) and \p out.
+ */
+void fm_run_stay_done(const struct fm_pcmk_resource *rsc, bool timed_out, int status, const char *out);
 
 /*!
  * \brief The constraint's XML for resource \p rsc_id on \p node until

@@ -89,6 +89,11 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/exec.c \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \
+	src/probe/grpc.c \
+	src/probe/grpc_reply.c \
+	src/probe/h2.c \
+	src/probe/h2_int.h \
+	src/probe/h2_session.c \
 	src/probe/http.c \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
@@ -123,8 +128,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/wire.h \
 	src/probe/wire_conv.c \
 	src/probe/wire_conv.h
-src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS)
-src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)
+src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS) $(NGHTTP2_CFLAGS)
+src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS) $(NGHTTP2_LIBS)
 
 # The Pacemaker layer's libc-only part, which the agent links: it includes
 # <crm/common/results.h> for the OCF codes but links no Pacemaker library.
@@ -198,8 +203,16 @@ src_faultmon_SOURCES = \
 	src/cmd_run_stay.h \
 	src/cmd_run_accesslog.c \
 	src/cmd_run_accesslog.h \
+	src/cmd_run_jobs.c \
+	src/cmd_run_jobs.h \
+	src/cmd_run_lock.c \
+	src/cmd_run_lock.h \
+	src/cmd_run_loop.h \
+	src/cmd_run_request.c \
+	src/cmd_run_request.h \
 	src/cmd_run_timer.c \
 	src/cmd_run_timer.h \
+	src/cmd_run_watch.c \
 	src/cmd_replay.c \
 	src/cmd_replay.h \
 	src/cmd_replay_run.c \
@@ -225,6 +238,7 @@ noinst_HEADERS = \
 	include/faultmon/decide_persist.h \
 	include/faultmon/deps.h \
 	include/faultmon/history.h \
+	include/faultmon/grpc.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \

@@ -34,4 +34,21 @@ int fm_attrd_update(const char *tool, const char *name, const char *value, const
  */
 int fm_attrd_query_all(const char *tool, const char *name, uint64_t timeout_ms, char *out, size_t out_len);
 
+/* The most words of an attrd_updater update, with the NULL. */
+#define FM_ATTRD_ARGS_MAX 10
+
+/*!
+ * \brief The argument vector of fm_attrd_update(), for a caller that runs
+ *        it itself (the loop, asynchronously).  \return the words in it
+ */
+size_t fm_attrd_update_argv(char *argv[FM_ATTRD_ARGS_MAX], const char *tool, const char *name,
+                            const char *value, const char *dampen);
+
+/*!
+ * \brief The environment of fm_attrd_query_all(): the current one without
+ *        the variables that aim Pacemaker's tools at one node.
+ * \return a vector to free() (its strings are environ's), or NULL
+ */
+char **fm_attrd_query_envp(void);
+
 #endif

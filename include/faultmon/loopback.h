@@ -34,4 +34,15 @@ void fm_loopback_close(struct fm_loopback *lb);
  */
 int fm_loopback_check(struct fm_loopback *lb, int timeout_ms);
 
+/*!
+ * \brief Start a non-blocking connect to the listener (opened first if
+ *        need be), for a caller that waits for it on its own epoll.
+ * \return 0 (connected, closed), EINPROGRESS (\p fd_out under way, the
+ *         caller's to close) or another errno value
+ */
+int fm_loopback_connect(struct fm_loopback *lb, int *fd_out);
+
+/*! \brief Accept and close what the checks left in the listener's queue. */
+void fm_loopback_drain(const struct fm_loopback *lb);
+
 #endif

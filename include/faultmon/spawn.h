@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*!
  * \brief Run \p argv[0] (an absolute path) with \p argv and the current
@@ -34,5 +35,14 @@ int fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_
 /*! \brief fm_spawn_run() with the environment \p envp instead of the current one. */
 int fm_spawn_run_env(char *const argv[], char *const envp[], uint64_t timeout_ms, char *out,
                      size_t out_len, size_t *out_size);
+
+/*!
+ * \brief Start \p argv[0] as fm_spawn_run() does, without waiting: for an
+ *        event loop, which watches \p out_fd (the read end of the pipe of
+ *        its stdout and stderr, non-blocking, close-on-exec) and reaps \p pid.
+ * \param[in] envp  the environment, NULL for the current one
+ * \return 0, or an errno value (nothing started)
+ */
+int fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_fd);
 
 #endif

@@ -91,6 +91,10 @@ struct fm_probe_opts {
      * set with it by fm_probe_opts_set_expect_regex(). */
     bool have_expect_linear;
     struct fm_regex_linear expect_linear;
+    /* The maintenance regex, as the two above: asked of every reply that
+     * passed, so a fork per cycle when it was not plain. */
+    bool have_maintenance_linear;
+    struct fm_regex_linear maintenance_linear;
     /* access_log*: the passive signal of the server's own traffic (a
      * parameter of `faultmon run` only; faultmon/accesslog.h) */
     struct fm_accesslog_opts access_log;

@@ -163,7 +163,7 @@ fm_probe_opts_set_expect(struct fm_probe_opts *opts, const char *list, char *err
 const struct fm_status_set *
 fm_probe_opts_expect(const struct fm_probe_opts *opts, enum fm_probe_kind kind)
 {
-    return (kind == FM_PROBE_GET)? &opts->expect_get : &opts->expect_head;
+    return (kind == FM_PROBE_GET || kind == FM_PROBE_H2)? &opts->expect_get : &opts->expect_head;
 }
 
 int
@@ -248,8 +248,8 @@ int
 fm_probe_opts_set_maintenance_regex(struct fm_probe_opts *opts, const char *regex,
                                     char *err, size_t err_len)
 {
-    return swap_regex(&opts->have_maintenance_regex, &opts->maintenance_regex,
-                      &opts->maintenance_text, NULL, NULL, regex, err, err_len);
+    return swap_regex(&opts->have_maintenance_regex, &opts->maintenance_regex, &opts->maintenance_text,
+                      &opts->have_maintenance_linear, &opts->maintenance_linear, regex, err, err_len);
 }
 
 int

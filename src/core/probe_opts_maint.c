@@ -104,6 +104,7 @@ fm_probe_opts_clear_maintenance(struct fm_probe_opts *opts)
     free(opts->maintenance_text);
     free(opts->maintenance_header);
     opts->have_maintenance_regex = false;
+    opts->have_maintenance_linear = false;
     opts->maintenance_text = NULL;
     opts->maintenance_header = NULL;
     opts->have_maintenance_status = false;

@@ -111,9 +111,7 @@ fm_state_write(const char *dir, const struct fm_run_state *st, char *err, size_t
 {
     int rc = fm_state_sources_write(dir, st);
 
-    if (rc == 0) {
-        rc = fm_state_file_write(dir, "state", write_state_body, st);
-    }
+    rc = (rc != 0)? rc : fm_state_file_write(dir, "state", write_state_body, st);
     if (rc != 0) {
         return fm_errf(err, err_len, rc, "cannot write %s/state: %s", dir, strerror(rc));
     }

@@ -126,8 +126,15 @@ fm_target_redact_reply(const struct fm_target *target, const struct fm_probe_opt
         const char *colon = strchr(target->userinfo, ':');
         size_t raw_len = strlen(target->userinfo);
 
-        /* "user:password", or a lone password (redis://:pw@ or redis://pw@) */
-        secrets[n++] = (colon != NULL)? colon + 1 : target->userinfo;
+        /* "user:password"; a lone word is a password to redis (redis://pw@)
+         * and may be a token to an HTTP server (https://TOKEN@host/), but a
+         * role's name to postgres, which a reason must be able to name. */
+        if (colon != NULL) {
+            secrets[n++] = colon + 1;
+        } else if (target->scheme == FM_SCHEME_REDIS || target->scheme == FM_SCHEME_HTTP
+                   || target->scheme == FM_SCHEME_HTTPS) {
+            secrets[n++] = target->userinfo;
+        }
         b64_size = FM_BASE64_SIZE(raw_len);
         b64 = calloc(b64_size, 1);
         if (b64 != NULL && fm_base64_encode(target->userinfo, raw_len, b64, b64_size) == 0) {

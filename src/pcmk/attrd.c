@@ -15,15 +15,11 @@
 #include <faultmon/attrd.h>
 #include <faultmon/spawn.h>
 
-#define ATTRD_ARGS_MAX 10
-
-int
-fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
-                uint64_t timeout_ms, char *out, size_t out_len)
+size_t
+fm_attrd_update_argv(char *argv[FM_ATTRD_ARGS_MAX], const char *tool, const char *name, const char *value,
+                     const char *dampen)
 {
-    char *argv[ATTRD_ARGS_MAX];
     size_t n = 0;
-    int rc = 0;
 
     argv[n++] = (char *) tool;
     argv[n++] = (char *) "-n";
@@ -37,6 +33,17 @@ fm_attrd_update(const char *tool, const char *name, const char *value, const cha
         argv[n++] = (char *) dampen;
     }
     argv[n] = NULL;
+    return n;
+}
+
+int
+fm_attrd_update(const char *tool, const char *name, const char *value, const char *dampen,
+                uint64_t timeout_ms, char *out, size_t out_len)
+{
+    char *argv[FM_ATTRD_ARGS_MAX];
+    int rc = 0;
+
+    fm_attrd_update_argv(argv, tool, name, value, dampen);
     rc = fm_spawn_run(argv, timeout_ms, out, out_len, NULL);
     if (out != NULL && out_len > 0) {
         /* Its first line says why it failed. */
@@ -63,28 +70,39 @@ aims_at_a_node(const char *var)
     return false;
 }
 
-int
-fm_attrd_query_all(const char *tool, const char *name, uint64_t timeout_ms, char *out, size_t out_len)
+char **
+fm_attrd_query_envp(void)
 {
     extern char **environ;
-    char *argv[] = { (char *) tool, (char *) "-Q", (char *) "-A", (char *) "-n", (char *) name, NULL };
     size_t n = 0;
     size_t used = 0;
     char **envp = NULL;
-    int rc = 0;
 
     while (environ[n] != NULL) {
         n++;
     }
     envp = calloc(n + 1, sizeof(*envp));
     if (envp == NULL) {
-        snprintf(out, out_len, "out of memory");
-        return -1;
+        return NULL;
     }
     for (size_t i = 0; i < n; i++) {
         if (!aims_at_a_node(environ[i])) {
             envp[used++] = environ[i];
         }
+    }
+    return envp;
+}
+
+int
+fm_attrd_query_all(const char *tool, const char *name, uint64_t timeout_ms, char *out, size_t out_len)
+{
+    char *argv[] = { (char *) tool, (char *) "-Q", (char *) "-A", (char *) "-n", (char *) name, NULL };
+    char **envp = fm_attrd_query_envp();
+    int rc = 0;
+
+    if (envp == NULL) {
+        snprintf(out, out_len, "out of memory");
+        return -1;
     }
     rc = fm_spawn_run_env(argv, envp, timeout_ms, out, out_len, NULL);
     free(envp);

@@ -51,6 +51,8 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_IMAP] = &fm_probe_proto_imap,
     [FM_PROBE_FTP] = &fm_probe_proto_ftp,
     [FM_PROBE_EXEC] = &fm_probe_proto_exec,
+    [FM_PROBE_H2] = &fm_probe_proto_h2,
+    [FM_PROBE_GRPC] = &fm_probe_proto_grpc,
 };
 
 static enum fm_reason

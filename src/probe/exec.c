@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,7 +43,8 @@
 #define FM_EXEC_OUTPUT_KEEP 4096
 #define FM_EXEC_OUTPUT_INITIAL 512
 /* Without a pidfd (kernels before 5.3): how often the exit of a program
- * that closed its output early is looked for, until the deadline. */
+ * that closed its output early is looked for (a timer fd's tick), until
+ * the deadline. */
 #define FM_EXEC_POLL_NS 1000000L
 
 struct exec_state {
@@ -226,20 +228,28 @@ exec_try_finish(struct fm_conn *conn)
     return true;
 }
 
-/* No pidfd: the program closed its output, and it exits now or soon; wait
- * for it in small steps, never past the deadline. */
+/* No pidfd: the program closed its output, and it exits now or soon.  A
+ * timer fd that ticks every FM_EXEC_POLL_NS on the engine's epoll asks
+ * again, never a sleep (the loop has other probes, signals and children
+ * to see to); the deadline ends it as any probe.  Without one, the
+ * deadline alone. */
 static void
 exec_wait_without_pidfd(struct fm_conn *conn)
 {
-    const struct timespec step = { .tv_sec = 0, .tv_nsec = FM_EXEC_POLL_NS };
+    const struct itimerspec tick = {
+        .it_interval = { .tv_sec = 0, .tv_nsec = FM_EXEC_POLL_NS },
+        .it_value = { .tv_sec = 0, .tv_nsec = FM_EXEC_POLL_NS },
+    };
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = conn };
+    int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 
-    while (!exec_try_finish(conn)) {
-        if (fm_deadline_expired(&conn->deadline, fm_now_us())) {
-            fm_conn_expire(conn);
-            return;
-        }
-        nanosleep(&step, NULL);
+    if (fd >= 0 && (timerfd_settime(fd, 0, &tick, NULL) != 0
+                    || epoll_ctl(conn->run->epfd, EPOLL_CTL_ADD, fd, &ev) != 0)) {
+        close(fd);
+        fd = -1;
     }
+    conn->fd = fd;          /* conn_close() closes it */
+    conn->watched_events = (fd >= 0)? EPOLLIN : 0;
 }
 
 /* The output has ended: the pidfd, already in the epoll set, becomes the
@@ -308,6 +318,14 @@ exec_on_io(struct fm_conn *conn)
         exec_drain(conn);
         if (fm_conn_judged(conn)) {
             return;
+        }
+    } else if (conn->fd >= 0) {
+        uint64_t ticks = 0;
+
+        /* The timer fd of exec_wait_without_pidfd() stays readable until
+         * read (a pidfd answers EINVAL: nothing to clear there). */
+        if (read(conn->fd, &ticks, sizeof(ticks)) < 0) {
+            ticks = 0;
         }
     }
     if (exec_try_finish(conn)) {

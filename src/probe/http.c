@@ -190,8 +190,8 @@ http_note_deviation(struct fm_conn *conn, struct fm_http_verdict *verdict)
 }
 
 /* Judge what has been read; returns true once the probe has its verdict. */
-static bool
-http_judge_conn(struct fm_conn *conn, bool eof)
+bool
+fm_http_judge_conn(struct fm_conn *conn, bool eof)
 {
     const struct fm_probe_opts *opts = conn->run->opts;
     bool head = http_sent_head(conn);
@@ -199,7 +199,8 @@ http_judge_conn(struct fm_conn *conn, bool eof)
         .expect = fm_probe_opts_expect(opts, conn->target->kind),
         .head_request = head,
         .want_body = (opts->have_receive || opts->have_maintenance_regex)
-                     && conn->target->kind == FM_PROBE_GET && !head,
+                     && (conn->target->kind == FM_PROBE_GET || conn->target->kind == FM_PROBE_H2)
+                     && !head,
         .max_reply_bytes = opts->max_reply_bytes,
         .receive_window_bytes = opts->receive_window_bytes,
         .match = http_match,
@@ -273,7 +274,7 @@ http_rx_grow(struct fm_conn *conn)
     }
     if (cap <= conn->rx_len) {
         /* The cap is reached and the reply is still not judged. */
-        http_judge_conn(conn, false);
+        fm_http_judge_conn(conn, false);
         if (!fm_conn_judged(conn)) {
             fm_conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, "reply exceeds the read cap");
         }
@@ -313,12 +314,12 @@ http_read(struct fm_conn *conn)
             return;
         }
         if (n == 0) {
-            http_judge_conn(conn, true);
+            fm_http_judge_conn(conn, true);
             return;
         }
         conn->rx_len += (size_t) n;
         conn->rx[conn->rx_len] = '\0';
-        if (http_judge_conn(conn, false)) {
+        if (fm_http_judge_conn(conn, false)) {
             return;
         }
     }

@@ -126,6 +126,9 @@ fm_probe_match_maintenance(struct fm_conn *conn, const char *data, size_t len)
     if (!opts->have_maintenance_regex) {
         return 0;
     }
+    if (opts->have_maintenance_linear) {
+        return fm_regex_linear_search(&opts->maintenance_linear, data, len)? 1 : 0;
+    }
     return fm_probe_match(conn, &opts->maintenance_regex, data, len);
 }
 

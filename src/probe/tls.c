@@ -102,6 +102,11 @@ fm_tls_conn_setup(struct fm_conn *conn)
     if (sni != NULL) {
         SSL_set_tlsext_host_name(ssl, sni);
     }
+    if (conn->proto->alpn_wire != NULL) {
+        /* HTTP/2 over TLS is only what ALPN agrees on (RFC 9113 3.2). */
+        SSL_set_alpn_protos(ssl, (const unsigned char *) conn->proto->alpn_wire,
+                            (unsigned int) strlen(conn->proto->alpn_wire));
+    }
     if (opts->tls_verify) {
         if (opts->sni != NULL || !host_is_ip(host)) {
             SSL_set1_host(ssl, (opts->sni != NULL)? opts->sni : host);

@@ -56,8 +56,8 @@ fm_loopback_close(struct fm_loopback *lb)
     lb->listen_fd = -1;
 }
 
-static void
-drain(const struct fm_loopback *lb)
+void
+fm_loopback_drain(const struct fm_loopback *lb)
 {
     int fd;
 
@@ -91,6 +91,33 @@ wait_connected(int fd, int timeout_ms)
 }
 
 int
+fm_loopback_connect(struct fm_loopback *lb, int *fd_out)
+{
+    int fd = -1;
+    int rc = 0;
+
+    if (lb->listen_fd < 0) {
+        rc = fm_loopback_open(lb);
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return errno;
+    }
+    if (connect(fd, (const struct sockaddr *) &lb->addr, sizeof(lb->addr)) != 0) {
+        rc = errno;
+    }
+    if (rc == EINPROGRESS) {
+        *fd_out = fd;
+    } else {
+        close(fd);
+    }
+    return rc;
+}
+
+int
 fm_loopback_check(struct fm_loopback *lb, int timeout_ms)
 {
     int fd = -1;
@@ -110,6 +137,6 @@ fm_loopback_check(struct fm_loopback *lb, int timeout_ms)
         rc = (errno == EINPROGRESS)? wait_connected(fd, timeout_ms) : errno;
     }
     close(fd);
-    drain(lb);
+    fm_loopback_drain(lb);
     return rc;
 }

@@ -92,6 +92,31 @@ spawn_collect(int in_fd, uint64_t end_us, char *out, size_t out_len, size_t *siz
 }
 
 int
+fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_fd)
+{
+    int pipefd[2] = { -1, -1 };
+    int rc = 0;
+
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        return errno;
+    }
+    *pid = fork();
+    if (*pid == 0) {
+        spawn_exec(argv, (envp != NULL)? envp : environ, pipefd[1]);
+    }
+    rc = errno;
+    close(pipefd[1]);
+    if (*pid < 0) {
+        close(pipefd[0]);
+        return rc;
+    }
+    /* The caller reads it from its event loop, which must never block. */
+    fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
+    *out_fd = pipefd[0];
+    return 0;
+}
+
+int
 fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
              size_t *out_size)
 {

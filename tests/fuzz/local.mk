@@ -21,6 +21,7 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_regex \
 	tests/fuzz/fuzz_conv \
 	tests/fuzz/fuzz_wire \
+	tests/fuzz/fuzz_grpc \
 	tests/fuzz/fuzz_exporter \
 	tests/fuzz/fuzz_accesslog
 
@@ -143,6 +144,11 @@ tests_fuzz_fuzz_wire_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_fuzz_fuzz_wire_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_wire_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_wire_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_grpc_SOURCES = tests/fuzz/fuzz_grpc.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_grpc_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_grpc_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_grpc_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_exporter_SOURCES = tests/fuzz/fuzz_exporter.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_exporter_CFLAGS = $(FM_FUZZ_CFLAGS)

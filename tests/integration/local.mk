@@ -22,6 +22,10 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/migrate-check.sh \
 	tests/integration/run-observer-corosync.sh \
 	tests/integration/run-budget.sh \
+	tests/integration/run-async.sh \
+	tests/integration/run-no-pidfd.sh \
+	tests/integration/run-controller-frozen.sh \
+	tests/integration/run-stay-async.sh \
 	tests/integration/status.sh \
 	tests/integration/status-cluster.sh \
 	tests/integration/status-trust.sh \
@@ -42,6 +46,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-smtp.sh \
 	tests/integration/proto-mail.sh \
 	tests/integration/proto-ftp.sh \
+	tests/integration/proto-grpc.sh \
+	tests/integration/proto-h2.sh \
 	tests/integration/proto-udp.sh \
 	tests/integration/proto-postgres.sh \
 	tests/integration/proto-mysql.sh \
@@ -52,4 +58,5 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-exec.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
-EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py tests/proto_server.py
+EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py tests/proto_server.py \
+	tests/grpc_health_server.py

@@ -7,6 +7,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_clock \
 	tests/unit/test_conv_parse \
 	tests/unit/test_dns_judge \
+	tests/unit/test_grpc_reply \
 	tests/unit/test_fd_limit \
 	tests/unit/test_history \
 	tests/unit/test_http \
@@ -98,6 +99,10 @@ tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_dns_judge_SOURCES = tests/unit/test_dns_judge.c
 tests_unit_test_dns_judge_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_dns_judge_LDADD = $(FM_UNIT_LDADD)
+
+tests_unit_test_grpc_reply_SOURCES = tests/unit/test_grpc_reply.c
+tests_unit_test_grpc_reply_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_grpc_reply_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_ldap_ber_SOURCES = tests/unit/test_ldap_ber.c
 tests_unit_test_ldap_ber_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_ldap_ber_LDADD = $(FM_UNIT_LDADD)
@@ -272,3 +277,5 @@ TESTS += tests/unit/test-summarize.sh
 dist_check_SCRIPTS += tests/unit/test-summarize.sh
 EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt
 EXTRA_DIST += doc/tests-keep-their-word.md
+TESTS += tests/unit/doc-links.sh
+dist_check_SCRIPTS += tests/unit/doc-links.sh

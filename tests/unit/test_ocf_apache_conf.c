@@ -216,15 +216,6 @@ remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
     return remove(path);
 }
 
-static double
-now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 static void
 make_dir(const char *name)
 {
@@ -250,15 +241,15 @@ read_loops(const char *err_part)
     struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
     char err[512] = "";
     char path[PATH_MAX + 64];
-    double start = now_s();
 
     assert_non_null(conf);
     snprintf(path, sizeof(path), "%s/apache2.conf", dir);
-    /* Watchdog: an unbounded walk must fail the test, not hang it. */
+    /* Watchdog: an unbounded walk must fail the test, not hang it.  The
+     * bound is what the reader counts (the reason names it), not the wall
+     * time, which a loaded machine stretches. */
     alarm(10);
     assert_int_equal(fm_apache_conf_read(path, NULL, 0, conf, err, sizeof(err)), ELOOP);
     alarm(0);
-    assert_true(now_s() - start < 1.0);
     if (strstr(err, err_part) == NULL) {
         fail_msg("error '%s' does not say '%s'", err, err_part);
     }
@@ -345,21 +336,20 @@ test_depth_and_breadth(void **state)
     remove_tree("fan");
 }
 
-/* Read apache2.conf: it must fail with \p rc within 1 s, saying what. */
+/* Read apache2.conf: it must fail with \p rc, saying what (the alarm turns
+ * a hang into a failure; the bound itself is counted, not timed). */
 static void
 read_fails(int rc, const char *err_part)
 {
     struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
     char err[512] = "";
     char path[PATH_MAX + 64];
-    double start = now_s();
 
     assert_non_null(conf);
     snprintf(path, sizeof(path), "%s/apache2.conf", dir);
     alarm(10);
     assert_int_equal(fm_apache_conf_read(path, NULL, 0, conf, err, sizeof(err)), rc);
     alarm(0);
-    assert_true(now_s() - start < 1.0);
     if (strstr(err, err_part) == NULL) {
         fail_msg("error '%s' does not say '%s'", err, err_part);
     }

@@ -111,6 +111,25 @@ test_default_testregex_is_linear(void **state)
     fm_probe_opts_clear(&opts);
 }
 
+/* A plain maintenance_regex is searched in process too: it is asked of
+ * every reply that passed (a fork per cycle before). */
+static void
+test_maintenance_regex_linear(void **state)
+{
+    struct fm_probe_opts opts;
+    char err[256] = "";
+
+    (void) state;
+    fm_probe_opts_init(&opts);
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "[Mm]aintenance *mode", err, sizeof(err)), 0);
+    assert_true(opts.have_maintenance_linear);
+    assert_true(fm_regex_linear_search(&opts.maintenance_linear, "in Maintenance  mode\n", 21));
+    assert_false(fm_regex_linear_search(&opts.maintenance_linear, "maintenance", 11));
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "^down$", err, sizeof(err)), 0);
+    assert_false(opts.have_maintenance_linear);     /* anchored: regexec() */
+    fm_probe_opts_clear(&opts);
+}
+
 /* expect_regex takes the in-process linear search when plain, as the
  * receive regex does (tcp:// matches after every read), and gives it up
  * when a pattern that is not plain replaces it. */
@@ -255,6 +274,7 @@ main(void)
         cmocka_unit_test(test_setters_replace),
         cmocka_unit_test(test_default_testregex_is_linear),
         cmocka_unit_test(test_expect_regex_linear),
+        cmocka_unit_test(test_maintenance_regex_linear),
         cmocka_unit_test(test_headers_in_order),
         cmocka_unit_test(test_expect_by_kind),
         cmocka_unit_test(test_alpn_list),

@@ -1,6 +1,7 @@
 /*
  * Unit tests: the constraint that keeps a restart in place
- * (src/cmd_run_stay.c): its XML, and the names it refuses to write.
+ * (src/cmd_run_stay.c): its XML, the names it refuses to write, and the
+ * cibadmin call the loop runs for it.
  */
 #include <config.h>
 
@@ -9,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -36,11 +38,48 @@ test_xml(void **state)
     assert_int_equal(fm_run_stay_xml("web", "node3", 0, buf, 64), EINVAL);
 }
 
+/* The call the loop runs as its child (src/cmd_run_request.c). */
+static void
+test_argv(void **state)
+{
+    struct fm_pcmk_resource rsc = { .rsc_id = "web", .node = "node3" };
+    struct fm_run_stay call;
+
+    (void) state;
+    setenv("FAULTMON_CIBADMIN", "/opt/cib/cibadmin", 1);
+    assert_int_equal(fm_run_stay_argv(&rsc, &call), 0);
+    assert_string_equal(call.argv[0], "/opt/cib/cibadmin");
+    assert_string_equal(call.argv[1], "--modify");
+    assert_string_equal(call.argv[2], "--allow-create");
+    assert_string_equal(call.argv[3], "--scope");
+    assert_string_equal(call.argv[4], "constraints");
+    assert_string_equal(call.argv[5], "--xml-text");
+    assert_non_null(strstr(call.argv[6], "<rsc_location id=\"faultmon-stay-web\" rsc=\"web\">"));
+    assert_non_null(strstr(call.argv[6], "value=\"node3\""));
+    assert_null(call.argv[7]);
+    /* A relative path is not run: Pacemaker's own cibadmin then. */
+    setenv("FAULTMON_CIBADMIN", "cibadmin", 1);
+    assert_int_equal(fm_run_stay_argv(&rsc, &call), 0);
+    assert_int_equal(call.argv[0][0], '/');
+    unsetenv("FAULTMON_CIBADMIN");
+    /* Nothing to place: a clone's instance, no node, no resource. */
+    rsc.rsc_id = "web:0";
+    assert_int_equal(fm_run_stay_argv(&rsc, &call), ENOENT);
+    rsc = (struct fm_pcmk_resource) { .rsc_id = "web" };
+    assert_int_equal(fm_run_stay_argv(&rsc, &call), ENOENT);
+    rsc = (struct fm_pcmk_resource) { .node = "node3" };
+    assert_int_equal(fm_run_stay_argv(&rsc, &call), ENOENT);
+    /* A node name that cannot be written: refused, said in the log. */
+    rsc = (struct fm_pcmk_resource) { .rsc_id = "web", .node = "node<3" };
+    assert_int_equal(fm_run_stay_argv(&rsc, &call), EINVAL);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_xml),
+        cmocka_unit_test(test_argv),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

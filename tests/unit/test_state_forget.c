@@ -36,7 +36,7 @@ dir_setup(void **state)
 static int
 dir_teardown(void **state)
 {
-    static const char *const files[] = { "state", NULL };
+    static const char *const files[] = { "state", "sources", NULL };
 
     (void) state;
     return ocf_tmpdir_remove(files);

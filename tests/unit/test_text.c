@@ -460,6 +460,20 @@ test_target_redact_reply(void **state)
     assert_string_equal(text, "echo *** *** public");
     fm_target_clear(&t);
 
+    /* a lone user name is a role's to postgres: named; a password to redis */
+    assert_int_equal(fm_target_parse("postgres://nobody@127.0.0.1:1/", false, &t, err,
+                                     sizeof(err)), 0);
+    snprintf(text, sizeof(text), "startup: role \"nobody\" does not exist");
+    fm_target_redact_reply(&t, NULL, text, sizeof(text));
+    assert_string_equal(text, "startup: role \"nobody\" does not exist");
+    fm_target_clear(&t);
+    assert_int_equal(fm_target_parse("redis://Qz7kWv4p@127.0.0.1:1", false, &t, err,
+                                     sizeof(err)), 0);
+    snprintf(text, sizeof(text), "AUTH: -ERR Qz7kWv4p");
+    fm_target_redact_reply(&t, NULL, text, sizeof(text));
+    assert_string_equal(text, "AUTH: -ERR ***");
+    fm_target_clear(&t);
+
     /* an exec target's URI argument: its password as the program got it */
     assert_int_equal(fm_target_parse_exec("/bin/echo --url redis://:s3cr%20t@h:1", &t, err,
                                           sizeof(err)), 0);
