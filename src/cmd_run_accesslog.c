@@ -170,6 +170,10 @@ follow_path(struct fm_run_accesslog *al, bool at_end, uint64_t now_us)
         return;
     }
     if (al->cur.fd >= 0) {
+        /* a second rotation before the server wrote the first's new file:
+         * the oldest is read to its end (the bound aside) and closed */
+        while (file_drain(al, &al->prev, now_us)) {
+        }
         file_drain(al, &al->cur, now_us);
         file_close(al, &al->prev);
         al->prev = al->cur;
