@@ -262,6 +262,9 @@ fm_run_accesslog_start(struct fm_run_accesslog *al, qb_loop_t *loop, const struc
 
     memset(al, 0, sizeof(*al));
     if (opts->path == NULL || opts->path[0] == '\0') {
+        /* an earlier loop's rates, when access_log was set then: stale now */
+        snprintf(parent, sizeof(parent), "%s/%s", dir, FM_RUN_ACCESSLOG_FILE);
+        unlink(parent);
         return;
     }
     al->opts = opts;

@@ -27,7 +27,7 @@ fi
 tap_watchdog 120
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 12
+plan 13
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 LOGS=$FM_TMP/logs
@@ -155,5 +155,9 @@ wait "$LOOP_PID"
 rc=$?
 LOOP_PID=
 is "$rc" 0 "the loop exits 0 on SIGTERM"
+
+# 13: a loop without access_log shows no earlier loop's rates.
+"$FAULTMON" run web --no-env --cycles 1 --param Probe_command=/bin/true 2>>"$FM_TMP/run.err"
+is "$(json '"access_log" in r')" False "a loop without access_log removes the earlier loop's rates (status shows none)"
 
 tap_done
