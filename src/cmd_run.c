@@ -286,6 +286,7 @@ loop_cycle_judge(struct fm_loop *lp)
     lp->cycle.observer_impaired = fm_run_observe(&lp->obs, &lp->cfg->decide, lp->cycle_failed,
         (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
         (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0, observer, sizeof(observer));
+    lp->cycle.access_log = fm_run_accesslog_cycle(&lp->alog, fm_now_us());
     fm_monitor_cycle_done(&lp->mon, &lp->cycle, &out);
     if (!fm_run_loop_apply(lp, &out)) {
         return;
@@ -556,6 +557,7 @@ run_loop(struct fm_loop *lp)
     /* High, as the signals and the timer: libqb runs its lower levels one
      * wake-up later, two epoll_wait calls for each. */
     qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
+    fm_run_accesslog_start(&lp->alog, lp->loop, &lp->cfg->probe.access_log, lp->resource, lp->dir);
     rc = fm_run_timer_init(&lp->timer, lp->loop);
     if (rc == 0) {
         rc = fm_run_jobs_init(&lp->jobs, lp->loop);
@@ -589,6 +591,7 @@ run_teardown(struct fm_loop *lp)
         fm_run_observer_clear(&lp->obs);
         fm_run_jobs_fini(&lp->jobs);
         fm_run_timer_clear(&lp->timer);
+        fm_run_accesslog_stop(&lp->alog);
         qb_loop_destroy(lp->loop);
     }
     if (lp->lock_fd >= 0 && lp->mon.st.pid != 0 && fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {

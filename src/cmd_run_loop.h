@@ -15,6 +15,7 @@
 #include <faultmon/probe.h>
 #include <faultmon/runconf.h>
 
+#include "cmd_run_accesslog.h"
 #include "cmd_run_args.h"
 #include "cmd_run_attrs.h"
 #include "cmd_run_deps.h"
@@ -46,6 +47,7 @@ struct fm_loop {
     struct fm_pcmk_resource rsc;
     struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
     struct fm_run_deps deps;        /* Dependency_list's views across the cluster */
+    struct fm_run_accesslog alog;   /* access_log: what the clients got */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     uint64_t lock_path_checked_us;  /* fm_state_lock_recheck()'s; 0: at once */
     int exit_rc;                    /* set when the loop stops on an error */

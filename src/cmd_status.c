@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <faultmon/accesslog.h>
 #include <faultmon/commands.h>
 #include <faultmon/deadline.h>
 #include <faultmon/json.h>
@@ -60,6 +61,8 @@ struct status_view {
     bool publish_only;      /* httpmon: a verdict, not a recovery */
     int64_t age_s;          /* since the last write of the state */
     char policy[512];       /* STATE_DIR/policy: a stricter policy the agent chose */
+    bool have_access_log;   /* STATE_DIR/accesslog: access_log's rates */
+    struct fm_accesslog_rate access_log;
 };
 
 static int
@@ -206,6 +209,13 @@ print_one_text(const char *resource, const struct fm_run_state *st, const struct
         printf("  cycles:        %" PRIu64 " (none to come until the agent starts a loop)\n", st->cycles);
         printf("  last results:  %s ago, when the last loop stopped\n", age);
     }
+    if (v->have_access_log) {
+        printf("  access log:    %" PRIu64 " of %" PRIu64 " replies 5xx (%.1f%%), %" PRIu64 " slow, in %" PRIu64
+               " s\n", v->access_log.errors, v->access_log.requests,
+               (v->access_log.requests > 0)? 100.0 * (double) v->access_log.errors
+                                              / (double) v->access_log.requests : 0.0,
+               v->access_log.slow, v->access_log.window_ms / 1000u);
+    }
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
 
@@ -242,6 +252,11 @@ print_one_json(const char *resource, const struct fm_run_state *st, const struct
     }
     printf(",\"next_failure\":");
     json_shown(st->next_failure);
+    if (v->have_access_log) {
+        printf(",\"access_log\":{\"requests\":%" PRIu64 ",\"errors_5xx\":%" PRIu64 ",\"slow\":%" PRIu64
+               ",\"window_s\":%" PRIu64 "}", v->access_log.requests, v->access_log.errors, v->access_log.slow,
+               v->access_log.window_ms / 1000u);
+    }
     printf(",\"cycles\":%" PRIu64 ",\"updated\":%" PRId64 ",\"targets\":[", st->cycles, st->updated_wall_s);
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
@@ -291,6 +306,7 @@ status_one(const char *resource, bool json, bool first)
     memset(&v, 0, sizeof(v));
     status_view(dir, st, &v);
     read_policy(dir, v.policy, sizeof(v.policy));
+    v.have_access_log = (fm_state_accesslog_read(dir, &v.access_log, &(uint64_t) { 0 }) == 0);
     if (json) {
         print_one_json(resource, st, &v, first);
     } else {

@@ -28,6 +28,7 @@
 
 noinst_LTLIBRARIES += src/util/libfmutil.la
 src_util_libfmutil_la_SOURCES = \
+	src/util/accesslog_parse.c \
 	src/util/clock.c \
 	src/util/json.c \
 	src/util/kvfile.c \
@@ -44,6 +45,7 @@ src_util_libfmutil_la_SOURCES = \
 noinst_LTLIBRARIES += src/core/libfmcore.la
 src_core_libfmcore_la_SOURCES = \
 	src/core/probe_opts.c \
+	src/core/probe_opts_accesslog.c \
 	src/core/probe_opts_maint.c \
 	src/core/probe_opts_tls.c \
 	src/core/probe_params.c \
@@ -52,6 +54,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/scheme.c \
 	src/core/history.c \
 	src/core/state.c \
+	src/core/state_accesslog.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
 	src/core/state_format.c \
@@ -154,6 +157,7 @@ src_metrics_libfmmetrics_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
+	src/monitor/accesslog_window.c \
 	src/monitor/corosync_links.c \
 	src/monitor/history_note.c \
 	src/monitor/monitor.c \
@@ -199,6 +203,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run_history.h \
 	src/cmd_run_stay.c \
 	src/cmd_run_stay.h \
+	src/cmd_run_accesslog.c \
+	src/cmd_run_accesslog.h \
 	src/cmd_run_jobs.c \
 	src/cmd_run_jobs.h \
 	src/cmd_run_lock.c \

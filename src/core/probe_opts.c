@@ -110,6 +110,10 @@ fm_probe_opts_init(struct fm_probe_opts *opts)
     opts->tls_min_version = FM_TLS_MIN_1_2;
     opts->max_reply_bytes = FM_DEFAULT_MAX_REPLY_BYTES;
     opts->receive_window_bytes = FM_DEFAULT_RECEIVE_WINDOW_BYTES;
+    opts->access_log.window_ms = FM_ACCESSLOG_DEFAULT_WINDOW_MS;
+    opts->access_log.pct_5xx = FM_ACCESSLOG_DEFAULT_5XX_PCT;
+    opts->access_log.min_requests = FM_ACCESSLOG_DEFAULT_MIN_REQUESTS;
+    opts->access_log.slow_pct = FM_ACCESSLOG_DEFAULT_SLOW_PCT;
 }
 
 void
@@ -130,6 +134,7 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
     free(opts->sni);
     free(opts->cert_file);
     free(opts->key_file);
+    free(opts->access_log.path);
     free(opts->alpn_text);
     free(opts->alpn_wire);
     free(opts->alpn_require_text);

@@ -509,6 +509,37 @@ static const struct fm_probe_param probe_params[] = {
         .offset = OPT_FIELD(spread), .set = set_bool,
         .help = "start the probes of an interval spread over it, not all at once",
     },
+    {
+        /* access_log*: parameters of `faultmon run` only (doc/access-log.md). */
+        .name = "access_log", .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(access_log.path), .set = set_text,
+        .help = "the web server's access log (common or combined format) whose 5xx share is a partial failure; empty: off",
+    },
+    {
+        .name = "access_log_window", .type = FM_PARAM_CHECKED, .default_text = "60s",
+        .check = fm_probe_opts_set_accesslog_window, .set = set_checked,
+        .help = "the sliding window over which the access log's shares are counted",
+    },
+    {
+        .name = "access_log_5xx_pct", .type = FM_PARAM_CHECKED, .default_text = "20",
+        .check = fm_probe_opts_set_accesslog_5xx_pct, .set = set_checked,
+        .help = "share of 5xx replies in the window (percent) that is a partial failure",
+    },
+    {
+        .name = "access_log_min_requests", .type = FM_PARAM_CHECKED, .default_text = "20",
+        .check = fm_probe_opts_set_accesslog_min_requests, .set = set_checked,
+        .help = "fewer replies in the window are never judged (one 500 on a quiet server is no failure)",
+    },
+    {
+        .name = "access_log_slow", .type = FM_PARAM_CHECKED, .default_text = "0",
+        .check = fm_probe_opts_set_accesslog_slow, .set = set_checked,
+        .help = "a logged response time (%D, $request_time) at least this long is slow; 0: off",
+    },
+    {
+        .name = "access_log_slow_pct", .type = FM_PARAM_CHECKED, .default_text = "50",
+        .check = fm_probe_opts_set_accesslog_slow_pct, .set = set_checked,
+        .help = "share of slow replies in the window (percent) that is a partial failure",
+    },
 };
 
 const struct fm_probe_param *

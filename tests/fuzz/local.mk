@@ -22,7 +22,8 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_conv \
 	tests/fuzz/fuzz_wire \
 	tests/fuzz/fuzz_grpc \
-	tests/fuzz/fuzz_exporter
+	tests/fuzz/fuzz_exporter \
+	tests/fuzz/fuzz_accesslog
 
 # Dictionaries of the tokens a harness's input is made of.
 FM_FUZZ_DICTS = \
@@ -76,6 +77,11 @@ tests_fuzz_fuzz_values_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_values_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_values_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_values_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_accesslog_SOURCES = tests/fuzz/fuzz_accesslog.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_accesslog_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_accesslog_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_accesslog_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_state_SOURCES = tests/fuzz/fuzz_state.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_state_CFLAGS = $(FM_FUZZ_CFLAGS)

@@ -14,6 +14,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-loop.sh \
 	tests/integration/run-replay.sh \
 	tests/integration/run-spread.sh \
+	tests/integration/run-accesslog.sh \
 	tests/integration/run-timer.sh \
 	tests/integration/run-observer.sh \
 	tests/integration/run-observer-loopback.sh \

@@ -3,6 +3,7 @@
 if HAVE_CMOCKA
 FM_UNIT_TESTS = \
 	tests/unit/test_attrd \
+	tests/unit/test_accesslog \
 	tests/unit/test_clock \
 	tests/unit/test_conv_parse \
 	tests/unit/test_dns_judge \
@@ -59,6 +60,10 @@ FM_UNIT_LDADD = src/libfaultmon.la $(CMOCKA_LIBS)
 tests_unit_test_attrd_SOURCES = tests/unit/test_attrd.c
 tests_unit_test_attrd_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_attrd_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_accesslog_SOURCES = tests/unit/test_accesslog.c
+tests_unit_test_accesslog_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_accesslog_LDADD = $(FM_UNIT_LDADD)
+
 tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
 tests_unit_test_clock_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
