@@ -72,6 +72,7 @@ src_decide_libfmdecide_la_SOURCES = \
 	src/decide/engine.c \
 	src/decide/excuse.c \
 	src/decide/names.c \
+	src/decide/overload.c \
 	src/decide/params.c \
 	src/decide/persist.c
 
@@ -94,6 +95,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/ldap.c \
 	src/probe/ldap_ber.c \
 	src/probe/match.c \
+	src/probe/overload_status.c \
 	src/probe/mysql.c \
 	src/probe/mysql_wire.c \
 	src/probe/pgsql_wire.c \
@@ -234,6 +236,7 @@ noinst_HEADERS = \
 	include/faultmon/pidfile.h \
 	include/faultmon/probe.h \
 	include/faultmon/probe_params.h \
+	include/faultmon/overload.h \
 	include/faultmon/psi.h \
 	include/faultmon/recovery.h \
 	include/faultmon/regex_guard.h \
