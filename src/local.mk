@@ -186,6 +186,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run_args.h \
 	src/cmd_run_attrs.c \
 	src/cmd_run_deps.c \
+	src/cmd_run_overload.c \
+	src/cmd_run_overload.h \
 	src/cmd_run_deps.h \
 	src/cmd_run_observe.c \
 	src/cmd_run_attrs.h \

@@ -134,6 +134,8 @@ struct fm_monitor_cycle {
                                            NULL: it is fine */
     const char *dependency_everywhere;  /* faultmon/decide.h's fm_decide_input */
     const char *dependency_here;
+    const char *overloaded;             /* the status page's "all 4 workers
+                                           busy"; NULL: no such evidence */
 };
 
 /*!

@@ -90,6 +90,16 @@ struct fm_probe_opts {
      * set with it by fm_probe_opts_set_expect_regex(). */
     bool have_expect_linear;
     struct fm_regex_linear expect_linear;
+    /* Overload is not a hang (faultmon/overload.h): the server's status
+     * page (mod_status ?auto, stub_status), read after a slow or failed
+     * cycle; NULL: none.  overload_capacity: nginx's connections
+     * (worker_connections x worker_processes); 0: unknown. */
+    char *overload_status_url;
+    size_t overload_capacity;
+    /* Not a parameter: a run that reads a page gets each HTTP body window
+     * its receive regex is run on (the overload status page's run). */
+    void (*body_sink)(void *ctx, const char *body, size_t len);
+    void *body_sink_ctx;
 };
 
 struct fm_target {
