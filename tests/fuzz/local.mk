@@ -21,6 +21,7 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_regex \
 	tests/fuzz/fuzz_conv \
 	tests/fuzz/fuzz_wire \
+	tests/fuzz/fuzz_overload \
 	tests/fuzz/fuzz_exporter
 
 # Dictionaries of the tokens a harness's input is made of.
@@ -137,6 +138,12 @@ tests_fuzz_fuzz_wire_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_fuzz_fuzz_wire_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_wire_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_wire_LDADD = $(FM_FUZZ_LIBS)
+
+# The status pages that tell overload from a hang (src/probe/overload_status.c).
+tests_fuzz_fuzz_overload_SOURCES = tests/fuzz/fuzz_overload.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_overload_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_overload_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_overload_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_exporter_SOURCES = tests/fuzz/fuzz_exporter.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_exporter_CFLAGS = $(FM_FUZZ_CFLAGS)
