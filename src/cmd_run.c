@@ -296,7 +296,7 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
         .start_error = start_error,
         .start_us = lp->cycle_start_us,
         .now_us = fm_now_us(),
-        .now_wall_s = (int64_t) time(NULL), .overloaded = fm_run_overload_evidence(&lp->ovl),
+        .now_wall_s = (int64_t) time(NULL), .overloaded = fm_run_overload_evidence(&lp->ovl, lp->cycle_start_us),
     };
     struct fm_monitor_out out;
     char observer[128];

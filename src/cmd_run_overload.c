@@ -174,9 +174,9 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
 }
 
 const char *
-fm_run_overload_evidence(const struct fm_run_overload *ov)
+fm_run_overload_evidence(const struct fm_run_overload *ov, uint64_t cycle_start_us)
 {
-    if (!ov->enabled || !ov->started || ov->why[0] == '\0') {
+    if (!ov->enabled || !ov->started || ov->cycle_us != cycle_start_us || ov->why[0] == '\0') {
         return NULL;
     }
     return ov->why;

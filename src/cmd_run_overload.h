@@ -57,7 +57,8 @@ void fm_run_overload_free(struct fm_run_overload *ov);
 bool fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *probe, bool done,
                           uint64_t cycle_start_us, int *wait_ms);
 
-/*! \brief The cycle's evidence ("all 4 workers busy"), or NULL. */
-const char *fm_run_overload_evidence(const struct fm_run_overload *ov);
+/*! \brief The evidence of the cycle begun at \p cycle_start_us ("all 4
+ *         workers busy"), or NULL (none, or only an earlier cycle's). */
+const char *fm_run_overload_evidence(const struct fm_run_overload *ov, uint64_t cycle_start_us);
 
 #endif
