@@ -35,6 +35,7 @@
 #include "cmd_run_observe.h"
 #include "cmd_run_attrs.h"
 #include "cmd_run_deps.h"
+#include "cmd_run_overload.h"
 #include "cmd_run_history.h"
 #include "cmd_run_jobs.h"
 #include "cmd_run_lock.h"
@@ -323,6 +324,7 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
         .start_us = lp->cycle_start_us,
         .now_us = fm_now_us(),
         .now_wall_s = (int64_t) time(NULL),
+        .overloaded = fm_run_overload_evidence(&lp->ovl, lp->cycle_start_us),
     };
     if (start_error == NULL) {
         lp->cycle.results = fm_probe_run_results(lp->probe, &lp->cycle.n);
@@ -349,12 +351,10 @@ loop_dispatch(struct fm_loop *lp)
     if (!lp->in_cycle) {
         return;     /* between cycles: TLS session tickets still arriving */
     }
-    if (done) {
+    if (!fm_run_overload_hold(&lp->ovl, lp->probe, done, lp->cycle_start_us, &wait_ms)) {
         loop_cycle_done(lp, NULL);
         return;
     }
-    /* Wake for the deadline even if no fd does (-1: the engine's timer fd will). */
-    wait_ms = fm_probe_run_wait_ms(lp->probe, fm_now_us());
     if (wait_ms >= 0) {
         loop_arm(lp, (uint64_t) wait_ms, on_timer_deadline);
     }
@@ -558,6 +558,7 @@ run_loop(struct fm_loop *lp)
      * wake-up later, two epoll_wait calls for each. */
     qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
     fm_run_accesslog_start(&lp->alog, lp->loop, &lp->cfg->probe.access_log, lp->resource, lp->dir);
+    fm_run_overload_start(&lp->ovl, lp->loop, &lp->cfg->probe, lp->resource, on_probe_ready, lp);
     rc = fm_run_timer_init(&lp->timer, lp->loop);
     if (rc == 0) {
         rc = fm_run_jobs_init(&lp->jobs, lp->loop);
@@ -602,6 +603,7 @@ run_teardown(struct fm_loop *lp)
         fm_monitor_clear(&lp->mon);
     }
     fm_probe_run_free(lp->probe);
+    fm_run_overload_free(&lp->ovl);
 }
 
 int

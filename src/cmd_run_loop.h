@@ -21,6 +21,7 @@
 #include "cmd_run_deps.h"
 #include "cmd_run_jobs.h"
 #include "cmd_run_observe.h"
+#include "cmd_run_overload.h"
 #include "cmd_run_request.h"
 #include "cmd_run_timer.h"
 
@@ -48,6 +49,7 @@ struct fm_loop {
     struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
     struct fm_run_deps deps;        /* Dependency_list's views across the cluster */
     struct fm_run_accesslog alog;   /* access_log: what the clients got */
+    struct fm_run_overload ovl;     /* overload_status_url: busy or hung? */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     uint64_t lock_path_checked_us;  /* fm_state_lock_recheck()'s; 0: at once */
     int exit_rc;                    /* set when the loop stops on an error */

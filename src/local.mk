@@ -75,6 +75,7 @@ src_decide_libfmdecide_la_SOURCES = \
 	src/decide/engine.c \
 	src/decide/excuse.c \
 	src/decide/names.c \
+	src/decide/overload.c \
 	src/decide/params.c \
 	src/decide/persist.c
 
@@ -102,6 +103,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/ldap.c \
 	src/probe/ldap_ber.c \
 	src/probe/match.c \
+	src/probe/overload_status.c \
 	src/probe/mysql.c \
 	src/probe/mysql_wire.c \
 	src/probe/pgsql_wire.c \
@@ -195,6 +197,8 @@ src_faultmon_SOURCES = \
 	src/cmd_run_args.h \
 	src/cmd_run_attrs.c \
 	src/cmd_run_deps.c \
+	src/cmd_run_overload.c \
+	src/cmd_run_overload.h \
 	src/cmd_run_deps.h \
 	src/cmd_run_observe.c \
 	src/cmd_run_attrs.h \
@@ -256,6 +260,7 @@ noinst_HEADERS = \
 	include/faultmon/pidfile.h \
 	include/faultmon/probe.h \
 	include/faultmon/probe_params.h \
+	include/faultmon/overload.h \
 	include/faultmon/psi.h \
 	include/faultmon/recovery.h \
 	include/faultmon/regex_guard.h \

@@ -10,6 +10,8 @@ packages=(
     libcmocka-dev xsltproc libxml2-utils xxd
     # integration tests: real web servers, TLS tooling, the fault server
     nginx-light apache2 openssl python3 curl iproute2 procps psmisc
+    # overload tests: ab, the load generator that fills every worker
+    apache2-utils
     # metrics tests: promtool and a real Prometheus (skipped without them)
     prometheus
     # protocol tests (issue 12): real servers, started by the tests themselves

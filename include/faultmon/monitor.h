@@ -138,6 +138,8 @@ struct fm_monitor_cycle {
      * threshold (src/cmd_run_accesslog.c): a partial failure of a cycle
      * whose probes passed, with this cause; NULL: none. */
     const char *access_log;
+    const char *overloaded;             /* the status page's "all 4 workers
+                                           busy"; NULL: no such evidence */
 };
 
 /*!

@@ -98,6 +98,16 @@ struct fm_probe_opts {
     /* access_log*: the passive signal of the server's own traffic (a
      * parameter of `faultmon run` only; faultmon/accesslog.h) */
     struct fm_accesslog_opts access_log;
+    /* Overload is not a hang (faultmon/overload.h): the server's status
+     * page (mod_status ?auto, stub_status), read after a slow or failed
+     * cycle; NULL: none.  overload_capacity: nginx's connections
+     * (worker_connections x worker_processes); 0: unknown. */
+    char *overload_status_url;
+    size_t overload_capacity;
+    /* Not a parameter: a run that reads a page gets each HTTP body window
+     * its receive regex is run on (the overload status page's run). */
+    void (*body_sink)(void *ctx, const char *body, size_t len);
+    void *body_sink_ctx;
 };
 
 struct fm_target {

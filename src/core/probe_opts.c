@@ -132,6 +132,7 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
     free(opts->method);
     free(opts->ca_file);
     free(opts->sni);
+    free(opts->overload_status_url);
     free(opts->cert_file);
     free(opts->key_file);
     free(opts->access_log.path);

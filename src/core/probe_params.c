@@ -504,6 +504,19 @@ static const struct fm_probe_param probe_params[] = {
         .help = "read cap per reply",
     },
     {
+        .name = "overload_status_url", .option = "overload-status-url", .option_takes_value = true,
+        .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(overload_status_url), .set = set_text,
+        .help = "status page (mod_status ?auto, stub_status) read after a failed cycle: all busy is overload",
+    },
+    {
+        .name = "overload_capacity", .option = "overload-capacity", .option_takes_value = true,
+        .type = FM_PARAM_SIZE_BYTES, .min = 0, .max = 100000000, .default_text = "0",
+        .expected = "a count of connections", .option_expected = "a count of connections",
+        .offset = OPT_FIELD(overload_capacity), .set = set_number,
+        .help = "nginx: worker_connections x worker_processes, for stub_status [0: unknown]",
+    },
+    {
         .name = "spread", .option = "spread", .type = FM_PARAM_BOOL, .default_text = "false",
         .expected = "true or false",
         .offset = OPT_FIELD(spread), .set = set_bool,

@@ -442,6 +442,7 @@ fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     in.observer_impaired = cycle->observer_impaired;
     in.dependency_everywhere = cycle->dependency_everywhere;
     in.dependency_here = cycle->dependency_here;
+    in.overloaded = cycle->overloaded;
     if (cycle_under_way(mon, cycle, &in, out)) {
         return;
     }

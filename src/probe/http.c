@@ -155,6 +155,9 @@ http_match(void *ctx, const regex_t *re, const char *data, size_t len)
 {
     struct fm_conn *conn = ctx;
 
+    if (conn->run->opts->body_sink != NULL && re == &conn->run->opts->receive) {
+        conn->run->opts->body_sink(conn->run->opts->body_sink_ctx, data, len);
+    }
     /* A plain receive pattern is searched here, in time linear in the
      * subject, with the answer regexec() would give: no child needed. */
     if (re == &conn->run->opts->receive && conn->run->opts->have_receive_linear) {

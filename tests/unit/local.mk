@@ -8,6 +8,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_conv_parse \
 	tests/unit/test_dns_judge \
 	tests/unit/test_grpc_reply \
+	tests/unit/test_overload_status \
 	tests/unit/test_fd_limit \
 	tests/unit/test_history \
 	tests/unit/test_http \
@@ -96,6 +97,9 @@ tests_unit_test_http_request_SOURCES = tests/unit/test_http_request.c
 tests_unit_test_http_request_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 # The codecs of the binary protocols (src/probe/wire.h), bytes in, verdict out.
+tests_unit_test_overload_status_SOURCES = tests/unit/test_overload_status.c
+tests_unit_test_overload_status_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_overload_status_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_dns_judge_SOURCES = tests/unit/test_dns_judge.c
 tests_unit_test_dns_judge_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_dns_judge_LDADD = $(FM_UNIT_LDADD)
@@ -236,6 +240,7 @@ FM_DECIDE_TESTS = \
 	tests/unit/test_decide_adaptive \
 	tests/unit/test_decide_engine \
 	tests/unit/test_decide_names \
+	tests/unit/test_decide_overload \
 	tests/unit/test_decide_params \
 	tests/unit/test_decide_persist \
 	tests/unit/test_ocf_rc
@@ -252,6 +257,10 @@ tests_unit_test_decide_engine_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_decide_names_SOURCES = tests/unit/test_decide_names.c
 tests_unit_test_decide_names_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_decide_names_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_decide_overload_SOURCES = tests/unit/test_decide_overload.c \
+	tests/unit/decide_fixture.c tests/unit/decide_fixture.h
+tests_unit_test_decide_overload_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_decide_overload_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_decide_params_SOURCES = tests/unit/test_decide_params.c
 tests_unit_test_decide_params_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_decide_params_LDADD = $(FM_UNIT_LDADD)

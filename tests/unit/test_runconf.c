@@ -142,6 +142,19 @@ spread_set(const struct fm_run_config *cfg)
 }
 
 static bool
+overload_url_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.overload_status_url != NULL
+           && strcmp(cfg->probe.overload_status_url, "http://127.0.0.1/server-status?auto") == 0;
+}
+
+static bool
+overload_capacity_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.overload_capacity == 1024;
+}
+
+static bool
 tls_verify_set(const struct fm_run_config *cfg)
 {
     return cfg->probe.tls_verify;
@@ -316,6 +329,10 @@ static const struct param_case param_cases[] = {
       "tls_alpn_required" },
     { "max_reply_bytes", "1M", max_set, "63",
       "invalid max_reply_bytes '63': expected a size of at least 64", "max_reply" },
+    { "overload_status_url", "http://127.0.0.1/server-status?auto", overload_url_set, NULL, NULL,
+      "overload_status" },
+    { "overload_capacity", "1024", overload_capacity_set, "many",
+      "invalid overload_capacity 'many': expected a count of connections", "overload_capacities" },
     { "spread", "true", spread_set, "often", "invalid spread 'often': expected true or false",
       "spreads" },
     { "access_log", "/var/log/apache2/access.log", access_log_set, NULL, NULL, "accesslog" },
