@@ -51,7 +51,8 @@ stop_keeps_reason(const struct fm_ocf *ocf)
     bool keep = false;
 
     if (st != NULL && ocf->have_state_dir && fm_state_read(ocf->state_dir, st, err, sizeof(err)) == 0) {
-        keep = (st->ocf_rc == PCMK_OCF_INSUFFICIENT_PRIV || st->state == FM_STATE_HELD || st->decide.held);
+        keep = (st->decide.last_action == FM_ACTION_FAILOVER || st->ocf_rc == PCMK_OCF_INSUFFICIENT_PRIV
+                || st->state == FM_STATE_HELD || st->decide.held);
     }
     free(st);
     return keep;
