@@ -85,8 +85,9 @@ probe_usage_targets(FILE *out)
 "  --exec 'PROGRAM ARG...'     run PROGRAM (never a shell): exit 0 ok, 1 partial,\n"
 "                              2 (or another status, or a signal) complete\n"
 "  HOST is a name, an IPv4 address or a bracketed IPv6 address ([::1]).\n"
-"  Every target but http(s) and h2(c) takes ?family=inet|inet6 (only that family);\n"
-"  smtp, pop3, imap, ftp and ldap take ?starttls (TLS begun in the conversation).\n"
+"  Every target but http(s) and h2(c) takes ?family=inet|inet6 (that family\n"
+"  only); smtp, pop3, imap, ftp and ldap take ?starttls (TLS begun in the\n"
+"  conversation).\n"
 "  A refusing reply (5xx banner, -ERR, * BYE, -LOADING, an error packet,\n"
 "  an SQLSTATE, an rcode, a resultCode) is a complete failure.\n", out);
 }
