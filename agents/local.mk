@@ -121,6 +121,7 @@ fm-uninstall-ocf-agents:
 
 FM_AGENT_TESTS = \
 	tests/agents/agent-validate.sh \
+	tests/agents/agent-doc-codes.sh \
 	tests/agents/agent-safety.sh \
 	tests/agents/agent-secrets.sh \
 	tests/agents/agent-apache.sh \

@@ -28,7 +28,7 @@ if [ ! -f "$dtd" ]; then
     exit 0
 fi
 tap_watchdog 60
-plan 39
+plan 40
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-metadata.XXXXXX") || bail_out "mktemp failed"
 fm_cleanup_add "rm -rf '$tmp'"
@@ -292,6 +292,17 @@ for agent in $agents; do
         skip "pcs resource describe ocf:faultmon:$agent fits on a screen" "pcs's modules are not available"
     fi
 done
+
+# One recurring monitor per agent (level 0): a deeper one listed in the
+# meta-data is created by a plain `pcs resource create` and fails without
+# the parameters it needs (heartbeat's nginx lists three).
+monitors=""
+for agent in $agents; do
+    monitors="$monitors $agent:$(xmllint --xpath 'count(//actions/action[@name="monitor"])' \
+        "$top_srcdir/metadata/$agent.xml")"
+done
+is "$monitors" " apache:1 nginx:1 httpmon:1 guard:1" \
+    "each agent's meta-data lists one monitor (no deeper one created unless asked)"
 
 "$program" apache usage >/dev/null 2>&1
 usage_rc=$?

@@ -17,7 +17,7 @@ struct fm_command {
 };
 
 static const struct fm_command fm_commands[] = {
-    { "probe", fm_cmd_probe, "probe HTTP, HTTPS and TCP targets once (or --count times)" },
+    { "probe", fm_cmd_probe, "probe targets (19 protocols, or a program) once or --count times" },
     { "run", fm_cmd_run, "run the fault-monitor loop of a resource" },
     { "status", fm_cmd_status, "show the state of monitored resources" },
     { "resume", fm_cmd_resume, "put a service held for manual resume back in service" },
@@ -34,8 +34,9 @@ usage(FILE *out)
     fprintf(out,
             "Usage: faultmon COMMAND [OPTIONS] [ARGS]\n"
             "\n"
-            "A fault monitor for services run by Pacemaker: it probes HTTP, HTTPS and TCP\n"
-            "services under one deadline and classifies each failure as complete or partial.\n"
+            "A fault monitor for services run by Pacemaker: it probes services (HTTP, TLS,\n"
+            "TCP, UDP and 19 protocols in all, or a program of yours) under one deadline\n"
+            "and classifies each failure as complete or partial.\n"
             "\n"
             "Commands:\n");
     for (size_t i = 0; i < sizeof(fm_commands) / sizeof(fm_commands[0]); i++) {

@@ -33,6 +33,7 @@
 
 noinst_LTLIBRARIES += src/util/libfmutil.la
 src_util_libfmutil_la_SOURCES = \
+	src/util/accesslog_parse.c \
 	src/util/clock.c \
 	src/util/json.c \
 	src/util/kvfile.c \
@@ -49,6 +50,7 @@ src_util_libfmutil_la_SOURCES = \
 noinst_LTLIBRARIES += src/core/libfmcore.la
 src_core_libfmcore_la_SOURCES = \
 	src/core/probe_opts.c \
+	src/core/probe_opts_accesslog.c \
 	src/core/probe_opts_maint.c \
 	src/core/probe_opts_tls.c \
 	src/core/probe_params.c \
@@ -58,6 +60,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/history.c \
 	src/core/ocf_rc.c \
 	src/core/state.c \
+	src/core/state_accesslog.c \
 	src/core/state_dir.c \
 	src/core/state_forget.c \
 	src/core/state_format.c \
@@ -78,6 +81,7 @@ src_decide_libfmdecide_la_SOURCES = \
 	src/decide/decide_int.h \
 	src/decide/excuse.c \
 	src/decide/names.c \
+	src/decide/overload.c \
 	src/decide/params.c \
 	src/decide/persist.c
 
@@ -92,6 +96,11 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/exec.c \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \
+	src/probe/grpc.c \
+	src/probe/grpc_reply.c \
+	src/probe/h2.c \
+	src/probe/h2_int.h \
+	src/probe/h2_session.c \
 	src/probe/http.c \
 	src/probe/http_judge.c \
 	src/probe/http_parse.c \
@@ -100,6 +109,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/ldap.c \
 	src/probe/ldap_ber.c \
 	src/probe/match.c \
+	src/probe/overload_status.c \
 	src/probe/mysql.c \
 	src/probe/mysql_wire.c \
 	src/probe/pgsql_wire.c \
@@ -126,8 +136,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/wire.h \
 	src/probe/wire_conv.c \
 	src/probe/wire_conv.h
-src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS)
-src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS)
+src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS) $(NGHTTP2_CFLAGS)
+src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS) $(NGHTTP2_LIBS)
 
 # The Pacemaker layer's libc-only part, which the agent links: it includes
 # <crm/common/results.h> for the OCF codes but links no Pacemaker library.
@@ -154,6 +164,7 @@ src_metrics_libfmmetrics_la_SOURCES = \
 
 noinst_LTLIBRARIES += src/monitor/libfmmonitor.la
 src_monitor_libfmmonitor_la_SOURCES = \
+	src/monitor/accesslog_window.c \
 	src/monitor/corosync_links.c \
 	src/monitor/history_note.c \
 	src/monitor/monitor.c \
@@ -183,6 +194,8 @@ src_faultmon_SOURCES = \
 	src/cmd/cmd_migrate.h \
 	src/cmd/cmd_migrate_xml.c \
 	src/cmd/cmd_probe.c \
+	src/cmd/cmd_probe_out.c \
+	src/cmd/cmd_probe_out.h \
 	src/cmd/cmd_replay.c \
 	src/cmd/cmd_replay.h \
 	src/cmd/cmd_replay_run.c \
@@ -204,10 +217,14 @@ src_faultmon_SOURCES = \
 	src/run/observe.h \
 	src/run/request.c \
 	src/run/request.h \
+	src/run/run_accesslog.c \
+	src/run/run_accesslog.h \
 	src/run/run_deps.c \
 	src/run/run_deps.h \
 	src/run/run_history.c \
 	src/run/run_history.h \
+	src/run/run_overload.c \
+	src/run/run_overload.h \
 	src/run/stay.c \
 	src/run/stay.h \
 	src/run/timer.c \
@@ -232,6 +249,7 @@ noinst_HEADERS = \
 	include/faultmon/decide_persist.h \
 	include/faultmon/deps.h \
 	include/faultmon/history.h \
+	include/faultmon/grpc.h \
 	include/faultmon/http.h \
 	include/faultmon/json.h \
 	include/faultmon/kvfile.h \
@@ -247,6 +265,7 @@ noinst_HEADERS = \
 	include/faultmon/pidfile.h \
 	include/faultmon/probe.h \
 	include/faultmon/probe_params.h \
+	include/faultmon/overload.h \
 	include/faultmon/psi.h \
 	include/faultmon/recovery.h \
 	include/faultmon/regex_guard.h \

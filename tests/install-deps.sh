@@ -6,14 +6,19 @@ packages=(
     # build
     build-essential autoconf automake libtool pkg-config
     pacemaker-dev libqb-dev libssl-dev libxml2-dev libglib2.0-dev libc-ares-dev
+    libnghttp2-dev
     libcmocka-dev xsltproc libxml2-utils xxd
     # integration tests: real web servers, TLS tooling, the fault server
     nginx-light apache2 openssl python3 curl iproute2 procps psmisc
+    # overload tests: ab, the load generator that fills every worker
+    apache2-utils
     # metrics tests: promtool and a real Prometheus (skipped without them)
     prometheus
     # protocol tests (issue 12): real servers, started by the tests themselves
     redis-server postfix dovecot-imapd dovecot-pop3d vsftpd
     postgresql mariadb-server slapd dnsmasq-base unbound
+    # HTTP/2 and gRPC health (issue 35): nghttpd, and a gRPC server in Python
+    nghttp2-server python3-grpcio
     # exec probes: real checks (check_tcp, check_dummy) from Monitoring Plugins
     monitoring-plugins-basic
     # the cluster: real Pacemaker, Corosync, pcs, crmsh, ocf-tester
@@ -21,7 +26,7 @@ packages=(
     # the observer under pressure (tests/cluster/pressure-1node.sh)
     stress-ng
     # packages: tests/packages (dpkg-buildpackage, lintian, rpmbuild)
-    dpkg-dev debhelper lintian rpm fakeroot
+    dpkg-dev debhelper lintian rpm rpmlint fakeroot
     # fuzzing (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
     clang libclang-rt-dev
     # Pacemaker 3.0.2's libcrmcommon, built from shared/vendor for the

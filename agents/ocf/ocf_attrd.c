@@ -11,6 +11,7 @@
 #include <syslog.h>
 
 #include <faultmon/attrd.h>
+#include <faultmon/state.h>
 
 #include "ocf_common.h"
 
@@ -37,6 +38,26 @@ fm_ocf_attrd(const struct fm_ocf *ocf, const char *name, const char *value)
     return status;
 }
 
+/* The stop after faultmon failed the resource over (or held it off this
+ * node): its reason is what an administrator reads in crm_mon -A to learn
+ * why the resource left, so it outlives the stop until a cleanup (whose
+ * probe removes it); any other stop (disabled, deleted, moved by hand)
+ * leaves no reason behind. */
+static bool
+stop_keeps_reason(const struct fm_ocf *ocf)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    char err[256];
+    bool keep = false;
+
+    if (st != NULL && ocf->have_state_dir && fm_state_read(ocf->state_dir, st, err, sizeof(err)) == 0) {
+        keep = (st->decide.last_action == FM_ACTION_FAILOVER || st->ocf_rc == PCMK_OCF_INSUFFICIENT_PRIV
+                || st->state == FM_STATE_HELD || st->decide.held);
+    }
+    free(st);
+    return keep;
+}
+
 void
 fm_ocf_stop_attributes(const struct fm_ocf *ocf)
 {
@@ -48,6 +69,11 @@ fm_ocf_stop_attributes(const struct fm_ocf *ocf)
      * there is no cluster whose attributes this resource could own. */
     if (node == NULL || node[0] == '\0' || ocf->resource == NULL
         || access(fm_ocf_attrd_updater_path(), X_OK) != 0) {
+        return;
+    }
+    if (stop_keeps_reason(ocf)) {
+        fm_ocf_log(LOG_INFO, "the reason attribute stays: it says why the resource left this node "
+                   "(pcs resource cleanup removes it)");
         return;
     }
     snprintf(name, sizeof(name), "faultmon-%s-reason", ocf->resource);

@@ -98,6 +98,13 @@ void fm_ocf_log(int priority, const char *fmt, ...) __attribute__((format(printf
  */
 int fm_ocf_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*!
+ * \brief fm_ocf_fail() for a refusal that is a hold (held for manual resume,
+ *        failed over until a cleanup): the same exit reason, logged as a
+ *        warning, not an error.
+ */
+int fm_ocf_hold(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- Pacemaker's log file, as ocf_log writes it (ocf_halog.c) ---- */
 
 /*! \return ocf_log's word for a syslog priority ("ERROR", "WARNING", "INFO"...) */

@@ -74,23 +74,60 @@ fm_ocf_log(int priority, const char *fmt, ...)
     log_text(priority, msg);
 }
 
-int
-fm_ocf_fail(int rc, const char *fmt, ...)
+/* The exit reason's log line at the level of what it reports: not running
+ * is information; a degraded service, a recovery under way or a hold is a
+ * warning (nothing is broken that the cluster must repair); the rest an
+ * error. */
+static int
+fail_priority(int rc)
+{
+    switch (rc) {
+        case PCMK_OCF_NOT_RUNNING:
+            return LOG_INFO;
+        case PCMK_OCF_DEGRADED:
+        case PCMK_OCF_DEGRADED_PROMOTED:
+            return LOG_WARNING;
+        default:
+            return LOG_ERR;
+    }
+}
+
+static int
+vfail(int rc, int priority, const char *fmt, va_list ap)
 {
     char msg[1024];
     char who[256];
-    va_list ap;
 
-    va_start(ap, fmt);
     fm_text_vformat(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
     if (!reason_printed) {
         /* The executor keeps the last such line as the exit reason. */
         fprintf(stderr, "ocf-exit-reason:%s\n", msg);
         reason_printed = true;
     }
     log_who(who, sizeof(who));
-    syslog((rc == PCMK_OCF_NOT_RUNNING)? LOG_INFO : LOG_ERR, "%s: %s", who, msg);
-    log_file((rc == PCMK_OCF_NOT_RUNNING)? LOG_INFO : LOG_ERR, msg);
+    syslog(priority, "%s: %s", who, msg);
+    log_file(priority, msg);
+    return rc;
+}
+
+int
+fm_ocf_fail(int rc, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    rc = vfail(rc, fail_priority(rc), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int
+fm_ocf_hold(int rc, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    rc = vfail(rc, LOG_WARNING, fmt, ap);
+    va_end(ap);
     return rc;
 }

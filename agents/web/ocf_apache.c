@@ -136,16 +136,16 @@ check_refusal(const struct fm_ocf *ocf)
      * cause first, then what the administrator can do. */
     switch (refusal) {
         case FM_REFUSAL_HELD_FAILOVER:
-            rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+            rc = fm_ocf_hold(PCMK_OCF_INSUFFICIENT_PRIV,
                              "held for manual resume, not starting here: %s; run faultmon resume %s, "
                              "then a cleanup", reason, ocf->resource);
             break;
         case FM_REFUSAL_FAILOVER:
-            rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+            rc = fm_ocf_hold(PCMK_OCF_INSUFFICIENT_PRIV,
                              "%s; not starting here until a cleanup of %s", reason, ocf->resource);
             break;
         case FM_REFUSAL_HELD:
-            rc = fm_ocf_fail(PCMK_OCF_INSUFFICIENT_PRIV,
+            rc = fm_ocf_hold(PCMK_OCF_INSUFFICIENT_PRIV,
                              "held for manual resume, not starting here: run faultmon resume %s, then a "
                              "cleanup (%s)", ocf->resource, st->reason);
             break;

@@ -44,6 +44,20 @@ struct option;
 void fm_cli_fold_long_options(int argc, char **argv, const char *optstring,
                               const struct option *longopts);
 
+/*!
+ * \brief The one-line usage error for what getopt_long() returned as ':' or
+ *        '?' (run it with opterr = 0): an option that needs a value, one
+ *        that takes none ("--json=yes"), or an unknown one, named as typed.
+ *
+ * \param[in] command   the subcommand, for "faultmon COMMAND: "
+ * \param[in] opt       getopt_long()'s return value
+ * \param[in] argv      the arguments getopt_long() read
+ * \param[in] longopts  its table, ending with a NULL name
+ * \return FM_EXIT_USAGE
+ */
+int fm_cli_getopt_error(const char *command, int opt, char **argv,
+                        const struct option *longopts);
+
 int fm_cmd_probe(int argc, char **argv);
 int fm_cmd_run(int argc, char **argv);
 int fm_cmd_status(int argc, char **argv);

@@ -99,6 +99,11 @@ struct fm_decide_input {
      * the caller; NULL or "": neither. */
     const char *dependency_everywhere;
     const char *dependency_here;
+    /* The server's own status page, read after this failed cycle within
+     * its deadline, says every worker is busy ("all 150 workers busy"):
+     * overloaded, not hung; the failure is shown, not weighed, for at most
+     * overload_grace.  From the caller; NULL or "": no such evidence. */
+    const char *overloaded;
 };
 
 #define FM_DECIDE_REASON_MAX 256

@@ -55,6 +55,9 @@ struct fm_decide_opts {
     uint64_t startup_grace_ms;      /* after a start or a restart, failures shown
                                        but not weighed until the first success or
                                        this long; 0 off */
+    uint64_t overload_grace_ms;     /* a failure while the server says every
+                                       worker is busy is shown, not weighed,
+                                       for at most this long; 0 off */
     uint32_t observer_pressure_pct; /* the loop's node is impaired at this PSI
                                        (some avg10, %) or above; 0 off */
     uint64_t observer_late_ms;      /* ... or when a cycle starts this late; 0 off */

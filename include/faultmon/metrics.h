@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <faultmon/accesslog.h>
 #include <faultmon/state.h>
 
 /* The Content-Type of the format. */
@@ -33,6 +34,8 @@ struct fm_metrics_resource {
                                        died, or the agent's record says the
                                        service was started here (faultmon
                                        status' loop-not-running) */
+    bool have_access_log;           /* RESOURCE/accesslog: access_log's rates */
+    struct fm_accesslog_rate access_log;
 };
 
 /*!

@@ -134,6 +134,12 @@ struct fm_monitor_cycle {
                                            NULL: it is fine */
     const char *dependency_everywhere;  /* faultmon/decide.h's fm_decide_input */
     const char *dependency_here;
+    /* The access log's share of 5xx (or slow) replies passed its
+     * threshold (src/run/run_accesslog.c): a partial failure of a cycle
+     * whose probes passed, with this cause; NULL: none. */
+    const char *access_log;
+    const char *overloaded;             /* the status page's "all 4 workers
+                                           busy"; NULL: no such evidence */
 };
 
 /*!

@@ -80,6 +80,8 @@ enum fm_probe_kind {
     FM_PROBE_LDAP,       /* anonymous bind or a root DSE search */
     FM_PROBE_ICMP,       /* echo request and reply */
     FM_PROBE_EXEC,       /* an external program */
+    FM_PROBE_H2,         /* HTTP/2 GET (h2://, h2c://) */
+    FM_PROBE_GRPC,       /* grpc.health.v1.Health/Check */
     FM_PROBE__COUNT
 };
 

@@ -27,6 +27,7 @@ struct fm_run_config {
     bool have_port_list;
     bool verify_set;
     bool no_verify;
+    char warn[256];                 /* the planning warning simulate gives, or "" */
 };
 
 /* Port_list and Monitor_Uri_List together give at most this many targets. */

@@ -38,6 +38,10 @@ enum fm_scheme {
     FM_SCHEME_LDAPS,
     FM_SCHEME_ICMP,
     FM_SCHEME_EXEC,         /* a command (Probe_command, --exec), not a URI */
+    FM_SCHEME_H2,           /* HTTP/2 over TLS (ALPN h2) */
+    FM_SCHEME_H2C,          /* HTTP/2 in clear, prior knowledge */
+    FM_SCHEME_GRPC,         /* gRPC health over h2c */
+    FM_SCHEME_GRPCS,        /* gRPC health over TLS */
     FM_SCHEME__COUNT
 };
 

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <faultmon/accesslog.h>
 #include <faultmon/parse.h>   /* durations and sizes, for the callers of old */
 #include <faultmon/regex_linear.h>
 #include <faultmon/result.h>
@@ -94,6 +95,19 @@ struct fm_probe_opts {
      * passed, so a fork per cycle when it was not plain. */
     bool have_maintenance_linear;
     struct fm_regex_linear maintenance_linear;
+    /* access_log*: the passive signal of the server's own traffic (a
+     * parameter of `faultmon run` only; faultmon/accesslog.h) */
+    struct fm_accesslog_opts access_log;
+    /* Overload is not a hang (faultmon/overload.h): the server's status
+     * page (mod_status ?auto, stub_status), read after a slow or failed
+     * cycle; NULL: none.  overload_capacity: nginx's connections
+     * (worker_connections x worker_processes); 0: unknown. */
+    char *overload_status_url;
+    size_t overload_capacity;
+    /* Not a parameter: a run that reads a page gets each HTTP body window
+     * its receive regex is run on (the overload status page's run). */
+    void (*body_sink)(void *ctx, const char *body, size_t len);
+    void *body_sink_ctx;
 };
 
 struct fm_target {
@@ -276,6 +290,21 @@ int fm_probe_opts_set_send(struct fm_probe_opts *opts, const char *text,
  *  \return 0 or EINVAL (err says why) */
 int fm_probe_opts_set_expect_regex(struct fm_probe_opts *opts, const char *regex,
                                    char *err, size_t err_len);
+/*! \brief access_log_window: a duration 1 s to 24 h; access_log_slow: one
+ *  up to 24 h, or 0 for off. \return 0 or EINVAL (err says why) */
+int fm_probe_opts_set_accesslog_window(struct fm_probe_opts *opts, const char *text,
+                                       char *err, size_t err_len);
+int fm_probe_opts_set_accesslog_slow(struct fm_probe_opts *opts, const char *text,
+                                     char *err, size_t err_len);
+/*! \brief access_log_5xx_pct and access_log_slow_pct: a percentage 1..100.
+ *  \return 0 or EINVAL (err says why) */
+int fm_probe_opts_set_accesslog_5xx_pct(struct fm_probe_opts *opts, const char *text,
+                                        char *err, size_t err_len);
+int fm_probe_opts_set_accesslog_slow_pct(struct fm_probe_opts *opts, const char *text,
+                                         char *err, size_t err_len);
+/*! \brief access_log_min_requests: a count 1..1000000. \return 0 or EINVAL */
+int fm_probe_opts_set_accesslog_min_requests(struct fm_probe_opts *opts, const char *text,
+                                             char *err, size_t err_len);
 /*! \brief Add a "Name: value" header after checking it. \return 0, EINVAL, E2BIG */
 int fm_probe_opts_add_header(struct fm_probe_opts *opts, const char *header,
                              char *err, size_t err_len);

@@ -92,3 +92,43 @@ fm_cli_fold_long_options(int argc, char **argv, const char *optstring,
         }
     }
 }
+
+/* The long option "--NAME[=VALUE]" names exactly, or NULL. */
+static const struct option *
+long_option(const char *arg, const struct option *longopts)
+{
+    size_t len = strcspn(arg + 2, "=");
+
+    for (const struct option *o = longopts; o->name != NULL; o++) {
+        if (strlen(o->name) == len && strncmp(o->name, arg + 2, len) == 0) {
+            return o;
+        }
+    }
+    return NULL;
+}
+
+int
+fm_cli_getopt_error(const char *command, int opt, char **argv,
+                    const struct option *longopts)
+{
+    /* getopt_long() has stepped past the option it refused; a short one in
+     * a cluster ("-xq") is named by optopt, not by the argument. */
+    const char *arg = argv[optind - 1];
+    char shortopt[3] = { '-', (char) optopt, '\0' };
+
+    const struct option *named = (arg[0] == '-' && arg[1] == '-')? long_option(arg, longopts) : NULL;
+
+    if (optopt != 0 && (named == NULL || named->val != optopt)) {
+        arg = shortopt;
+    }
+    if (opt == ':') {
+        return fm_cli_error(command, "option '%s' needs a value (see faultmon %s --help)",
+                            arg, command);
+    }
+    if (named != NULL && named->has_arg == no_argument && strchr(arg, '=') != NULL) {
+        /* --json=yes, --json=no: one spelling, no value to misread. */
+        return fm_cli_error(command, "option '--%s' takes no value: '%s' (see faultmon %s --help)",
+                            named->name, arg, command);
+    }
+    return fm_cli_error(command, "unknown option '%s' (see faultmon %s --help)", arg, command);
+}

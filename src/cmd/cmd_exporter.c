@@ -411,7 +411,9 @@ fm_cmd_exporter(int argc, char **argv)
     char err[256], url[160];
     int opt = 0, fd = -1;
 
-    while ((opt = getopt_long(argc, argv, "l:h", longopts, NULL)) != -1) {
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":l:h", longopts, NULL)) != -1) {
         if (opt == 'l') {
             listen_spec = optarg;
         } else if (opt == 'h') {
@@ -424,7 +426,7 @@ fm_cmd_exporter(int argc, char **argv)
                    "error (a bad address or port), 1 when it cannot listen.\n");
             return 0;
         } else {
-            return fm_cli_error("exporter", "see faultmon exporter --help");
+            return fm_cli_getopt_error("exporter", opt, argv, longopts);
         }
     }
     if (optind < argc) {

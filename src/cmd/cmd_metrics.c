@@ -59,7 +59,9 @@ fm_cmd_metrics(int argc, char **argv)
     int opt = 0;
     int rc = 0;
 
-    while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         if (opt == 'o') {
             output = optarg;
         } else if (opt == 'h') {
@@ -70,7 +72,7 @@ fm_cmd_metrics(int argc, char **argv)
                    "Exit status: 0, 1 when FILE cannot be written, 64 on a usage error.\n");
             return 0;
         } else {
-            return fm_cli_error("metrics", "see faultmon metrics --help");
+            return fm_cli_getopt_error("metrics", opt, argv, longopts);
         }
     }
     if (optind < argc) {

@@ -465,7 +465,9 @@ parse_args(int argc, char **argv, struct migrate *m)
     int c = 0;
 
     m->timeout_ms = MIGRATE_DEFAULT_TIMEOUT_S * 1000u;
-    while ((c = getopt_long(argc, argv, "nt:h", opts, NULL)) != -1) {
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":nt:h", opts, NULL)) != -1) {
         uint64_t ms = 0;
 
         if (c == 'n') {
@@ -478,8 +480,7 @@ parse_args(int argc, char **argv, struct migrate *m)
             migrate_usage(stdout);
             return 0;
         } else {
-            migrate_usage(stderr);
-            return FM_EXIT_USAGE;
+            return fm_cli_getopt_error("migrate", c, argv, opts);
         }
     }
     if (optind + 1 != argc) {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include <faultmon/probe_params.h>
 #include <faultmon/runconf.h>
 #include <faultmon/text.h>
+
+#include "cmd_probe_out.h"
 
 /* The options of the probe parameters come from their table
  * (probe_params.h); these are the command's own. */
@@ -54,7 +57,8 @@ probe_usage_targets(FILE *out)
     fputs(
 "Targets:\n"
 "  http://HOST[:PORT][/PATH]   HTTP/1.0 HEAD (the Sun Cluster Port_list probe)\n"
-"  https://HOST[:PORT][/PATH]  TLS handshake only; with --tls-request also the HEAD\n"
+"  https://HOST[:PORT][/PATH]  TLS handshake only; with --tls-request also\n"
+"                              the HEAD\n"
 "  tcp://HOST:PORT             TCP connect; with --send/--expect, send and read\n"
 "  tls://HOST:PORT             TLS handshake\n"
 "  udp://HOST:PORT             a datagram (--send), one back (--expect)\n"
@@ -73,11 +77,17 @@ probe_usage_targets(FILE *out)
 "  dns://SERVER[:PORT]/NAME[?type=A|AAAA|MX|...][&rcode=..][&answer=REGEX]\n"
 "                              a query: NOERROR with an answer of the type\n"
 "  icmp://HOST                 ICMP echo request: its echo reply\n"
+"  h2://HOST[:PORT][/PATH], h2c://HOST[:PORT][/PATH]\n"
+"                              HTTP/2 GET over TLS (ALPN h2) or in clear (prior\n"
+"                              knowledge), judged as an http:// --uri GET\n"
+"  grpc://HOST:PORT[/SERVICE], grpcs://HOST:PORT[/SERVICE]\n"
+"                              grpc.health.v1.Health/Check: SERVING\n"
 "  --exec 'PROGRAM ARG...'     run PROGRAM (never a shell): exit 0 ok, 1 partial,\n"
 "                              2 (or another status, or a signal) complete\n"
 "  HOST is a name, an IPv4 address or a bracketed IPv6 address ([::1]).\n"
-"  Every target but http(s) takes ?family=inet|inet6 (only that family);\n"
-"  smtp, pop3, imap, ftp and ldap take ?starttls (TLS begun in the conversation).\n"
+"  Every target but http(s) and h2(c) takes ?family=inet|inet6 (that family\n"
+"  only); smtp, pop3, imap, ftp and ldap take ?starttls (TLS begun in the\n"
+"  conversation).\n"
 "  A refusing reply (5xx banner, -ERR, * BYE, -LOADING, an error packet,\n"
 "  an SQLSTATE, an rcode, a resultCode) is a complete failure.\n", out);
 }
@@ -105,7 +115,8 @@ probe_usage(FILE *out)
 "      --exec 'PROGRAM ARG...'  also run this program as a probe (a\n"
 "                            Probe_command line); repeatable.  Split into words\n"
 "                            as a shell would, never expanded; PROGRAM is a path\n"
-"                            or a name in " FM_EXEC_SEARCH_PATH ";\n"
+"                            or a name in one of the directories\n"
+"    " FM_EXEC_SEARCH_PATH ";\n"
 "                            stdin is /dev/null, the environment only PATH,\n"
 "                            LC_ALL=C and FAULTMON_TIMEOUT_MS; the first line of\n"
 "                            its output is the detail; killed (its process\n"
@@ -125,9 +136,9 @@ probe_usage(FILE *out)
 "      --maintenance-regex REGEX  a reply that matches asks the same\n"
 "      --send BYTES          what tcp:// and udp:// targets send (C escapes\n"
 "                            such as \\r\\n, and \\xHH)\n"
-"      --expect REGEX        the tcp:// or udp:// reply must match it; with --send,\n"
-"                            the answer to the send (a banner in the first\n"
-"                            100 ms is read past, never matched)\n"
+"      --expect REGEX        the tcp:// or udp:// reply must match it; with\n"
+"                            --send, the answer to the send (a banner in the\n"
+"                            first 100 ms is read past, never matched)\n"
 "  -m, --method METHOD       HTTP method for every request [HEAD; GET for --uri]\n"
 "  -H, --header 'NAME: VALUE'  extra request header; repeatable\n"
 "      --tls-request         send the HTTP request over TLS to https targets too\n"
@@ -149,10 +160,15 @@ probe_usage(FILE *out)
 "      --spread              start the targets spread over --interval (with\n"
 "                            a little jitter per node), not all at once\n"
 "      --targets-file FILE   read more targets from FILE, one per line\n"
-"  -c, --count N             run N times [1]; exit with the worst verdict\n"
+"  -c, --count N             run N times [1]; exit with the worst verdict; then\n"
+"                            a summary (also on Ctrl-C): cycles sent, ok,\n"
+"                            partial, complete, min/avg/max time\n"
 "  -i, --interval DURATION   time between the starts of runs [1s]\n"
-"  -j, --json                print JSON (one object per run)\n"
+"  -j, --json                print JSON: one object per run (its UTC time,\n"
+"                            counts, each target's time; null for no status\n"
+"                            or certificate), then the summary's object\n"
 "  -q, --quiet               print only the verdict line of each run\n"
+"      --list-params         list the parameters (name, default, help)\n"
 "  -v, --verbose             log to stderr too (twice: debug)\n"
 "  -h, --help                show this help and exit\n");
     probe_usage_rules(out);
@@ -411,7 +427,8 @@ parse_args(struct probe_cli *cli, int argc, char **argv)
     opterr = 0;
     optind = 1;
     while (rc == 0 && (opt = getopt_long(argc, argv, PROBE_SHORT_OPTIONS, cli->longopts, NULL)) != -1) {
-        rc = apply_option(cli, opt, argv[optind - 1]);
+        rc = (opt == ':' || opt == '?')? fm_cli_getopt_error("probe", opt, argv, cli->longopts)
+                                       : apply_option(cli, opt, argv[optind - 1]);
     }
     if (rc == 0) {
         rc = add_targets(cli, argc, argv, optind);
@@ -443,89 +460,40 @@ release_memory(struct fm_probe_run *run)
     }
 }
 
+/* Ctrl-C ends a --count run after the cycle under way (bounded by
+ * Probe_timeout), with the summary, as ping does. */
+static volatile sig_atomic_t interrupted = 0;
+
+static void
+on_interrupt(int sig)
+{
+    (void) sig;
+    interrupted = 1;
+}
+
 /* Between runs: TLS session tickets still arriving; the memory is given
  * back as soon as the last connection closes. */
 static void
 idle_until(struct fm_probe_run *run, uint64_t until_us)
 {
     do {
-        if (fm_probe_run_idle_until(run, until_us) != 0) {
+        /* In slices, so that Ctrl-C ends the wait within 100 ms. */
+        uint64_t slice_us = fm_now_us() + 100000u;
+
+        if (fm_probe_run_idle_until(run, (slice_us < until_us)? slice_us : until_us) != 0) {
             break;
         }
         release_memory(run);
-    } while (fm_now_us() < until_us);
+    } while (fm_now_us() < until_us && !interrupted);
 }
 
-static void
-print_text(const struct fm_probe_run *run, uint64_t elapsed_us, bool quiet)
+static uint64_t
+wall_us(void)
 {
-    size_t n = 0;
-    const struct fm_result *results = fm_probe_run_results(run, &n);
-    size_t counts[3] = { 0, 0, 0 };
-    size_t width = 6;
+    struct timespec ts;
 
-    for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(results[i].target->text);
-
-        if (len > width) {
-            width = len;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        const struct fm_result *r = &results[i];
-        enum fm_class cls = fm_result_class(r);
-        char reason[40];
-        char detail[sizeof(r->detail) * 4];
-
-        counts[cls]++;
-        if (quiet) {
-            continue;
-        }
-        snprintf(reason, sizeof(reason), "%s/%s", fm_layer_name(fm_reason_layer(r->reason)),
-                 fm_reason_name(r->reason));
-        /* A detail may quote a --receive regex: one line, like every message. */
-        fm_text_format(detail, sizeof(detail), "%s", r->detail);
-        printf("%-*s  %-11s  %-8s  %-24s  %9.3f ms  %s\n", (int) width, r->target->text,
-               fm_probe_kind_name(r->target->kind), fm_class_name(cls), reason,
-               (double) r->latency_us / 1000.0, detail);
-    }
-    printf("verdict: %s (%zu ok, %zu partial, %zu complete) in %.3f ms\n",
-           fm_class_name(fm_probe_run_verdict(run)), counts[FM_CLASS_OK],
-           counts[FM_CLASS_PARTIAL], counts[FM_CLASS_COMPLETE], (double) elapsed_us / 1000.0);
-}
-
-static void
-print_json(const struct fm_probe_run *run, const struct fm_probe_opts *opts, uint64_t elapsed_us)
-{
-    size_t n = 0;
-    const struct fm_result *results = fm_probe_run_results(run, &n);
-
-    printf("{\"verdict\":\"%s\",\"timeout_ms\":%llu,\"elapsed_us\":%llu,\"targets\":[",
-           fm_class_name(fm_probe_run_verdict(run)), (unsigned long long) opts->timeout_ms,
-           (unsigned long long) elapsed_us);
-    for (size_t i = 0; i < n; i++) {
-        const struct fm_result *r = &results[i];
-
-        printf("%s{\"target\":", (i > 0)? "," : "");
-        fm_json_string(stdout, r->target->text);
-        printf(",\"kind\":\"%s\",\"verdict\":\"%s\",\"layer\":\"%s\",\"reason\":\"%s\","
-               "\"status\":%d,\"latency_us\":%llu,",
-               fm_probe_kind_name(r->target->kind), fm_class_name(fm_result_class(r)),
-               fm_layer_name(fm_reason_layer(r->reason)), fm_reason_name(r->reason),
-               r->http_status, (unsigned long long) r->latency_us);
-        if (r->cert_not_after != 0) {
-            printf("\"cert_not_after\":%lld,", (long long) r->cert_not_after);
-        }
-        fputs("\"detail\":", stdout);
-        {
-            char detail[sizeof(r->detail) * 4];
-
-            fm_text_format(detail, sizeof(detail), "%s", r->detail);
-            fm_json_string(stdout, detail);
-        }
-        fputc('}', stdout);
-    }
-    fputs("]}\n", stdout);
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
 }
 
 int
@@ -534,10 +502,13 @@ fm_cmd_probe(int argc, char **argv)
     struct probe_cli cli;
     struct fm_probe_run *run = NULL;
     enum fm_class worst = FM_CLASS_OK;
+    struct probe_tally tally;
+    size_t width = 0;
     char err[512] = "";
     int rc = 0;
 
     memset(&cli, 0, sizeof(cli));
+    memset(&tally, 0, sizeof(tally));
     fm_run_config_init(&cli.cfg);
     cli.count = 1;
     cli.interval_ms = 1000;
@@ -558,8 +529,20 @@ fm_cmd_probe(int argc, char **argv)
     }
     fm_probe_run_set_keep_sessions(run, cli.count > 1);
     fm_probe_run_set_interval(run, cli.interval_ms);
-    for (uint64_t i = 0; i < cli.count; i++) {
+    width = fm_probe_out_width(cli.cfg.targets, cli.cfg.n_targets);
+    if (!cli.json && !cli.quiet) {
+        fm_probe_out_header(width);
+    }
+    {
+        struct sigaction sa;
+
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_interrupt;
+        sigaction(SIGINT, &sa, NULL);
+    }
+    for (uint64_t i = 0; i < cli.count && !interrupted; i++) {
         uint64_t start_us = fm_now_us();
+        uint64_t start_wall_us = wall_us();
         enum fm_class verdict = FM_CLASS_OK;
 
         rc = fm_probe_run_blocking(run);
@@ -573,15 +556,19 @@ fm_cmd_probe(int argc, char **argv)
         if (verdict > worst) {
             worst = verdict;
         }
+        fm_probe_out_count(&tally, verdict, fm_now_us() - start_us);
         if (cli.json) {
-            print_json(run, &cli.cfg.probe, fm_now_us() - start_us);
+            fm_probe_out_json(run, &cli.cfg.probe, i + 1, start_wall_us, fm_now_us() - start_us);
         } else {
-            print_text(run, fm_now_us() - start_us, cli.quiet);
+            fm_probe_out_text(run, width, fm_now_us() - start_us, cli.quiet);
         }
         fflush(stdout);
         if (i + 1 < cli.count) {
             idle_until(run, start_us + cli.interval_ms * 1000u);
         }
+    }
+    if (cli.count > 1 || interrupted) {
+        fm_probe_out_summary(&tally, cli.json);
     }
     rc = (int) worst;
 

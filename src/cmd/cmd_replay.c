@@ -29,7 +29,7 @@
 
 enum {
     OPT_REPLAY = 600,
-    OPT_PARAM,
+    OPT_PARAM_NV,
     OPT_SINCE,
     OPT_JSON = 'j',
     OPT_HELP = 'h',
@@ -71,25 +71,38 @@ parse_since(const char *text, uint64_t *ms)
 static int
 replay_parse_args(struct replay_cli *cli, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "replay", required_argument, NULL, OPT_REPLAY },
-        { "param", required_argument, NULL, OPT_PARAM },
-        { "since", required_argument, NULL, OPT_SINCE },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "help", no_argument, NULL, OPT_HELP },
-        { NULL, 0, NULL, 0 },
-    };
+    static struct sim_options so;   /* getopt_long() keeps pointers into it */
+    struct option *longopts = so.longopts;
+    size_t k = fm_sim_param_options(&so);
     int opt = 0;
+    int longindex = 0;
 
+    /* simulate's own spellings (--retry-count 5) and --param NAME=VALUE */
+    longopts[k++] = (struct option) { "replay", required_argument, NULL, OPT_REPLAY };
+    longopts[k++] = (struct option) { "param", required_argument, NULL, OPT_PARAM_NV };
+    longopts[k++] = (struct option) { "since", required_argument, NULL, OPT_SINCE };
+    longopts[k++] = (struct option) { "json", no_argument, NULL, OPT_JSON };
+    longopts[k++] = (struct option) { "help", no_argument, NULL, OPT_HELP };
+    longopts[k] = (struct option) { NULL, 0, NULL, 0 };
     fm_cli_fold_long_options(argc, argv, ":jh", longopts);
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":jh", longopts, &longindex)) != -1) {
+        if (opt >= OPT_PARAM && opt < OPT_PARAM + MAX_PARAM_OPTIONS) {
+            if (cli->n_params == FM_REPLAY_MAX_PARAMS) {
+                return fm_cli_error("simulate", "at most %d parameters", FM_REPLAY_MAX_PARAMS);
+            }
+            snprintf(cli->spelled[cli->n_params], sizeof(cli->spelled[0]), "%s=%s",
+                     longopts[longindex].name, (optarg != NULL)? optarg : "true");
+            cli->params[cli->n_params] = cli->spelled[cli->n_params];
+            cli->n_params++;
+            continue;
+        }
         switch (opt) {
             case OPT_REPLAY:
                 cli->resource = optarg;
                 break;
-            case OPT_PARAM:
+            case OPT_PARAM_NV:
                 if (cli->n_params == FM_REPLAY_MAX_PARAMS || strchr(optarg, '=') == NULL) {
                     return fm_cli_error("simulate", "--param '%s': expected NAME=VALUE (at most %d)", optarg,
                                         FM_REPLAY_MAX_PARAMS);
@@ -108,12 +121,8 @@ replay_parse_args(struct replay_cli *cli, int argc, char **argv)
                 break;
             case OPT_HELP:
                 return -1;
-            case ':':
-                return fm_cli_error("simulate", "option '%s' needs a value (see faultmon simulate --help)",
-                                    argv[optind - 1]);
             default:
-                return fm_cli_error("simulate", "unknown option '%s' with --replay (see faultmon simulate "
-                                    "--help)", argv[optind - 1]);
+                return fm_cli_getopt_error("simulate", opt, argv, longopts);
         }
     }
     if (optind < argc) {

@@ -5,6 +5,7 @@
 #ifndef FAULTMON_CMD_REPLAY_H
 #define FAULTMON_CMD_REPLAY_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,9 +18,25 @@
 #define FM_REPLAY_EXIT_NOINPUT 66     /* sysexits.h: no history */
 #define FM_REPLAY_MAX_PARAMS 32
 
+#define MAX_PARAM_OPTIONS 32
+#define OPT_PARAM 512                  /* + the parameter's index */
+
+/* Long options built from the engine's parameter table, so that every
+ * parameter the agents take is an option of simulate (and of its --replay)
+ * too, under the same name. */
+struct sim_options {
+    char names[MAX_PARAM_OPTIONS][48];
+    struct option longopts[MAX_PARAM_OPTIONS + 8];
+};
+
+/*! \brief Fill so->longopts with the parameters' options (val OPT_PARAM +
+ *         index), NULL-terminated; \return how many, for the caller's own. */
+size_t fm_sim_param_options(struct sim_options *so);
+
 struct replay_cli {
     const char *resource;
     const char *params[FM_REPLAY_MAX_PARAMS];
+    char spelled[FM_REPLAY_MAX_PARAMS][160];  /* "--retry-count 5" as "retry-count=5" */
     size_t n_params;
     bool have_since;
     uint64_t since_ms;

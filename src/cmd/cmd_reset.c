@@ -92,7 +92,10 @@ fm_cmd_reset(int argc, char **argv)
         reset_usage(stdout);
         return 0;
     }
-    if (argc != 2 || argv[1][0] == '-') {
+    if (argc >= 2 && argv[1][0] == '-') {
+        return fm_cli_error("reset", "unknown option '%s' (see faultmon reset --help)", argv[1]);
+    }
+    if (argc != 2) {
         return fm_cli_error("reset", "expected one RESOURCE name (see faultmon reset --help)");
     }
     if (fm_state_dir(argv[1], dir, sizeof(dir)) != 0) {

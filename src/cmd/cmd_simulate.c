@@ -2,6 +2,9 @@
  * faultmon simulate: run a timeline of probe results through the decision
  * engine and show what it decides, so that an administrator can see what
  * Retry_count and Retry_interval will do before using them.
+ *
+ * Size: one concern, the simulate command: its options, the timeline's
+ * parser and the table of decisions it prints.
  */
 #include <config.h>
 
@@ -27,8 +30,6 @@
 #define MAX_TIME_S UINT64_C(1000000000000)     /* 31 000 years: no overflow in µs */
 #define MAX_LATENCY_MS UINT64_C(3600000)
 #define MAX_CERT_DAYS INT64_C(100000)
-#define MAX_PARAM_OPTIONS 32
-#define OPT_PARAM 512                  /* + the parameter's index */
 
 enum {
     OPT_JSON = 'j',
@@ -67,13 +68,6 @@ struct sim_cli {
     bool clock_steps;
 };
 
-/* Long options built from the engine's parameter table, so that every
- * parameter the agents take is an option here too, under the same name. */
-struct sim_options {
-    char names[MAX_PARAM_OPTIONS][48];
-    struct option longopts[MAX_PARAM_OPTIONS + 4];
-};
-
 /* "Retry_count" -> "retry-count" */
 static void
 option_name(char *buf, size_t len, const char *param)
@@ -86,8 +80,8 @@ option_name(char *buf, size_t len, const char *param)
     buf[i] = '\0';
 }
 
-static void
-build_options(struct sim_options *so)
+size_t
+fm_sim_param_options(struct sim_options *so)
 {
     size_t n = 0;
     const struct fm_decide_param *params = fm_decide_params(&n);
@@ -105,10 +99,43 @@ build_options(struct sim_options *so)
         so->longopts[k].val = OPT_PARAM + (int) i;
         k++;
     }
+    so->longopts[k] = (struct option) { NULL, 0, NULL, 0 };
+    return k;
+}
+
+static void
+build_options(struct sim_options *so)
+{
+    size_t k = fm_sim_param_options(so);
+
     so->longopts[k++] = (struct option) { "json", no_argument, NULL, OPT_JSON };
     so->longopts[k++] = (struct option) { "clock-steps", no_argument, NULL, OPT_CLOCK_STEPS };
     so->longopts[k++] = (struct option) { "help", no_argument, NULL, OPT_HELP };
     so->longopts[k] = (struct option) { NULL, 0, NULL, 0 };
+}
+
+/* A parameter's help, indented by 8 and wrapped at 80 columns. */
+static void
+print_wrapped(FILE *out, const char *text)
+{
+    const size_t width = 80 - 8;
+
+    while (*text != '\0') {
+        size_t len = strlen(text);
+
+        if (len > width) {
+            len = width;
+            while (len > 0 && text[len] != ' ') {
+                len--;
+            }
+            if (len == 0) {
+                len = strcspn(text, " ");
+            }
+        }
+        fprintf(out, "        %.*s\n", (int) len, text);
+        text += len;
+        text += strspn(text, " ");
+    }
 }
 
 static void
@@ -143,36 +170,38 @@ sim_usage(FILE *out)
 
         option_name(name, sizeof(name), params[i].name);
         snprintf(left, sizeof(left), "--%s%s", name, is_bool? "[=BOOL]" : " VALUE");
-        fprintf(out, "  %s  [%s]\n        %s\n", left, params[i].default_text, params[i].help);
+        fprintf(out, "  %s  [%s]\n", left, params[i].default_text);
+        print_wrapped(out, params[i].help);
     }
     fprintf(out,
 "  Durations: 300, 300s, 5m, 500ms, 1h (plain numbers are seconds, except for\n"
 "  --adaptive-limit-ms).\n"
 "\n"
-"  -j, --json                         one JSON object per line\n"
-"      --clock-steps                  allow SECONDS to go backwards (a clock step)\n"
-"  -h, --help                         show this help and exit\n"
+"  -j, --json             one JSON object per line\n"
+"      --clock-steps      allow SECONDS to go backwards (a clock step)\n"
+"  -h, --help             show this help and exit\n"
 "\n"
 "Exit status: 0 when every line was read, 64 on a usage error or a malformed\n"
 "line (reported with its number).\n"
 "\n"
-"Replay: faultmon simulate --replay RESOURCE [--param NAME=VALUE]... [--since D] [--json]\n"
+"Replay: faultmon simulate --replay RESOURCE [--OPTION VALUE]...\n"
+"                          [--param NAME=VALUE]... [--since D] [--json]\n"
 "  Run the cycle history the loop of RESOURCE kept (7 to 14 days, in\n"
 "  FAULTMON_STATE_DIR/RESOURCE/history and history.1) through the same monitor\n"
 "  and decision engine again, with the loop's parameters (history.params)\n"
-"  changed by each --param, and print every outcome whose action differs from\n"
-"  the one recorded (time, input, recorded action, replayed action, replayed\n"
-"  state and reason), then one summary line.  --since 7d, 24h, 30m: report\n"
-"  only that last stretch (the earlier records still shape the engine's\n"
-"  history).  Exit status 0; 64 usage; 65 a history file that is not\n"
-"  trusted (one line says why); 66 no history.\n"
+"  changed by each option above or --param, and print every outcome whose\n"
+"  action differs from the one recorded (time, input, recorded action,\n"
+"  replayed action, replayed state and reason), then one summary line.\n"
+"  --since 7d, 24h, 30m: report only that last stretch (the earlier records\n"
+"  still shape the engine's history).  Exit status 0; 64 usage; 65 a history\n"
+"  file that is not trusted (one line says why); 66 no history.\n"
 "\n"
 "Example: Retry_count 2 and Retry_interval 300 s; three complete failures within\n"
 "300 s restart twice and then fail over:\n"
 "  printf '0 complete\\n60 complete\\n120 complete\\n' |\n"
 "      faultmon simulate --retry-count 2 --retry-interval 300\n"
 "What would last week have done with Retry_count 5 and fall 2?\n"
-"  faultmon simulate --replay web --param Retry_count=5 --param fall=2 --since 7d\n");
+"  faultmon simulate --replay web --retry-count 5 --fall 2 --since 7d\n");
 }
 
 int
@@ -220,12 +249,8 @@ parse_args(struct sim_cli *cli, int argc, char **argv)
             case OPT_HELP:
                 sim_usage(stdout);
                 return -1;
-            case ':':
-                return fm_cli_error("simulate", "option '%s' needs a value (see faultmon simulate --help)",
-                                 argv[optind - 1]);
             default:
-                return fm_cli_error("simulate", "unknown option '%s' (see faultmon simulate --help)",
-                                 argv[optind - 1]);
+                return fm_cli_getopt_error("simulate", opt, argv, so.longopts);
         }
     }
     if (optind < argc) {

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <faultmon/accesslog.h>
 #include <faultmon/commands.h>
 #include <faultmon/deadline.h>
 #include <faultmon/json.h>
@@ -60,6 +61,8 @@ struct status_view {
     bool publish_only;      /* httpmon: a verdict, not a recovery */
     int64_t age_s;          /* since the last write of the state */
     char policy[512];       /* STATE_DIR/policy: a stricter policy the agent chose */
+    bool have_access_log;   /* STATE_DIR/accesslog: access_log's rates */
+    struct fm_accesslog_rate access_log;
 };
 
 static int
@@ -206,6 +209,13 @@ print_one_text(const char *resource, const struct fm_run_state *st, const struct
         printf("  cycles:        %" PRIu64 " (none to come until the agent starts a loop)\n", st->cycles);
         printf("  last results:  %s ago, when the last loop stopped\n", age);
     }
+    if (v->have_access_log) {
+        printf("  access log:    %" PRIu64 " of %" PRIu64 " replies 5xx (%.1f%%), %" PRIu64 " slow, in %" PRIu64
+               " s\n", v->access_log.errors, v->access_log.requests,
+               (v->access_log.requests > 0)? 100.0 * (double) v->access_log.errors
+                                              / (double) v->access_log.requests : 0.0,
+               v->access_log.slow, v->access_log.window_ms / 1000u);
+    }
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
 
@@ -242,6 +252,11 @@ print_one_json(const char *resource, const struct fm_run_state *st, const struct
     }
     printf(",\"next_failure\":");
     json_shown(st->next_failure);
+    if (v->have_access_log) {
+        printf(",\"access_log\":{\"requests\":%" PRIu64 ",\"errors_5xx\":%" PRIu64 ",\"slow\":%" PRIu64
+               ",\"window_s\":%" PRIu64 "}", v->access_log.requests, v->access_log.errors, v->access_log.slow,
+               v->access_log.window_ms / 1000u);
+    }
     printf(",\"cycles\":%" PRIu64 ",\"updated\":%" PRId64 ",\"targets\":[", st->cycles, st->updated_wall_s);
     for (size_t i = 0; i < st->n_targets; i++) {
         const struct fm_state_target *t = &st->targets[i];
@@ -291,6 +306,7 @@ status_one(const char *resource, bool json, bool first)
     memset(&v, 0, sizeof(v));
     status_view(dir, st, &v);
     read_policy(dir, v.policy, sizeof(v.policy));
+    v.have_access_log = (fm_state_accesslog_read(dir, &v.access_log, &(uint64_t) { 0 }) == 0);
     if (json) {
         print_one_json(resource, st, &v, first);
     } else {
@@ -298,6 +314,48 @@ status_one(const char *resource, bool json, bool first)
     }
     free(st);
     return (int) v.code;
+}
+
+/* Every resource with a state directory on this node: the first exit
+ * status of 2, 1, 3, 4, 0 that applies; 4 when there is none. */
+static int
+status_all(bool json)
+{
+    int rc = 0;
+    bool any = false;
+    char base[4096];
+    DIR *dir = NULL;
+    struct dirent *ent = NULL;
+    bool first = true;
+
+    fm_state_dir("x", base, sizeof(base));
+    base[strlen(base) - 2] = '\0';
+    dir = opendir(base);
+    while (dir != NULL && (ent = readdir(dir)) != NULL) {
+        if (ent->d_name[0] == '.' || !fm_resource_name_valid(ent->d_name)) {
+            continue;
+        }
+        int one = status_one(ent->d_name, json, first);
+
+        if (one != STATUS_UNKNOWN && one != FM_EXIT_USAGE) {
+            first = false;      /* it printed something */
+        }
+        if (!any || status_rank((enum status_exit) one) > status_rank((enum status_exit) rc)) {
+            rc = one;
+        }
+        any = true;
+    }
+    if (dir != NULL) {
+        closedir(dir);
+    }
+    if (!any) {
+        rc = STATUS_UNKNOWN;
+    }
+    if (first && !json) {
+        /* Nothing printed: say so rather than leave an empty screen. */
+        printf("no resource is monitored on this node (no state in %s)\n", base);
+    }
+    return rc;
 }
 
 int
@@ -309,7 +367,10 @@ fm_cmd_status(int argc, char **argv)
     int rc = 0;
 
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "-j") == 0) {
+        if (strncmp(argv[i], "--json=", 7) == 0) {
+            return fm_cli_error("status", "option '--json' takes no value: '%s' (see faultmon status --help)",
+                                argv[i]);
+        } else if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "-j") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--cluster") == 0) {
             cluster = true;
@@ -346,36 +407,7 @@ fm_cmd_status(int argc, char **argv)
     if (resource != NULL) {
         rc = status_one(resource, json, true);
     } else {
-        bool any = false;
-
-        char base[4096];
-        DIR *dir = NULL;
-        struct dirent *ent = NULL;
-        bool first = true;
-
-        fm_state_dir("x", base, sizeof(base));
-        base[strlen(base) - 2] = '\0';
-        dir = opendir(base);
-        while (dir != NULL && (ent = readdir(dir)) != NULL) {
-            if (ent->d_name[0] == '.' || !fm_resource_name_valid(ent->d_name)) {
-                continue;
-            }
-            int one = status_one(ent->d_name, json, first);
-
-            if (one != STATUS_UNKNOWN && one != FM_EXIT_USAGE) {
-                first = false;      /* it printed something */
-            }
-            if (!any || status_rank((enum status_exit) one) > status_rank((enum status_exit) rc)) {
-                rc = one;
-            }
-            any = true;
-        }
-        if (dir != NULL) {
-            closedir(dir);
-        }
-        if (!any) {
-            rc = STATUS_UNKNOWN;
-        }
+        rc = status_all(json);
     }
     if (json) {
         printf("]}\n");
@@ -404,6 +436,9 @@ fm_cmd_resume(int argc, char **argv)
                    "  2  nothing is held for manual resume on this node: nothing changed\n"
                    " 64  usage error\n");
             return 0;
+        }
+        if (argc >= 2 && argv[1][0] == '-') {
+            return fm_cli_error("resume", "unknown option '%s' (see faultmon resume --help)", argv[1]);
         }
         fprintf(stderr, "faultmon resume: expected one RESOURCE name (see faultmon resume --help)\n");
         return FM_EXIT_USAGE;

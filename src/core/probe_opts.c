@@ -110,6 +110,10 @@ fm_probe_opts_init(struct fm_probe_opts *opts)
     opts->tls_min_version = FM_TLS_MIN_1_2;
     opts->max_reply_bytes = FM_DEFAULT_MAX_REPLY_BYTES;
     opts->receive_window_bytes = FM_DEFAULT_RECEIVE_WINDOW_BYTES;
+    opts->access_log.window_ms = FM_ACCESSLOG_DEFAULT_WINDOW_MS;
+    opts->access_log.pct_5xx = FM_ACCESSLOG_DEFAULT_5XX_PCT;
+    opts->access_log.min_requests = FM_ACCESSLOG_DEFAULT_MIN_REQUESTS;
+    opts->access_log.slow_pct = FM_ACCESSLOG_DEFAULT_SLOW_PCT;
 }
 
 void
@@ -128,8 +132,10 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
     free(opts->method);
     free(opts->ca_file);
     free(opts->sni);
+    free(opts->overload_status_url);
     free(opts->cert_file);
     free(opts->key_file);
+    free(opts->access_log.path);
     free(opts->alpn_text);
     free(opts->alpn_wire);
     free(opts->alpn_require_text);
@@ -158,7 +164,7 @@ fm_probe_opts_set_expect(struct fm_probe_opts *opts, const char *list, char *err
 const struct fm_status_set *
 fm_probe_opts_expect(const struct fm_probe_opts *opts, enum fm_probe_kind kind)
 {
-    return (kind == FM_PROBE_GET)? &opts->expect_get : &opts->expect_head;
+    return (kind == FM_PROBE_GET || kind == FM_PROBE_H2)? &opts->expect_get : &opts->expect_head;
 }
 
 int

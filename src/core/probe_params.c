@@ -1,5 +1,8 @@
 /*
  * faultmon: the probe parameters, one row each (see probe_params.h).
+ *
+ * Size: one concern, the table of probe parameters and the parsers of its
+ * rows; the table grows one row per parameter.
  */
 #include <config.h>
 
@@ -505,10 +508,54 @@ static const struct fm_probe_param probe_params[] = {
         .help = "read cap per reply",
     },
     {
+        .name = "overload_status_url", .option = "overload-status-url", .option_takes_value = true,
+        .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(overload_status_url), .set = set_text,
+        .help = "status page (mod_status ?auto, stub_status) read after a failed cycle: all busy is overload",
+    },
+    {
+        .name = "overload_capacity", .option = "overload-capacity", .option_takes_value = true,
+        .type = FM_PARAM_SIZE_BYTES, .min = 0, .max = 100000000, .default_text = "0",
+        .expected = "a count of connections", .option_expected = "a count of connections",
+        .offset = OPT_FIELD(overload_capacity), .set = set_number,
+        .help = "nginx: worker_connections x worker_processes, for stub_status [0: unknown]",
+    },
+    {
         .name = "spread", .option = "spread", .type = FM_PARAM_BOOL, .default_text = "false",
         .expected = "true or false",
         .offset = OPT_FIELD(spread), .set = set_bool,
         .help = "start the probes of an interval spread over it, not all at once",
+    },
+    {
+        /* access_log*: parameters of `faultmon run` only (doc/access-log.md). */
+        .name = "access_log", .type = FM_PARAM_TEXT, .default_text = "",
+        .offset = OPT_FIELD(access_log.path), .set = set_text,
+        .help = "the web server's access log (common or combined format) whose 5xx share is a partial failure; empty: off",
+    },
+    {
+        .name = "access_log_window", .type = FM_PARAM_CHECKED, .default_text = "60s",
+        .check = fm_probe_opts_set_accesslog_window, .set = set_checked,
+        .help = "the sliding window over which the access log's shares are counted",
+    },
+    {
+        .name = "access_log_5xx_pct", .type = FM_PARAM_CHECKED, .default_text = "20",
+        .check = fm_probe_opts_set_accesslog_5xx_pct, .set = set_checked,
+        .help = "share of 5xx replies in the window (percent) that is a partial failure",
+    },
+    {
+        .name = "access_log_min_requests", .type = FM_PARAM_CHECKED, .default_text = "20",
+        .check = fm_probe_opts_set_accesslog_min_requests, .set = set_checked,
+        .help = "fewer replies in the window are never judged (one 500 on a quiet server is no failure)",
+    },
+    {
+        .name = "access_log_slow", .type = FM_PARAM_CHECKED, .default_text = "0",
+        .check = fm_probe_opts_set_accesslog_slow, .set = set_checked,
+        .help = "a logged response time (%D, $request_time) at least this long is slow; 0: off",
+    },
+    {
+        .name = "access_log_slow_pct", .type = FM_PARAM_CHECKED, .default_text = "50",
+        .check = fm_probe_opts_set_accesslog_slow_pct, .set = set_checked,
+        .help = "share of slow replies in the window (percent) that is a partial failure",
     },
 };
 

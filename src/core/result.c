@@ -93,6 +93,8 @@ static const char *const fm_kind_names[FM_PROBE__COUNT] = {
     [FM_PROBE_LDAP] = "ldap",
     [FM_PROBE_ICMP] = "icmp",
     [FM_PROBE_EXEC] = "exec",
+    [FM_PROBE_H2] = "h2",
+    [FM_PROBE_GRPC] = "grpc",
 };
 
 static const struct fm_reason_info *

@@ -162,5 +162,6 @@ fm_run_config_finish(struct fm_run_config *cfg, char *err, size_t err_len)
     if (fm_decide_opts_validate(&cfg->decide, err, err_len, warn, sizeof(warn)) != 0) {
         return EINVAL;
     }
+    snprintf(cfg->warn, sizeof(cfg->warn), "%s", warn);
     return 0;
 }

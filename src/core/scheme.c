@@ -61,6 +61,16 @@ static const struct fm_scheme_info fm_scheme_table[FM_SCHEME__COUNT] = {
     /* A command, given with Probe_command or --exec (target_exec.c). */
     [FM_SCHEME_EXEC]     = { "exec",     FM_SCHEME_EXEC,     FM_PROBE_EXEC,        0,   false, false,
                              FM_URI_NONE, 0 },
+    /* HTTP/2, named for its ALPN protocols: the same URIs as HTTP/1.1. */
+    [FM_SCHEME_H2]       = { "h2",       FM_SCHEME_H2,       FM_PROBE_H2,          443, true,  false,
+                             FM_URI_HTTP | FM_URI_USERINFO | FM_URI_PATH, 0 },
+    [FM_SCHEME_H2C]      = { "h2c",      FM_SCHEME_H2C,      FM_PROBE_H2,          80,  false, false,
+                             FM_URI_HTTP | FM_URI_USERINFO | FM_URI_PATH, 0 },
+    /* gRPC has no port of its own; the path is the service asked about. */
+    [FM_SCHEME_GRPC]     = { "grpc",     FM_SCHEME_GRPC,     FM_PROBE_GRPC,        0,   false, false,
+                             FM_URI_PATH, Q(FAMILY) },
+    [FM_SCHEME_GRPCS]    = { "grpcs",    FM_SCHEME_GRPCS,    FM_PROBE_GRPC,        0,   true,  false,
+                             FM_URI_PATH, Q(FAMILY) },
 };
 
 static const struct fm_query_key_info fm_query_table[FM_QUERY__COUNT] = {

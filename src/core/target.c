@@ -171,8 +171,8 @@ parse_scheme(const char *text, bool is_uri, struct uri_parts *u, char *err, size
                        u->info->name);
     }
     if (is_uri && (u->info->parts & FM_URI_HTTP) == 0) {
-        return fm_errf(err, err_len, EINVAL, "invalid URI '%s': a URI must be http:// or https://",
-                       u->shown);
+        return fm_errf(err, err_len, EINVAL,
+                       "invalid URI '%s': a URI must be http://, https://, h2:// or h2c://", u->shown);
     }
     u->auth = sep + 3;
     u->auth_end = u->auth + strcspn(u->auth, "/?#");
@@ -328,7 +328,7 @@ fill_target(const char *text, bool is_uri, const struct uri_parts *u, struct fm_
     target->use_tls = u->info->tls;
     /* https: the HTTP probe makes a HEAD a handshake only unless the
      * request is to go over TLS too (fm_http_build_request()). */
-    target->kind = is_uri? FM_PROBE_GET : u->info->kind;
+    target->kind = (is_uri && u->info->kind == FM_PROBE_HEAD)? FM_PROBE_GET : u->info->kind;
     target->host = strdup(u->host);
     target->path = NULL;
     if (asprintf(&target->path, "%s%.*s", (rest[0] == '/')? "" : "/", rest_len, rest) < 0) {

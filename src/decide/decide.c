@@ -158,6 +158,29 @@ window_weight(const struct fm_decide *d)
     return sum;
 }
 
+/* What the weight is made of, for the reason: "1 partial failure",
+ * "2 complete, 1 partial failures". */
+static void
+window_cause(const struct fm_decide *d, char *buf, size_t len)
+{
+    uint32_t complete = 0;
+    uint32_t partial = 0;
+
+    for (uint32_t i = 0; i < d->failures.n; i++) {
+        if (d->failure_weight[fm_decide_ring_index(&d->failures, i)] >= FM_DECIDE_WEIGHT_COMPLETE) {
+            complete++;
+        } else {
+            partial++;
+        }
+    }
+    if (complete > 0 && partial > 0) {
+        snprintf(buf, len, "%" PRIu32 " complete, %" PRIu32 " partial failures", complete, partial);
+    } else {
+        snprintf(buf, len, "%" PRIu32 " %s failure%s", complete + partial,
+                 (complete > 0)? "complete" : "partial", (complete + partial == 1)? "" : "s");
+    }
+}
+
 static uint32_t
 class_weight(enum fm_class cls)
 {
@@ -352,9 +375,14 @@ describe_state(const struct fm_decide *d, enum fm_state state, uint32_t weight,
                    (d->maintenance == 1)? "" : "s");
     }
     if (weight > 0) {
+        char cause[64];
+
+        /* The cause with the number: a line that says only "weight 50 of
+         * 100" leaves the reader to find the failure in earlier lines. */
+        window_cause(d, cause, sizeof(cause));
         add_reason(out->reason, sizeof(out->reason),
-                   "weight %" PRIu32 " of %d within Retry_interval %s", weight,
-                   FM_DECIDE_THRESHOLD, ri);
+                   "weight %" PRIu32 " of %d within Retry_interval %s (%s)", weight,
+                   FM_DECIDE_THRESHOLD, ri, cause);
     }
     if ((d->miss_streak > 0) && (state != FM_STATE_HELD)) {
         add_reason(out->reason, sizeof(out->reason),

@@ -30,10 +30,12 @@ enum fm_decide_excuse {
     FM_EXCUSE_GRACE,                /* within startup_grace */
     FM_EXCUSE_OBSERVER,             /* a recovery held: the observer is impaired */
     FM_EXCUSE_DEPENDENCY,           /* a dependency fails from every node */
+    FM_EXCUSE_OVERLOAD,             /* every worker busy, within overload_grace */
 };
 
 #define FM_DECIDE_OBSERVER_WHY_MAX 96
 #define FM_DECIDE_DEPENDENCY_WHY_MAX 128
+#define FM_DECIDE_OVERLOAD_WHY_MAX 128
 
 struct fm_decide {
     struct fm_decide_opts opts;
@@ -74,6 +76,11 @@ struct fm_decide {
     /* Dependency_list (excuse.c): the evidence of the last cycle */
     char dependency_why[FM_DECIDE_DEPENDENCY_WHY_MAX];
     char dependency_here[FM_DECIDE_DEPENDENCY_WHY_MAX];  /* of this cycle */
+    /* overload (overload.c): failed cycles while every worker is busy,
+     * since overload_since_us, until a success */
+    bool overload_open;
+    uint64_t overload_since_us;     /* engine time of the first such cycle */
+    char overload_why[FM_DECIDE_OVERLOAD_WHY_MAX];
 
     struct fm_decide_ring failures;
     uint64_t failure_us[FM_DECIDE_MAX_FAILURES];
@@ -168,6 +175,13 @@ void fm_decide_adaptive_prune(struct fm_decide *d, uint64_t t);
 /*! \brief Whether this cycle's failure is excused (shown, not weighed);
  *         sets d->excused, opens and closes the grace. */
 bool fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in);
+/*! \brief Whether a failed cycle is excused as overload (overload.c);
+ *         sets d->excused.  \p in->cls is not ok. */
+bool fm_decide_overload_excuses(struct fm_decide *d, uint64_t t, const struct fm_decide_input *in);
+/*! \brief A successful cycle: the overload episode, if any, is over. */
+void fm_decide_overload_ok(struct fm_decide *d);
+/*! \brief Add the overload excuse's reason to \p buf. */
+void fm_decide_overload_reason(const struct fm_decide *d, uint64_t t, char *buf, size_t len);
 /*! \brief Add why the last cycle was excused to \p buf (nothing if it was not). */
 void fm_decide_excuse_reason(const struct fm_decide *d, uint64_t t, char *buf, size_t len);
 

@@ -21,6 +21,9 @@
  * shown, not weighed, for as long as it lasts, since no restart and no
  * failover can help (a failover storm would only add outages).
  *
+ * And overload's (overload.c): a failed cycle while the server's own
+ * status page says every worker is busy, for at most overload_grace.
+ *
  * And one on the observer (off by default: with neither observer_pressure
  * nor observer_late set, no caller says it is impaired): a recovery due
  * while the node doing the probing is itself impaired (under pressure, or
@@ -58,6 +61,7 @@ fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *
     }
     if (in->cls == FM_CLASS_OK) {
         d->grace_open = false;      /* it is up: the grace has done its work */
+        fm_decide_overload_ok(d);
         return false;
     }
     if (in->dependency_everywhere != NULL && in->dependency_everywhere[0] != '\0') {
@@ -81,7 +85,7 @@ fm_decide_excuse(struct fm_decide *d, uint64_t t, const struct fm_decide_input *
         d->excused_targets = in->n_targets;
         return true;
     }
-    return false;
+    return fm_decide_overload_excuses(d, t, in);
 }
 
 bool
@@ -138,6 +142,9 @@ fm_decide_excuse_reason(const struct fm_decide *d, uint64_t t, char *buf, size_t
         }
         case FM_EXCUSE_DEPENDENCY:
             snprintf(buf + used, len - used, "%s%s: holding", sep, d->dependency_why);
+            break;
+        case FM_EXCUSE_OVERLOAD:
+            fm_decide_overload_reason(d, t, buf, len);
             break;
         case FM_EXCUSE_NONE:
             break;

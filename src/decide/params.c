@@ -34,6 +34,8 @@
 #define MAX_CERT_WARN_DAYS 3650
 #define MAX_QUORUM 256
 #define MAX_STARTUP_GRACE_MS (UINT64_C(3600) * 1000)
+#define DEF_OVERLOAD_GRACE_MS (UINT64_C(300) * 1000)
+#define MAX_OVERLOAD_GRACE_MS (UINT64_C(24) * 3600 * 1000)
 #define DEF_OBSERVER_HOLD_MS (UINT64_C(60) * 1000)
 #define MIN_OBSERVER_HOLD_MS UINT64_C(1000)
 #define MAX_OBSERVER_HOLD_MS (UINT64_C(3600) * 1000)
@@ -59,6 +61,7 @@ enum param_id {
     P_CERT_WARN_DAYS,
     P_QUORUM,
     P_STARTUP_GRACE,
+    P_OVERLOAD_GRACE,
     P_OBSERVER_PRESSURE,
     P_OBSERVER_LATE,
     P_OBSERVER_HOLD,
@@ -135,6 +138,9 @@ static const struct fm_decide_param param_table[P__COUNT] = {
     [P_STARTUP_GRACE] = { "startup_grace", "string", "0 (off)",
         "after a start or restart, failures shown, not weighed, until a success",
         DURATION, 1, MAX_STARTUP_GRACE_MS, ZERO_OK, FIELD(startup_grace_ms) },
+    [P_OVERLOAD_GRACE] = { "overload_grace", "string", "300s",
+        "longest a failure while the status page says all workers busy is not weighed; 0 off",
+        DURATION, 1, MAX_OVERLOAD_GRACE_MS, ZERO_OK, FIELD(overload_grace_ms) },
     [P_OBSERVER_PRESSURE] = { "observer_pressure", "integer", "0 (off)",
         "this node's PSI (some avg10, %) at which recovery is held (0-100)",
         COUNT, 0, 100, 0, FIELD(observer_pressure_pct) },
@@ -198,6 +204,7 @@ fm_decide_opts_init(struct fm_decide_opts *o)
     o->cert_warn_days = 0;
     o->quorum = 1;
     o->startup_grace_ms = 0;
+    o->overload_grace_ms = DEF_OVERLOAD_GRACE_MS;
     o->observer_pressure_pct = 0;
     o->observer_late_ms = 0;
     o->observer_hold_ms = DEF_OBSERVER_HOLD_MS;

@@ -367,6 +367,22 @@ series_decisions(FILE *out, const char *name, const struct fm_metrics_resource *
     }
 }
 
+/* One family, the replies by class, so that a series is never repeated:
+ * all, 5xx, slow (the share is a ratio of two, in PromQL). */
+static void
+series_access_log(FILE *out, const char *name, const struct fm_metrics_resource *r)
+{
+    if (r->st == NULL || !r->have_access_log) {
+        return;
+    }
+    put_labels(out, name, r->name, "class", "all");
+    fprintf(out, "%" PRIu64 "\n", r->access_log.requests);
+    put_labels(out, name, r->name, "class", "5xx");
+    fprintf(out, "%" PRIu64 "\n", r->access_log.errors);
+    put_labels(out, name, r->name, "class", "slow");
+    fprintf(out, "%" PRIu64 "\n", r->access_log.slow);
+}
+
 static const struct family families[] = {
     { "faultmon_state_valid", "gauge",
       "1 when the resource's state file is one the reader trusts; 0: no verdict, no other series",
@@ -410,6 +426,9 @@ static const struct family families[] = {
       "The target's failed probes by class, kept across restarts of the loop", series_failures },
     { "faultmon_decisions_total", "counter",
       "Recoveries decided by action, kept across restarts of the loop", series_decisions },
+    { "faultmon_access_log_window_replies", "gauge",
+      "Replies in the access log's last window (access_log_window) by class: all, 5xx, slow",
+      series_access_log },
 };
 
 void
@@ -447,10 +466,12 @@ read_one(struct fm_metrics_resource *r, struct fm_run_state *st)
     r->st = NULL;
     r->loop_running = false;
     r->loop_died = false;
+    r->have_access_log = false;
     if (fm_state_dir(r->name, dir, sizeof(dir)) == 0
         && fm_state_read(dir, st, err, sizeof(err)) == 0) {
         r->st = st;
         r->loop_running = fm_state_loop_pid(dir) != 0;
+        r->have_access_log = (fm_state_accesslog_read(dir, &r->access_log, &(uint64_t) { 0 }) == 0);
         /* As faultmon status judges it: the agent's record outlives its
          * loop only when the loop died (the agent's stop removes both). */
         if (!r->loop_running) {

@@ -416,6 +416,11 @@ fm_monitor_cycle_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     if (cycle->start_error == NULL) {
         take_results(mon, cycle, &in);
     }
+    /* What the clients got counts for the whole service: every target. */
+    if (cycle->access_log != NULL && in.cls == FM_CLASS_OK) {
+        in.cls = FM_CLASS_PARTIAL;
+        in.n_failed = in.n_targets;
+    }
     fm_monitor_input_done(mon, cycle, &in, out);
 }
 
@@ -438,6 +443,7 @@ fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     in.observer_impaired = cycle->observer_impaired;
     in.dependency_everywhere = cycle->dependency_everywhere;
     in.dependency_here = cycle->dependency_here;
+    in.overloaded = cycle->overloaded;
     if (cycle_under_way(mon, cycle, &in, out)) {
         return;
     }
@@ -468,6 +474,10 @@ fm_monitor_input_done(struct fm_monitor *mon, const struct fm_monitor_cycle *cyc
     }
     if (cause[0] == '\0') {
         first_failure(&mon->st, cause, sizeof(cause));
+    }
+    if (cause[0] == '\0' && cycle->access_log != NULL) {
+        snprintf(cause, sizeof(cause), "%s", cycle->access_log);
+        out_log(out, LOG_WARNING, "%s: a partial failure", cycle->access_log);
     }
     note_transition(mon, &dec, (cause[0] != '\0')? cause : NULL, out);
     act(mon, (cause[0] != '\0')? cause : NULL, &dec, true, out);

@@ -54,6 +54,8 @@ static const struct fm_probe_proto *const fm_probe_protos[FM_PROBE__COUNT] = {
     [FM_PROBE_IMAP] = &fm_probe_proto_imap,
     [FM_PROBE_FTP] = &fm_probe_proto_ftp,
     [FM_PROBE_EXEC] = &fm_probe_proto_exec,
+    [FM_PROBE_H2] = &fm_probe_proto_h2,
+    [FM_PROBE_GRPC] = &fm_probe_proto_grpc,
 };
 
 static enum fm_reason
@@ -112,11 +114,19 @@ conn_close(struct fm_conn *conn, bool abortive)
 }
 
 static void
-log_failure(const struct fm_conn *conn)
+log_failure(struct fm_conn *conn)
 {
     const struct fm_target *t = conn->target;
     const struct fm_result *r = conn->result;
 
+    conn->failed_cycles++;
+    if (conn->failure_noted && conn->noted_reason == r->reason) {
+        fm_log_debug("Probe of %s still failing (%s, %llu cycles): %s", t->text,
+                     fm_reason_name(r->reason), (unsigned long long) conn->failed_cycles, r->detail);
+        return;
+    }
+    conn->failure_noted = true;
+    conn->noted_reason = r->reason;
     if (t->kind == FM_PROBE_EXEC) {
         fm_log_warn("Probe %s failed (%s): %s", t->text, fm_reason_name(r->reason), r->detail);
         return;
@@ -183,6 +193,11 @@ fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno, const
     fm_target_redact_reply(conn->target, conn->run->opts, r->detail, sizeof(r->detail));
     if (fm_reason_class(reason) != FM_CLASS_OK) {
         log_failure(conn);
+    } else if (conn->failure_noted) {
+        fm_log_notice("Probe of %s ok again after %llu failed cycle(s)", conn->target->text,
+                      (unsigned long long) conn->failed_cycles);
+        conn->failure_noted = false;
+        conn->failed_cycles = 0;
     }
     conn->run->pending--;
     if (reason != FM_REASON_OK && conn->run->opts->spread) {

@@ -156,6 +156,9 @@ http_match(void *ctx, const regex_t *re, const char *data, size_t len)
 {
     struct fm_conn *conn = ctx;
 
+    if (conn->run->opts->body_sink != NULL && re == &conn->run->opts->receive) {
+        conn->run->opts->body_sink(conn->run->opts->body_sink_ctx, data, len);
+    }
     /* A plain receive pattern is searched here, in time linear in the
      * subject, with the answer regexec() would give: no child needed. */
     if (re == &conn->run->opts->receive && conn->run->opts->have_receive_linear) {
@@ -191,8 +194,8 @@ http_note_deviation(struct fm_conn *conn, struct fm_http_verdict *verdict)
 }
 
 /* Judge what has been read; returns true once the probe has its verdict. */
-static bool
-http_judge_conn(struct fm_conn *conn, bool eof)
+bool
+fm_http_judge_conn(struct fm_conn *conn, bool eof)
 {
     const struct fm_probe_opts *opts = conn->run->opts;
     bool head = http_sent_head(conn);
@@ -200,7 +203,8 @@ http_judge_conn(struct fm_conn *conn, bool eof)
         .expect = fm_probe_opts_expect(opts, conn->target->kind),
         .head_request = head,
         .want_body = (opts->have_receive || opts->have_maintenance_regex)
-                     && conn->target->kind == FM_PROBE_GET && !head,
+                     && (conn->target->kind == FM_PROBE_GET || conn->target->kind == FM_PROBE_H2)
+                     && !head,
         .max_reply_bytes = opts->max_reply_bytes,
         .receive_window_bytes = opts->receive_window_bytes,
         .match = http_match,
@@ -274,7 +278,7 @@ http_rx_grow(struct fm_conn *conn)
     }
     if (cap <= conn->rx_len) {
         /* The cap is reached and the reply is still not judged. */
-        http_judge_conn(conn, false);
+        fm_http_judge_conn(conn, false);
         if (!fm_conn_judged(conn)) {
             fm_conn_finish(conn, FM_REASON_READ_TOO_LARGE, 0, "reply exceeds the read cap");
         }
@@ -314,12 +318,12 @@ http_read(struct fm_conn *conn)
             return;
         }
         if (n == 0) {
-            http_judge_conn(conn, true);
+            fm_http_judge_conn(conn, true);
             return;
         }
         conn->rx_len += (size_t) n;
         conn->rx[conn->rx_len] = '\0';
-        if (http_judge_conn(conn, false)) {
+        if (fm_http_judge_conn(conn, false)) {
             return;
         }
     }

@@ -14,6 +14,8 @@
  *   FM_PROBE_SMTP...  fm_probe_proto_smtp   (smtp.c, and one file per protocol:
  *                     a line protocol is a script of steps that conv.c runs)
  *   FM_PROBE_EXEC     fm_probe_proto_exec   (exec.c: a program, no socket)
+ *   FM_PROBE_H2       fm_probe_proto_h2     (h2.c over h2_session.c: HTTP/2)
+ *   FM_PROBE_GRPC     fm_probe_proto_grpc   (grpc.c over h2_session.c)
  *
  * Adding a protocol is one new file that defines a const struct
  * fm_probe_proto, one row in fm_probe_protos[] (engine.c), a kind in enum
@@ -107,6 +109,9 @@ struct fm_probe_proto {
      * still reported in progress (tcp.c), and Nagle has nothing to hold
      * back, so no TCP_NODELAY.  Plain TCP only; never for TLS. */
     bool one_write_first;
+    /* The ALPN list offered for this protocol over TLS instead of
+     * tls_alpn's (wire format, "\x02h2"); NULL: tls_alpn's. */
+    const char *alpn_wire;
 };
 
 extern const struct fm_probe_proto fm_probe_proto_tcp;
@@ -125,6 +130,8 @@ extern const struct fm_probe_proto fm_probe_proto_ldap;
 extern const struct fm_probe_proto fm_probe_proto_dns;
 extern const struct fm_probe_proto fm_probe_proto_icmp;
 extern const struct fm_probe_proto fm_probe_proto_exec;
+extern const struct fm_probe_proto fm_probe_proto_h2;
+extern const struct fm_probe_proto fm_probe_proto_grpc;
 
 /* One target's probe; allocated once per engine and reused every cycle. */
 struct fm_conn {
@@ -151,7 +158,15 @@ struct fm_conn {
     /* An accepted deviation of the reply (http.c) was logged in this
      * episode: said once until a reply comes without one, or fails. */
     bool deviation_noted;
+    /* A failure was logged (a warning) in this episode: the same failure
+     * again is a debug line, the first success a notice, so that a target
+     * down for an hour is two lines in the cluster's log, not one a cycle. */
+    bool failure_noted;
+    enum fm_reason noted_reason;
+    uint64_t failed_cycles;
     size_t phase;                   /* a conversation's step (conv.c); 0 first */
+    void *proto_state;              /* what the protocol holds this cycle (h2.c's
+                                     * session), freed by its release */
     bool signalled;                 /* a conversation's greeting matched
                                      * maintenance_regex this cycle */
     bool close_orderly;             /* close with FIN, not RST (a goodbye
@@ -299,6 +314,12 @@ void fm_probe_finish_maintenance(struct fm_conn *conn, const char *what);
  */
 void fm_probe_finish_passed(struct fm_conn *conn, const char *reply, size_t len,
                             const char *detail);
+
+/* http.c: the HTTP judge on conn->rx, shared by h2.c */
+
+/*! \brief Judge the reply in conn->rx (\p eof: nothing more will come);
+ *         \return true once the probe has its verdict */
+bool fm_http_judge_conn(struct fm_conn *conn, bool eof);
 
 /* tcp.c: the connection under every probe */
 

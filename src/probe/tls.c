@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <sys/epoll.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
@@ -57,6 +58,12 @@ fm_tls_ctx_new(const struct fm_probe_opts *opts, SSL_CTX **out, char *err, size_
     SSL_CTX_sess_set_new_cb(ctx, tls_new_session);
     if (opts->tls_verify) {
         if (opts->ca_file != NULL) {
+            if (access(opts->ca_file, R_OK) != 0) {
+                /* OpenSSL would say only "system lib": name the file and why. */
+                snprintf(err, err_len, "cannot read CA file %s: %s", opts->ca_file, strerror(errno));
+                SSL_CTX_free(ctx);
+                return EINVAL;
+            }
             if (SSL_CTX_load_verify_locations(ctx, opts->ca_file, NULL) != 1) {
                 snprintf(err, err_len, "cannot load CA file '%s': %s", opts->ca_file,
                          ERR_reason_error_string(ERR_peek_last_error())
@@ -101,6 +108,11 @@ fm_tls_conn_setup(struct fm_conn *conn)
     }
     if (sni != NULL) {
         SSL_set_tlsext_host_name(ssl, sni);
+    }
+    if (conn->proto->alpn_wire != NULL) {
+        /* HTTP/2 over TLS is only what ALPN agrees on (RFC 9113 3.2). */
+        SSL_set_alpn_protos(ssl, (const unsigned char *) conn->proto->alpn_wire,
+                            (unsigned int) strlen(conn->proto->alpn_wire));
     }
     if (opts->tls_verify) {
         if (opts->sni != NULL || !host_is_ip(host)) {

@@ -134,10 +134,8 @@ fm_run_args_parse(int argc, char **argv, struct fm_run_args *args)
             case 'h':
                 run_usage(stdout);
                 return 0;
-            case ':':
-                return fm_cli_error("run", "option '%s' needs a value (see faultmon run --help)", argv[optind - 1]);
             default:
-                return fm_cli_error("run", "unknown option '%s' (see faultmon run --help)", argv[optind - 1]);
+                return fm_cli_getopt_error("run", opt, argv, run_options);
         }
     }
     if (optind + 1 != argc) {
@@ -196,6 +194,9 @@ fm_run_args_configure(struct fm_run_args *args)
     }
     if (fm_run_config_finish(&args->cfg, err, sizeof(err)) != 0) {
         return fm_cli_error("run", "%s", err);
+    }
+    if (args->cfg.warn[0] != '\0') {
+        fprintf(stderr, "faultmon run: warning: %s\n", args->cfg.warn);  /* as simulate says it */
     }
     /* Every loop of a cluster's resource shows its node's view of the
      * dependencies, httpmon's (the per-node observer of a clone) too. */

@@ -40,6 +40,7 @@
 #include "observe.h"
 #include "attrs.h"
 #include "run_deps.h"
+#include "run_overload.h"
 #include "run_history.h"
 #include "jobs.h"
 #include "lock.h"
@@ -290,11 +291,15 @@ loop_cycle_judge(struct fm_loop *lp)
     lp->cycle.observer_impaired = fm_run_observe(&lp->obs, &lp->cfg->decide, lp->cycle_failed,
         (lp->cycle_due_us > 0 && lp->cycle_start_us > lp->cycle_due_us)?
         (lp->cycle_start_us - lp->cycle_due_us) / 1000u : 0, observer, sizeof(observer));
+    lp->cycle.access_log = fm_run_accesslog_cycle(&lp->alog, fm_now_us());
     fm_monitor_cycle_done(&lp->mon, &lp->cycle, &out);
     if (!fm_run_loop_apply(lp, &out)) {
         return;
     }
     fm_run_loop_act(lp, &out);
+    if (!lp->cycle_failed && lp->mon.st.restarts_in_window > 0) {
+        fm_run_request_clear_stay(&lp->request);
+    }
     if (lp->max_cycles != 0 && lp->mon.st.cycles >= lp->max_cycles) {
         loop_stop(lp);
         return;
@@ -323,6 +328,7 @@ loop_cycle_done(struct fm_loop *lp, const char *start_error)
         .start_us = lp->cycle_start_us,
         .now_us = fm_now_us(),
         .now_wall_s = (int64_t) time(NULL),
+        .overloaded = fm_run_overload_evidence(&lp->ovl, lp->cycle_start_us),
     };
     if (start_error == NULL) {
         lp->cycle.results = fm_probe_run_results(lp->probe, &lp->cycle.n);
@@ -349,12 +355,10 @@ loop_dispatch(struct fm_loop *lp)
     if (!lp->in_cycle) {
         return;     /* between cycles: TLS session tickets still arriving */
     }
-    if (done) {
+    if (!fm_run_overload_hold(&lp->ovl, lp->probe, done, lp->cycle_start_us, &wait_ms)) {
         loop_cycle_done(lp, NULL);
         return;
     }
-    /* Wake for the deadline even if no fd does (-1: the engine's timer fd will). */
-    wait_ms = fm_probe_run_wait_ms(lp->probe, fm_now_us());
     if (wait_ms >= 0) {
         loop_arm(lp, (uint64_t) wait_ms, on_timer_deadline);
     }
@@ -557,6 +561,8 @@ run_loop(struct fm_loop *lp)
     /* High, as the signals and the timer: libqb runs its lower levels one
      * wake-up later, two epoll_wait calls for each. */
     qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
+    fm_run_accesslog_start(&lp->alog, lp->loop, &lp->cfg->probe.access_log, lp->resource, lp->dir);
+    fm_run_overload_start(&lp->ovl, lp->loop, &lp->cfg->probe, lp->resource, on_probe_ready, lp);
     rc = fm_run_timer_init(&lp->timer, lp->loop);
     if (rc == 0) {
         rc = fm_run_jobs_init(&lp->jobs, lp->loop);
@@ -590,6 +596,7 @@ run_teardown(struct fm_loop *lp)
         fm_run_observer_clear(&lp->obs);
         fm_run_jobs_fini(&lp->jobs);
         fm_run_timer_clear(&lp->timer);
+        fm_run_accesslog_stop(&lp->alog);
         qb_loop_destroy(lp->loop);
     }
     if (lp->lock_fd >= 0 && lp->mon.st.pid != 0 && fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
@@ -600,6 +607,7 @@ run_teardown(struct fm_loop *lp)
         fm_monitor_clear(&lp->mon);
     }
     fm_probe_run_free(lp->probe);
+    fm_run_overload_free(&lp->ovl);
 }
 
 int

@@ -15,11 +15,13 @@
 #include <faultmon/probe.h>
 #include <faultmon/runconf.h>
 
+#include "run_accesslog.h"
 #include "args.h"
 #include "attrs.h"
 #include "run_deps.h"
 #include "jobs.h"
 #include "observe.h"
+#include "run_overload.h"
 #include "request.h"
 #include "timer.h"
 
@@ -46,6 +48,8 @@ struct fm_loop {
     struct fm_pcmk_resource rsc;
     struct fm_run_attrs attrs;      /* faultmon-RESOURCE-reason, -state, -weight */
     struct fm_run_deps deps;        /* Dependency_list's views across the cluster */
+    struct fm_run_accesslog alog;   /* access_log: what the clients got */
+    struct fm_run_overload ovl;     /* overload_status_url: busy or hung? */
     int lock_fd;                    /* DIR/lock, held for the loop's life */
     uint64_t lock_path_checked_us;  /* fm_state_lock_recheck()'s; 0: at once */
     int exit_rc;                    /* set when the loop stops on an error */

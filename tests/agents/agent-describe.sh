@@ -56,9 +56,9 @@ for agent in apache nginx httpmon guard; do
         # columns, a terminal of 80 shows exactly these lines.  Each
         # parameter takes one line, and the header above them few (the
         # protocols keep adding parameters: one screen is no longer the rule).
-        # pcs's own warning about ocf:heartbeat:nginx's monitor depths 20
-        # and 30, which have no interval (nginx.xml keeps them as that
-        # agent has them), is pcs's line, not a parameter's.
+        # pcs's own warning about monitor depths without an interval
+        # (heartbeat's nginx lists two; nginx.xml lists only level 0 now)
+        # would be pcs's line, not a parameter's.
         out=$(printf '%s\n' "$out" | grep -v '^Warning: changing a monitor operation interval')
         lines=$(printf '%s\n' "$out" | grep -v '^Assumed agent name' | sed '/^Default operations:/,$d' | wc -l)
         max=$((n_xml + 6))

@@ -16,6 +16,8 @@
 #   tcp       tcp:// + send_string 'PING\r\n', expect_regex EXPECT_RE
 #             against redis          option tcp-check, tcp-check send
 #                                    PING\r\n, tcp-check expect string +PONG
+#   h2        h2c://.../index.html   mode http, option httpchk, http-check
+#             against nghttpd        send meth GET uri /index.html, check-proto h2
 # In each of ROUNDS rounds every contender runs alone in turn (the order
 # reversed every other round), is warmed up, checked (every target up in
 # both contenders, or the run fails), measured over WINDOW seconds, checked
@@ -32,7 +34,7 @@
 # Knobs (environment):
 #   WINDOW=60        measured seconds per contender and round
 #   ROUNDS=3         rounds per protocol
-#   PROTOS="redis smtp mysql postgres ldap tcp"
+#   PROTOS="redis smtp mysql postgres ldap tcp h2"
 #   CONTENDERS="faultmon faultmon-spread haproxy"   (faultmon-spread: faultmon run with
 #                    spread=true; haproxy-spread: spread-checks 5)
 #   N=100            targets per protocol (each checked every second)
@@ -62,7 +64,7 @@ cmdline="$0${*:+ $*}"
 
 WINDOW=${WINDOW:-60}
 ROUNDS=${ROUNDS:-3}
-PROTOS=${PROTOS:-"redis smtp mysql postgres ldap tcp"}
+PROTOS=${PROTOS:-"redis smtp mysql postgres ldap tcp h2"}
 CONTENDERS=${CONTENDERS:-"faultmon faultmon-spread haproxy"}
 N=${N:-100}
 WARMUP=${WARMUP:-5}
@@ -143,6 +145,18 @@ if want ldap; then
 	pin_group "$SRV_LDAP_PID"
 	note "slapd on $SRV_LDAP_PORT"
 fi
+if want h2; then
+	# nghttpd in clear (h2c); -v logs one SETTINGS it sends per connection.
+	command -v nghttpd >/dev/null || die "nghttpd not found (apt-get install nghttp2-server)"
+	mkdir -p "$T/h2www" && echo ok >"$T/h2www/index.html"
+	H2_PORT=$(fm_free_port) || die "no free port"
+	setsid nghttpd -v --no-tls --address=127.0.0.1 -d "$T/h2www" "$H2_PORT" >"$T/nghttpd.log" 2>&1 </dev/null &
+	H2_PID=$!
+	fm_cleanup_add "kill -TERM -- -$H2_PID 2>/dev/null"
+	fm_wait_port 127.0.0.1 "$H2_PORT" 5 || die "nghttpd did not start"
+	pin_group "$H2_PID"
+	note "nghttpd on $H2_PORT"
+fi
 
 # proto -> the server's port
 port_of() {
@@ -152,6 +166,7 @@ port_of() {
 	mysql) echo "$SRV_MY_PORT" ;;
 	postgres) echo "$SRV_PG_PORT" ;;
 	ldap) echo "$SRV_LDAP_PORT" ;;
+	h2) echo "$H2_PORT" ;;
 	esac
 }
 # proto -> connections the server has counted so far
@@ -162,6 +177,7 @@ server_count() {
 	mysql) mariadb --no-defaults -S "$SRV_MY_DIR/sock" -uroot -N -B -e "show global status like 'Connections'" | awk '{ print $2 }' ;;
 	postgres) grep -c 'connection received:' "$SRV_PG_DIR/postgres.log" ;;
 	ldap) grep -c ' ACCEPT from ' "$SRV_LDAP_DIR/slapd.log" ;;
+	h2) grep -c 'send SETTINGS frame <length=[0-9]*, flags=0x00' "$T/nghttpd.log" ;;
 	esac
 }
 # how many connections server_count itself makes (subtracted)
@@ -169,8 +185,9 @@ self_count() { case $1 in redis | tcp | mysql) echo 1 ;; *) echo 0 ;; esac; }
 
 # ---- the contenders --------------------------------------------------------------
 haproxy_cfg() { # proto file
-	local p=$1 port
+	local p=$1 port proto_opt=''
 	port=$(port_of "$p")
+	[ "$p" = h2 ] && proto_opt='check-proto h2'
 	{
 		echo "global"
 		echo "  maxconn 4000"
@@ -190,19 +207,30 @@ haproxy_cfg() { # proto file
 		mysql) echo "  option mysql-check" ;;
 		postgres) echo "  option pgsql-check user postgres" ;;
 		ldap) echo "  option ldap-check" ;;
+		h2)
+			# Not "option httpchk GET /index.html": that request is
+			# HTTP/1.0, which HAProxy 2.6's h2 check cannot carry
+			# (every server DOWN, "Socket error").
+			echo "  mode http"
+			echo "  option httpchk"
+			echo "  http-check send meth GET uri /index.html ver HTTP/1.1 hdr host localhost"
+			;;
 		tcp)
 			echo "  option tcp-check"
 			echo '  tcp-check send PING\r\n'
 			echo "  tcp-check expect string +PONG"
 			;;
 		esac
-		for ((i = 1; i <= N; i++)); do echo "  server s$i 127.0.0.1:$port check inter ${INTERVAL}s"; done
+		for ((i = 1; i <= N; i++)); do
+			echo "  server s$i 127.0.0.1:$port check inter ${INTERVAL}s${proto_opt:+ $proto_opt}"
+		done
 	} >"$2"
 }
 fm_list() { # proto -> Port_list
-	local p=$1 scheme=$1 port i
+	local p=$1 scheme=$1 path='' port i
 	port=$(port_of "$p")
-	for ((i = 0; i < N; i++)); do echo "$scheme://127.0.0.1:$port"; done | paste -sd, -
+	[ "$p" = h2 ] && scheme=h2c path=/index.html
+	for ((i = 0; i < N; i++)); do echo "$scheme://127.0.0.1:$port$path"; done | paste -sd, -
 }
 runs=0
 start_contender() { # contender proto secs

@@ -21,7 +21,10 @@ FM_FUZZ_HARNESSES = \
 	tests/fuzz/fuzz_regex \
 	tests/fuzz/fuzz_conv \
 	tests/fuzz/fuzz_wire \
-	tests/fuzz/fuzz_exporter
+	tests/fuzz/fuzz_grpc \
+	tests/fuzz/fuzz_exporter \
+	tests/fuzz/fuzz_accesslog \
+	tests/fuzz/fuzz_overload
 
 # Dictionaries of the tokens a harness's input is made of.
 FM_FUZZ_DICTS = \
@@ -75,6 +78,11 @@ tests_fuzz_fuzz_values_CPPFLAGS = $(FM_FUZZ_OCF_CPPFLAGS)
 tests_fuzz_fuzz_values_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_values_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_values_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_accesslog_SOURCES = tests/fuzz/fuzz_accesslog.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_accesslog_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_accesslog_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_accesslog_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_state_SOURCES = tests/fuzz/fuzz_state.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_state_CFLAGS = $(FM_FUZZ_CFLAGS)
@@ -137,6 +145,16 @@ tests_fuzz_fuzz_wire_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_fuzz_fuzz_wire_CFLAGS = $(FM_FUZZ_CFLAGS)
 tests_fuzz_fuzz_wire_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
 tests_fuzz_fuzz_wire_LDADD = $(FM_FUZZ_LIBS)
+
+tests_fuzz_fuzz_grpc_SOURCES = tests/fuzz/fuzz_grpc.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_grpc_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_grpc_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_grpc_LDADD = $(FM_FUZZ_LIBS)
+# The status pages that tell overload from a hang (src/probe/overload_status.c).
+tests_fuzz_fuzz_overload_SOURCES = tests/fuzz/fuzz_overload.c tests/fuzz/fuzz_common.h
+tests_fuzz_fuzz_overload_CFLAGS = $(FM_FUZZ_CFLAGS)
+tests_fuzz_fuzz_overload_LDFLAGS = $(AM_LDFLAGS) $(FM_FUZZ_LDFLAGS)
+tests_fuzz_fuzz_overload_LDADD = $(FM_FUZZ_LIBS)
 
 tests_fuzz_fuzz_exporter_SOURCES = tests/fuzz/fuzz_exporter.c tests/fuzz/fuzz_common.h
 tests_fuzz_fuzz_exporter_CFLAGS = $(FM_FUZZ_CFLAGS)

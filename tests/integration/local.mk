@@ -14,8 +14,10 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-loop.sh \
 	tests/integration/run-replay.sh \
 	tests/integration/run-spread.sh \
+	tests/integration/run-accesslog.sh \
 	tests/integration/run-timer.sh \
 	tests/integration/run-observer.sh \
+	tests/integration/run-overload.sh \
 	tests/integration/run-observer-loopback.sh \
 	tests/integration/run-deps.sh \
 	tests/integration/migrate-check.sh \
@@ -34,6 +36,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/probe-resolve-nss.sh \
 	tests/integration/probe-resolve.sh \
 	tests/integration/probe-usage.sh \
+	tests/integration/probe-output.sh \
+	tests/integration/doc-examples.sh \
 	tests/integration/probe-early-send.sh \
 	tests/integration/probe-faults.sh \
 	tests/integration/probe-echoed-secrets.sh \
@@ -45,6 +49,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-smtp.sh \
 	tests/integration/proto-mail.sh \
 	tests/integration/proto-ftp.sh \
+	tests/integration/proto-grpc.sh \
+	tests/integration/proto-h2.sh \
 	tests/integration/proto-udp.sh \
 	tests/integration/proto-postgres.sh \
 	tests/integration/proto-mysql.sh \
@@ -55,4 +61,5 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/proto-exec.sh
 
 TESTS += $(FM_INTEGRATION_TESTS)
-EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py tests/proto_server.py
+EXTRA_DIST += $(FM_INTEGRATION_TESTS) tests/fault_server.py tests/proto_server.py \
+	tests/grpc_health_server.py

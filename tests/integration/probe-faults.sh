@@ -291,15 +291,16 @@ fm_probe --json --timeout "${T}ms" "$(url http ok)" "$(url http garbage)"
 fm_check_probe "ok + partial targets: verdict partial, exit 1" 1 \
     verdict=partial targets.0.verdict=ok targets.1.verdict=partial
 
-# Text output: one line per target, then the verdict line.
+# Text output: the column header, one line per target, then the verdict line.
 fm_probe --timeout "${T}ms" "$(url http ok)" "$(url http half-close)"
 lines=$(wc -l <"$FM_OUT")
 last=$(tail -n 1 "$FM_OUT")
-if [ "$FM_RC" = 1 ] && [ "$lines" = 3 ] && [[ $last == verdict:*partial* ]] &&
+if [ "$FM_RC" = 1 ] && [ "$lines" = 4 ] && [[ $last == verdict:*partial* ]] &&
+    [[ $(head -n 1 "$FM_OUT") == TARGET\ *KIND\ *VERDICT\ *LAYER/REASON\ *LATENCY\ *DETAIL ]] &&
     grep -q -- "${FS_PORT[half-close]}" "$FM_OUT"; then
-    ok "text output: a line per target and a final 'verdict: partial' line"
+    ok "text output: a header, a line per target and a final 'verdict: partial' line"
 else
-    not_ok "text output: a line per target and a final 'verdict: partial' line"
+    not_ok "text output: a header, a line per target and a final 'verdict: partial' line"
     fm_show_run
 fi
 

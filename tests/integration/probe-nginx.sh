@@ -158,10 +158,10 @@ why=$(fm_json_contract "$FM_OUT" 2000 5)
 ok_if $? "five targets of every kind: the JSON has the contract's keys and values"
 [ -n "$why" ] && diag "$why"
 fm_probe --timeout $TO --tls-ca-file "$WS_CERT" "http://$H/" --uri "http://$H/boom"
-if [ "$FM_RC" = 2 ] && [ "$(wc -l <"$FM_OUT")" = 3 ] && [[ $(tail -n 1 "$FM_OUT") == verdict:*complete* ]]; then
-    ok "text output: a line per target and 'verdict: complete', exit 2"
+if [ "$FM_RC" = 2 ] && [ "$(wc -l <"$FM_OUT")" = 4 ] && [[ $(tail -n 1 "$FM_OUT") == verdict:*complete* ]]; then
+    ok "text output: a header, a line per target and 'verdict: complete', exit 2"
 else
-    not_ok "text output: a line per target and 'verdict: complete', exit 2"
+    not_ok "text output: a header, a line per target and 'verdict: complete', exit 2"
     fm_show_run
 fi
 

@@ -152,7 +152,8 @@ try:
 except ValueError as err:
     print("not JSON: %s" % err)
     sys.exit(1)
-for key, kind in (("verdict", str), ("timeout_ms", int), ("elapsed_us", int), ("targets", list)):
+for key, kind in (("verdict", str), ("timeout_ms", int), ("elapsed_us", int), ("targets", list),
+                  ("time", str), ("cycle", int), ("counts", dict)):
     if not isinstance(doc.get(key), kind):
         problems.append("top-level %s missing or not %s" % (key, kind.__name__))
 if not problems:
@@ -163,9 +164,12 @@ if not problems:
     worst = 0
     for i, t in enumerate(doc["targets"]):
         for key, kind in (("target", str), ("kind", str), ("verdict", str), ("layer", str),
-                          ("reason", str), ("status", int), ("latency_us", int), ("detail", str)):
-            if not isinstance(t.get(key), kind):
-                problems.append("targets.%d.%s missing or not %s" % (i, key, kind.__name__))
+                          ("reason", str), ("status", (int, type(None))), ("latency_us", int),
+                          ("cert_not_after", (int, type(None))), ("time", str), ("detail", str)):
+            if key not in t or not isinstance(t.get(key), kind):
+                problems.append("targets.%d.%s missing or not %s" % (i, key, kind))
+        if t.get("status") == 0 or t.get("cert_not_after") == 0:
+            problems.append("targets.%d: 0 where null means none" % i)
         if t.get("kind") not in KINDS:
             problems.append("targets.%d.kind %r unknown" % (i, t.get("kind")))
         reason = t.get("reason")
@@ -181,6 +185,8 @@ if not problems:
             problems.append("targets.%d.latency_us %d beyond the deadline" % (i, t["latency_us"]))
         if t.get("verdict") in VERDICTS:
             worst = max(worst, VERDICTS.index(t["verdict"]))
+    if sum(doc["counts"].get(v, 0) for v in VERDICTS) != n:
+        problems.append("counts %r do not add up to %d targets" % (doc["counts"], n))
     if doc["verdict"] != VERDICTS[worst]:
         problems.append("verdict %r, but the worst target is %s" % (doc["verdict"], VERDICTS[worst]))
     if doc["verdict"] in VERDICTS and rc != VERDICTS.index(doc["verdict"]):

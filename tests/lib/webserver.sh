@@ -282,6 +282,7 @@ ws_access_log_has() {
 # ws_apache_start sets WA_DIR, WA_HTTP_PORT, WA_HTTPS_PORT, WA_CERT and
 # WA_ACCESS_LOG like the nginx variables above.  /health is a real file with
 # WS_HEALTH_MARKER in it; /boom answers 500; anything else missing is 404.
+# WA_EXTRA_CONF: more lines for the configuration (another CustomLog).
 
 WS_APACHE=${WS_APACHE:-/usr/sbin/apache2}
 WS_APACHE_MODULES=${WS_APACHE_MODULES:-/usr/lib/apache2/modules}
@@ -323,6 +324,7 @@ Timeout 10
 TypesConfig /dev/null
 LogFormat "%r|%{X-Faultmon-Test}i|%>s" fmtest
 CustomLog $WA_DIR/access.log fmtest
+${WA_EXTRA_CONF:-}
 SSLSessionCache shmcb:$WA_DIR/run/ssl_scache(51200)
 DocumentRoot $WA_DIR/htdocs
 <Directory />

@@ -1,9 +1,14 @@
 #!/bin/bash
-# deb.sh: the Debian package.  Builds faultmon_*.deb from a copy of the
-# source tree with dpkg-buildpackage, checks it with lintian and dpkg-deb,
-# then installs it with `apt install ./faultmon_*.deb`, asks Pacemaker's
-# tools for the agents' meta-data, purges it, and checks that the purge left
-# nothing behind.
+# deb.sh: the Debian package.  Builds the source package and
+# faultmon_*.deb from make dist's tarball (as faultmon_VERSION.orig.tar.gz)
+# with dpkg-buildpackage, checks them with lintian --pedantic (any tag not
+# overridden fails) and dpkg-deb.  Then installs the previous build (the
+# same binaries repacked as version VERSION-0), starts two loops with its
+# httpmon agent against an HTTP server, upgrades to this build with `apt
+# install ./faultmon_*.deb` and checks that the loops ran on untouched and
+# that the new agent reads their state; asks Pacemaker's tools for the
+# agents' meta-data, stops the loops, purges the package, and checks that
+# the purge left nothing behind.
 #
 # The install never touches this machine's root file system: it happens in a
 # chroot whose root is an overlay of / (upper layer in the test's temporary
@@ -15,12 +20,16 @@
 # hidden inside the overlay first, as on a machine that never had one.
 #
 # Needs root, dpkg-dev, debhelper, lintian, the build dependencies in
-# debian/control, apt, crm_resource (pacemaker-cli-utils) and overlayfs;
+# debian/control, apt, crm_resource (pacemaker-cli-utils), python3 and overlayfs;
 # without one of them it prints "1..0 # SKIP why".  pcs is optional.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+# shellcheck source=tests/packages/dist.sh
+. "$(dirname "$0")/dist.sh"
 top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 # Package-manager bookkeeping that any install and purge rewrites; every
@@ -36,11 +45,147 @@ fm_deb_list_upper() {
         \( ! -type d -printf 'file %P\n' \) -o \( -type d -printf 'dir %P\n' \)) | sort
 }
 
+# The loops the upgrade must leave alone: two ocf:faultmon:httpmon
+# resources started by the previous build's agent as Pacemaker would (an
+# OCF environment; attrd_updater replaced by a recorder, there is no
+# cluster here), watching a small HTTP server in the chroot.  Their state
+# is in /run/faultmon, where the packaged agents keep it.
+FM_DEB_LOOPS="fmupgrade-a fmupgrade-b"
+
+# fm_deb_agent ROOT NAME ACTION: run the installed httpmon agent in the chroot.
+fm_deb_agent() {
+    fm_timeout 60 chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+        OCF_ROOT=/usr/lib/ocf OCF_RESOURCE_INSTANCE="$2" \
+        OCF_RESKEY_Port_list="127.0.0.1:$FM_DEB_HTTP_PORT" \
+        OCF_RESKEY_Monitor_Uri_List="http://127.0.0.1:$FM_DEB_HTTP_PORT/" \
+        OCF_RESKEY_Thorough_probe_interval=1s OCF_RESKEY_Probe_timeout=1s \
+        FAULTMON_OCF_ATTRD_UPDATER=/tmp/fm-attrd-recorder \
+        /usr/lib/ocf/resource.d/faultmon/httpmon "$3"
+}
+
+# "PID STARTTIME" of NAME's loop (its pid file; the start time from
+# /proc/PID/stat, so that a new process under a reused PID shows), or "none".
+fm_deb_loop_id() {
+    local pid
+    pid=$(cat "$1/run/faultmon/$2/pid" 2> /dev/null)
+    case $pid in '' | *[!0-9]*) echo none; return ;; esac
+    if grep -qz "^$2\$" "/proc/$pid/cmdline" 2> /dev/null; then
+        echo "$pid $(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f20)"
+    else
+        echo none
+    fi
+}
+
+# Install the previous build and start the loops with its agent.
+fm_deb_start_previous() {
+    local work=$1 r=$1/root name status
+    fm_timeout 120 chroot "$r" apt-get install -y --no-install-recommends /tmp/faultmon-previous.deb \
+        > "$work/apt-previous.log" 2>&1
+    status=$?
+    ok_if "$status" "apt install the previous build $FM_DEB_PREVIOUS (in the overlay)"
+    [ "$status" -eq 0 ] || diag_file "$work/apt-previous.log"
+
+    printf '#!/bin/sh\necho "$*" >> /tmp/fm-attrd.log\n' > "$r/tmp/fm-attrd-recorder"
+    chmod 755 "$r/tmp/fm-attrd-recorder"
+    mkdir -p "$r/tmp/fm-www"
+    echo ok > "$r/tmp/fm-www/index.html"
+    FM_DEB_HTTP_PORT=$(fm_free_port) || bail_out "no free port"
+    chroot "$r" python3 -m http.server --bind 127.0.0.1 --directory /tmp/fm-www \
+        "$FM_DEB_HTTP_PORT" > "$work/http.log" 2>&1 &
+    FM_DEB_HTTP_PID=$!
+    fm_cleanup_add "fm_signal TERM $FM_DEB_HTTP_PID --child > /dev/null"
+    fm_wait_port 127.0.0.1 "$FM_DEB_HTTP_PORT" 10 || bail_out "the chroot's HTTP server did not start"
+
+    status=""
+    for name in $FM_DEB_LOOPS; do
+        fm_deb_agent "$r" "$name" start > "$work/start-$name.log" 2>&1
+        status="$status $?"
+        # Whatever happens below, no loop outlives the test.
+        fm_cleanup_add "fm_deb_kill_loop '$r' '$name'"
+    done
+    is "$status" " 0 0" "the previous build's httpmon agent starts two loops (start: 0)"
+    [ "$status" = " 0 0" ] || diag_file "$work"/start-*.log
+}
+
+# shellcheck disable=SC2317 # called through fm_cleanup_add
+fm_deb_kill_loop() {
+    local id
+    id=$(fm_deb_loop_id "$1" "$2")
+    [ "$id" = none ] || fm_signal KILL "${id%% *}" "(^| )run $2( |\$)" > /dev/null
+}
+
+# Upgrade to this build with the loops running; they must run on, untouched.
+fm_deb_upgrade() {
+    local work=$1 r=$1/root deb=$2 name before after status mtime waited
+    before=""
+    for name in $FM_DEB_LOOPS; do
+        before="$before $(fm_deb_loop_id "$r" "$name")"
+    done
+    : > "$r/tmp/fm-attrd.log"
+    fm_timeout 120 chroot "$r" apt-get install -y --no-install-recommends "/tmp/$deb" \
+        > "$work/apt-install.log" 2>&1
+    status=$?
+    # shellcheck disable=SC2016 # a dpkg-query format, not the shell's
+    is "$status/$(chroot "$r" dpkg-query -W -f='${Version}' faultmon 2> /dev/null)" \
+        "0/$(dpkg-deb -f "$work/$deb" Version)" "apt install ./$deb upgrades the previous build (in the overlay)"
+    [ "$status" -eq 0 ] || diag_file "$work/apt-install.log"
+
+    after=""
+    for name in $FM_DEB_LOOPS; do
+        after="$after $(fm_deb_loop_id "$r" "$name")"
+    done
+    if [ "$after" = "$before" ] && [ "${before#* none}" = "$before" ]; then
+        ok "the loops run on through the upgrade: same PIDs, same start times"
+    else
+        not_ok "the loops run on through the upgrade: same PIDs, same start times"
+        diag "before:$before" "after: $after"
+    fi
+    # Running, not just present: the old loop still writes its state.
+    name=${FM_DEB_LOOPS%% *}
+    mtime=$(stat -c %y "$r/run/faultmon/$name/state" 2> /dev/null)
+    waited=0
+    while [ "$(stat -c %y "$r/run/faultmon/$name/state" 2> /dev/null)" = "$mtime" ] && [ "$waited" -lt 100 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    ok_if "$((waited >= 100))" "the old loop keeps writing its state after the upgrade"
+    is "$(grep -c -- ' -D' "$r/tmp/fm-attrd.log")" 0 "the upgrade deleted no attribute (no agent stop ran)"
+
+    status=""
+    for name in $FM_DEB_LOOPS; do
+        fm_deb_agent "$r" "$name" monitor > "$work/monitor-$name.log" 2>&1
+        status="$status $?"
+    done
+    is "$status" " 0 0" "the new agent's monitor reads the old loops' state (monitor: 0)"
+    [ "$status" = " 0 0" ] || diag_file "$work"/monitor-*.log
+    fm_timeout 10 chroot "$r" faultmon status "${FM_DEB_LOOPS%% *}" > "$work/status.log" 2>&1
+    status=$?
+    is "$status" 0 "the new faultmon status reads the old loop's state (exit 0: healthy)"
+    [ "$status" -eq 0 ] || diag_file "$work/status.log"
+    after=""
+    for name in $FM_DEB_LOOPS; do
+        after="$after $(fm_deb_loop_id "$r" "$name")"
+    done
+    is "$after" "$before" "the new agent's monitor restarted no loop"
+}
+
+# The administrator's stop, with the new agent: the old loops end.
+fm_deb_stop_loops() {
+    local r=$1/root name status="" left=""
+    for name in $FM_DEB_LOOPS; do
+        fm_deb_agent "$r" "$name" stop > "$1/stop-$name.log" 2>&1
+        status="$status $?"
+        [ "$(fm_deb_loop_id "$r" "$name")" = none ] || left="$left $name"
+    done
+    is "$status/$left" " 0 0/" "the new agent's stop ends the old loops (stop: 0)"
+    fm_signal TERM "$FM_DEB_HTTP_PID" --child > /dev/null
+}
+
 fm_deb_inside() {
-    local work=$1 r=$1/root deb names p out missing status
+    local work=$1 r=$1/root deb names p out missing
     read -r TAP_COUNT TAP_FAILED < "$work/tap-count"
     FM_DEB_COUNT_FILE=$work/tap-count
-    trap 'echo "$TAP_COUNT $TAP_FAILED" > "$FM_DEB_COUNT_FILE"' EXIT
+    trap 'fm_cleanup_run; echo "$TAP_COUNT $TAP_FAILED" > "$FM_DEB_COUNT_FILE"' EXIT
 
     mount -t overlay overlay -o "lowerdir=/,upperdir=$work/upper,workdir=$work/ovl-work" "$r" ||
         bail_out "cannot mount the overlay of /"
@@ -51,26 +196,33 @@ fm_deb_inside() {
         bail_out "cannot mount /dev, /proc, /sys and /run in the overlay"
     fi
 
-    # Hide a faultmon installed from source (make install), so that the
-    # tools find only the package's agents and program.
+    # Hide a faultmon installed from source (make install, under /usr/local
+    # or /usr), so that the tools find only the package's agents and program
+    # and the purge's diff sees no file of the lower layer deleted.
     rm -rf "$r/usr/lib/ocf/resource.d/faultmon"
     find "$r/usr/local" -xdev -name '*faultmon*' -prune -exec rm -rf {} +
+    dpkg-deb --fsys-tarfile "$work/$(cd "$work" && find . -maxdepth 1 -name 'faultmon_*.deb' -printf '%f\n' | head -1)" |
+        tar -t | sed -n 's|^\./||p' | while read -r p; do
+            if [ -n "$p" ] && { [ -f "$r/$p" ] || [ -L "$r/$p" ]; } && [ ! -d "$r/$p" ]; then
+                rm -f "$r/$p"
+            fi
+        done
+    for p in usr/libexec/faultmon usr/share/faultmon usr/share/doc/faultmon; do
+        rm -rf "${r:?}/$p"
+    done
 
     # The package goes into the overlay's /tmp: $work may be on a file system
     # the overlay of / does not show (a tmpfs /tmp).
     deb=$(cd "$work" && find . -maxdepth 1 -name 'faultmon_*.deb' -printf '%f\n' | head -1)
     cp "$work/$deb" "$r/tmp/$deb"
+    cp "$work/previous.deb" "$r/tmp/faultmon-previous.deb"
     fm_deb_list_upper "$work/upper" > "$work/upper-before"
 
-    export DEBIAN_FRONTEND=noninteractive
     # The dependencies are on this machine already (apt-get's --no-download
     # would say so, but it cannot install a local file).
-    # shellcheck disable=SC2016 # $1 is the inner shell's
-    fm_timeout 120 chroot "$r" sh -c 'cd /tmp && apt-get install -y --no-install-recommends "./$1"' \
-        sh "$deb" > "$work/apt-install.log" 2>&1
-    status=$?
-    ok_if "$status" "apt install ./$deb (in the overlay)"
-    [ "$status" -eq 0 ] || diag_file "$work/apt-install.log"
+    export DEBIAN_FRONTEND=noninteractive
+    fm_deb_start_previous "$work"
+    fm_deb_upgrade "$work" "$deb"
     chroot "$r" dpkg-query -L faultmon > "$work/installed-paths" 2>&1
 
     for agent in apache nginx httpmon guard; do
@@ -99,10 +251,17 @@ fm_deb_inside() {
     is "$(chroot "$r" sh -c 'command -v faultmon && faultmon --version' 2>&1 | tr '\n' ' ')" \
         "/usr/bin/faultmon faultmon $FM_DEB_VERSION " "faultmon on PATH is the packaged /usr/bin/faultmon"
 
-    # What the agents and `faultmon run` leave at run time.
+    # The loops end by the administrator's stop; what they and the agents
+    # leave at run time stays for the purge to remove.
+    fm_deb_stop_loops "$work"
     mkdir -p "$r/run/faultmon/web"
     echo state > "$r/run/faultmon/web/state"
+    fm_deb_purge "$work"
+}
 
+# Purge the package; nothing it installed or made may stay.
+fm_deb_purge() {
+    local work=$1 r=$1/root status missing p kind
     fm_timeout 120 chroot "$r" apt-get purge -y faultmon > "$work/apt-purge.log" 2>&1
     status=$?
     ok_if "$status" "apt purge faultmon (in the overlay)"
@@ -173,7 +332,7 @@ fi
     exit 0
 }
 for tool in dpkg-buildpackage dpkg-checkbuilddeps dh lintian apt-get unshare chroot findmnt \
-    crm_resource xmllint; do
+    crm_resource xmllint python3; do
     command -v "$tool" > /dev/null 2>&1 || {
         echo "1..0 # SKIP $tool is not installed (bash tests/install-deps.sh)"
         exit 0
@@ -200,57 +359,72 @@ if ! unshare --mount --propagation private mount -t overlay overlay \
 fi
 
 tap_watchdog 1200
-plan 19
+plan 28
 
 FM_DEB_VERSION=$(sed -n '1s/^faultmon (\([^-)]*\).*/\1/p' "$top_srcdir/debian/changelog")
 export FM_DEB_VERSION
 is "$FM_DEB_VERSION" "$(sed -n 's/^AC_INIT(\[faultmon\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" \
     "debian/changelog's upstream version is configure.ac's"
 
-# A copy of the source tree without build directories (any top-level
-# directory with a config.status), version control or autom4te caches.
+# The release tarball (make dist), as faultmon_VERSION.orig.tar.gz beside
+# its unpacked tree: dpkg-buildpackage builds the source package (.dsc) and
+# the binary one from it, as a distribution's builder would.
+fm_pkg_dist "$work" || {
+    diag_file "$work/dist.log"
+    bail_out "make dist failed"
+}
+mkdir -p "$work/src"
+cp "$FM_PKG_TARBALL" "$work/src/faultmon_$FM_DEB_VERSION.orig.tar.gz"
+tar -C "$work/src" -xzf "$FM_PKG_TARBALL"
 src=$work/src/faultmon-$FM_DEB_VERSION
-mkdir -p "$src"
-for entry in "$top_srcdir"/* "$top_srcdir"/.[!.]*; do
-    [ -e "$entry" ] || continue
-    case ${entry##*/} in .git | autom4te.cache) continue ;; esac
-    [ -d "$entry" ] && [ -e "$entry/config.status" ] && continue
-    cp -a "$entry" "$src/"
-done
-# A distcheck's source tree is read-only.
-chmod -R u+w "$src"
-# An in-tree build leaves objects and a Makefile; the package is built from
-# a clean tree.
-if [ -f "$src/Makefile" ]; then
-    make -C "$src" -s distclean > /dev/null 2>&1
-fi
+[ -f "$src/debian/control" ] || bail_out "make dist's tarball has no debian/control"
 
 # The suite runs the package's own tests elsewhere; here only the build,
 # at the lowest CPU priority: the timing tests that make check runs beside
 # it must not lose their deadlines to a compiler.
 start_ms=$(fm_now_ms)
 (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=2" fm_timeout 900 \
-    nice -n 19 dpkg-buildpackage -us -uc -b) > "$work/build.log" 2>&1
+    nice -n 19 dpkg-buildpackage -us -uc) > "$work/build.log" 2>&1
 status=$?
 diag "dpkg-buildpackage took $(($(fm_now_ms) - start_ms)) ms"
 deb=$(cd "$work/src" && find . -maxdepth 1 -name 'faultmon_*.deb' -printf '%f\n' | head -1)
 changes=$(cd "$work/src" && find . -maxdepth 1 -name 'faultmon_*.changes' -printf '%f\n' | head -1)
-if [ "$status" -eq 0 ] && [ -n "$deb" ]; then
-    ok "dpkg-buildpackage -us -uc -b builds $deb"
+if [ "$status" -eq 0 ] && [ -n "$deb" ] && [ -n "$changes" ]; then
+    ok "dpkg-buildpackage -us -uc builds $deb and the source package from make dist's tarball"
 else
-    not_ok "dpkg-buildpackage -us -uc -b builds faultmon_*.deb"
+    not_ok "dpkg-buildpackage -us -uc builds faultmon_*.deb and the source package from make dist's tarball"
     tail -n 40 "$work/build.log" | sed 's/^/#   /'
     bail_out "no package to check"
 fi
 cp "$work/src/$deb" "$work/"
 
-# lintian: errors and warnings fail (a warning kept is overridden, with its
-# reason, in debian/faultmon.lintian-overrides).
-fm_timeout 300 lintian --fail-on error,warning "$work/src/$changes" > "$work/lintian.log" 2>&1
+# The previous build, to upgrade from: the same binaries under the version
+# before this one (Debian revision 0, "0.1.0-0" < "0.1.0-1"), repacked
+# rather than compiled twice; dpkg and apt see an older faultmon whose loops
+# the upgrade must leave running.
+FM_DEB_PREVIOUS=$FM_DEB_VERSION-0
+export FM_DEB_PREVIOUS
+dpkg-deb -R "$work/$deb" "$work/previous"
+sed -i "s/^Version: .*/Version: $FM_DEB_PREVIOUS/" "$work/previous/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$work/previous" "$work/previous.deb" > /dev/null ||
+    bail_out "cannot repack the previous build"
+dpkg --compare-versions "$FM_DEB_PREVIOUS" lt "$(dpkg-deb -f "$work/$deb" Version)" ||
+    bail_out "the previous build's version is not older"
+
+# lintian --pedantic on the .changes (the .dsc, the .deb and its -dbgsym):
+# every tag fails, whatever its level (error, warning, info, pedantic; not
+# lintian's experimental checks); a tag kept is overridden, with its reason, in
+# debian/faultmon.lintian-overrides or debian/source/lintian-overrides.
+fm_timeout 300 lintian --pedantic --display-info --fail-on error,warning,info,pedantic \
+    "$work/src/$changes" > "$work/lintian.log" 2>&1
 status=$?
-ok_if "$status" "lintian reports no error or warning"
-[ "$status" -eq 0 ] && grep -v 'root privileges' "$work/lintian.log" | grep -q . && diag_file "$work/lintian.log"
-[ "$status" -eq 0 ] || diag_file "$work/lintian.log"
+grep -E '^[EWIP]: ' "$work/lintian.log" > "$work/lintian-tags"
+if [ "$status" -eq 0 ] && [ ! -s "$work/lintian-tags" ]; then
+    ok "lintian --pedantic reports no tag that is not overridden (.deb, .dsc, .changes)"
+else
+    not_ok "lintian --pedantic reports no tag that is not overridden (.deb, .dsc, .changes)"
+    diag_file "$work/lintian.log"
+fi
 
 dpkg-deb -x "$work/$deb" "$work/x"
 missing=""
@@ -258,7 +432,7 @@ for p in usr/bin/faultmon usr/libexec/faultmon/faultmon-ocf usr/libexec/faultmon
     usr/share/man/man1/faultmon.1.gz usr/share/man/man7/ocf_faultmon_apache.7.gz \
     usr/share/man/man7/ocf_faultmon_nginx.7.gz usr/share/man/man7/ocf_faultmon_httpmon.7.gz \
     usr/share/man/man7/ocf_faultmon_guard.7.gz \
-    usr/share/doc/faultmon/README.md.gz usr/share/doc/faultmon/copyright usr/share/faultmon/ocf/apache.xml \
+    usr/share/doc/faultmon/README.md.gz usr/share/doc/faultmon/NEWS.gz usr/share/doc/faultmon/copyright usr/share/faultmon/ocf/apache.xml \
     usr/share/faultmon/ocf/nginx.xml usr/share/faultmon/ocf/httpmon.xml usr/share/faultmon/ocf/guard.xml \
     usr/share/faultmon/prometheus/faultmon-alerts.yml usr/share/faultmon/grafana/faultmon.json; do
     [ -f "$work/x/$p" ] || missing="$missing $p"

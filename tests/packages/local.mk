@@ -1,18 +1,21 @@
 # rules for tests/packages (see Makefile.am)
 #
-# The packages: deb.sh builds faultmon_*.deb with dpkg-buildpackage, checks
-# it with lintian, installs and purges it in a chroot on an overlay of /
-# (never the real root file system); rpm.sh builds faultmon.spec with
-# rpmbuild -bb --nodeps.  Each builds the project once (a minute or two).
-# They need root, debhelper, lintian and rpm (tests/install-deps.sh) and
-# skip without them.
+# The packages, both built from make dist's tarball (tests/packages/dist.sh):
+# deb.sh builds the source package and faultmon_*.deb with dpkg-buildpackage,
+# checks them with lintian --pedantic, then in a chroot on an overlay of /
+# (never the real root file system) installs a previous build, starts loops,
+# upgrades under them, and purges; rpm.sh builds faultmon.spec with
+# rpmbuild -tb --nodeps and checks it with rpmlint.  Each builds the project
+# once (a minute or two).  They need root, debhelper, lintian, rpm and
+# rpmlint (tests/install-deps.sh) and skip without them.
 
 FM_PACKAGE_TESTS = \
 	tests/packages/deb.sh \
 	tests/packages/rpm.sh
 
 TESTS += $(FM_PACKAGE_TESTS)
-EXTRA_DIST += $(FM_PACKAGE_TESTS) debian faultmon.spec
+EXTRA_DIST += $(FM_PACKAGE_TESTS) tests/packages/dist.sh \
+	tests/packages/rpmlint-debian.rpmlintrc debian faultmon.spec faultmon.rpmlintrc NEWS
 
 # The tests that need nothing outside the build tree (no root, no installed
 # agents, no cluster, no web server): what debian/rules and faultmon.spec run

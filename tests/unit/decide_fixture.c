@@ -43,6 +43,7 @@ decide_fixture_apply(struct fm_decide *d, const struct step *s, struct fm_decisi
     in.observer_impaired = s->observer;
     in.dependency_everywhere = s->dep_all;
     in.dependency_here = s->dep_here;
+    in.overloaded = s->overloaded;
     fm_decide_cycle(d, s->t_us, &in, dec);
 }
 

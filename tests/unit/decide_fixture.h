@@ -43,6 +43,7 @@ struct step {
     const char *observer;       /* the observer's impairment, NULL: fine */
     const char *dep_all;        /* a dependency down from every node */
     const char *dep_here;       /* a dependency down from this node only */
+    const char *overloaded;     /* the status page's "all N workers busy" */
     int64_t act;                    /* X(enum fm_action) */
     int64_t st;                     /* X(enum fm_state) */
     int64_t w;                      /* X(weight) */

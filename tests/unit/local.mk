@@ -3,9 +3,12 @@
 if HAVE_CMOCKA
 FM_UNIT_TESTS = \
 	tests/unit/test_attrd \
+	tests/unit/test_accesslog \
 	tests/unit/test_clock \
 	tests/unit/test_conv_parse \
 	tests/unit/test_dns_judge \
+	tests/unit/test_grpc_reply \
+	tests/unit/test_overload_status \
 	tests/unit/test_fd_limit \
 	tests/unit/test_history \
 	tests/unit/test_http \
@@ -58,6 +61,10 @@ FM_UNIT_LDADD = src/libfaultmon.la $(CMOCKA_LIBS)
 tests_unit_test_attrd_SOURCES = tests/unit/test_attrd.c
 tests_unit_test_attrd_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_attrd_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_accesslog_SOURCES = tests/unit/test_accesslog.c
+tests_unit_test_accesslog_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_accesslog_LDADD = $(FM_UNIT_LDADD)
+
 tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
 tests_unit_test_clock_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_clock_LDADD = $(FM_UNIT_LDADD)
@@ -90,9 +97,16 @@ tests_unit_test_http_request_SOURCES = tests/unit/test_http_request.c
 tests_unit_test_http_request_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 # The codecs of the binary protocols (src/probe/wire.h), bytes in, verdict out.
+tests_unit_test_overload_status_SOURCES = tests/unit/test_overload_status.c
+tests_unit_test_overload_status_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_overload_status_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_dns_judge_SOURCES = tests/unit/test_dns_judge.c
 tests_unit_test_dns_judge_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_dns_judge_LDADD = $(FM_UNIT_LDADD)
+
+tests_unit_test_grpc_reply_SOURCES = tests/unit/test_grpc_reply.c
+tests_unit_test_grpc_reply_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_grpc_reply_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_ldap_ber_SOURCES = tests/unit/test_ldap_ber.c
 tests_unit_test_ldap_ber_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_ldap_ber_LDADD = $(FM_UNIT_LDADD)
@@ -226,6 +240,7 @@ FM_DECIDE_TESTS = \
 	tests/unit/test_decide_adaptive \
 	tests/unit/test_decide_engine \
 	tests/unit/test_decide_names \
+	tests/unit/test_decide_overload \
 	tests/unit/test_decide_params \
 	tests/unit/test_decide_persist \
 	tests/unit/test_ocf_rc
@@ -242,6 +257,10 @@ tests_unit_test_decide_engine_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_decide_names_SOURCES = tests/unit/test_decide_names.c
 tests_unit_test_decide_names_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_decide_names_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_decide_overload_SOURCES = tests/unit/test_decide_overload.c \
+	tests/unit/decide_fixture.c tests/unit/decide_fixture.h
+tests_unit_test_decide_overload_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)
+tests_unit_test_decide_overload_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_decide_params_SOURCES = tests/unit/test_decide_params.c
 tests_unit_test_decide_params_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_decide_params_LDADD = $(FM_UNIT_LDADD)
@@ -266,7 +285,11 @@ TESTS += tests/unit/test-hygiene.sh
 dist_check_SCRIPTS += tests/unit/test-hygiene.sh
 TESTS += tests/unit/test-summarize.sh
 dist_check_SCRIPTS += tests/unit/test-summarize.sh
-EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt
+EXTRA_DIST += tests/summarize.sh tests/minimums.txt tests/allowed-skips.txt tests/mutate.sh tests/mutate.README
 EXTRA_DIST += doc/tests-keep-their-word.md
 TESTS += tests/unit/doc-links.sh
 dist_check_SCRIPTS += tests/unit/doc-links.sh
+TESTS += tests/unit/cli-style.sh
+dist_check_SCRIPTS += tests/unit/cli-style.sh
+TESTS += tests/unit/doc-options.sh
+dist_check_SCRIPTS += tests/unit/doc-options.sh

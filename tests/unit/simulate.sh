@@ -69,7 +69,7 @@ usage_case() {
     fi
 }
 
-plan 34
+plan 35
 
 # --- the README timeline ---------------------------------------------------
 
@@ -209,6 +209,10 @@ is_run "$RC/$(wc -l <"$ERR")" "64/1" "--replay of a name that is no resource's: 
 sim --retry-interval 200 </dev/null
 like "$(cat "$ERR")" "warning: Retry_interval 200 s is shorter" \
     "a Retry_interval too short for Retry_count draws a warning"
+
+printf '0 partial\n60 ok\n' | sim
+like "$(sed -n 4p "$OUT")" "  weight 50 of 100 within Retry_interval 300 s \\(1 partial failure\\)$" \
+    "an ok cycle inside the window says what its weight is made of"
 
 sim --rise 3 --fall 2 --thorough-probe-interval 15 --down-interval 5 --flapping-interval 10 <<'EOF'
 0 complete

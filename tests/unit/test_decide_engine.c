@@ -87,7 +87,7 @@ static const struct tcase cases[] = {
         { { NULL, NULL } },
         {
             { S(0), PART, .act = DEGR, .st = DEGRADED, .w = X(50),
-              .reason = "partial failure; weight 50 of 100 within Retry_interval 300 s" },
+              .reason = "partial failure; weight 50 of 100 within Retry_interval 300 s (1 partial failure)" },
             { S(60), COMP, .act = RESTART, .st = DOWN, .w = X(150), .r = X(1) },
         },
     },
@@ -270,6 +270,24 @@ static const struct tcase cases[] = {
             { S(10), PART, .targets = 3, .failed = 1, .act = DEGR, .w = X(0) },
             { S(20), OK, .targets = 3, .act = NONE, .st = UP },
             { S(30), COMP, .targets = 3, .failed = 2, .act = RESTART, .r = X(1) },
+        },
+    },
+    {
+        "an excuse follows what the state says, after \"; \"",
+        { { "quorum", "2" }, { "fall", "3" } },
+        {
+            { S(0), COMP, .targets = 3, .failed = 3 },
+            { S(10), COMP, .targets = 3, .failed = 1,
+              .reason = "complete failure 1 of fall 3 in a row; 1 of 3 targets failing, below quorum 2: not counted" },
+        },
+    },
+    {
+        "a dependency's excuse follows what the state says, after \"; \"",
+        { { "fall", "3" } },
+        {
+            { S(0), COMP },
+            { S(10), COMP, .dep_all = "tcp://db:5432 down from all 3 nodes",
+              .reason = "complete failure 1 of fall 3 in a row; tcp://db:5432 down from all 3 nodes: holding" },
         },
     },
     {

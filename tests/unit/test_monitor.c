@@ -386,6 +386,33 @@ test_failed_restart_fails_over(void **state)
     assert_false(fk.mon.verify_restart);
 }
 
+/* The access log's share passed its threshold in a cycle whose probes
+ * passed: a partial failure (weight 50) whose cause is the share; the next
+ * cycle without it adds nothing. */
+static void
+test_access_log_partial(void **state)
+{
+    struct fm_monitor_cycle c = { .results = &fk.result, .n = 1 };
+    const char *last = NULL;
+
+    (void) state;
+    fake_setup(true, false);
+    fk.now_us += 10 * S_US;
+    fk.result.reason = FM_REASON_OK;
+    c.start_us = fk.now_us - 20000;
+    c.now_us = fk.now_us;
+    c.now_wall_s = WALL0_S + 10;
+    c.access_log = "access log: 30 of 100 replies 5xx in 60 s (30%, threshold 20%)";
+    fm_monitor_cycle_done(&fk.mon, &c, &fk.out);
+    assert_int_equal(fk.mon.st.weight, 50);
+    assert_int_equal(fk.mon.st.state, FM_STATE_DEGRADED);
+    assert_true(logged("access log: 30 of 100 replies 5xx in 60 s (30%, threshold 20%): a partial failure"));
+    notices(&last);
+    assert_non_null(strstr(last, "access log: 30 of 100 replies 5xx"));
+    cycle(10, FM_REASON_OK);
+    assert_int_equal(fk.mon.st.weight, 50);
+}
+
 /* The start's first cycle fails while a dependency is down with no node
  * known where it is up: no failover (it could not help), held degraded. */
 static void
@@ -674,6 +701,7 @@ main(void)
         cmocka_unit_test_teardown(test_ok_cycles, teardown),
         cmocka_unit_test_teardown(test_restart_then_under_way, teardown),
         cmocka_unit_test_teardown(test_failed_restart_fails_over, teardown),
+        cmocka_unit_test_teardown(test_access_log_partial, teardown),
         cmocka_unit_test_teardown(test_failed_restart_dependency_holds, teardown),
         cmocka_unit_test_teardown(test_no_cluster_publishes_only, teardown),
         cmocka_unit_test_teardown(test_partial_degraded, teardown),

@@ -233,6 +233,31 @@ test_env(void **state)
     unsetenv("HA_logfile");
 }
 
+/* A degraded service, a recovery under way, a hold: warnings in the
+ * cluster's log, not errors; a failure an error; not running information. */
+static void
+test_fail_levels(void **state)
+{
+    const char *log = tmp_path("log");
+
+    (void) state;
+    unsetenv("HA_DEBUGLOG");
+    unsetenv("HA_debug");
+    unsetenv("PCMK_logfile");
+    make_empty(log);
+    setenv("HA_LOGFILE", log, 1);
+    assert_int_equal(fm_ocf_fail(PCMK_OCF_DEGRADED, "restart asked, under way"), PCMK_OCF_DEGRADED);
+    assert_non_null(strstr(slurp(log), ":    WARNING: -: restart asked, under way\n"));
+    assert_int_equal(fm_ocf_hold(PCMK_OCF_INSUFFICIENT_PRIV, "held for manual resume"),
+                     PCMK_OCF_INSUFFICIENT_PRIV);
+    assert_non_null(strstr(slurp(log), ":    WARNING: -: held for manual resume\n"));
+    assert_int_equal(fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "the loop died"), PCMK_OCF_UNKNOWN_ERROR);
+    assert_non_null(strstr(slurp(log), ":    ERROR: -: the loop died\n"));
+    assert_int_equal(fm_ocf_fail(PCMK_OCF_NOT_RUNNING, "stopped"), PCMK_OCF_NOT_RUNNING);
+    assert_non_null(strstr(slurp(log), ":    INFO: -: stopped\n"));
+    unsetenv("HA_LOGFILE");
+}
+
 int
 main(void)
 {
@@ -242,6 +267,7 @@ main(void)
         cmocka_unit_test(test_words),
         cmocka_unit_test(test_append_where),
         cmocka_unit_test(test_env),
+        cmocka_unit_test(test_fail_levels),
     };
 
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

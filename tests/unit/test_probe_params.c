@@ -37,7 +37,7 @@ test_rows_are_complete(void **state)
     const struct fm_probe_param *params = fm_probe_params(&n);
 
     (void) state;
-    assert_int_equal(n, 27);     /* ... tls_alpn_require, spread: the last row */
+    assert_int_equal(n, 35);     /* ... spread, access_log..access_log_slow_pct, overload_status_url, overload_capacity */
     for (size_t i = 0; i < n; i++) {
         const struct fm_probe_param *p = &params[i];
 

@@ -205,6 +205,10 @@ test_asked(void **state)
     assert_int_equal(fm_recovery_note_asked(dir, 1100, 1099), 0);
     read_file(FM_RECOVERY_ASKED, text, sizeof(text));
     assert_string_equal(text, "1\n1000\n1100\n");
+    write_file(FM_RECOVERY_ASKED, "0\n");
+    assert_int_equal(fm_recovery_note_asked(dir, 50, 100), 0);
+    read_file(FM_RECOVERY_ASKED, text, sizeof(text));
+    assert_string_equal(text, "50\n");
 
     for (int i = 0; i < 100; i++) {
         used += (size_t) snprintf(many + used, 16, "%d\n", 2000 + i);

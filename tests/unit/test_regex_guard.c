@@ -207,6 +207,16 @@ test_brackets(void **state)
     accepted_and_fast("[[=]=]*++]");
     accepted_and_fast("[]*++]");
     accepted_and_fast("[^]*++]");
+    accepted_and_fast("a\\");                       /* a trailing backslash: regcomp() says */
+    accepted_and_fast("a{0,120}b{0,120}");          /* optional nodes add up along a sequence */
+    refused("a{0,200}b{0,200}", "optional");
+    accepted_and_fast("[a:*++]");                   /* ":" "=" "." alone open no class */
+    accepted_and_fast("[a=*++]");
+    accepted_and_fast("[a.*++]");
+    accepted_and_fast("[[::]*++]");                 /* the class closes at once */
+    /* Not a bound (regcomp() decides): no "{m,n}" read into it. */
+    accepted_and_fast("a{1x,40000}");
+    accepted_and_fast("a{40000x");
     refused("[[:alpha:]]*++", "in a row");
     refused("[a]*++", "in a row");
     refused("[^a]*++", "in a row");

@@ -142,6 +142,19 @@ spread_set(const struct fm_run_config *cfg)
 }
 
 static bool
+overload_url_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.overload_status_url != NULL
+           && strcmp(cfg->probe.overload_status_url, "http://127.0.0.1/server-status?auto") == 0;
+}
+
+static bool
+overload_capacity_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.overload_capacity == 1024;
+}
+
+static bool
 tls_verify_set(const struct fm_run_config *cfg)
 {
     return cfg->probe.tls_verify;
@@ -234,6 +247,42 @@ max_set(const struct fm_run_config *cfg)
     return cfg->probe.max_reply_bytes == 1024 * 1024;
 }
 
+static bool
+access_log_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.access_log.path != NULL && strcmp(cfg->probe.access_log.path, "/var/log/apache2/access.log") == 0;
+}
+
+static bool
+access_log_window_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.access_log.window_ms == 120000;
+}
+
+static bool
+access_log_5xx_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.access_log.pct_5xx == 35;
+}
+
+static bool
+access_log_min_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.access_log.min_requests == 100;
+}
+
+static bool
+access_log_slow_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.access_log.slow_ms == 2500;
+}
+
+static bool
+access_log_slow_pct_set(const struct fm_run_config *cfg)
+{
+    return cfg->probe.access_log.slow_pct == 10;
+}
+
 /* Every row of the table has a case here (test_every_row_has_a_case). */
 static const struct param_case param_cases[] = {
     { "Port_list", "8080 web/81/tcp,tcp://127.0.0.1:22", port_list_set, "80/udp",
@@ -280,8 +329,23 @@ static const struct param_case param_cases[] = {
       "tls_alpn_required" },
     { "max_reply_bytes", "1M", max_set, "63",
       "invalid max_reply_bytes '63': expected a size of at least 64", "max_reply" },
+    { "overload_status_url", "http://127.0.0.1/server-status?auto", overload_url_set, NULL, NULL,
+      "overload_status" },
+    { "overload_capacity", "1024", overload_capacity_set, "many",
+      "invalid overload_capacity 'many': expected a count of connections", "overload_capacities" },
     { "spread", "true", spread_set, "often", "invalid spread 'often': expected true or false",
       "spreads" },
+    { "access_log", "/var/log/apache2/access.log", access_log_set, NULL, NULL, "accesslog" },
+    { "access_log_window", "2min", access_log_window_set, "500ms",
+      "access_log_window: invalid window '500ms': expected a duration from 1s to 24h", "access_log_windows" },
+    { "access_log_5xx_pct", "35", access_log_5xx_set, "0", "access_log_5xx_pct: invalid percentage '0'",
+      "access_log_5xx" },
+    { "access_log_min_requests", "100", access_log_min_set, "-1", "access_log_min_requests: invalid count '-1'",
+      "access_log_min_request" },
+    { "access_log_slow", "2500ms", access_log_slow_set, "2 s", "access_log_slow: invalid duration '2 s'",
+      "access_log_slowest" },
+    { "access_log_slow_pct", "10", access_log_slow_pct_set, "101", "access_log_slow_pct: invalid percentage '101'",
+      "access_log_slow_percent" },
 };
 
 #define N_CASES (sizeof(param_cases) / sizeof(param_cases[0]))

@@ -283,32 +283,33 @@ test_framing_rejected(void **state)
     free(st);
 }
 
-/* \p text with its line "KEY=..." replaced by \p line (NULL: removed;
- * \p text is freed). */
+/* \p text with each of \p lines ("KEY=VALUE", NULL-terminated) in place of
+ * its line "KEY=..."; "-KEY" removes that line.  \p text is freed. */
 static char *
-with_line(char *text, const char *key, const char *line)
+with_lines(char *text, const char *const *lines)
 {
-    char pat[64];
-    char *hit = NULL;
-    char *end = NULL;
-    char *out = NULL;
+    for (; *lines != NULL; lines++) {
+        bool drop = (**lines == '-');
+        const char *line = *lines + (drop? 1 : 0);
+        size_t key_len = strcspn(line, "=");
+        char *hit = text;
+        char *end = NULL;
+        char *out = calloc(1, strlen(text) + strlen(line) + 2);
 
-    snprintf(pat, sizeof(pat), "\n%s=", key);
-    hit = strstr(text, pat);
-    assert_non_null(hit);
-    end = strchr(hit + 1, '\n');
-    assert_non_null(end);
-    out = calloc(1, strlen(text) + ((line != NULL)? strlen(line) : 0) + 2);
-    assert_non_null(out);
-    memcpy(out, text, (size_t) (hit + 1 - text));
-    if (line != NULL) {
-        strcat(out, line);
-        strcat(out, end);
-    } else {
-        strcat(out, end + 1);
+        while ((hit = strchr(hit, '\n')) != NULL
+               && (strncmp(hit + 1, line, key_len) != 0 || hit[1 + key_len] != '=')) {
+            hit++;
+        }
+        assert_non_null(hit);
+        assert_non_null(out);
+        end = strchr(hit + 1, '\n');
+        memcpy(out, text, (size_t) (hit + 1 - text));
+        strcat(out, drop? "" : line);
+        strcat(out, drop? end + 1 : end);
+        free(text);
+        text = out;
     }
-    free(text);
-    return out;
+    return text;
 }
 
 /* Files the engine's import takes, each with one field that disagrees with
@@ -319,55 +320,41 @@ test_rejected_inconsistent(void **state)
 {
     struct fm_run_state *st = calloc(1, sizeof(*st));
     char err[256] = "";
-    char *degraded = variant(NULL, NULL);
+    char *degraded = NULL;
     char *text = NULL;
 
     (void) state;
     assert_non_null(st);
     /* Degraded: a partial failure on record, not down, nothing asked. */
-    degraded = with_line(degraded, "state", "state=1");
-    degraded = with_line(degraded, "action", "action=0");
-    degraded = with_line(degraded, "ocf_rc", "ocf_rc=0");
-    degraded = with_line(degraded, "pending", "pending=0");
-    degraded = with_line(degraded, "weight", "weight=50");
-    degraded = with_line(degraded, "restarts_in_window", "restarts_in_window=0");
-    degraded = with_line(degraded, "d.down", "d.down=0");
-    degraded = with_line(degraded, "d.ok_streak", "d.ok_streak=1");
-    degraded = with_line(degraded, "d.last_action", "d.last_action=0");
-    degraded = with_line(degraded, "d.last_action_us", "d.last_action_us=0");
-    degraded = with_line(degraded, "d.restart", "d.failure=3900000000 50");
-    degraded = with_line(degraded, "target", "target=0 0 0 1200 =127.0.0.1:8080");
+    degraded = with_lines(variant("d.restart", "d.failure=3900000000 50"), (const char *const[]) {
+        "state=1", "action=0", "ocf_rc=0", "pending=0", "weight=50", "restarts_in_window=0", "d.down=0",
+        "d.ok_streak=1", "d.last_action=0", "d.last_action_us=0", "target=0 0 0 1200 =127.0.0.1:8080", NULL });
     assert_int_equal(parse_text(degraded, st, err, sizeof(err)), 0);
     assert_int_equal(st->state, FM_STATE_DEGRADED);
 
-    /* "up" with that failure on record: up means nothing on record. */
-    text = with_line(strdup(degraded), "state", "state=0");
+    /* "up" with that failure on record: up means nothing on record ... */
+    text = with_lines(strdup(degraded), (const char *const[]) { "state=0", NULL });
     assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
     assert_non_null(strstr(err, "state up"));
     /* ... and up once the failure is no longer on record: accepted. */
-    text = with_line(text, "d.failure", NULL);
-    text = with_line(text, "weight", "weight=0");
+    text = with_lines(text, (const char *const[]) { "-d.failure", "weight=0", NULL });
     assert_int_equal(parse_text(text, st, err, sizeof(err)), 0);
     assert_int_equal(st->state, FM_STATE_UP);
     free(text);
 
     /* A restart asked (action=1, pending=1) by an engine that is not down
      * (flapping: one failure in a row): the base, down, is accepted. */
-    text = variant(NULL, NULL);
-    text = with_line(text, "d.down", "d.down=0");
-    text = with_line(text, "state", "state=3");
-    text = with_line(text, "d.fail_streak", "d.fail_streak=1");
-    text = with_line(text, "d.fail_worst", "d.fail_worst=2");
+    text = with_lines(variant(NULL, NULL), (const char *const[]) {
+        "d.down=0", "state=3", "d.fail_streak=1", "d.fail_worst=2", NULL });
     assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
     assert_non_null(strstr(err, "action restart"));
     free(text);
-
     free(degraded);
     free(st);
 }
 
-/* FM_STATE_MAX_TARGETS target lines fill the array; one more is refused,
- * never written past its end. */
+/* FM_STATE_MAX_TARGETS target lines fill the array and one more is refused,
+ * a name is the rest of its line, a reason past the last one is refused. */
 static void
 test_target_count_limit(void **state)
 {
@@ -380,10 +367,7 @@ test_target_count_limit(void **state)
     assert_non_null(st);
     assert_non_null(more);
     for (int i = 1; i < FM_STATE_MAX_TARGETS; i++) {
-        char line[48];
-
-        snprintf(line, sizeof(line), "%starget=2 3 0 1200 =127.0.0.%d:8080", (i > 1)? "\n" : "", i + 1);
-        strcat(more, line);
+        snprintf(more + strlen(more), 48, "%starget=2 3 0 1200 =127.0.0.%d:8080", (i > 1)? "\n" : "", i + 1);
     }
     text = variant("x", more);                      /* base's target + 63 */
     assert_int_equal(parse_text(text, st, err, sizeof(err)), 0);
@@ -393,18 +377,11 @@ test_target_count_limit(void **state)
     text = variant("x", more);
     assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
     free(text);
-    free(more);
-
-    /* The name is the rest of the line, spaces and all. */
     text = variant("target", "target=2 3 0 1200 =http://127.0.0.1:8080/a b");
     assert_int_equal(parse_text(text, st, err, sizeof(err)), 0);
     assert_string_equal(st->targets[0].target, "http://127.0.0.1:8080/a b");
     free(text);
-
-    /* A reason code past the last one the probe has. */
-    more = calloc(1, 64);
-    assert_non_null(more);
-    snprintf(more, 64, "target=2 %d 0 1200 =127.0.0.1:8080", (int) FM_REASON__COUNT);
+    snprintf(more, 48, "target=2 %d 0 1200 =127.0.0.1:8080", (int) FM_REASON__COUNT);
     text = variant("target", more);
     assert_int_equal(parse_text(text, st, err, sizeof(err)), EINVAL);
     free(text);

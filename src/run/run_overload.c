@@ -1,0 +1,184 @@
+/*
+ * faultmon run: overload is not a hang (run_overload.h).
+ *
+ * The status page is an HTTP GET on a probe engine of its own, so that it
+ * runs on the loop's epoll like the service's probes, never blocking the
+ * loop, and only when a cycle is slow or failed: a healthy cycle costs
+ * nothing.  It starts at the slow point (half the cycle's deadline) or at
+ * once when the cycle fails earlier, with a bound of its own of three
+ * Probe_timeouts: such a cycle lasts at most four then (the loop never
+ * waits meanwhile: it is one more engine on its epoll).  A server that does not answer it (a
+ * SIGSTOPped or deadlocked one answers nothing) gives no evidence, and the
+ * normal rules judge the cycle.  The body comes through the engine's body
+ * sink (a receive regex that matches anything makes the HTTP probe hand
+ * over its window).
+ */
+#include <config.h>
+
+#include "run_overload.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <faultmon/clock.h>
+#include <faultmon/log.h>
+
+
+#define FM_OVERLOAD_PAGE_BYTES (64 * 1024)
+#define FM_OVERLOAD_BOUND_FACTOR 3   /* the page's bound, in Probe_timeouts */
+
+/* The page's body, judged as it comes: mod_status first, then stub_status. */
+static void
+on_body(void *ctx, const char *body, size_t len)
+{
+    struct fm_run_overload *ov = ctx;
+    struct fm_overload_apache ap;
+    struct fm_overload_nginx ng;
+
+    ov->body_seen = true;
+    ov->why[0] = '\0';
+    if (fm_overload_parse_apache(body, len, &ap) == 0) {
+        if (!fm_overload_apache_full(&ap, ov->why, sizeof(ov->why))) {
+            ov->why[0] = '\0';
+        }
+    } else if (fm_overload_parse_nginx(body, len, &ng) == 0) {
+        if (!fm_overload_nginx_full(&ng, ov->capacity, ov->why, sizeof(ov->why))) {
+            ov->why[0] = '\0';
+        }
+    }
+}
+
+/* The status page's engine; 0, or an errno with err saying why. */
+static int
+overload_init(struct fm_run_overload *ov, const struct fm_probe_opts *probe, char *err, size_t err_len)
+{
+    int rc = fm_target_parse(probe->overload_status_url, true, &ov->target, err, err_len);
+
+    if (rc != 0) {
+        return rc;
+    }
+    ov->capacity = probe->overload_capacity;
+    ov->timeout_ms = probe->timeout_ms;
+    ov->opts.tls_verify = probe->tls_verify;
+    ov->opts.max_reply_bytes = FM_OVERLOAD_PAGE_BYTES;
+    ov->opts.receive_window_bytes = FM_OVERLOAD_PAGE_BYTES;
+    ov->opts.body_sink = on_body;
+    ov->opts.body_sink_ctx = ov;
+    /* " *" matches any body and is searched here in linear time, with no
+     * child process (regex_linear.h): the regex only makes the probe hand
+     * over the body. */
+    rc = fm_probe_opts_set_receive(&ov->opts, " *", err, err_len);
+    if (rc == 0) {
+        rc = fm_probe_run_new(&ov->target, 1, &ov->opts, &ov->run, err, err_len);
+    }
+    return rc;
+}
+
+void
+fm_run_overload_start(struct fm_run_overload *ov, qb_loop_t *loop, const struct fm_probe_opts *probe,
+                      const char *resource, qb_loop_poll_dispatch_fn dispatch, void *data)
+{
+    char err[512] = "";
+
+    memset(ov, 0, sizeof(*ov));
+    fm_probe_opts_init(&ov->opts);
+    if (probe->overload_status_url == NULL || probe->overload_status_url[0] == '\0') {
+        return;
+    }
+    if (overload_init(ov, probe, err, sizeof(err)) != 0
+        || qb_loop_poll_add(loop, QB_LOOP_HIGH, fm_probe_run_fd(ov->run), POLLIN, data, dispatch) != 0) {
+        fm_log_warn("%s: overload_status_url %s is not read: %s", resource, probe->overload_status_url,
+                    (err[0] != '\0')? err : "cannot watch its engine");
+        fm_run_overload_free(ov);
+        return;
+    }
+    ov->enabled = true;
+}
+
+void
+fm_run_overload_free(struct fm_run_overload *ov)
+{
+    fm_probe_run_free(ov->run);
+    ov->run = NULL;
+    if (ov->target.text != NULL) {
+        fm_target_clear(&ov->target);
+    }
+    fm_probe_opts_clear(&ov->opts);
+    ov->enabled = false;
+}
+
+/* Start reading the page when the cycle is slow or failed and enough of
+ * its deadline is left; returns whether it is being read. */
+static bool
+overload_begin(struct fm_run_overload *ov, const struct fm_probe_run *probe, bool done,
+               uint64_t deadline_us, uint64_t now_us)
+{
+    uint64_t slow_us = deadline_us - ov->timeout_ms * 500u;
+    bool wanted = done? (fm_probe_run_verdict(probe) != FM_CLASS_OK) : (now_us >= slow_us);
+
+    if (!wanted) {
+        return false;
+    }
+    /* A bound of its own: the page waits in the same accept queue as the
+     * probe that timed out, behind it, so it can only answer later than
+     * the probe would have; a server that answers it late but answers is
+     * busy, not stopped, and one that is stopped never answers. */
+    ov->opts.timeout_ms = ov->timeout_ms * FM_OVERLOAD_BOUND_FACTOR;
+    if (fm_probe_run_start(ov->run, now_us) != 0) {
+        return false;
+    }
+    ov->started = true;
+    return true;
+}
+
+/* The sooner of two waits, -1 being "none". */
+static int
+sooner(int a, int b)
+{
+    if (a < 0) {
+        return b;
+    }
+    return (b < 0 || a < b)? a : b;
+}
+
+bool
+fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *probe, bool done,
+                     uint64_t cycle_start_us, int *wait_ms)
+{
+    uint64_t now_us = fm_now_us();
+    uint64_t deadline_us = cycle_start_us + (ov->enabled? ov->timeout_ms : 0) * 1000u;
+    bool reading = false;
+
+    /* -1: the engine's timer fd wakes the loop for its deadline. */
+    *wait_ms = done? -1 : fm_probe_run_wait_ms(probe, now_us);
+    if (!ov->enabled) {
+        return !done;
+    }
+    if (ov->cycle_us != cycle_start_us) {
+        ov->cycle_us = cycle_start_us;      /* a new cycle: no evidence yet */
+        ov->started = false;
+        ov->why[0] = '\0';
+    }
+    reading = ov->started || overload_begin(ov, probe, done, deadline_us, now_us);
+    if (reading && !fm_probe_run_dispatch(ov->run, now_us)) {
+        *wait_ms = sooner(*wait_ms, fm_probe_run_wait_ms(ov->run, now_us));
+        return true;
+    }
+    if (!done && !reading) {
+        uint64_t slow_us = deadline_us - ov->timeout_ms * 500u;
+
+        *wait_ms = sooner(*wait_ms, (slow_us > now_us)? (int) ((slow_us - now_us + 999) / 1000u) : 0);
+    }
+    return !done;
+}
+
+const char *
+fm_run_overload_evidence(const struct fm_run_overload *ov, uint64_t cycle_start_us)
+{
+    if (!ov->enabled || !ov->started || ov->cycle_us != cycle_start_us || ov->why[0] == '\0') {
+        return NULL;
+    }
+    return ov->why;
+}

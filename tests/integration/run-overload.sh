@@ -1,0 +1,159 @@
+#!/bin/bash
+# run-overload.sh: overload is not a hang, on the real loop against a real
+# Apache (prefork, MaxRequestWorkers 4, mod_status) filled by a real load
+# generator (ab, apache2-utils) on a CGI that takes a second: every worker
+# busy, the probe times out, the status page (?auto), read late but read,
+# says "all 4 workers busy": degraded (OCF 190 in the state), not weighed,
+# no restart.  The same server SIGSTOPped (its parent and children, which
+# this script started) answers no status page: the normal rules, a restart.
+#
+# Heartbeat's ocf:heartbeat:apache, side by side (its monitor, statusurl
+# the HTML server-status, under a 10 s op timeout as Pacemaker kills it),
+# does not tell them apart either: it has no bound of its own below the op
+# timeout, so it waits in the same queue.  Measured here: busy, it passes
+# (rc 0 after about 2 s: the queue was shorter than the op timeout; a
+# queue longer than that fails it, and Pacemaker restarts the busy server);
+# stopped, it hangs until the op timeout kills it (a failure: a restart).
+
+FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$FM_TEST_LIB/tap.sh"
+# shellcheck source=tests/lib/probe.sh
+. "$FM_TEST_LIB/probe.sh"
+# shellcheck source=tests/lib/webserver.sh
+. "$FM_TEST_LIB/webserver.sh"
+
+APACHE=${WS_APACHE:-/usr/sbin/apache2}
+MODULES=${WS_APACHE_MODULES:-/usr/lib/apache2/modules}
+AB=${AB:-/usr/bin/ab}
+if [ ! -x "$APACHE" ] || [ ! -f "$MODULES/mod_mpm_prefork.so" ] || [ ! -f "$MODULES/mod_status.so" ]; then
+    echo "1..0 # SKIP Apache with prefork and mod_status not installed (apt-get install apache2)"
+    exit 0
+fi
+if [ ! -x "$AB" ]; then
+    echo "1..0 # SKIP ab not installed (apt-get install apache2-utils)"
+    exit 0
+fi
+tap_watchdog 120
+fm_require_faultmon
+trap fm_cleanup_run EXIT
+plan 9
+
+dir=$FM_TMP/apache
+mkdir -p "$dir/run" "$dir/htdocs" "$dir/cgi-bin"
+chmod 755 "$FM_TMP" "$dir"
+echo ok >"$dir/htdocs/health"
+printf '#!/bin/sh\nsleep 1\nprintf "Content-Type: text/plain\\r\\n\\r\\nslow\\n"\n' >"$dir/cgi-bin/slow"
+chmod -R a+rX "$dir/htdocs" "$dir/cgi-bin"
+chmod 755 "$dir/cgi-bin/slow"
+port=$(fm_free_port 0) || bail_out "no free port"
+user_lines=
+[ "$(id -u)" = 0 ] && user_lines=$'User www-data\nGroup www-data'
+cat >"$dir/apache.conf" <<CONF
+ServerRoot $dir
+ServerName localhost
+PidFile $dir/run/apache.pid
+DefaultRuntimeDir $dir/run
+ErrorLog $dir/error.log
+LogLevel warn
+LoadModule mpm_prefork_module $MODULES/mod_mpm_prefork.so
+LoadModule authz_core_module $MODULES/mod_authz_core.so
+LoadModule status_module $MODULES/mod_status.so
+LoadModule cgi_module $MODULES/mod_cgi.so
+LoadModule alias_module $MODULES/mod_alias.so
+LoadModule mime_module $MODULES/mod_mime.so
+$user_lines
+Listen 127.0.0.1:$port
+StartServers 4
+MinSpareServers 1
+MaxSpareServers 4
+ServerLimit 4
+MaxRequestWorkers 4
+ListenBacklog 64
+Timeout 30
+TypesConfig /dev/null
+DocumentRoot $dir/htdocs
+<Directory />
+    Require all granted
+</Directory>
+ScriptAlias /cgi-bin/ $dir/cgi-bin/
+<Location /server-status>
+    SetHandler server-status
+</Location>
+CONF
+# In a session of its own: prefork signals its whole process group when it stops.
+setsid "$APACHE" -f "$dir/apache.conf" -DFOREGROUND >"$dir/stdout.log" 2>&1 </dev/null &
+apache=$!
+fm_cleanup_add "kill -CONT $apache 2>/dev/null; kill -TERM $apache 2>/dev/null; wait $apache 2>/dev/null"
+fm_wait_port 127.0.0.1 "$port" 10 || { diag_file "$dir/error.log" "$dir/stdout.log"; bail_out "Apache did not start"; }
+
+export FAULTMON_STATE_DIR=$FM_TMP/state
+log=$FM_TMP/loop.err
+"$FAULTMON" run busy --no-env -v --no-pacemaker --param "Monitor_Uri_List=http://127.0.0.1:$port/health" \
+    --param Thorough_probe_interval=1s --param Probe_timeout=1s --param Retry_count=1 \
+    --param "overload_status_url=http://127.0.0.1:$port/server-status?auto" 2>"$log" &
+loop=$!
+fm_cleanup_add "kill -TERM $loop 2>/dev/null; wait $loop 2>/dev/null"
+wait_log() { fm_wait_log "$log" "$1" "$2" "$loop"; }
+wait_log 'monitoring 1 target' 10
+ok_if $? "the loop started against a healthy Apache"
+
+# Every worker busy: 8 clients on 4 workers, each request a second.
+"$AB" -q -s 60 -t 10 -n 100000 -c 8 "http://127.0.0.1:$port/cgi-bin/slow" >"$FM_TMP/ab.out" 2>&1 &
+ab=$!
+fm_cleanup_add "kill -TERM $ab 2>/dev/null"
+
+# heartbeat_monitor: ocf:heartbeat:apache's monitor on this server, under a
+# 10 s op timeout as Pacemaker would kill it; prints "RC SECONDS".
+HEARTBEAT=${OCF_ROOT:-/usr/lib/ocf}/resource.d/heartbeat/apache
+heartbeat_monitor() {
+    local t0 rc
+    t0=$(fm_now_ms)
+    OCF_ROOT=${OCF_ROOT:-/usr/lib/ocf} OCF_RESOURCE_INSTANCE=busy OCF_RESKEY_configfile=$dir/apache.conf \
+        OCF_RESKEY_httpd=$APACHE OCF_RESKEY_statusurl="http://127.0.0.1:$port/server-status" \
+        OCF_RESKEY_CRM_meta_timeout=10000 timeout -s KILL 10 "$HEARTBEAT" monitor >"$FM_TMP/hb.out" 2>&1
+    rc=$?
+    echo "$rc $((($(fm_now_ms) - t0) / 1000))"
+}
+
+wait_log 'all 4 workers busy: overloaded, not restarting' 15
+ok_if $? "every worker busy: the failed cycle is held as overloaded" || diag_file "$log"
+like "$(grep -m1 'overloaded, not restarting' "$log")" 'state degraded, action degraded' \
+    "degraded (OCF 190), with the reason"
+sleep 4
+! grep -q 'action restart' "$log"
+ok_if $? "no restart while overloaded" || diag_file "$log"
+if [ -x "$HEARTBEAT" ]; then
+    hb_busy=$(heartbeat_monitor)
+    diag "ocf:heartbeat:apache monitor, every worker busy: rc and seconds: $hb_busy"
+fi
+wait "$ab" 2>/dev/null
+grep -q 'Complete requests' "$FM_TMP/ab.out"
+ok_if $? "ab served real traffic meanwhile" || diag_file "$FM_TMP/ab.out"
+
+# The same server, stopped: no status page, the normal rules.
+sleep 4
+children=$(ps -o pid= --ppid "$apache")
+kill -STOP "$apache"
+for c in $children; do
+    kill -STOP "$c"
+done
+wait_log 'action restart' 15
+ok_if $? "the same server SIGSTOPped: restarted (no status page, no excuse)"
+if [ -x "$HEARTBEAT" ]; then
+    hb_stopped=$(heartbeat_monitor)
+    diag "ocf:heartbeat:apache monitor, server stopped: rc and seconds: $hb_stopped"
+    [ "${hb_stopped%% *}" != 0 ]
+    ok_if $? "heartbeat's monitor fails the stopped server too (killed at its op timeout)"
+    [ "${hb_busy%% *}" = 0 ]
+    ok_if $? "heartbeat's monitor passes the busy server by waiting in its queue (rc ${hb_busy%% *})"
+else
+    skip "heartbeat's monitor fails the stopped server too" "resource-agents is not installed"
+    skip "heartbeat's monitor passes the busy server by waiting" "resource-agents is not installed"
+fi
+! grep 'action restart' "$log" | grep -q 'overloaded'
+ok_if $? "the restart does not claim overload"
+for c in $children; do
+    kill -CONT "$c"
+done
+kill -CONT "$apache"
