@@ -239,6 +239,7 @@ src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS) $(LIBXML2_LIBS)
 # The headers are the project's own: nothing installs them, since no library
 # is installed.
 noinst_HEADERS = \
+	include/faultmon/accesslog.h \
 	include/faultmon/attrd.h \
 	include/faultmon/clock.h \
 	include/faultmon/commands.h \
