@@ -3,7 +3,8 @@
 # versions.sh: one version everywhere an administrator reads one.
 # configure.ac's AC_INIT is the source; the spec's Version, the upstream part
 # of debian/changelog's newest entry, every agent's meta-data (which
-# `crm_resource --show-metadata` and pcs show) and `faultmon --version` must
+# `crm_resource --show-metadata` and pcs show), `faultmon --version` and the
+# man page's title line must
 # say the same.  faultmon_build_info takes PACKAGE_VERSION from the build.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
@@ -14,7 +15,7 @@ TOP=${FM_TOP_SRCDIR:-$FM_TEST_LIB/../..}
 BUILD=${FM_TOP_BUILDDIR:-$TOP}
 
 tap_watchdog 30
-plan 8
+plan 9
 
 version=$(sed -n 's/^AC_INIT(\[faultmon\], \[\([^]]*\)\].*/\1/p' "$TOP/configure.ac")
 check "configure.ac's AC_INIT has a version ($version)" test -n "$version"
@@ -26,3 +27,5 @@ for agent in apache nginx httpmon guard; do
         "$version" "metadata/$agent.xml's version"
 done
 is "$("$BUILD/src/faultmon" --version 2>&1)" "faultmon $version" "faultmon --version"
+is "$(sed -n '1s/^\.TH FAULTMON 1 "[^"]*" "faultmon \([^"]*\)".*/\1/p' "$TOP/src/faultmon.1")" "$version" \
+    "faultmon(1)'s title line"
