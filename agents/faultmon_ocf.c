@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the program behind ocf:faultmon:apache,
  * ocf:faultmon:nginx, ocf:faultmon:httpmon and ocf:faultmon:guard.  It is

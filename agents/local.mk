@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for agents (see Makefile.am)
 #
 # The OCF resource agents ocf:faultmon:apache, ocf:faultmon:nginx,

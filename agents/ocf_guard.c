@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the actions of ocf:faultmon:guard, the Sun Cluster
  * fault monitor for any resource Pacemaker runs.  The guard runs the

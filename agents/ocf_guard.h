@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: ocf:faultmon:guard (ocf_guard.c: parameters, the
  * CIB lookup, start, stop, reload; ocf_guard_monitor.c: monitor).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: ocf:faultmon:guard's monitor.  It reads the loop's
  * verdict on the guarded resource and answers for the guard: 0 while the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the actions of ocf:faultmon:httpmon, a monitor-only
  * agent that publishes the fault monitor's verdict as node attributes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the meta-data, compiled in from metadata/AGENT.xml
  * by agents/local.mk, so that the XML files stay the one source.

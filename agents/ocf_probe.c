@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon-ocf-probe: one fresh probe cycle for the agents (a monitor with
  * OCF_CHECK_LEVEL=10).  Separate from the agent program because it needs

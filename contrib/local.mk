@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for contrib: the operator's kit (issue 33), installed for Prometheus
 # and Grafana to use: alert rules with their promtool unit tests, and a
 # dashboard (doc/operator-kit.md).  tests/integration/operator-kit.sh checks

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check-metadata.sh: the agents' meta-data.  Each XML file validates against
 # resource-agents' ra-api-1.dtd (the DTD ocf-tester uses), the agent prints
 # them unchanged, the man pages describe every parameter, ocf:faultmon:apache

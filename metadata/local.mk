@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for metadata (see Makefile.am)
 #
 # The meta-data of the OCF agents: one XML file per agent, the single source

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Print what `pcs resource describe ocf:faultmon:AGENT [--full]` prints for
 the meta-data in XML_FILE, through pcs's own parser, transforms and text
 formatter, as on a terminal of $COLUMNS columns (default 80), without

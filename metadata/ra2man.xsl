@@ -1,4 +1,5 @@
 <?xml version="1.0"?>
+<!-- SPDX-License-Identifier: GPL-2.0-or-later -->
 <!--
   faultmon: OCF resource agent meta-data (ra-api-1.dtd) to a man(7) page.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for src (see Makefile.am)
 #
 # The code is grouped into convenience libraries by concern; every source is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The main job on its built-in default, on a fresh Debian 12 machine (root):
 # install the dependencies, build and install faultmon, make sure a web
 # server answers on 127.0.0.1:80 (Debian's Apache, started if nothing

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Loopback fault server for faultmon's integration tests.
 
 One process serves many misbehaviours at once, each on its own port:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A gRPC health server for faultmon's tests (tests/integration/proto-grpc.sh).
 
 grpc.health.v1.Health/Check written with python3-grpcio's generic handler

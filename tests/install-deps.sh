@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install everything faultmon's build and tests need on Debian 12 (as root).
 set -euo pipefail
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/mutate.sh: mutation testing of one C file against the unit tests
 # that cover it (not run by make check or CI: minutes to hours a file).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A scripted protocol server for the protocol tests (tests/integration/proto-*.sh).
 
 Each TCP connection gets the same script: the greeting (if any), then one

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Count the TAP results that automake's test harness left in .trs files and
 # print the closing line CI reads: "N passed, N failed, N skipped".
 #

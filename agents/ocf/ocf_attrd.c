@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: node attributes through Pacemaker's attrd_updater
  * (fail-counts, the reason of a decision), by the one caller of it that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: what Pacemaker does not pass to an agent and the
  * CIB says: a meta attribute of the resource (migration-threshold) and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: what both agents share.  The program is one binary,
  * installed as ocf:faultmon:apache and ocf:faultmon:httpmon; it links only

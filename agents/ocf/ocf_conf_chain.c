@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the chain of configuration files being read, shared
  * by the Apache and the nginx configuration readers (ocf_conf_chain.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the files a configuration reader is inside of
  * (ocf_apache_conf.c, ocf_nginx_conf.c), so that an include loop, however

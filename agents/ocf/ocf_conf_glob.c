@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: expanding an include pattern as glob(3) does, but
  * bounded while it runs (ocf_conf_chain.h).  glob(3) lists every match

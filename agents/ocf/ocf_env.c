@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the invocation (what the executor's environment says
  * about this action: resource, timeout, interval, check level) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the agents' lines in Pacemaker's log file, as
  * resource-agents' ocf_log (ha_log and ha_debug in ocf-shellfuncs) appends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: logging and the exit reason.  Every message goes
  * through fm_text_format() (no URI secret, no control character, valid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: control of the fault-monitor loop (`faultmon run`):
  * validating its parameters, starting and stopping it, handing it a failure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: a policy mismatch, i.e. two settings that each work
  * but disagree (faultmon's Retry_count and Pacemaker's migration-threshold;

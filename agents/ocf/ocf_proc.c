@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: processes: pid files, whether a PID is alive and
  * runs the program it should, waiting for one to end, running a program

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the agent's record, RESOURCE/agent in the state
  * directory (see ocf_common.h), read and written through the one kvfile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: case folding of a POSIX extended regex (heartbeat's
  * testregex is matched with grep -i; the probe core's regex is

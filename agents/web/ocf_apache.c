@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the actions of ocf:faultmon:apache and
  * ocf:faultmon:nginx, and their dispatch; what differs between the two

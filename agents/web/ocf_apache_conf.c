@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: reading an Apache configuration for the few
  * directives the agent needs (ServerRoot, PidFile, DefaultRuntimeDir,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: httpd control for ocf:faultmon:apache: its command
  * line, the configuration test, the directories it needs, starting it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: what the files of ocf:faultmon:apache share (not the
  * configuration reader's interface, which is ocf_apache.h): the resolved

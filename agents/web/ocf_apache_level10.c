@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: ocf:faultmon:apache's OCF_CHECK_LEVEL=10 test, as
  * ocf:heartbeat:apache defines it (testurl and testregex10, or a test of

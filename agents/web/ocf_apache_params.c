@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: ocf:faultmon:apache's parameters: the httpd program,
  * the configuration file and what it says, the envfiles, heartbeat's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: what the reload of ocf:faultmon:apache and nginx
  * needs beside the actions (ocf_apache.c): a digest of the server's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: what ocf:faultmon:apache takes from a configuration
  * read by ocf_apache_conf.c: the pid file as httpd resolves it, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: ocf:faultmon:nginx.  Its actions are those of
  * ocf:faultmon:apache (ocf_apache.c); this file says what differs for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: ocf:faultmon:nginx, and what it reads from the nginx
  * configuration.  The configuration lands in the Apache reader's struct

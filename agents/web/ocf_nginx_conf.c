@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: reading an nginx configuration for the few
  * directives ocf:faultmon:nginx needs (pid, the listen directives of the

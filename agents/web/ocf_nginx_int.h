@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: what the files of ocf:faultmon:nginx share: its
  * parameters (ocf_nginx_params.c) and its server control and monitor tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: ocf:faultmon:nginx's parameters, with
  * ocf:heartbeat:nginx's defaults and meaning: the nginx program, what

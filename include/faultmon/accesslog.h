@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the passive signal of a web server's access log (issue 35,
  * part 3): one line's parser (src/util/accesslog_parse.c, libc only) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the monotonic clock and deadline arithmetic on it (libfmutil,
  * libc only).

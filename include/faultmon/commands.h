@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the subcommands of the faultmon program.  Each takes the
  * arguments after "faultmon" (argv[0] is the subcommand's name) and returns

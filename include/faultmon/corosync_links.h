@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: this node's corosync links as `corosync-cfgtool -s` prints them
  * (src/monitor/corosync_links.c, libc only), for observer_corosync: is this

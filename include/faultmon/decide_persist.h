@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the decision engine's history as plain numbers, for the loop to
  * persist in its state file and to hand back after a restart.

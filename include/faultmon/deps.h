@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: judging a service's dependencies across the cluster
  * (src/monitor/deps.c, libc only).  A Dependency_list target (the database,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the gRPC health check's request and the verdict on its reply
  * (grpc.health.v1.Health/Check), pure: no socket, no nghttp2.  The probe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the cycle history of a resource, DIR/history and DIR/history.1,
  * that `faultmon simulate --replay` runs through the decision engine again

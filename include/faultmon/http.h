@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: incremental parsing of an HTTP response, with a cap on size.
  *

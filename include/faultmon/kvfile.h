@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the one file format of the state directory, and its one reader
  * and one atomic writer (libfmutil, libc only).

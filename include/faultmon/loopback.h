@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: a listener of the loop's own on 127.0.0.1, and a connection to
  * it within a deadline (src/util/loopback.c), for the observer: when even

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the Prometheus text exposition format (version 0.0.4) of the
  * state files, for `faultmon metrics` (node_exporter's textfile collector)

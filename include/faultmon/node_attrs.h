@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the node attributes the loop keeps for `crm_mon -A`: each
  * resource's state (faultmon-RESOURCE-state) and failure weight within

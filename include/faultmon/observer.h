@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the observer as a suspect (libfmmonitor, libc only).  Before
  * the loop lets a failed cycle ask for recovery, it asks whether the node

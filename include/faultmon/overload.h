@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: is a slow server overloaded or hung?  The readers of the two
  * status pages that say it (libfmprobe, libc only, no I/O): Apache's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: parsing the values of parameters, options and files (libfmutil,
  * libc only, so the OCF agent links it too).  One function per kind of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: pressure stall information (PSI, Linux 4.20 and later) of the
  * cgroup v2 the process runs in, falling back to the whole system's

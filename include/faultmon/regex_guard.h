@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: a guard in front of every regcomp() of a user's pattern.
  *

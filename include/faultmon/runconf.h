@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the configuration of a monitored resource, from agent-style
  * parameters (the names of OCF_RESKEY_<name>), shared by `faultmon run`, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the table of target schemes and of the ?query keys they take
  * (libfmcore, libc only).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: run a program and read what it prints, within a deadline
  * (src/util/spawn.c, libc only), for attrd_updater (src/pcmk/attrd.c) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the text of every message a user or Pacemaker reads.  Two rules,
  * each in one function: a secret in a URI never shows (fm_text_redact), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: which files the loop and every reader of its files believe
  * (libfmcore, libc only).  One rule, written once: a state directory and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: splitting a parameter into words as a shell would split it,
  * without a shell: quotes and backslashes are honoured, nothing is expanded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon exporter: serve the Prometheus metrics of every resource on this
  * node over HTTP, on libqb's main loop (one epoll, every socket

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon metrics: the Prometheus text format of every resource on this
  * node, on stdout or atomically into a file (for node_exporter's textfile

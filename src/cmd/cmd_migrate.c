@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon migrate RESOURCE: switch an ocf:heartbeat:apache or
  * ocf:heartbeat:nginx primitive to faultmon's agent of the same name, the

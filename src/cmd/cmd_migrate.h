@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon migrate: what it reads from the CIB and from crm_mon
  * (src/cmd/cmd_migrate_xml.c, libxml2; pure functions of the XML text, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon migrate: reading the CIB, an agent's meta-data and crm_mon's XML
  * (cmd_migrate.h), with libxml2.  Never the network, never an entity.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon probe: probe targets once (or --count times) and print a verdict.
  */

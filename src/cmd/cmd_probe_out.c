@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon probe: what it prints.  The text is for a person (a header names
  * the columns); the JSON is for a program, one object per cycle, with the

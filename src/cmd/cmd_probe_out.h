@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon probe: what it prints (src/cmd/cmd_probe_out.c): the column header,
  * a line per target and the verdict of each cycle, as text or JSON, and the

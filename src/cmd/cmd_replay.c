@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon simulate --replay RESOURCE: run the cycle history the loop kept
  * (faultmon/history.h) through the monitor and decision engine again, with

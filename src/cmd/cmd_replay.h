@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon simulate --replay (src/cmd/cmd_replay.c: the command line and the
  * files; src/cmd/cmd_replay_run.c: the replay and what it prints).

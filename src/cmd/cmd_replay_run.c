@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon simulate --replay: the replay itself (see src/cmd/cmd_replay.h).
  * Each recorded outcome goes to the loop's own monitor, as the loop handed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon reset: forget a resource's failure history and decision on this
  * node, as `pcs resource cleanup` makes Pacemaker forget its fail-count.

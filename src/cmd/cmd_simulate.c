@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon simulate: run a timeline of probe results through the decision
  * engine and show what it decides, so that an administrator can see what

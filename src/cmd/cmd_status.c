@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon status and faultmon resume: reading and nudging the loops'
  * state directories.

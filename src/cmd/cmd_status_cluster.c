@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon status --cluster: every node's view of every faultmon resource
  * and dependency, from the node attributes the loops publish

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the cycle history's codec (see faultmon/history.h): the header,
  * the records, the whole-file judge, the rotation rule, and the text of

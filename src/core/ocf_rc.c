@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the OCF exit code for a decision and for a loop's state, the
  * one place of that rule (see include/faultmon/ocf_rc.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the options shared by every target of a probe run (struct
  * fm_probe_opts, declared in target.h): the statuses that pass, the receive

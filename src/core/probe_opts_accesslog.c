@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the access log's parameters that are numbers of their own
  * (durations, percentages, a count): parameters of `faultmon run` only,

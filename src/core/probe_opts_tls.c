@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the TLS client settings of the probe options that need more
  * than a copy of their text (libfmcore, libc only): the oldest protocol

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the table of target schemes and query keys (see
  * include/faultmon/scheme.h), read by target.c, `faultmon probe --help`

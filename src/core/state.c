@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the state file of a resource's loop, DIR/state: what its keys
  * are, how they are written and read back, and what makes a state

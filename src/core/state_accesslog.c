@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the access log's rates (access_log; doc/access-log.md), kept
  * beside the state in a file of their own, RESOURCE/accesslog:

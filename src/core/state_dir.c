@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the state directory of a resource (see state.h): its path, its
  * creation with the right rights, setting a bad state file aside, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what `faultmon reset` and `faultmon resume` do to the state file
  * when no loop runs (a running loop does the same in its engine, whose

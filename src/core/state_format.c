@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the version of the state file's format and what a reader makes
  * of a version it was not written for (doc/reference/state-format.md).

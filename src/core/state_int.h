@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what the state file's own files share (not for callers):
  * state.c reads and writes the file, state_metrics.c the keys of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the parameter each target of a state came from (Port_list,
  * Monitor_Uri_List, Dependency_list, Probe_command), kept beside the state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: parsing and validating target URIs, once, at load time, so that
  * the probe path only copies prepared bytes (the options every target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: exec targets (Probe_command, faultmon probe --exec), checked
  * once at load time: the command is split into words as a shell would

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the secrets a target holds, and hiding them in the text of its
  * replies (issue 30, defect 8).

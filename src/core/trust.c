@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: which files the loop and its readers believe (see
  * include/faultmon/trust.h).

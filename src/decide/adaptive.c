@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: adaptive response time (F5's rule): each cycle's latency is
  * judged against the running mean of the samples within adaptive_window,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: internals shared by the decision engine's files (decide.c,
  * persist.c, params.c); not part of the interface.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: failed cycles that are shown but not weighed (libfmdecide).
  *

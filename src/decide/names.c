@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the decision engine's words for its actions, states and failure
  * classes, as logs, the state file and reasons spell them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the decision engine's parameters (see
  * include/faultmon/decide_params.h): the one table, the parser of each kind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the decision engine's history as plain numbers (see
  * include/faultmon/decide_persist.h).  What comes back from a file is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what the exporter answers to the bytes a client sent (see
  * faultmon/metrics.h).  Pure: no socket, no clock, so the whole of it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: where the exporter listens (see faultmon/metrics.h): the
  * --listen value read strictly (a port out of range was once taken modulo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the Prometheus text format of the state files (see
  * faultmon/metrics.h).  libc only; reads states that fm_state_read()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the sliding window of an access log's replies (see
  * faultmon/accesslog.h).  Time is a parameter: every function takes now,

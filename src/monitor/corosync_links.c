@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: this node's corosync links, from `corosync-cfgtool -s`
  * (faultmon/corosync_links.h).

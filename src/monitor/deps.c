@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: a service's dependencies across the cluster (faultmon/deps.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what the monitor notes in the cycle history (faultmon/history.h)
  * for each outcome it hands the engine: the engine's input, as the replay

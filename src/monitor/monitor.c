@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the monitor (see faultmon/monitor.h): summary, decision, state
  * and what to do, for every outcome the loop learns of.  No clock is read

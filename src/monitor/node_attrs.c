@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: when the loop's node attributes are due (faultmon/node_attrs.h).
  */

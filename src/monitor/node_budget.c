@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the node's recovery budget (see include/faultmon/observer.h).
  * When several resources of one node ask for recovery within a short

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: is the node doing the probing itself impaired?  (see
  * include/faultmon/observer.h)  A starved loop's probes time out for its

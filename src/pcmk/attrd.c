@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: node attributes through Pacemaker's attrd_updater, for the loop
  * (the reason of a recovery) and the agents (fail-counts, httpmon's verdict).

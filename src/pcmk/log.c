@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: logging set-up.  libqb does the work; this file only decides the
  * targets the way Pacemaker's daemons and ocf_log do, so that faultmon's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the pending-recovery protocol between the loop and the agents
  * (see faultmon/recovery.h).  libc only: the agent program links it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: asking Pacemaker to recover a resource now, through the
  * controller's public IPC API (the call behind `crm_resource --fail`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the driver of line-protocol conversations (see conv.h): send
  * each step's command, read its reply into the conn's bounded buffer, have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: a plain-text conversation for line protocols (SMTP, POP3, IMAP,
  * FTP, Redis...), as a script of steps built once at load time: each step

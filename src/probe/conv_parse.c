@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the bytes of line protocols' replies (conv.h): where a reply
  * ends, its code, its first line for a detail.  Pure functions of bytes,

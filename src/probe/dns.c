@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the DNS probe (dns://SERVER[:PORT]/NAME[?type=A|AAAA|MX|...]
  * [&rcode=...][&answer=REGEX]): a real query of NAME to SERVER, with c-ares

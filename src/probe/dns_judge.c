@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the verdict on a DNS answer (wire.h, RFC 1035), without a
  * socket: the header's rcode, the answers of the type asked, and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the probe engine.  Every target of a run is probed concurrently
  * on one epoll instance; one deadline, taken from a monotonic clock when the

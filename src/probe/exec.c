@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the exec probe (Probe_command, faultmon probe --exec): an
  * external program is the check, as Kubernetes' exec probe, keepalived's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the open-file limit a probe engine needs, raised by the program
  * that makes the engine (the engine itself changes nothing in its process).

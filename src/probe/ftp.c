@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the FTP probe (ftp://, ftp://...?starttls): the greeting, with
  * ?starttls AUTH TLS (RFC 4217) and FEAT over TLS, then QUIT.  Ok when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the gRPC health probe, grpc://HOST:PORT/SERVICE (h2c) and
  * grpcs:// (TLS, ALPN h2): the standard grpc.health.v1.Health/Check of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: grpc.health.v1.Health/Check by hand: the request's few bytes,
  * and the verdict on a reply as grpc-health-probe (Kubernetes) gives it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the HTTP/2 probe, h2:// (TLS, ALPN h2) and h2c:// (cleartext,
  * prior knowledge), named for their ALPN protocols (RFC 9113 3.2, 3.3).

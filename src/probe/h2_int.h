@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: an HTTP/2 client stream over a probe's connection (not
  * installed), shared by the h2/h2c probe (h2.c) and the gRPC health probe

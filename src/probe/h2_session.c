@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: an HTTP/2 client stream pumped over a probe's connection (see
  * h2_int.h).  nghttp2_session_mem_send() and _mem_recv() keep the library

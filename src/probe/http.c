@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the HTTP probe (http://, https:// with tls_request, and every
  * Monitor_Uri_List URI): build the request once, when the engine is made;

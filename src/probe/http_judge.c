@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the verdict on an HTTP reply, from the bytes read so far.
  *

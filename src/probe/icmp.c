@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the ICMP probe (icmp://HOST, icmp://[IPV6]): one echo request,
  * ok when its echo reply comes back (RFC 792, RFC 4443), as F5's ICMP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the IMAP probe (imap://, imaps://, imap://...?starttls): the
  * greeting, CAPABILITY, with ?starttls STARTTLS (RFC 3501 6.2.1) and

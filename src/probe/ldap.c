@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the LDAP probe (ldap://HOST[:PORT], ldaps://, ldap://...?starttls),
  * as HAProxy's ldap-check: an anonymous simple bind (LDAPv3), then an

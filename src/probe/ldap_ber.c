@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: LDAPv3 as much as a probe needs (wire.h, RFC 4511): the
  * anonymous simple bind, root DSE search, StartTLS and unbind requests, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: a user's regex on a server's reply, within the run's deadline
  * (the HTTP receive regex, the expect regex of tcp:// and udp://, searched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the MySQL/MariaDB probe (mysql://HOST[:PORT]): the server's
  * first packet, as HAProxy's mysql-check without a user.  A protocol 10

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the readers of Apache's mod_status (?auto) and nginx's
  * stub_status, and "every worker busy" (faultmon/overload.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the PostgreSQL frontend/backend protocol 3.0, as much as a
  * probe needs (wire.h): the SSLRequest, the StartupMessage, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: a probe's result while it runs: cleared when it starts, and the
  * time it spends in each phase (enum fm_probe_phase, for the metrics).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the POP3 probe (pop3://, pop3s://, pop3://...?starttls): the
  * greeting, CAPA, with ?starttls STLS (RFC 2595) and CAPA again over TLS,

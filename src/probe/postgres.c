@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the PostgreSQL probe (postgres://[USER@]HOST[:PORT][/DB]
  * [?sslmode=require]), as HAProxy's pgsql-check: a StartupMessage as USER

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the Redis probe (redis://[[USER]:PASSWORD@]HOST[:PORT]): AUTH
  * when the URI has credentials, then PING, as HAProxy's redis-check does;

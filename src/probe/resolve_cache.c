@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the resolver cache.  A host name is looked up at most once per
  * the time its answer may be kept, and that once serves every target that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the spread schedule of a probe cycle (see schedule.h).  Pure:
  * times come in, nothing is allocated, nothing is read from the system.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the SMTP probe (smtp://, smtps://, smtp://...?starttls): the
  * banner, EHLO, with ?starttls STARTTLS and EHLO again over TLS, then QUIT,

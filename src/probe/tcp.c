@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: TCP, the connection under every probe, and the TCP connect
  * check (tcp://HOST:PORT), whose verdict is the connect itself.

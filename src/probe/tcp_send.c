@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the TCP send/expect probe (tcp://HOST:PORT with send_string
  * and/or expect_regex; F5's TCP send/receive, HAProxy's tcp-check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: TLS as a layer under any TCP probe (OpenSSL): the context, the
  * handshake, I/O, session resumption across cycles; and the handshake check

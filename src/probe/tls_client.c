@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what a TLS client says of itself in every handshake (probe
  * library): the certificate it shows a server that asks for one (mutual

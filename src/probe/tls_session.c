@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what TLS keeps between cycles so that the next handshake resumes.
  *

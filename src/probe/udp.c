@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the UDP probe (udp://HOST:PORT with send_string and
  * expect_regex; F5's UDP monitor): a connected UDP socket sends send_string

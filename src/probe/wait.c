@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: how a caller sleeps until a probe run has work: how long it may
  * wait (the deadline, a spread run's next start, a c-ares retry, the linger

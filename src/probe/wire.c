@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what the pure codecs of the binary protocols share (wire.h).
  */

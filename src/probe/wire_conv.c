@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what the binary protocols' conversations share: a reply's
  * words for a detail (wire.h's code and text, escaped), in the form

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: its command line and configuration (src/run/args.c),
  * apart from the loop's wiring (src/run/loop.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the node attributes of a loop (run/attrs.h), through
  * Pacemaker's attrd_updater, run as a child on the loop's epoll

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the node attributes the loop keeps (src/run/attrs.c),
  * apart from the loop's wiring (src/run/loop.c): the reason of a recovery

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the loop's children (src/run/jobs.c).  Everything the
  * loop asks of the cluster goes through a program or a connection that

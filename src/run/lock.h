@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the loop's lock and pid file (src/run/lock.c), apart
  * from the loop's wiring (src/run/loop.c): one loop a resource, one

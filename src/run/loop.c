@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the fault-monitor loop of one resource, on one libqb main
  * loop: probe, hand the outcome to the monitor (src/monitor), carry its

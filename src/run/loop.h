@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the loop of one resource (src/run/loop.c), its state shared
  * with the files that carry parts of it out (src/run/watch.c).

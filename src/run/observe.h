@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the observer as a suspect (src/run/observe.c), apart
  * from the loop's wiring (src/run/loop.c): before a failed cycle may ask

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the loop's recovery request (src/run/request.c), apart
  * from the loop's wiring (src/run/loop.c): the controller's IPC connects,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: follow the web server's access log and count its replies
  * (issue 35, part 3; doc/access-log.md).

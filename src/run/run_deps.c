@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the service's dependencies across the cluster
  * (run/run_deps.h), through Pacemaker's attrd_updater, run on the loop

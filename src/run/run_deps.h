@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the service's dependencies (Dependency_list) across the
  * cluster (src/run/run_deps.c), apart from the loop's wiring

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the cycle history's writer (see src/run/run_history.h).
  * Called whenever the loop writes its state (at most every 10 s, at each

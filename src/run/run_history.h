@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the cycle history's writer (src/run/run_history.c), apart
  * from the loop's wiring (src/run/loop.c): DIR/history, DIR/history.1 and

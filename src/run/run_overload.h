@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: overload is not a hang (src/run/run_overload.c), apart from
  * the loop's wiring (src/run/loop.c): after a slow or failed cycle the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the loop's one timer (see run/timer.h for why a timer
  * fd and not a libqb timer).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the loop's one timer (the next cycle, or a burst cycle's
  * deadline), a timer fd in libqb's poll set rather than a libqb timer.

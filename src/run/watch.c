@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the loop's watch of the service's process (the pid file the
  * agent passes, FAULTMON_WATCH_PIDFILE), on a pidfd on the loop's epoll.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: one line of a web server's access log (see faultmon/accesslog.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the monotonic clock and deadline arithmetic.  Pure functions of
  * `now`, except fm_now_us(), so that the tests can pass pretend times.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the header / key=value / end file format of the state directory:
  * its one reader (framing only; the meaning is the caller's) and its one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: parsing the values of parameters, options and files, each kind
  * once (see parse.h).  Written by hand rather than on strtoull(): those

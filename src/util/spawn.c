@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: run a program and read what it prints, within a deadline
  * (faultmon/spawn.h).  Moved out of src/pcmk/attrd.c, so that the

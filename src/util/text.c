@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: what every message goes through before a user or Pacemaker
  * reads it: URI secrets hidden, then one line of valid UTF-8; and base64,

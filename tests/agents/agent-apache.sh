@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-apache.sh: ocf:faultmon:apache against a real Apache on loopback,
 # started and stopped by the agent: ocf-tester, the derived Port_list, the
 # loop's verdict in monitor, a dead loop restarted, OCF_CHECK_LEVEL=10,

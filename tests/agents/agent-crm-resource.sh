@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-crm-resource.sh: Pacemaker's own tool drives the installed
 # ocf:faultmon:apache against a real Apache: crm_resource --validate,
 # --force-start, --force-check (levels 0 and 10) and --force-stop with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-describe.sh: the administrators' tools describe every parameter of
 # the installed agents: `pcs resource describe` and `crm ra info` (both read
 # the agent's meta-data; neither needs a running cluster), and pcs's fits on

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-differential.sh: the same broken set-ups through ocf:heartbeat:apache
 # (Debian's resource-agents) and the built ocf:faultmon:apache, on a real
 # Apache on loopback.  For each case and each of validate-all, start and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-doc-codes.sh: the exit codes the agents' man pages document are the
 # codes the agents give.  For each documented case (a file a parameter names
 # missing on this node, a port or URL out of range), the code named in that

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-guard.sh: ocf:faultmon:guard without a cluster, against a real Apache
 # on loopback that it does not manage: validate-all's refusals, ocf-tester,
 # and start/monitor/stop with the loop's verdict.  Here there is no CIB to

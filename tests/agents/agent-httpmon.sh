@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-httpmon.sh: ocf:faultmon:httpmon against a real Apache on loopback
 # that it does not manage: ocf-tester, and the node attributes it publishes
 # as the service goes down and comes back.  attrd_updater is replaced by a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-leftovers.sh: what the apache agent tells the administrator after a
 # recovery must be true (issue 29, item 6).  A loop the agent's own stop had
 # to kill (it ignored SIGTERM) is no crash at the next start; a reload that

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-nginx-differential.sh: the same broken set-ups through
 # ocf:heartbeat:nginx (Debian's resource-agents) and the built
 # ocf:faultmon:nginx, on a real nginx on a free loopback port.  For each

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-nginx.sh: ocf:faultmon:nginx (the built agent) against a real nginx
 # on a free loopback port, started and stopped by the agent: ocf-tester,
 # start as ocf:heartbeat:nginx starts it, Port_list derived from a listen in

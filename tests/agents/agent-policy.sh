@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-policy.sh: a policy mismatch (two settings that each work but
 # disagree) is refused by validate-all only.  start, reload and monitor run
 # with the stricter policy and say so (a warning, faultmon status, the

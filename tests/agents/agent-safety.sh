@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-safety.sh: no parameter is ever run by a shell, and secrets stay
 # secret.
 #

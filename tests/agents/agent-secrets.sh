@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-secrets.sh: a password in a URI, malformed or not, never shows in the
 # agents' exit reasons, their stderr (which the executor keeps in Pacemaker's
 # log), syslog, the loop's log file, `faultmon status` (text and JSON) or the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-state.sh: ocf:faultmon:apache and the loop's state: a state file the
 # loop would refuse is no verdict (monitor answers from a fresh probe of the
 # targets, start is not refused), a trusted one is believed (the positive

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-validate.sh: every validate-all error of the agents, with its exit
 # code and an exit reason that names the parameter and value.  The codes, as
 # the OCF specification and Pacemaker assign them: 6 (OCF_ERR_CONFIGURED) for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # differential-lib.sh: what the differential tests (agent-differential.sh
 # for apache, agent-nginx-differential.sh for nginx) share: running one

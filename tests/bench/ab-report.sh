@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ab-report.sh - the tables of ab.sh, rebuilt from its readings file, for a
 # run that was cut short (its tables are printed only at its end) or to
 # look at a kept run again.

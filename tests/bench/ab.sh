@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ab.sh - CPU per health check, contenders alternated A/B/A/B over long
 # windows: the production loop (`faultmon run`) against HAProxy's health
 # checks (one thread, the same targets, the same interval) and against the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # accesslog-bench.sh: what one access log line costs (access_log).
 #  1. the parser and the window alone: N combined-format lines in memory
 #     (accesslog_bench.c, compiled here with the build's config.h, -O2);

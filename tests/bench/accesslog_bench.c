@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The cost of one access log line (access_log, doc/access-log.md): parse
  * and count N combined-format lines held in memory, as the follower does

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-monitor-bench.sh - what detecting a failure costs, ocf:faultmon:apache
 # beside ocf:heartbeat:apache, in one run, on the same local Apache, with the
 # same status URL, at the same detection frequency.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exporter-bench.sh: how long `faultmon exporter` takes to answer a scrape of
 # RESOURCES resources (default 100) with TARGETS targets each (default 10):
 # the median, least and most of SCRAPES scrapes (default 20), timed by curl

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * floor.c - the floor that faultmon's probe loop is compared with.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/bench/lib.sh: what the benchmark scripts share (sourced, bash).
 # shellcheck shell=bash
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-bench.sh - CPU per health check of each protocol, the production loop
 # (`faultmon run`) against HAProxy's check of the same protocol (nbthread 1),
 # against the same real servers, alternated A/B/A/B over long windows.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-loop-bench.sh - the fault-monitor loop (`faultmon run`) over a long run,
 # beside HAProxy's health checks on the same kind of targets: CPU per check,
 # resident and private memory, memory per added target, fds, growth over the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-probe-bench.sh - CPU and memory per health check: faultmon beside
 # HAProxy's health checks and a minimal hand-written probe loop (floor.c).
 #

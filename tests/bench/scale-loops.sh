@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scale-loops.sh - many faultmon resources on one node (issue 15's scale
 # goal: 50 loops under 1 % of one core and under 100 MiB in all, at a 2 s
 # interval).  For each size N in SIZES, N `faultmon run` loops (one process

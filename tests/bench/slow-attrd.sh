@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # slow-attrd.sh: issue 31's case, `faultmon run` against an attrd that is
 # slow or frozen.  A stand-in attrd_updater that takes DELAY seconds a call
 # (FAULTMON_ATTRD_UPDATER), one target whose verdict changes every cycle (an

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/budget-3node.sh: the node-level recovery budget on a real
 # 3-node Pacemaker cluster with node-health-strategy=migrate-on-red
 # (issue 15: "several resources failing on one node: the node is drained

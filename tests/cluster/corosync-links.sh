@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/corosync-links.sh: what `corosync-cfgtool -s` and `-n`
 # print on a real 3-node knet cluster (Debian 12, corosync 3.1), for the
 # fixtures of tests/unit/test_corosync_links.c and for checking that

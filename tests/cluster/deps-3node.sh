@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/deps-3node.sh: Dependency_list on a real 3-node Pacemaker
 # cluster (issue 15).  The dependency is a TCP service on the hub's network
 # (an address of its own, SUBNET.253), which every node reaches; a clone of

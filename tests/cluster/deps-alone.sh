@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/deps-alone.sh: Dependency_list with no other node's view
 # (issue 29 item 3), on a real single-node cluster, then on a real 3-node
 # cluster without the httpmon clone.  A failure of the service while a

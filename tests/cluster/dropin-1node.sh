@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/dropin-1node.sh: ocf:faultmon:apache as a drop-in for
 # ocf:heartbeat:apache on a real single-node Pacemaker cluster (issue 9).
 # Every resource is configured with heartbeat's parameters only (configfile,

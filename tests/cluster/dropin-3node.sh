@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/dropin-3node.sh: migrating from ocf:heartbeat:apache to
 # ocf:faultmon:apache on a running 3-node Pacemaker cluster, and the two
 # side by side with heartbeat's parameters only (issue 9, items 3 and 6).

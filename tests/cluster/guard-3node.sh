@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/guard-3node.sh: ocf:faultmon:guard on a real 3-node
 # Pacemaker cluster (issue 13), guarding ocf:heartbeat:nginx from Debian's
 # resource-agents.  The guard is put in a group after the resource, as its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/guard-pgsql-1node.sh: ocf:faultmon:guard guarding a database
 # agent, ocf:heartbeat:pgsql (Debian's resource-agents), on a real
 # single-node cluster (issue 13).  The guard probes PostgreSQL over TCP with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/lib.sh: real Pacemaker clusters on one machine, for TAP tests.
 # shellcheck shell=bash disable=SC2013,SC2016,SC2034,SC2317
 # (SC2034: FM_APACHE_* are for the tests; SC2317: functions called through fm_poll)

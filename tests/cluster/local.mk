@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for tests/cluster (see Makefile.am)
 #
 # End-to-end tests against real Pacemaker clusters started by

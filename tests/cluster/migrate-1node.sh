@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/migrate-1node.sh: `faultmon migrate` and the README's
 # migration steps on a real single-node Pacemaker cluster (issue 29 item 1).
 #

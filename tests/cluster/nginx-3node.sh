@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/nginx-3node.sh: ocf:faultmon:nginx on a real 3-node Pacemaker
 # cluster (issue 13), the scenarios of the apache agent: nginx killed
 # (every process, SIGKILL: restarted in place, at once, by the loop's watch

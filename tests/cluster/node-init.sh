@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # node-init.sh NODEDIR NAME
 # node-init.sh --mount-agent NODEDIR PROVIDER DIR
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/pressure-1node.sh: the observer as a suspect on a real
 # cluster (issue 15: "a node under CPU pressure (stress inside its
 # namespace) with a slow service: no action while impaired, action after the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/remote-faults.sh: the judgements across the cluster (issue
 # 15) with the service on Pacemaker Remote nodes: 3 cluster nodes and 2
 # remote nodes (lib.sh's fm_remote_start), web (ocf:faultmon:apache, with a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/remote-nodes.sh: ocf:faultmon:apache on Pacemaker Remote
 # nodes (issue 15, scale): 3 cluster nodes and 4 pacemaker_remote nodes,
 # each in namespaces of its own (lib.sh's fm_remote_start), web placed on the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/remote-stand.sh: a recovery decided on a Pacemaker Remote
 # node stands until Pacemaker acts on it (issue 29 item 5).  On a remote
 # node the controller refuses the loop's fail request, so the decision

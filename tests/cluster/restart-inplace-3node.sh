@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/restart-inplace-3node.sh: a restart faultmon asks for stays
 # on its node (issue 29 item 4), on a real 3-node Pacemaker cluster with
 # Pacemaker's default resource-stickiness 0.

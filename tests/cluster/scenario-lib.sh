@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/scenario-lib.sh: helpers for the end-to-end scenarios of
 # faultmon's agents on real Pacemaker clusters (scenarios-*.sh).
 # shellcheck shell=bash disable=SC2034,SC2317

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/scenarios-1node.sh: faultmon's agent under a real Pacemaker,
 # single-node cluster on loopback (issue 5 scenarios 1, 2, 3, 5, 6, 7, and
 # the decision -> OCF exit code mapping of issue 3).  Every scenario has its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/scenarios-3node.sh: faultmon's agents under a real Pacemaker,
 # 3-node cluster, each node in its own namespaces (issue 5 scenarios 4, 8, 9
 # and 10).  Resources are created the way users do it, with `pcs resource

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cluster/smoke.sh: proves the cluster harness (tests/cluster/lib.sh)
 # with Pacemaker's stock agents, and measures the ocf:heartbeat:apache
 # baseline that faultmon is compared with (issue 5, scenario 10).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make fuzz-smoke: run each libFuzzer harness for a short fixed time on a
 # copy of its checked-in corpus (tests/fuzz/corpus/<harness>/), one TAP case
 # per harness.  A crash, a leak, UB (the build aborts on it) or a broken

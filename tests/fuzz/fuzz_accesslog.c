@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the access log's line parser and the window it feeds
  * (faultmon/accesslog.h): the log is written by the web server from what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the Apache configuration reader of ocf:faultmon:apache
  * (agents/web/ocf_apache_conf.c), on a tree of files made from the input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: a tree of configuration files made from the input, and
  * the sandbox that keeps a configuration reader inside it, shared by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the replies of line protocols (src/probe/conv_parse.c),
  * which any server on a Port_list address chooses.  Properties: every end

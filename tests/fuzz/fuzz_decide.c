@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the decision engine's parameters, and the engine run on
  * a timeline under them with a pretend clock.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: what the exporter reads from the network and the
  * command line (src/metrics/http_serve.c, src/metrics/listen.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the gRPC health reply (src/probe/grpc_reply.c):
  * header fields and trailers as HTTP/2 hands them over, the 5-byte framed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the cycle history (faultmon/history.h), which `faultmon
  * simulate --replay` reads from a directory anyone with root may have

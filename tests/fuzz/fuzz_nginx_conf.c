@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the nginx configuration reader of ocf:faultmon:nginx
  * (agents/web/ocf_nginx_conf.c), on a tree of files made from the input.

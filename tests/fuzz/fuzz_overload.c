@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the status pages that tell overload from a hang
  * (src/probe/overload_status.c): Apache's mod_status ?auto and nginx's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the agent's record (RESOURCE/agent: what `start`
  * started, which `monitor` and `stop` believe) and the pid files it points

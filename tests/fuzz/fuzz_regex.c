@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: user regular expressions (receive_regex, and the apache
  * agent's testregex, case-folded by fm_ocf_regex_icase()), through the one

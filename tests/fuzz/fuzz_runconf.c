@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the run configuration, from OCF_RESKEY_* variables, as
  * `faultmon run`, the agents' validate-all and `faultmon simulate` read it.

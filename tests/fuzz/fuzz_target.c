@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: target URIs, the requests built from them, and the
  * redaction of the passwords they carry.

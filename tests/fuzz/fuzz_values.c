@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the small value parsers every parameter goes through:
  * status sets ("200-399,401,5xx"), durations ("500ms", "5m"), sizes ("64k"),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon fuzzing: the replies of the binary protocols, judged by their
  * pure codecs (src/probe/wire.h): PostgreSQL's answer to a StartupMessage

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for tests/fuzz (see Makefile.am)
 #
 # libFuzzer harnesses for every parser of outside input, built with

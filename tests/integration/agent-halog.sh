@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-halog.sh: the build's agent program (agents/faultmon-ocf, not the
 # installed agents) writes its lines into Pacemaker's log file as
 # resource-agents' ocf_log does (HA_LOGFILE, else PCMK_logfile; HA_DEBUGLOG),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # doc-examples.sh: the shell examples of README.md and doc/*.md are run, or
 # say why not.  Every fenced sh block is preceded by a marker:
 #   <!-- not run: REASON -->   (a cluster, packages, the system's files...)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exporter.sh: `faultmon exporter`'s --listen and its bounds (issue 29 #8).
 # A port out of range is refused (64, one line naming it) rather than taken
 # modulo 65536; ":PORT" answers on IPv4 and IPv6 (IPv6 skipped on a host

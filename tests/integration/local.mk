@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for tests/integration (see Makefile.am)
 #
 # TAP-emitting bash scripts that run the built `faultmon probe` against

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # metrics.sh: `faultmon metrics` and `faultmon exporter` against a real loop
 # and nginx on loopback: the text passes `promtool check metrics`, --output
 # writes atomically, the exporter serves only GET/HEAD /metrics and keeps its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # migrate-check.sh: `faultmon migrate`'s checks before it changes anything,
 # on the built program, with stand-ins for cibadmin and crm_mon (a CIB this
 # script writes; every call recorded) and the built agent as

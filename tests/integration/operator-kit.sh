@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # operator-kit.sh: the operator's kit of issue 33 (contrib/) against the
 # exporter it is for.  The alert rules pass `promtool check rules` and their
 # unit tests (`promtool test rules`, contrib/prometheus/faultmon-alerts.test.yml);

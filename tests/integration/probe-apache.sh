@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-apache.sh: `faultmon probe` against a real Apache httpd on loopback,
 # the server the seed's fault monitor was written for.  Skipped when Apache
 # is not installed.

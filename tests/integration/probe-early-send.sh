@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-early-send.sh: the early send of a plain HTTP probe (src/probe/tcp.c).
 # To a near server the kernel has done the handshake by the time connect()
 # returns, so the request goes at once, with no wait to be told the socket

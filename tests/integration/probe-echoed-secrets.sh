@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-echoed-secrets.sh: a server that echoes the secret it got (a redis
 # answering AUTH with the password, an HTTP server writing the Basic
 # credentials back) must not bring it into the probe's output or its log

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-faults.sh: `faultmon probe` against every misbehaviour of
 # tests/fault_server.py.  Each fault must get the seed's class (partial or
 # complete), the layer and reason that explain it, and the matching exit

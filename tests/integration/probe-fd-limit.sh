@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-fd-limit.sh: more targets than the soft limit of open files allows
 # are all probed (the engine raises the limit), so a low limit never looks
 # like a failed service; an impossible limit is a clear usage error.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-maintenance.sh: a service that asks to be drained while it still
 # answers (HAProxy's disable-on-404, Envoy's x-envoy-degraded, F5's
 # receive-disable string) gets the verdict "maintenance": not a failure

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-nginx.sh: `faultmon probe` against a real nginx on loopback, over HTTP
 # and HTTPS (a throwaway self-signed certificate).  nginx's access log shows
 # what the probe really sent.

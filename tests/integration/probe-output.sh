@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-output.sh: what `faultmon probe` prints.  The text has a header line
 # naming the columns; --count ends with a summary like ping's (cycles sent,
 # ok, partial, complete, min/avg/max), on Ctrl-C (SIGINT) too; the JSON gives

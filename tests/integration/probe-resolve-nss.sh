@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-resolve-nss.sh: a host name that only an NSS module knows.  c-ares
 # reads /etc/hosts and resolv.conf; when /etc/nsswitch.conf lists more host
 # sources than files and dns, a name c-ares does not find is asked of NSS

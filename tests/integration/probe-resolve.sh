@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-resolve.sh: host names.  A name target probes and classifies as an
 # address does; a loop (faultmon probe --count, faultmon run) looks a name up
 # once for all its targets and not again while the answer is kept (the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-tls-client.sh: what the probe says of itself in a TLS handshake.
 # A client certificate for a server that asks for one (mutual TLS), the
 # oldest TLS version it accepts, and the ALPN protocols it offers (an offer a

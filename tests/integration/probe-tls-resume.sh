@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-tls-resume.sh: repeated TLS probes resume their sessions (TLS 1.3,
 # whose tickets arrive after the handshake and are single-use), so that a
 # loop pays for a full handshake only once.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe-usage.sh: `faultmon probe` refuses bad input before probing anything:
 # exit status 64 (EX_USAGE) and exactly one line on stderr that names the bad
 # value.  None of these command lines may reach the network: every target

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-dns.sh: `faultmon probe dns://` against a real dnsmasq (an ordinary
 # process on a free loopback port, UDP and TCP, no upstream, no /etc/hosts):
 # ok (A, MX, TXT; ?answer= matching), refusing answers (complete, the rcode

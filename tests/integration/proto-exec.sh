@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-exec.sh: external programs as probes (--exec, Probe_command): the
 # exit status is the verdict (0 ok, 1 partial, 2 and any other status or a
 # signal complete), the first line of the output its detail; a program

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-ftp.sh: ftp:// and ftp://...?starttls (AUTH TLS) against a real
 # vsftpd (started here on a free loopback port, in the foreground, in its own
 # process group, stopped on exit) and the fault server: a 220 greeting is ok;

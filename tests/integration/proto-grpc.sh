@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-grpc.sh: grpc:// (h2c) and grpcs:// (TLS, ALPN h2), the standard
 # grpc.health.v1.Health/Check, against a real gRPC server written with
 # Debian's python3-grpcio (tests/grpc_health_server.py, started here on free

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-h2.sh: h2c:// (HTTP/2 in clear, prior knowledge) and h2:// (HTTP/2
 # over TLS, ALPN h2) against a real nghttpd (Debian's nghttp2-server, started
 # here on free loopback ports, stopped on exit): judged as HTTP/1.1 replies

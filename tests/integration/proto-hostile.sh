@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-hostile.sh: replies that only look right, from scripted servers
 # (tests/proto_server.py), judged by the rules of
 # doc/reference/protocol-replies.md: a bare CR ends no line (redis, smtp,

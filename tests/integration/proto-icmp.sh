@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-icmp.sh: `faultmon probe icmp://` on loopback, and in a network
 # namespace of its own (unshare -n, so that no packet leaves the machine)
 # where one address is routed where nothing answers (no reply: partial at

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-ldap.sh: `faultmon probe ldap://` against a real slapd (an ordinary
 # process on a free loopback port, a throwaway slapd.conf without a
 # database): ok (the anonymous bind's resultCode 0), bind refused where

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-mail.sh: pop3://, pop3s://, imap://, imaps:// and ?starttls against a
 # real Dovecot (tests/lib/mailserver.sh) and the fault server: greeting,
 # capabilities, (STARTTLS,) logout; +OK and * OK are ok; -ERR and * BYE are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-mysql.sh: `faultmon probe mysql://` against a real MariaDB
 # (mariadb-install-db + mariadbd as an ordinary process on a free loopback
 # port): ok (the protocol 10 greeting, its version as detail), every

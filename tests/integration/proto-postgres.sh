@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-postgres.sh: `faultmon probe postgres://` against a real PostgreSQL
 # (initdb + postgres as an ordinary process on a free loopback port): ok
 # (ready for query, and an authentication request), refusing replies

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-redis.sh: redis:// against a real redis-server (started here on a
 # free loopback port, nothing saved, stopped on exit) and the fault server:
 # (AUTH,) PING answered +PONG is ok; an error reply (-NOAUTH, -WRONGPASS,

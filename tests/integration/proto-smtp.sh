@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-smtp.sh: smtp://, smtps:// and smtp://...?starttls against a real
 # Postfix (tests/lib/mailserver.sh) and the fault server: banner, EHLO,
 # (STARTTLS, EHLO), QUIT; 2xx ok; a 554 banner refused, complete (from

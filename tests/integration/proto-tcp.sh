@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-tcp.sh: tcp:// with send_string and expect_regex (--send, --expect),
 # F5's TCP send/receive and HAProxy's tcp-check send/expect, against
 # tests/fault_server.py: the class, layer and reason of each case, and its

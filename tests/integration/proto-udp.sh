@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # proto-udp.sh: udp:// with send_string and expect_regex against UDP
 # responders on loopback (a Python process started here): a matching
 # datagram is ok; a closed port's ICMP port unreachable is a complete

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-accesslog.sh: access_log, the passive signal of the server's own
 # traffic, on a real Apache writing its combined log with real requests
 # (curl, a bounded loop), a share of them to /boom, which answers 500: no

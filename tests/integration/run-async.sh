@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-async.sh: the loop never waits for the cluster (issue 31).  A stand-in
 # attrd_updater that takes 3 s a call (an attrd that is slow or frozen), a
 # service whose verdict changes every cycle (so that its attributes change

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-budget.sh: the node's recovery budget, on three real loops of one
 # node.  Each probes an exec check of a file this script creates; with
 # node_budget=3, the first two failing resources are restarted as ever, and

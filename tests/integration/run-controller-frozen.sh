@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-controller-frozen.sh: a controller that takes the connection and never
 # answers (pacemaker-controld SIGSTOPped, or stuck) does not hold the loop.
 # In a network namespace of its own (abstract sockets are per namespace, so

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-deps.sh: Dependency_list on the real loop.  The service (a closed
 # port) and its dependency (another closed port, or one that listens) are
 # probed in the same cycle; attrd_updater is a stand-in that records what the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-loop.sh: `faultmon run`, `status`, `resume` and `reset` against the loopback
 # fault server: the decisions it records, its state directory (mode, atomic
 # writes, a corrupt or inconsistent file set aside or refused without any

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-no-pidfd.sh: without a pidfd (kernels before 5.3) the loop still
 # never sleeps.  A preloaded shim makes pidfd_open fail with ENOSYS, as such
 # a kernel does (skipped where it cannot be built or preloaded, as under

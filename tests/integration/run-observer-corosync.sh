@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-observer-corosync.sh: observer_corosync on the real loop, with a
 # stand-in corosync-cfgtool (FAULTMON_COROSYNC_CFGTOOL) that prints what
 # this script puts in a file of its own: the outputs captured on a real

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-observer-loopback.sh: observer_loopback on the real loop, in network
 # namespaces this script creates.  A fresh namespace's lo is down, so a
 # probe of 127.0.0.1 fails there for the node's sake, not the service's:

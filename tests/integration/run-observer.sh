@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-observer.sh: the observer as a suspect, on the real loop.  A loop
 # stopped with SIGSTOP (as a starved or frozen node is) whose next cycle
 # therefore starts late, and fails, holds the recovery back: recorded,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-overload.sh: overload is not a hang, on the real loop against a real
 # Apache (prefork, MaxRequestWorkers 4, mod_status) filled by a real load
 # generator (ab, apache2-utils) on a CGI that takes a second: every worker

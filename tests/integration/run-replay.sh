@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-replay.sh: the loop keeps a cycle history (DIR/history, history.params)
 # and `faultmon simulate --replay` runs it again with other parameters:
 # with the recorded ones nothing differs (across a loop restart too), with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-spread.sh: spread mode (the spread parameter of `faultmon run`, and
 # `faultmon probe --spread`) against a real nginx on loopback.  nginx's
 # access log, with the time of each request ($msec), shows that the probes

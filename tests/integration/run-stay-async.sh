@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-stay-async.sh: the constraint that keeps a restart in place
 # (faultmon-stay-RSC, cibadmin) is written by a child of the loop, never
 # waited for, and the fail request follows it.  In a network namespace of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-timer.sh: the loop's own timer (src/run/timer.c), a timer fd in
 # libqb's poll set: it wakes the loop for its next cycle and for a burst
 # cycle's deadline on time and in one wake-up.  libqb's own timers sleep

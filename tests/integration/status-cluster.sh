@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # status-cluster.sh: `faultmon status --cluster` reads every node's view of
 # every faultmon resource and dependency from the CIB's status section.
 # cibadmin is a stand-in (FAULTMON_CIBADMIN) that prints a status section

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # status-trust.sh: the loop and every reader of its files believe only what
 # the loop's user wrote (issue 30, item 11): `faultmon status` gives no
 # verdict for a state file owned by nobody or mode 0666, a resource directory

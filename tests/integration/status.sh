@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # status.sh: what `faultmon status` tells an administrator and a script:
 # a stopped resource shows as stopped with the age of its last result, each
 # state has its documented exit code, and a loop run for ocf:faultmon:httpmon

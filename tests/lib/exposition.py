@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Read a Prometheus text exposition (version 0.0.4) whole, for the tests.
 
   exposition.py unique FILE   "ok N" when every sample line parses and no two

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/installed.sh: are the installed faultmon programs this build's?
 # shellcheck shell=bash
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/mailserver.sh: a throwaway Postfix for the protocol tests, on
 # free loopback ports, as an ordinary process group (never systemd), its
 # configuration, queue and data under FM_TMP, stopped on exit.

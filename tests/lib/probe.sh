@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/probe.sh: run `faultmon probe` and check what it says.
 # shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 #

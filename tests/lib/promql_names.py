@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The metric names the operator's kit queries, against those exported.
 
   promql_names.py check EXPOSITION KIT_FILE...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/proto.sh: what the protocol tests (tests/integration/proto-*.sh)
 # share: one case is a probe whose class, layer and reason are checked, and
 # whose verdict must come at the deadline (and at most PROTO_LATE ms after

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/signal.sh: send a signal only to a process this test started
 # and checked.  Sourced by tap.sh, so every test script has it.
 # shellcheck shell=bash

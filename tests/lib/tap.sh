@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/tap.sh: tiny TAP helpers for faultmon's bash tests.
 # shellcheck shell=bash
 #

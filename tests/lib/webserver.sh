@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/webserver.sh: real web servers on free loopback ports, for tests.
 # shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # deb.sh: the Debian package.  Builds the source package and
 # faultmon_*.deb from make dist's tarball (as faultmon_VERSION.orig.tar.gz)
 # with dpkg-buildpackage, checks them with lintian --pedantic (any tag not

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/packages/dist.sh: the release tarball the package tests build from.
 # shellcheck shell=bash
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rules for tests/packages (see Makefile.am)
 #
 # The packages, both built from make dist's tarball (tests/packages/dist.sh):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rpm.sh: faultmon.spec builds with `rpmbuild -tb` from make dist's tarball
 # here.  This is a Debian machine, so the spec's BuildRequires (Fedora and
 # SUSE package names) are not checked (--nodeps), nor is %check run

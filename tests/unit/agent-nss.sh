@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # agent-nss.sh: the OCF agent program (agents/faultmon-ocf) calls no NSS
 # lookup (user, group, host, service names).  Built with
 # --enable-static-agent it is a static program, whose glibc loads the NSS

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cli-style.sh: every command speaks the same command line.  Each --help fits
 # 80 columns (faultmon --help also 30 lines); every usage error is one line
 # that names the bad value, with exit status 64 ("--json=yes" included); a

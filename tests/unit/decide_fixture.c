@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The decision engine's unit-test fixture (see decide_fixture.h).
  */

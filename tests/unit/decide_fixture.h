@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Shared by the decision engine's unit tests (test_decide_engine.c,
  * test_decide_adaptive.c, test_decide_persist.c): a fake clock in seconds,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # doc-links.sh: every relative link of README.md and doc/ leads somewhere.
 # A link [text](path) or [text](path#anchor) that is not a URL must name a
 # file or folder of the tree, relative to the page it is on (as GitHub and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # doc-options.sh: faultmon(1) and the commands' --help cannot drift apart.
 # Every long option a command's --help lists (probe's and simulate's are
 # built from the parameter tables the code parses with) is in faultmon(1),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # headers.sh: every file of src/ and agents/ is named for what it holds
 # (issue 32): a .c with a header of its name (include/faultmon/NAME.h or
 # NAME.h beside it) includes that header first, after <config.h>, so that
@@ -11,10 +12,11 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 TOP=${FM_TOP_SRCDIR:-$FM_TEST_LIB/../..}
 
-# The comment a header opens with, up to its first "*/".
+# The comment a header opens with, up to its first "*/" (the licence's
+# one-line SPDX comment before it is not that comment).
 top_comment()
 {
-    awk '{ print } /\*\// { exit }' "$1"
+    awk '/^\/\* SPDX-License-Identifier: .*\*\/$/ && NR == 1 { next } { print } /\*\// { exit }' "$1"
 }
 
 tap_watchdog 30

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Unit tests (cmocka), one program per unit, linked against the same
 # convenience library as the faultmon program.
 if HAVE_CMOCKA
@@ -293,3 +294,5 @@ TESTS += tests/unit/cli-style.sh
 dist_check_SCRIPTS += tests/unit/cli-style.sh
 TESTS += tests/unit/doc-options.sh
 dist_check_SCRIPTS += tests/unit/doc-options.sh
+TESTS += tests/unit/licence.sh
+dist_check_SCRIPTS += tests/unit/licence.sh

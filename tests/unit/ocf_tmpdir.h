@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests (the agents', the state store's): a private directory for a
  * test program's files (pid files, records, states), made before its tests

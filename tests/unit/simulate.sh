@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # simulate.sh: `faultmon simulate` runs timelines through the decision engine
 # and prints what it decides; bad input is refused with exit status 64 and one
 # line naming the problem.  No network, no sleeping: time is in the input.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sizes.sh: the code stays in small pieces (issues 10 and 32): no function
 # of src/ or agents/ over 80 lines, and no C file over 600 lines unless it
 # holds one concern and says so at its top in a comment line "Size: ..." (the

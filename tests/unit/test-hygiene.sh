@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test-hygiene.sh: no test script can signal a process it did not start and
 # check.  `kill -STOP "${pid:-0}"` with pid empty stopped the whole process
 # group (make, .ci/run: CI hung); `pgrep -P 0` lists init.  Every shell

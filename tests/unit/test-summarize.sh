@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test-summarize.sh: tests/summarize.sh fails a suite that shrank or skipped
 # in CI.  Fed made-up .trs results: a script that ran fewer cases than its
 # line in the minimums table fails (a tier minimum alone missed it), a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the access log's line parser (Apache's common and combined,
  * nginx's default, hostile lines) and the sliding window's arithmetic with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: attrd_updater's one caller (src/pcmk/attrd.c), against a
  * stand-in program that records its arguments: the argument vector, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the replies of line protocols (src/probe/conv_parse.c):
  * where a reply ends, its code, its judgement, its first line.

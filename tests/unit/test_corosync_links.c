@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the parser of `corosync-cfgtool -s` and observer_corosync's
  * rule (src/monitor/corosync_links.c), on outputs captured from a real

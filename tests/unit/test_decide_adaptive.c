@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of adaptive response time (src/decide/adaptive.c), with a fake
  * clock: timelines of latencies, each with what the engine must answer (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the decision engine (src/decide/decide.c), with a fake clock:
  * every time is a number in the test's tables, nothing sleeps.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the decision engine's words (src/decide/names.c): what logs,
  * the state file and `faultmon status` call each action and state.

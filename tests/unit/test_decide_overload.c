@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: overload is not a hang (src/decide/overload.c).  A failed
  * cycle while the server's status page says every worker is busy is shown,

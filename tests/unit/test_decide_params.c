@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the decision engine's parameters (src/decide/params.c): the
  * table, parsing each kind, and the checks of options built in code.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the decision engine's persistence (src/decide/persist.c):
  * export, import, and every way an imported state is refused.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: a service's dependencies across the cluster
  * (src/monitor/deps.c): the attribute named after a dependency's URI, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the verdict on a DNS answer (src/probe/dns_judge.c): rcodes,
  * answers of the type asked (past a CNAME), ?rcode=, ?answer=, compression,

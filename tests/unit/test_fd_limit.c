@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: raising the open-file limit for a probe engine's targets
  * (fm_probe_reserve_fds()), which the programs call, not the engine.

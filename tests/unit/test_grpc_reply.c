@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: grpc.health.v1.Health/Check by hand (src/probe/grpc_reply.c):
  * the request's bytes, and the verdict on replies, hostile ones among them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the cycle history (src/core/history.c, src/monitor/
  * history_note.c): the header and record codec, what the whole-file judge

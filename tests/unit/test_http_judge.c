@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the verdict on an HTTP reply (fm_http_judge()), every branch,
  * without a socket: bytes in, reason, status and detail out.

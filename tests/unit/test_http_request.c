@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the request bytes an HTTP probe sends, built once from the
  * target and the options (fm_http_build_request(), src/probe/http.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the header / key=value / end file format (src/util/kvfile.c):
  * the framing the reader demands, the messages it gives, the size and file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the LDAP codec (src/probe/ldap_ber.c): the request bytes, and
  * the verdict on a BindResponse or an ExtendedResponse, read whole and cut

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the observer's loopback check (src/util/loopback.c) on this
  * machine's own loopback: a listener the kernel answers for, a check that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the Prometheus text format of the state (src/metrics/render.c)
  * and what the exporter answers (src/metrics/http_serve.c).

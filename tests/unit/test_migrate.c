@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: what faultmon migrate reads from the CIB, an agent's
  * meta-data and crm_mon's XML (src/cmd/cmd_migrate_xml.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the monitor (src/monitor/monitor.c) with a fake clock.  Each
  * case feeds a sequence of cycle outcomes at pretend times and checks the

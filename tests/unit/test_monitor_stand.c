@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: a recovery decided stands until Pacemaker acts on it
  * (src/monitor/monitor.c, issue 29 item 5), on every kind of node.  On a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the MySQL/MariaDB greeting codec (src/probe/mysql_wire.c):
  * a protocol 10 greeting passes, an error packet refuses with its number,

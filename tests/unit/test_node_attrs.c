@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: when the loop's node attributes are due
  * (src/monitor/node_attrs.c), at pretend times.

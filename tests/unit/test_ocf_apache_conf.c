@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: what ocf:faultmon:apache reads from an Apache configuration:
  * Listen (the default Port_list) through Include and IncludeOptional, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the agents' text helpers: words of `options` without a shell,
  * case-insensitive regexes for testregex, base64 for basic authentication

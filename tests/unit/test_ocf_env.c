@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the invocation and the parameters (agents/ocf/ocf_env.c): what
  * the executor's environment gives, and the booleans every parameter

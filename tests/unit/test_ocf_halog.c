@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the agents' lines in Pacemaker's log file
  * (agents/ocf/ocf_halog.c), in the form resource-agents' ocf_log writes them

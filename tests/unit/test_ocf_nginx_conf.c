@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: what ocf:faultmon:nginx reads from an nginx configuration:
  * the listen directives of http{} servers (the default Port_list) through

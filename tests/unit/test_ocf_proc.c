@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: processes (agents/ocf/ocf_proc.c): pid files as httpd writes them
  * and as a hostile or broken node leaves them, and running a program with a

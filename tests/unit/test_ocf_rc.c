@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the OCF exit code for a decision (src/core/ocf_rc.c): the
  * codes Pacemaker's scheduler reads as restart, failover and degraded.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the agent's record (agents/ocf/ocf_record.c): the bytes on disk
  * (agent-state.sh and the cluster tests read them, and a record written by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the readers of Apache's mod_status ?auto and nginx's
  * stub_status, and "every worker busy" (src/probe/overload_status.c), on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: value parsing (src/util/parse.c): booleans, integers,
  * durations, sizes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the PostgreSQL codec (src/probe/pgsql_wire.c): the bytes of
  * the SSLRequest and the StartupMessage, and the verdict on what a backend

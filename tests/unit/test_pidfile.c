@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for fm_pidfile_read(): the PID of a regular file, and nothing
  * (at once) from anything else at the path.

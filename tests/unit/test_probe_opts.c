@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the options every target of a probe run shares (probe_opts.c):
  * their defaults, what each setter keeps and replaces, and that clearing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the probe-parameter table itself (its rows, lookup, the
  * defaults it states against the options' own, ranges, the wording of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the phases of a probe (src/probe/phase.c): each step's time
  * goes to its phase, only the phases gone through are marked, and together

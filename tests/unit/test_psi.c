@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: pressure stall information (src/util/psi.c) and the observer
  * check that reads it (src/monitor/observer.c), on PSI files written here

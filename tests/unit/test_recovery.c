@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the pending-recovery protocol between the loop and the agents
  * (src/pcmk/recovery.c): the pending rule, the OCF code, staleness with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the guard in front of regcomp() (src/util/regex_guard.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for src/util/regex_linear.c: which patterns it takes, and that
  * its search answers as regexec() does, pattern by pattern and on random

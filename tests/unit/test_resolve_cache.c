@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the resolver cache (src/probe/resolve_cache.c), with
  * pretend times: how long an answer is kept (its TTL, the cap, the bound for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: when a host name needs NSS too (src/probe/resolve_nss.c):
  * only when the hosts line of nsswitch.conf names a source other than

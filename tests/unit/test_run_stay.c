@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the constraint that keeps a restart in place
  * (src/run/stay.c): its XML, the names it refuses to write, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the loop's timer (src/run/timer.c) on a real libqb loop,
  * each run under a watchdog: it fires once, not before its time; setting it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the run configuration from agent-style parameters.  Every
  * probe parameter goes through the table: its default, a good value, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the spread schedule (src/probe/schedule.c), with a pretend
  * clock: offsets even over the interval, the jitter below a tenth of a slot,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: running a program within a deadline (src/util/spawn.c), with
  * /bin/sh scripts given as argument vectors: the whole output and its size,

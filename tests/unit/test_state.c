@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the one state reader (fm_state_parse) accepts what the loop
  * writes and nothing the loop would refuse, the OCF code it yields is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: two versions of faultmon read each other's state files
  * (doc/reference/state-format.md).  The previous version's reader and writer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: what an offline `faultmon reset` and `faultmon resume` forget
  * in a state file (src/core/state_forget.c): the file stays one the reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the state file's keys of the metrics (src/core/state_metrics.c):
  * a file of the previous version, without them, reads as zero counts; what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the summary of a probe cycle (src/core/summary.c), with a
  * pretend wall clock.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: target URIs, status lists, durations, sizes (the request
  * bytes are test_http_request.c's), and the credentials a request sends.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the redaction of URI secrets and the escaping of messages
  * (src/util/text.c), base64 and the error-message helper, and that the target parser's messages and texts go through

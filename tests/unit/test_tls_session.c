@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: the TLS sessions kept between cycles (src/probe/tls_session.c):
  * one slot per server:port, the DER without its peer certificate, and a kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: which files the loop and its readers believe
  * (src/core/trust.c): owned by root or the effective uid, writable by no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: splitting a parameter into words without a shell
  * (src/util/words.c).

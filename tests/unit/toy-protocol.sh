@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # toy-protocol.sh: "adding a protocol is one file and one table row" stays
 # true (issue 32).  In a scratch copy of the tree and its build, a toy
 # protocol (toy://HOST:PORT, healthy when it connects) is added by the

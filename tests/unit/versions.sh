@@ -27,5 +27,5 @@ for agent in apache nginx httpmon guard; do
         "$version" "metadata/$agent.xml's version"
 done
 is "$("$BUILD/src/faultmon" --version 2>&1)" "faultmon $version" "faultmon --version"
-is "$(sed -n '1s/^\.TH FAULTMON 1 "[^"]*" "faultmon \([^"]*\)".*/\1/p' "$TOP/src/faultmon.1")" "$version" \
+is "$(sed -n 's/^\.TH FAULTMON 1 "[^"]*" "faultmon \([^"]*\)".*/\1/p' "$TOP/src/faultmon.1")" "$version" \
     "faultmon(1)'s title line"

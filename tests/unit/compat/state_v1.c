@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * FROZEN: a copy of src/core/state.c at 391a9ef (tests/unit/compat/state_v1_names.h).
  * faultmon: the state file of a resource's loop, DIR/state: what its keys

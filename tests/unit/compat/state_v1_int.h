@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * FROZEN: a copy of src/core/state_int.h at 391a9ef (tests/unit/compat/state_v1_names.h).
  * faultmon: what the state file's own files share (not for callers):

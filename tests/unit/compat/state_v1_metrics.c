@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * FROZEN: a copy of src/core/state_metrics.c at 391a9ef (tests/unit/compat/state_v1_names.h).
  * faultmon: the state file's keys that only the metrics read (issue 14):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/unit/compat: the frozen reader and writer of state format 1 as
  * faultmon wrote and read it before the format had a compatibility rule

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: a toy protocol for tests/unit/toy-protocol.sh (never built into
  * faultmon): toy://HOST:PORT is healthy when it connects.
