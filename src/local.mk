@@ -40,6 +40,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/kvfile.c \
 	src/util/loopback.c \
 	src/util/parse.c \
+	src/util/pidfd.c \
 	src/util/pidfile.c \
 	src/util/psi.c \
 	src/util/regex_guard.c \
@@ -264,6 +265,7 @@ noinst_HEADERS = \
 	include/faultmon/ocf_rc.h \
 	include/faultmon/parse.h \
 	include/faultmon/pcmk.h \
+	include/faultmon/pidfd.h \
 	include/faultmon/pidfile.h \
 	include/faultmon/probe.h \
 	include/faultmon/probe_params.h \

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include <faultmon/clock.h>
+#include <faultmon/pidfd.h>
 #include <faultmon/text.h>
 #include "conv.h"
 
@@ -98,18 +99,6 @@ exec_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     target->prepared = st;
     target->prepared_free = exec_state_free;
     return 0;
-}
-
-static int
-exec_pidfd_open(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    return (int) syscall(SYS_pidfd_open, pid, 0);
-#else
-    (void) pid;
-    errno = ENOSYS;
-    return -1;
-#endif
 }
 
 /* Start the program with its output on a pipe whose read end is returned;
@@ -345,7 +334,7 @@ exec_watch_exit(struct fm_conn *conn, struct exec_state *st)
 {
     struct epoll_event ev = { .events = EPOLLIN, .data.ptr = conn };
 
-    st->pidfd = exec_pidfd_open(st->pid);
+    st->pidfd = fm_pidfd_open(st->pid);
     if (st->pidfd >= 0 && epoll_ctl(conn->run->epfd, EPOLL_CTL_ADD, st->pidfd, &ev) != 0) {
         close(st->pidfd);
         st->pidfd = -1;

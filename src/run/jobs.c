@@ -26,24 +26,13 @@
 
 #include <faultmon/clock.h>
 #include <faultmon/log.h>
+#include <faultmon/pidfd.h>
 #include <faultmon/spawn.h>
 
 /* Without a pidfd, how soon waitpid(WNOHANG) is asked again. */
 #define FM_RUN_JOB_REAP_RETRY_MS 5
 
 static void jobs_rearm(struct fm_run_jobs *js);
-
-static int
-jobs_pidfd_open(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    return (int) syscall(SYS_pidfd_open, pid, 0);
-#else
-    (void) pid;
-    errno = ENOSYS;
-    return -1;
-#endif
-}
 
 static void
 job_unwatch(struct fm_run_jobs *js, int *fd)
@@ -116,7 +105,7 @@ job_try_reap(struct fm_run_jobs *js, struct fm_run_job *job)
         return true;
     }
     if (job->pid_fd < 0) {
-        job->pid_fd = jobs_pidfd_open(job->pid);
+        job->pid_fd = fm_pidfd_open(job->pid);
         if (job->pid_fd >= 0
             && qb_loop_poll_add(js->loop, QB_LOOP_HIGH, job->pid_fd, POLLIN, job, on_job_exit) != 0) {
             close(job->pid_fd);

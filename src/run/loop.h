@@ -43,7 +43,10 @@ struct fm_loop {
     bool signal_pacemaker;
     bool reported_file;             /* the `reported` file exists */
     struct fm_run_watch watch;      /* FAULTMON_WATCH_PIDFILE: the service's */
-    int watch_fd;                   /* pidfd of the watched process, or -1 */
+    int watch_fd;                   /* pidfd of the watched process (without
+                                       one, the timer fd that polls it), or -1 */
+    bool watch_polling;             /* watch_fd is that timer fd */
+    unsigned long long watch_start; /* its start time, when polled (ticks) */
     long watch_pid;
     int watch_rc;                   /* the last reading's error, said once */
     struct fm_pcmk_resource rsc;

@@ -41,7 +41,11 @@ cat >"$FM_TMP/attrd_updater" <<EOF
 name=\$(printf '%s' "\$*" | sed -E 's/.*-n ([^ ]+).*/\1/')\${1#-}
 printf '%s\n' "\$*" >>"$calls"
 exec 9>"$FM_TMP/lock-\$name"
-flock -n 9 || printf '%s\n' "\$*" >>"$overlaps"
+# A call the loop killed (SIGKILL, at its deadline or at the stop) lets the
+# lock go when the kernel has ended it, a moment later: the next call of
+# that attribute waits for that moment (1 s), never for a call still
+# running, which holds the lock 3 s.
+flock -n 9 || flock -w 1 9 || printf '%s\n' "\$*" >>"$overlaps"
 exec sleep 3
 EOF
 chmod +x "$FM_TMP/attrd_updater"

@@ -9,7 +9,10 @@
 #    later: the verdict is its exit status, and the loop's process made no
 #    nanosleep call (the fallback was a sleep of 1 ms steps on the loop);
 #  - the loop's children (a stand-in attrd_updater): every child started
-#    is seen to end (waitpid(WNOHANG) on the loop's timer).
+#    is seen to end (waitpid(WNOHANG) on the loop's timer);
+#  - the watched process (FAULTMON_WATCH_PIDFILE, httpd's parent as the
+#    agent passes it): its exit is still seen long before the next probe
+#    (a timer fd that looks at /proc), and named in the decision.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -20,7 +23,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 5
+plan 7
 
 shim=$FM_TMP/nopidfd.so
 cat >"$FM_TMP/nopidfd.c" <<'EOF'
@@ -65,7 +68,7 @@ pidfd_open(pid_t pid, unsigned int flags)
 EOF
 if ! "${CC:-cc}" -shared -fPIC -o "$shim" "$FM_TMP/nopidfd.c" -ldl 2>"$FM_TMP/cc.err" \
    || ! LD_PRELOAD=$shim "$FAULTMON" --version >/dev/null 2>&1 || ! command -v strace >/dev/null; then
-    for _ in 1 2 3 4 5; do skip "pidfd_open refused by a shim" "no shim (no C compiler, a sanitizer build, or no strace)"; done
+    for _ in 1 2 3 4 5 6 7; do skip "pidfd_open refused by a shim" "no shim (no C compiler, a sanitizer build, or no strace)"; done
     tap_done
 fi
 export FAULTMON_STATE_DIR=$FM_TMP/state
@@ -100,4 +103,27 @@ started=$(grep -c 'child [0-9]* started' "$FM_TMP/kids.err")
 ended=$(grep -c 'child [0-9]* ended: status 0' "$FM_TMP/kids.err")
 ok_if "$([ "$started" -ge 3 ] && [ "$started" -eq "$ended" ]; echo $?)" \
     "every child started was reaped, status 0 ($started started, $ended ended)"
+
+# 6-7: the watched process, its next probe 60 s away.
+sleep 60 &
+spid=$!
+echo "$spid" >"$FM_TMP/watched.pid"
+FAULTMON_WATCH_PIDFILE=$FM_TMP/watched.pid FAULTMON_WATCH_NAME=sleep LD_PRELOAD=$shim \
+    "$FAULTMON" run watched -v --no-env --no-pacemaker --param "Probe_command=/bin/sh -c 'exit 0'" \
+    --param Thorough_probe_interval=60 2>"$FM_TMP/watched.err" &
+loop=$!
+fm_cleanup_add "kill -TERM $loop 2>/dev/null; kill -KILL $spid 2>/dev/null"
+for _ in $(seq 1 50); do [ -s "$FAULTMON_STATE_DIR/watched/state" ] && break; sleep 0.1; done
+sleep 0.3                               # a tick or two of the watch's timer
+start=$(fm_now_ms)
+kill -KILL "$spid"
+wait "$spid" 2>/dev/null
+pending() { "$FAULTMON" status watched --json 2>/dev/null | grep -o '"pending": *"[a-z]*"' | grep -o '[a-z]*"$' | tr -d '"'; }
+for _ in $(seq 1 40); do [ "$(pending)" = restart ] && break; sleep 0.05; done
+elapsed=$(($(fm_now_ms) - start))
+is "$(pending)" restart "the watched process exits without a pidfd: restart decided after ${elapsed} ms (the next probe was 60 s away)"
+like "$(grep -m1 'restart asked' "$FM_TMP/watched.err")" "sleep \\(pid $spid\\) exited" \
+    "the decision names the watched process"
+kill -TERM "$loop"
+wait "$loop" 2>/dev/null
 tap_done
