@@ -330,6 +330,7 @@ guard_stop(struct fm_guard *g)
             remove_attributes(g);
         }
     }
+    fm_ocf_stay_clear(g->ocf, g->resource);
     fm_ocf_record_remove(g->ocf->state_dir);
     fm_ocf_policy_clear(g->ocf);    /* its reason attribute: remove_attributes() */
     return PCMK_OCF_OK;

@@ -66,6 +66,7 @@ fm_ocf_stop_attributes(const struct fm_ocf *ocf)
     char name[FM_RESOURCE_NAME_MAX + 32];
 
     fm_ocf_policy_clear(ocf);
+    fm_ocf_stay_clear(ocf, NULL);
     /* Pacemaker's stop (it names the node): by hand or under ocf-tester
      * there is no cluster whose attributes this resource could own. */
     if (node == NULL || node[0] == '\0' || ocf->resource == NULL

@@ -94,6 +94,63 @@ cib_query_status(const char *xpath, char *out, size_t out_len)
     return fm_ocf_run(argv, out, out_len, NULL, 5000);
 }
 
+/*
+ * The constraint the loop writes before a restart it asks for, which keeps
+ * the restart on its node (src/run/stay.c: faultmon-stay-RSC, expiring by
+ * a date rule), deleted by a stop that is not that restart's: a resource
+ * disabled, deleted, moved or failed over leaves no faultmon constraint in
+ * the CIB.  Not deleted by the loop once the restart is done: with
+ * resource-stickiness 0, a constraint removed is a transition that may move
+ * the resource it kept (tests/cluster/restart-inplace-3node.sh).
+ */
+void
+fm_ocf_stay_clear(const struct fm_ocf *ocf, const char *rsc_id)
+{
+    struct fm_run_state *st = calloc(1, sizeof(*st));
+    const char *node = getenv("OCF_RESKEY_CRM_meta_on_node");
+    char err[256];
+    char id[FM_RESOURCE_NAME_MAX];
+    char xml[FM_RESOURCE_NAME_MAX + 64];
+    char dir[FM_OCF_PATH_MAX];
+    char cibadmin[FM_OCF_PATH_MAX + 16];
+    char out[512];
+    char *argv[7];
+    const char *slash = NULL;
+    bool restarting = false;
+
+    if (st != NULL && ocf->have_state_dir && fm_state_read(ocf->state_dir, st, err, sizeof(err)) == 0) {
+        restarting = (st->pending == FM_ACTION_RESTART);
+    }
+    free(st);
+    if (restarting || node == NULL || node[0] == '\0') {
+        return;                     /* the restart's own stop, or no cluster */
+    }
+    if (rsc_id != NULL) {
+        snprintf(id, sizeof(id), "%s", rsc_id);
+    } else {
+        primitive_id(ocf, id, sizeof(id));
+    }
+    if (id[0] == '\0' || id[strcspn(id, "&<>\"' ")] != '\0') {
+        return;
+    }
+    snprintf(xml, sizeof(xml), "<rsc_location id=\"faultmon-stay-%s\"/>", id);
+    snprintf(dir, sizeof(dir), "%s", fm_ocf_attrd_updater_path());
+    slash = strrchr(dir, '/');
+    snprintf(cibadmin, sizeof(cibadmin), "%.*s/cibadmin", (slash != NULL)? (int) (slash - dir) : 0, dir);
+    if (access(cibadmin, X_OK) != 0) {
+        return;
+    }
+    argv[0] = cibadmin;
+    argv[1] = (char *) "--delete";
+    argv[2] = (char *) "--scope";
+    argv[3] = (char *) "constraints";
+    argv[4] = (char *) "--xml-text";
+    argv[5] = xml;
+    argv[6] = NULL;
+    /* 105: there was none (the common case), nothing to say. */
+    (void) fm_ocf_run(argv, out, sizeof(out), NULL, 2000);
+}
+
 static bool
 cib_query(const char *xpath, char *out, size_t out_len)
 {

@@ -394,6 +394,11 @@ bool fm_ocf_monitor_op(const struct fm_ocf *ocf, uint64_t *interval_ms, uint64_t
  */
 bool fm_ocf_meta_attr(const struct fm_ocf *ocf, const char *name, char *buf, size_t buf_len);
 
+/*! \brief At a stop that is not the restart faultmon asked for, delete the
+ *         constraint faultmon-stay-RSC that kept such a restart on its node
+ *         (RSC: \p rsc_id, or this resource's primitive when NULL). */
+void fm_ocf_stay_clear(const struct fm_ocf *ocf, const char *rsc_id);
+
 /* What the CIB says of a primitive resource (fm_ocf_cib_primitive()). */
 struct fm_ocf_cib_rsc {
     char standard[32];              /* class: ocf, systemd, lsb, service, ... */

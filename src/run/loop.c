@@ -298,9 +298,6 @@ loop_cycle_judge(struct fm_loop *lp)
         return;
     }
     fm_run_loop_act(lp, &out);
-    if (!lp->cycle_failed && lp->mon.st.restarts_in_window > 0) {
-        fm_run_request_clear_stay(&lp->request);
-    }
     if (lp->max_cycles != 0 && lp->mon.st.cycles >= lp->max_cycles) {
         loop_stop(lp);
         return;

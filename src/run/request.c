@@ -19,12 +19,17 @@
 
 #include <faultmon/log.h>
 
-/* The controller's own answers (which node it is, the acknowledgement). */
-#define FM_PCMK_TIMEOUT_MS 1000
+/* The controller's own answers (which node it is, the acknowledgement).
+ * None in time is taken as a request taken, as it always was; on a
+ * Pacemaker Remote node the refusal comes back through the connection
+ * host's controller, which under load took more than a second
+ * (tests/cluster/remote-nodes.sh): a refusal read too late would leave the
+ * recovery "under way" with nobody to carry it out. */
+#define FM_PCMK_TIMEOUT_MS 3000
 
 /* The child's whole life: the connection, both answers, and a guard's ban
- * (attrd_updater, 5 s at most) first. */
-#define FM_REQUEST_TIMEOUT_MS 3000
+ * (attrd_updater, 5 s at most) first; the loop never waits for it. */
+#define FM_REQUEST_TIMEOUT_MS 4000
 #define FM_REQUEST_BAN_TIMEOUT_MS 5000
 
 /* In the child: its output is the error, its exit status 0 or 1. */
@@ -96,7 +101,6 @@ fm_run_request_start(struct fm_run_request *rq, enum fm_action action, bool ban)
     if (rq->job != NULL) {
         return false;
     }
-    rq->asked = true;
     rq->ban = ban;
     if (action == FM_ACTION_RESTART && fm_run_stay_argv(rq->rsc, &rq->stay) == 0) {
         struct fm_run_job *job = fm_run_jobs_exec(rq->jobs, rq->stay.argv, NULL, FM_RUN_STAY_TIMEOUT_MS, 256,
@@ -110,31 +114,4 @@ fm_run_request_start(struct fm_run_request *rq, enum fm_action action, bool ban)
     }
     request_fork(rq);
     return true;
-}
-
-static void
-on_stay_cleared(void *data, int status, const char *out, size_t size)
-{
-    struct fm_run_request *rq = data;
-
-    (void) size;
-    rq->clear_job = NULL;
-    if (status != 0 && status != FM_RUN_JOB_CANCELLED) {
-        fm_log_debug("%s: the constraint faultmon-stay-%s was not deleted (cibadmin status %d%s%.*s)",
-                     rq->rsc->rsc_id, rq->rsc->rsc_id, status, (out[0] != '\0')? ": " : "",
-                     (int) strcspn(out, "\n"), out);
-    }
-}
-
-void
-fm_run_request_clear_stay(struct fm_run_request *rq)
-{
-    if (rq->asked || rq->stay_cleared) {
-        return;
-    }
-    rq->stay_cleared = true;
-    if (fm_run_stay_clear_argv(rq->rsc, &rq->clear) == 0) {
-        rq->clear_job = fm_run_jobs_exec(rq->jobs, rq->clear.argv, NULL, FM_RUN_STAY_TIMEOUT_MS, 256,
-                                         on_stay_cleared, rq);
-    }
 }

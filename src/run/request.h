@@ -28,10 +28,6 @@ struct fm_run_request {
     struct fm_run_job *job;             /* the request (or its stay) running, or NULL */
     bool ban;                           /* the running request's */
     struct fm_run_stay stay;            /* a restart's cibadmin call */
-    bool asked;                         /* this loop asked for a recovery */
-    bool stay_cleared;                  /* the constraint's delete was run */
-    struct fm_run_job *clear_job;       /* that delete, while it runs */
-    struct fm_run_stay clear;           /* its cibadmin call */
     fm_run_request_done_fn done;
     void *data;
 };
@@ -47,13 +43,5 @@ struct fm_run_request {
  */
 bool fm_run_request_start(struct fm_run_request *rq, enum fm_action action, bool ban);
 
-/*!
- * \brief A loop that finds the service up after a restart it did not ask
- *        itself (it is the loop of the start that followed) deletes the
- *        constraint that kept the restart here, once, in a cibadmin child
- *        of the loop; a failure is only logged (the constraint has expired
- *        anyway, it is inert).
- */
-void fm_run_request_clear_stay(struct fm_run_request *rq);
 
 #endif

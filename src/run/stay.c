@@ -75,21 +75,6 @@ fm_run_stay_argv(const struct fm_pcmk_resource *rsc, struct fm_run_stay *call)
     return 0;
 }
 
-int
-fm_run_stay_clear_argv(const struct fm_pcmk_resource *rsc, struct fm_run_stay *call)
-{
-    char *argv[] = { (char *) cibadmin_tool(call->tool, sizeof(call->tool)), (char *) "--delete",
-                     (char *) "--scope", (char *) "constraints", (char *) "--xml-text", call->xml, NULL };
-
-    if (rsc->rsc_id == NULL || rsc->node == NULL || strchr(rsc->rsc_id, ':') != NULL
-        || rsc->rsc_id[strcspn(rsc->rsc_id, "&<>\"': ")] != '\0') {
-        return ENOENT;
-    }
-    snprintf(call->xml, sizeof(call->xml), "<rsc_location id=\"faultmon-stay-%s\"/>", rsc->rsc_id);
-    memcpy(call->argv, argv, sizeof(argv));
-    return 0;
-}
-
 void
 fm_run_stay_done(const struct fm_pcmk_resource *rsc, bool timed_out, int status, const char *out)
 {

@@ -51,15 +51,6 @@ struct fm_run_stay {
 int fm_run_stay_argv(const struct fm_pcmk_resource *rsc, struct fm_run_stay *call);
 
 /*!
- * \brief The cibadmin call that deletes the constraint again, into \p call:
- *        once the restart it kept here is done (the loop that runs after it
- *        finds the service up), so that no expired constraint is left in the
- *        CIB for every resource ever restarted.
- * \return 0; ENOENT when there is none to delete (no node, a clone's instance)
- */
-int fm_run_stay_clear_argv(const struct fm_pcmk_resource *rsc, struct fm_run_stay *call);
-
-/*!
  * \brief Say why the constraint is not written, when cibadmin did not end
  *        with status 0: \p timed_out (killed at FM_RUN_STAY_TIMEOUT_MS), or
  *        \p status (its own, or negative: it could not run) and \p out.
