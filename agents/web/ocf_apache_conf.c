@@ -44,7 +44,7 @@ struct section {
 };
 
 struct parser {
-    struct fm_apache_conf *conf;
+    struct fm_web_conf *conf;
     struct fm_conf_chain files;
     char defines[FM_APACHE_MAX_DEFINES][128];
     char define_values[FM_APACHE_MAX_DEFINES][512];
@@ -329,13 +329,13 @@ include(struct parser *ps, const char *arg, int depth, bool optional)
 static void
 add_listen(struct parser *ps, char **argv, size_t argc)
 {
-    struct fm_apache_listen l;
+    struct fm_web_listen l;
     const char *spec = argv[1];
     const char *colon = NULL;
     uint64_t port = 0;
 
     memset(&l, 0, sizeof(l));
-    if (ps->conf->n_listen == FM_APACHE_MAX_LISTEN) {
+    if (ps->conf->n_listen == FM_WEB_MAX_LISTEN) {
         return;
     }
     if (spec[0] == '[') {
@@ -443,7 +443,7 @@ directive(struct parser *ps, char *line, int depth)
 {
     char *argv[8];
     size_t argc = split_args(line, argv, 8);
-    struct fm_apache_conf *conf = ps->conf;
+    struct fm_web_conf *conf = ps->conf;
 
     if (argc == 0 || !active(ps)) {
         return 0;
@@ -584,7 +584,7 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
 
 int
 fm_apache_conf_read(const char *configfile, char *const *defines, size_t n_defines,
-                    struct fm_apache_conf *conf, char *err, size_t err_len)
+                    struct fm_web_conf *conf, char *err, size_t err_len)
 {
     struct parser *ps = calloc(1, sizeof(*ps));
     const char *slash = strrchr(configfile, '/');

@@ -39,7 +39,7 @@ struct block {
 };
 
 struct parser {
-    struct fm_apache_conf *conf;
+    struct fm_web_conf *conf;
     struct fm_conf_chain files;
     char dir[FM_OCF_PATH_MAX];  /* of the main file: where includes are relative to */
     struct block blocks[MAX_BLOCKS];
@@ -148,7 +148,7 @@ next_token(struct parser *ps, struct lexer *lx, char *tok, bool *special)
 static void
 add_listen(struct parser *ps)
 {
-    struct fm_apache_listen l;
+    struct fm_web_listen l;
     const char *spec = ps->args[1];
     const char *port_text = NULL;
     uint64_t port = 80;
@@ -156,7 +156,7 @@ add_listen(struct parser *ps)
     memset(&l, 0, sizeof(l));
     /* A host cut short would be another host: a name that long is no
      * target (nginx resolves it; faultmon does not probe it). */
-    if (ps->conf->n_listen == FM_APACHE_MAX_LISTEN || strncmp(spec, "unix:", 5) == 0
+    if (ps->conf->n_listen == FM_WEB_MAX_LISTEN || strncmp(spec, "unix:", 5) == 0
         || strlen(spec) >= sizeof(l.host)) {
         return;
     }
@@ -278,7 +278,7 @@ close_block(struct parser *ps, const struct lexer *lx)
     b = &ps->blocks[ps->n_blocks - 1];
     if (in_http_server(ps)) {
         /* nginx's default for a server without listen: *:80. */
-        if (!b->listened && ps->conf->n_listen < FM_APACHE_MAX_LISTEN) {
+        if (!b->listened && ps->conf->n_listen < FM_WEB_MAX_LISTEN) {
             memset(&ps->conf->listen[ps->conf->n_listen], 0, sizeof(ps->conf->listen[0]));
             ps->conf->listen[ps->conf->n_listen++].port = 80;
         }
@@ -419,7 +419,7 @@ parse_file(struct parser *ps, const char *path, int depth)
 }
 
 int
-fm_nginx_conf_read(const char *configfile, const char *prefix, struct fm_apache_conf *conf, char *err,
+fm_nginx_conf_read(const char *configfile, const char *prefix, struct fm_web_conf *conf, char *err,
                    size_t err_len)
 {
     struct parser *ps = calloc(1, sizeof(*ps));
