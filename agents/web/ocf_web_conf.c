@@ -3,7 +3,7 @@
  * faultmon OCF agents: what both web agents take alike from a
  * configuration read by ocf_apache_conf.c or ocf_nginx_conf.c: the pid
  * file as the server resolves it, and the probe targets and base URL of
- * its listen directives.
+ * its listen directives; and the start of a read, which both readers share.
  */
 #include <config.h>
 
@@ -12,6 +12,33 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+void
+fm_web_conf_read_init(struct fm_web_conf_read *rd, struct fm_web_conf *conf, char *err, size_t err_len)
+{
+    memset(rd, 0, sizeof(*rd));
+    memset(conf, 0, sizeof(*conf));
+    if (err_len > 0) {
+        err[0] = '\0';
+    }
+    rd->conf = conf;
+    rd->err = err;
+    rd->err_len = err_len;
+}
+
+void
+fm_web_conf_dir_of(const char *path, const char *none, char *buf, size_t buf_len)
+{
+    const char *slash = strrchr(path, '/');
+
+    if (slash == NULL) {
+        snprintf(buf, buf_len, "%s", none);
+    } else if (slash == path) {
+        snprintf(buf, buf_len, "/");
+    } else {
+        snprintf(buf, buf_len, "%.*s", (int) (slash - path), path);
+    }
+}
 
 bool
 fm_web_conf_pid_file(const struct fm_web_conf *conf, char *buf, size_t buf_len)

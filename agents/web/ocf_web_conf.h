@@ -3,7 +3,7 @@
  * faultmon OCF agents: what the web agents take from a server's
  * configuration (filled by ocf_apache_conf.c and ocf_nginx_conf.c), and
  * what they derive from it alike: the pid file, the probe targets and the
- * base URL (ocf_web_conf.c).
+ * base URL; and the state both readers carry (ocf_web_conf.c).
  */
 #ifndef FAULTMON_OCF_WEB_CONF_H
 #define FAULTMON_OCF_WEB_CONF_H
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ocf_common.h"
+#include "ocf_conf_chain.h"
 
 #define FM_WEB_MAX_LISTEN 64
 
@@ -33,6 +34,22 @@ struct fm_web_conf {
     char status_location[512];          /* the server-status or stub_status location */
     size_t n_files;                     /* configuration files read */
 };
+
+/* What both configuration readers carry through a read: where it writes,
+ * the files it is inside of, and its one line of error. */
+struct fm_web_conf_read {
+    struct fm_web_conf *conf;
+    struct fm_conf_chain files;
+    char *err;
+    size_t err_len;
+};
+
+/*! \brief Start a read into \p conf (emptied), its error into \p err. */
+void fm_web_conf_read_init(struct fm_web_conf_read *rd, struct fm_web_conf *conf, char *err, size_t err_len);
+
+/*! \brief The directory of \p path ("/" for a file in it), or \p none when
+ *         \p path has no slash. */
+void fm_web_conf_dir_of(const char *path, const char *none, char *buf, size_t buf_len);
 
 /*!
  * \brief The pid file as the server resolves it: absolute, or relative to
