@@ -35,7 +35,8 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf/ocf_policy.c \
 	agents/ocf/ocf_proc.c \
 	agents/ocf/ocf_record.c \
-	agents/ocf/ocf_regex.c
+	agents/ocf/ocf_regex.c \
+	agents/ocf/ocf_text.c
 
 # The web agents' shared part: the actions (start, stop, reload, monitor),
 # the parameters both servers handle alike and validate-all, the server's

@@ -57,15 +57,9 @@ configure_arg(const char *out, const char *name, char *buf, size_t buf_len)
 {
     const char *args = strstr(out, "configure arguments:");
     char key[64];
-    const char *p = NULL;
 
-    buf[0] = '\0';
     snprintf(key, sizeof(key), " --%s=", name);
-    if (args == NULL || (p = strstr(args, key)) == NULL) {
-        return;
-    }
-    p += strlen(key);
-    snprintf(buf, buf_len, "%.*s", (int) strcspn(p, " \n"), p);
+    fm_ocf_text_value((args != NULL)? args : "", NULL, key, " \n", buf, buf_len);
 }
 
 /* What heartbeat takes from `nginx -V`: the default configuration file and
