@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon OCF agents: ocf:faultmon:nginx.  Its actions are those of
- * ocf:faultmon:apache (ocf_apache.c); this file says what differs for
- * nginx: its command line, which processes are its own, and
- * ocf:heartbeat:nginx's monitor tests of OCF_CHECK_LEVEL 10 (status10url),
- * 20 (test20*) and 30 (external_monitor30_cmd).
+ * faultmon OCF agents: ocf:faultmon:nginx.  Its actions are the web
+ * agents' (ocf_web.c); this file says what differs for nginx: its command
+ * line, which processes are its own, ocf:heartbeat:nginx's monitor tests of
+ * OCF_CHECK_LEVEL 10 (status10url), 20 (test20*) and 30
+ * (external_monitor30_cmd), and its struct fm_web_ops.
  */
 #include <config.h>
 
