@@ -35,33 +35,45 @@ FM_OCF_COMMON_SOURCES = \
 	agents/ocf/ocf_policy.c \
 	agents/ocf/ocf_proc.c \
 	agents/ocf/ocf_record.c \
-	agents/ocf/ocf_regex.c
+	agents/ocf/ocf_regex.c \
+	agents/ocf/ocf_text.c
 
-# ocf:faultmon:apache: actions, parameters, httpd control, the level-10
-# test, and the configuration reader (ocf_apache.h).
+# The web agents' shared part: the actions (start, stop, reload, monitor),
+# the parameters both servers handle alike and validate-all, the server's
+# processes, heartbeat's monitor tests, and what a configuration gives
+# (ocf_web.h, ocf_web_conf.h).
+FM_OCF_WEB_SOURCES = \
+	agents/web/ocf_web.c \
+	agents/web/ocf_web.h \
+	agents/web/ocf_web_conf.c \
+	agents/web/ocf_web_conf.h \
+	agents/web/ocf_web_leveltest.c \
+	agents/web/ocf_web_monitor.c \
+	agents/web/ocf_web_params.c \
+	agents/web/ocf_web_server.c
+
+# ocf:faultmon:apache: its struct fm_web_ops and httpd's command line
+# (ocf_apache.c), its parameters, its level-10 test and its configuration
+# reader (ocf_apache.h).
 FM_OCF_APACHE_SOURCES = \
 	agents/web/ocf_apache.c \
 	agents/web/ocf_apache.h \
 	agents/web/ocf_apache_conf.c \
-	agents/web/ocf_apache_httpd.c \
-	agents/web/ocf_apache_int.h \
 	agents/web/ocf_apache_level10.c \
-	agents/web/ocf_apache_params.c \
-	agents/web/ocf_apache_reload.c \
-	agents/web/ocf_apache_targets.c
+	agents/web/ocf_apache_params.c
 
-# ocf:faultmon:nginx: the actions of ocf_apache.c with nginx's struct
-# fm_web_ops, its parameters, and its configuration reader (ocf_nginx.h).
+# ocf:faultmon:nginx: its struct fm_web_ops, command line and monitor tests
+# (ocf_nginx.c), its parameters, and its configuration reader (ocf_nginx.h).
 FM_OCF_NGINX_SOURCES = \
 	agents/web/ocf_nginx.c \
 	agents/web/ocf_nginx.h \
 	agents/web/ocf_nginx_conf.c \
-	agents/web/ocf_nginx_int.h \
 	agents/web/ocf_nginx_params.c
 
 agents_faultmon_ocf_SOURCES = \
 	agents/faultmon_ocf.c \
 	$(FM_OCF_COMMON_SOURCES) \
+	$(FM_OCF_WEB_SOURCES) \
 	$(FM_OCF_APACHE_SOURCES) \
 	agents/ocf_guard.c \
 	agents/ocf_guard.h \
@@ -145,8 +157,8 @@ EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-li
 if HAVE_CMOCKA
 FM_OCF_UNIT_SOURCES = \
 	agents/web/ocf_apache_conf.c \
-	agents/web/ocf_apache_targets.c \
 	agents/web/ocf_nginx_conf.c \
+	agents/web/ocf_web_conf.c \
 	$(FM_OCF_COMMON_SOURCES)
 FM_OCF_UNIT_TESTS = \
 	tests/unit/test_ocf_apache_conf \

@@ -228,15 +228,10 @@ first_tag_attr(const char *xml, const char *name, char *buf, size_t buf_len)
 {
     const char *end = strchr(xml, '>');
     char key[32];
-    const char *p = NULL;
 
-    buf[0] = '\0';
     snprintf(key, sizeof(key), " %s=\"", name);
-    p = strstr(xml, key);
-    if (end != NULL && p != NULL && p < end) {
-        p += strlen(key);
-        snprintf(buf, buf_len, "%.*s", (int) strcspn(p, "\">"), p);
-    }
+    /* No '>': no element, no attribute. */
+    fm_ocf_text_value(xml, (end != NULL)? end : xml, key, "\">", buf, buf_len);
 }
 
 int

@@ -205,6 +205,16 @@ int fm_ocf_spawn_daemon(char *const argv[], pid_t *daemon_pid);
  */
 int fm_ocf_regex_icase(const char *regex, char *out, size_t out_len);
 
+/* ---- reading what a program answers (ocf_text.c) ---- */
+
+/*!
+ * \brief The value that follows \p key in \p text, up to the first
+ *        character of \p stop or the end, when \p key starts before \p
+ *        limit (NULL: anywhere); "" when it does not.
+ */
+void fm_ocf_text_value(const char *text, const char *limit, const char *key, const char *stop, char *buf,
+                       size_t buf_len);
+
 /* ---- the agent's record, RESOURCE/agent in the state directory (ocf_record.c) ---- */
 
 /*

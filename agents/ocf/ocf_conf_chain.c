@@ -114,6 +114,23 @@ fm_conf_open_regular(const char *path, struct stat *st, int *rc, char *err, size
     return fd;
 }
 
+int
+fm_conf_chain_open(struct fm_conf_chain *c, const char *path, int depth, struct stat *st, int *rc,
+                   char *err, size_t err_len)
+{
+    int fd = fm_conf_open_regular(path, st, rc, err, err_len);
+
+    if (fd < 0) {
+        return -1;
+    }
+    *rc = fm_conf_chain_enter(c, path, st, depth, err, err_len);
+    if (*rc != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* Whether \p quoted (\p n bytes) names an existing file: a file name may
  * show, a file's words may not. */
 static bool

@@ -94,6 +94,16 @@ void fm_conf_chain_leave(struct fm_conf_chain *c);
 int fm_conf_open_regular(const char *path, struct stat *st, int *rc, char *err, size_t err_len);
 
 /*!
+ * \brief Open a configuration file (fm_conf_open_regular()) and enter it
+ *        (fm_conf_chain_enter()), as every file of a read is taken.  A
+ *        descriptor returned must be closed after fm_conf_chain_leave().
+ * \return an open descriptor with \p st filled, or -1 with \p err set and
+ *         *rc ENOENT (cannot open), EIO, EINVAL or ELOOP
+ */
+int fm_conf_chain_open(struct fm_conf_chain *c, const char *path, int depth, struct stat *st, int *rc,
+                       char *err, size_t err_len);
+
+/*!
  * \brief Hide what a server's own configuration test (httpd -t, nginx -t)
  *        quotes from a file: it names the file and the line, then quotes
  *        the word it refused ("Invalid command 'root:$6$...'", "unknown

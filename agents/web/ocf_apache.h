@@ -1,39 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon OCF agents: ocf:faultmon:apache, and what it reads from the
- * Apache configuration.
+ * faultmon OCF agents: ocf:faultmon:apache: its entry point, its reader of
+ * the Apache configuration, and what its files give the web agents'
+ * struct fm_web_ops (ocf_web.h).
  */
 #ifndef FAULTMON_OCF_APACHE_H
 #define FAULTMON_OCF_APACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "ocf_common.h"
+#include "ocf_web_conf.h"
 
-#define FM_APACHE_MAX_LISTEN 64
 #define FM_APACHE_MAX_DEFINES 64
 
-/* One Listen directive. */
-struct fm_apache_listen {
-    char host[128];                 /* "" for every address; IPv6 without brackets */
-    uint16_t port;
-    bool https;                     /* protocol https, or port 443 without one */
-};
+struct fm_web;
 
-/* What the agent needs from the configuration (httpd reads the rest). */
-struct fm_apache_conf {
-    char server_root[FM_OCF_PATH_MAX];
-    char pid_file[FM_OCF_PATH_MAX];     /* as written, "" when absent */
-    char runtime_dir[FM_OCF_PATH_MAX];  /* DefaultRuntimeDir as written */
-    struct fm_apache_listen listen[FM_APACHE_MAX_LISTEN];
-    size_t n_listen;
-    char status_location[512];          /* last <Location> with SetHandler server-status */
-    size_t n_files;                     /* configuration files read */
-};
+/* ---- the agent (ocf_apache.c) ---- */
 
-/* ---- reading it (ocf_apache_conf.c) ---- */
+/*! \brief The actions of ocf:faultmon:apache; returns the OCF exit code. */
+int fm_ocf_apache_main(struct fm_ocf *ocf);
+
+/* ---- reading the configuration (ocf_apache_conf.c) ---- */
 
 /*!
  * \brief Read \p configfile and the files it includes.
@@ -53,35 +42,47 @@ struct fm_apache_conf {
  *         nested too deep
  */
 int fm_apache_conf_read(const char *configfile, char *const *defines, size_t n_defines,
-                        struct fm_apache_conf *conf, char *err, size_t err_len);
+                        struct fm_web_conf *conf, char *err, size_t err_len);
 
-/* ---- what the agent takes from it (ocf_apache_targets.c) ---- */
+/* ---- parameters (ocf_apache_params.c) ---- */
+
+/*! \brief httpd: the parameter (checked), else heartbeat's search list. \return an OCF code */
+int fm_apache_resolve_httpd(struct fm_web *w);
+
+/*! \brief configfile, use_ipv6, port and options. \return an OCF code */
+int fm_apache_resolve_params(struct fm_web *w);
+
+/*! \brief Take over what the envfiles export (read by /bin/sh). \return an OCF code */
+int fm_apache_load_envfiles(struct fm_web *w);
+
+/*! \brief Read the configuration: pid file, Listen targets, status URL. \return an OCF code */
+int fm_apache_read_config(struct fm_web *w);
+
+/*! \brief The three after resolve_params, in the order they need. \return an OCF code */
+int fm_apache_resolve_rest(struct fm_web *w);
+
+/*! \return whether the resource asks for ocf:heartbeat:apache's check */
+bool fm_apache_heartbeat_mode(void);
 
 /*!
- * \brief The PidFile as httpd resolves it: absolute, or relative to
- *        ServerRoot.
- * \return false when the configuration has no PidFile (or one whose path
- *         does not fit \p buf_len: the agent then chooses its own)
+ * \brief Set the loop's parameters (OCF_RESKEY_* of this process) from the
+ *        resource's and what the configuration says.
+ * \return an OCF code
  */
-bool fm_apache_conf_pid_file(const struct fm_apache_conf *conf, char *buf, size_t buf_len);
+int fm_apache_translate_params(const char *port_list, const char *status_url, const char *base_url);
+
+/*! \brief httpd's own parameters (httpd, options, envfiles, configfile) as
+ *         given, in 16 hex digits: a reload that changes them restarts httpd. */
+void fm_apache_params_digest(char out[17]);
+
+/* ---- the OCF_CHECK_LEVEL=10 test (ocf_apache_level10.c) ---- */
 
 /*!
- * \brief The probe targets of the Listen directives, as a Port_list value:
- *        "HOST:PORT" for http, "https://HOST:PORT/" for https; every address
- *        (and 0.0.0.0, *) is probed on 127.0.0.1, or [::1] with \p ipv6 or
- *        for [::].  Duplicates are dropped.
+ * \brief Put the level-10 test, if any, into FAULTMON_OCF_TEST_* for the
+ *        probe helper; with \p check_only, just validate it.
+ * \return an OCF code
  */
-void fm_apache_conf_port_list(const struct fm_apache_conf *conf, bool ipv6, char *buf,
-                              size_t buf_len);
-
-/*! \brief "http://HOST:PORT" of the first Listen (the base of relative URLs),
- *         or of 127.0.0.1 (or [::1]) and \p port when there is none. */
-void fm_apache_conf_base_url(const struct fm_apache_conf *conf, bool ipv6, unsigned port,
-                             char *buf, size_t buf_len);
-
-/* ---- the agent (ocf_apache.c; its parts share ocf_apache_int.h) ---- */
-
-/*! \brief The actions of ocf:faultmon:apache; returns the OCF exit code. */
-int fm_ocf_apache_main(struct fm_ocf *ocf);
+int fm_apache_level10_prepare(const struct fm_ocf *ocf, const char *base_url, const char *status_url,
+                              bool check_only);
 
 #endif

@@ -44,8 +44,7 @@ struct section {
 };
 
 struct parser {
-    struct fm_apache_conf *conf;
-    struct fm_conf_chain files;
+    struct fm_web_conf_read rd;     /* conf, files, err */
     char defines[FM_APACHE_MAX_DEFINES][128];
     char define_values[FM_APACHE_MAX_DEFINES][512];
     size_t n_defines;
@@ -54,8 +53,6 @@ struct parser {
     struct section sections[MAX_SECTIONS];
     size_t depth;
     char location[512];
-    char *err;
-    size_t err_len;
 };
 
 static bool
@@ -227,7 +224,7 @@ resolve_path(const struct parser *ps, const char *path, char *out, size_t out_le
 {
     if (path[0] == '/') {
         snprintf(out, out_len, "%s", path);
-    } else if (snprintf(out, out_len, "%s/%s", ps->conf->server_root, path) >= (int) out_len) {
+    } else if (snprintf(out, out_len, "%s/%s", ps->rd.conf->server_root, path) >= (int) out_len) {
         /* Cut, it would name another file: name none. */
         out[0] = '\0';
     }
@@ -243,13 +240,13 @@ static int parse_file(struct parser *ps, const char *path, int depth, bool optio
 static int
 enter(struct parser *ps, const char *path, const struct stat *st, int depth)
 {
-    return fm_conf_chain_enter(&ps->files, path, st, depth, ps->err, ps->err_len);
+    return fm_conf_chain_enter(&ps->rd.files, path, st, depth, ps->rd.err, ps->rd.err_len);
 }
 
 static void
 leave(struct parser *ps)
 {
-    fm_conf_chain_leave(&ps->files);
+    fm_conf_chain_leave(&ps->rd.files);
 }
 
 static int
@@ -274,7 +271,7 @@ include_dir(struct parser *ps, const char *dir, int depth)
     }
     for (int i = 0; i < n; i++) {
         if (rc == 0) {
-            rc = fm_conf_chain_tick(&ps->files, dir, ps->err, ps->err_len);
+            rc = fm_conf_chain_tick(&ps->rd.files, dir, ps->rd.err, ps->rd.err_len);
         }
         if (rc == 0 && names[i]->d_name[0] != '.') {
             char path[FM_OCF_PATH_MAX];
@@ -314,7 +311,7 @@ include(struct parser *ps, const char *arg, int depth, bool optional)
         return parse_file(ps, pattern, depth + 1, optional);
     }
     /* Expanded within the read's bounds (fm_conf_glob()): no match is no file. */
-    rc = fm_conf_glob(&ps->files, pattern, &paths, &n_paths, ps->err, ps->err_len);
+    rc = fm_conf_glob(&ps->rd.files, pattern, &paths, &n_paths, ps->rd.err, ps->rd.err_len);
     for (size_t i = 0; i < n_paths && rc == 0; i++) {
         if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             rc = include_dir(ps, paths[i], depth);
@@ -329,13 +326,13 @@ include(struct parser *ps, const char *arg, int depth, bool optional)
 static void
 add_listen(struct parser *ps, char **argv, size_t argc)
 {
-    struct fm_apache_listen l;
+    struct fm_web_listen l;
     const char *spec = argv[1];
     const char *colon = NULL;
     uint64_t port = 0;
 
     memset(&l, 0, sizeof(l));
-    if (ps->conf->n_listen == FM_APACHE_MAX_LISTEN) {
+    if (ps->rd.conf->n_listen == FM_WEB_MAX_LISTEN) {
         return;
     }
     if (spec[0] == '[') {
@@ -360,7 +357,7 @@ add_listen(struct parser *ps, char **argv, size_t argc)
         l.host[0] = '\0';
     }
     l.https = (argc > 2)? (strcasecmp(argv[2], "https") == 0) : (port == 443);
-    ps->conf->listen[ps->conf->n_listen++] = l;
+    ps->rd.conf->listen[ps->rd.conf->n_listen++] = l;
 }
 
 static bool
@@ -443,7 +440,7 @@ directive(struct parser *ps, char *line, int depth)
 {
     char *argv[8];
     size_t argc = split_args(line, argv, 8);
-    struct fm_apache_conf *conf = ps->conf;
+    struct fm_web_conf *conf = ps->rd.conf;
 
     if (argc == 0 || !active(ps)) {
         return 0;
@@ -473,29 +470,32 @@ directive(struct parser *ps, char *line, int depth)
 }
 
 /*
- * Open a configuration file as httpd would read it.
- * \return 0 with *in open, or what parse_file() returns (0 for a missing
- *         Include, which fails httpd too, and start reports it)
+ * Open a configuration file as httpd would read it, and enter it.
+ * \return 0 with *in open (leave() it, then fclose() it), or what
+ *         parse_file() returns with *in NULL (0 for a missing Include, which
+ *         fails httpd too, and start reports it)
  */
 static int
-open_conf_file(struct parser *ps, const char *path, int depth, FILE **in, struct stat *st)
+open_conf_file(struct parser *ps, const char *path, int depth, FILE **in)
 {
+    struct stat st;
     int rc = 0;
-    int fd = fm_conf_open_regular(path, st, &rc, ps->err, ps->err_len);
+    int fd = fm_conf_chain_open(&ps->rd.files, path, depth, &st, &rc, ps->rd.err, ps->rd.err_len);
 
     *in = NULL;
     if (fd < 0) {
         /* As httpd, a missing Include fails httpd's own test, not this. */
         if (rc == ENOENT && depth > 0) {
-            ps->err[0] = '\0';
+            ps->rd.err[0] = '\0';
             return 0;
         }
         return rc;
     }
     *in = fdopen(fd, "r");
     if (*in == NULL) {
+        leave(ps);
         close(fd);
-        return fm_errf(ps->err, ps->err_len, ENOMEM, "cannot read %s: %s", path, strerror(errno));
+        return fm_errf(ps->rd.err, ps->rd.err_len, ENOMEM, "cannot read %s: %s", path, strerror(errno));
     }
     return 0;
 }
@@ -532,19 +532,13 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
     char *joined = NULL;
     size_t cap = 0;
     size_t joined_len = 0;
-    struct stat st;
-    int rc = open_conf_file(ps, path, depth, &in, &st);
+    int rc = open_conf_file(ps, path, depth, &in);
 
     (void) optional;
     if (in == NULL) {
         return rc;
     }
-    rc = enter(ps, path, &st, depth);
-    if (rc != 0) {
-        fclose(in);
-        return rc;
-    }
-    ps->conf->n_files++;
+    ps->rd.conf->n_files++;
     joined = calloc(1, LINE_MAX_BYTES);
     if (joined == NULL) {
         leave(ps);
@@ -584,28 +578,20 @@ parse_file(struct parser *ps, const char *path, int depth, bool optional)
 
 int
 fm_apache_conf_read(const char *configfile, char *const *defines, size_t n_defines,
-                    struct fm_apache_conf *conf, char *err, size_t err_len)
+                    struct fm_web_conf *conf, char *err, size_t err_len)
 {
     struct parser *ps = calloc(1, sizeof(*ps));
-    const char *slash = strrchr(configfile, '/');
     int rc = 0;
 
     if (ps == NULL) {
         return ENOMEM;
     }
-    memset(conf, 0, sizeof(*conf));
-    ps->conf = conf;
-    ps->err = err;
-    ps->err_len = err_len;
+    fm_web_conf_read_init(&ps->rd, conf, err, err_len);
     for (size_t i = 0; i < n_defines; i++) {
         add_define(ps, defines[i], NULL);
     }
-    if (slash != NULL && slash != configfile) {
-        snprintf(conf->server_root, sizeof(conf->server_root), "%.*s",
-                 (int) (slash - configfile), configfile);
-    } else {
-        snprintf(conf->server_root, sizeof(conf->server_root), "/");
-    }
+    /* ServerRoot's default: the configuration file's directory. */
+    fm_web_conf_dir_of(configfile, "/", conf->server_root, sizeof(conf->server_root));
     rc = parse_file(ps, configfile, 0, false);
     free(ps);
     return rc;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon OCF agents: ocf:faultmon:nginx.  Its actions are those of
- * ocf:faultmon:apache (ocf_apache.c); this file says what differs for
- * nginx: its command line, which processes are its own, and
- * ocf:heartbeat:nginx's monitor tests of OCF_CHECK_LEVEL 10 (status10url),
- * 20 (test20*) and 30 (external_monitor30_cmd).
+ * faultmon OCF agents: ocf:faultmon:nginx.  Its actions are the web
+ * agents' (ocf_web.c); this file says what differs for nginx: its command
+ * line, which processes are its own, ocf:heartbeat:nginx's monitor tests of
+ * OCF_CHECK_LEVEL 10 (status10url), 20 (test20*) and 30
+ * (external_monitor30_cmd), and its struct fm_web_ops.
  */
 #include <config.h>
 
@@ -19,15 +19,15 @@
 
 #include <faultmon/words.h>
 
-#include "ocf_nginx_int.h"
+#include "ocf_web.h"
 
 #define DEFAULT_STATUS10REGEX "Reading: [0-9]+ Writing: [0-9]+ Waiting: [0-9]+"
 
 /* As heartbeat's: nginx OPTIONS [-t] -c CONFIGFILE. */
 static char **
-nginx_argv(const struct apache *a, const char *extra, char *buf, size_t buf_len)
+nginx_argv(const struct fm_web *w, const char *extra, char *buf, size_t buf_len)
 {
-    char **argv = calloc(a->n_options + 6, sizeof(char *));
+    char **argv = calloc(w->n_options + 6, sizeof(char *));
     size_t n = 0;
 
     (void) buf;
@@ -35,27 +35,27 @@ nginx_argv(const struct apache *a, const char *extra, char *buf, size_t buf_len)
     if (argv == NULL) {
         return NULL;
     }
-    argv[n++] = (char *) a->httpd;
-    for (size_t i = 0; i < a->n_options; i++) {
-        argv[n++] = a->options[i];
+    argv[n++] = (char *) w->program;
+    for (size_t i = 0; i < w->n_options; i++) {
+        argv[n++] = w->options[i];
     }
     if (extra != NULL) {
         argv[n++] = (char *) extra;
     }
     argv[n++] = (char *) "-c";
-    argv[n++] = (char *) a->configfile;
+    argv[n++] = (char *) w->configfile;
     argv[n] = NULL;
     return argv;
 }
 
 /* nginx does not create the directory of its pid file. */
 static void
-nginx_make_runtime_dirs(const struct apache *a)
+nginx_make_runtime_dirs(const struct fm_web *w)
 {
     char dir[FM_OCF_PATH_MAX];
     char *slash = NULL;
 
-    snprintf(dir, sizeof(dir), "%s", a->pid_file);
+    snprintf(dir, sizeof(dir), "%s", w->pid_file);
     slash = strrchr(dir, '/');
     if (slash != NULL && slash != dir) {
         *slash = '\0';
@@ -70,7 +70,7 @@ nginx_make_runtime_dirs(const struct apache *a)
  * the master (then the pid file still holds its PID).
  */
 static bool
-nginx_own_process(const struct apache *a, pid_t pid, pid_t main_pid, const char *cmdline, size_t len)
+nginx_own_process(const struct fm_web *w, pid_t pid, pid_t main_pid, const char *cmdline, size_t len)
 {
     char title[8192];
     char needle[FM_OCF_PATH_MAX + 8];
@@ -78,7 +78,7 @@ nginx_own_process(const struct apache *a, pid_t pid, pid_t main_pid, const char 
     size_t n = (len < sizeof(title) - 1)? len : sizeof(title) - 1;
 
     if (main_pid == 0) {
-        main_pid = fm_ocf_read_pid_file(a->pid_file);
+        main_pid = fm_ocf_read_pid_file(w->pid_file);
     }
     if (main_pid > 1 && fm_ocf_proc_session(pid) == main_pid) {
         return true;
@@ -90,7 +90,7 @@ nginx_own_process(const struct apache *a, pid_t pid, pid_t main_pid, const char 
             title[i] = ' ';
         }
     }
-    snprintf(needle, sizeof(needle), " -c %s", a->configfile);
+    snprintf(needle, sizeof(needle), " -c %s", w->configfile);
     hit = strstr(title, needle);
     return hit != NULL && (hit[strlen(needle)] == '\0' || hit[strlen(needle)] == ' ');
 }
@@ -180,11 +180,11 @@ test20(const char *base_url, bool check_only)
     /* heartbeat's [ -f FILE -a -r FILE ]: otherwise test20url and test20regex. */
     bool in_file = conffile != NULL && conffile[0] != '\0' && stat(conffile, &st) == 0 && S_ISREG(st.st_mode)
                    && access(conffile, R_OK) == 0;
-    char url[FM_APACHE_URL_MAX] = "";
-    char regex[FM_APACHE_URL_MAX] = "";
+    char url[FM_WEB_URL_MAX] = "";
+    char regex[FM_WEB_URL_MAX] = "";
     char user[512] = "";
     char password[512] = "";
-    char full[2 * FM_APACHE_URL_MAX];
+    char full[2 * FM_WEB_URL_MAX];
     int rc = PCMK_OCF_OK;
 
     if (in_file) {
@@ -201,7 +201,7 @@ test20(const char *base_url, bool check_only)
         }
     }
     if (rc == PCMK_OCF_OK) {
-        fm_apache_absolute_url(base_url, url, full, sizeof(full));
+        fm_web_absolute_url(base_url, url, full, sizeof(full));
         rc = fm_web_test_export(in_file? "test20conffile url" : "test20url",
                                 in_file? "test20conffile match" : "test20regex", full, regex, user, password,
                                 check_only);
@@ -238,9 +238,9 @@ test10(const struct fm_ocf *ocf, const char *status_url, bool check_only)
         return fm_ocf_fail(PCMK_OCF_INVALID_PARAM, "Invalid STATUSURL %s (no stub_status location found): "
                            "expected http://HOST/PATH, as ocf:heartbeat:nginx's validate-all", status_url);
     }
-    if (strlen(regex) >= FM_APACHE_URL_MAX || strlen(status_url) >= FM_APACHE_URL_MAX) {
+    if (strlen(regex) >= FM_WEB_URL_MAX || strlen(status_url) >= FM_WEB_URL_MAX) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "status10url or status10regex is longer than %d bytes",
-                           FM_APACHE_URL_MAX - 1);
+                           FM_WEB_URL_MAX - 1);
     }
     if (regex[0] == '\0') {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "status10regex is empty");

@@ -39,8 +39,7 @@ struct block {
 };
 
 struct parser {
-    struct fm_apache_conf *conf;
-    struct fm_conf_chain files;
+    struct fm_web_conf_read rd;     /* conf, files, err */
     char dir[FM_OCF_PATH_MAX];  /* of the main file: where includes are relative to */
     struct block blocks[MAX_BLOCKS];
     size_t n_blocks;
@@ -48,8 +47,6 @@ struct parser {
     char args[MAX_ARGS][MAX_TOKEN];
     size_t n_args;
     int args_line;              /* where the directive's first word is */
-    char *err;
-    size_t err_len;
 };
 
 /* One file's text and the reader's place in it. */
@@ -120,13 +117,13 @@ next_token(struct parser *ps, struct lexer *lx, char *tok, bool *special)
             }
             lx->line += (*lx->p == '\n');
             if (n + 1 >= MAX_TOKEN) {
-                return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: a string longer than %d bytes",
+                return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s:%d: a string longer than %d bytes",
                                lx->path, lx->line, MAX_TOKEN - 1);
             }
             tok[n++] = *lx->p++;
         }
         if (lx->p >= lx->end) {
-            return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: unterminated string", lx->path, lx->line);
+            return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s:%d: unterminated string", lx->path, lx->line);
         }
         lx->p++;
         tok[n] = '\0';
@@ -134,7 +131,7 @@ next_token(struct parser *ps, struct lexer *lx, char *tok, bool *special)
     }
     while (lx->p < lx->end && strchr(" \t\r\n;{}", *lx->p) == NULL) {
         if (n + 1 >= MAX_TOKEN) {
-            return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: a word longer than %d bytes", lx->path,
+            return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s:%d: a word longer than %d bytes", lx->path,
                            lx->line, MAX_TOKEN - 1);
         }
         tok[n++] = *lx->p++;
@@ -148,7 +145,7 @@ next_token(struct parser *ps, struct lexer *lx, char *tok, bool *special)
 static void
 add_listen(struct parser *ps)
 {
-    struct fm_apache_listen l;
+    struct fm_web_listen l;
     const char *spec = ps->args[1];
     const char *port_text = NULL;
     uint64_t port = 80;
@@ -156,7 +153,7 @@ add_listen(struct parser *ps)
     memset(&l, 0, sizeof(l));
     /* A host cut short would be another host: a name that long is no
      * target (nginx resolves it; faultmon does not probe it). */
-    if (ps->conf->n_listen == FM_APACHE_MAX_LISTEN || strncmp(spec, "unix:", 5) == 0
+    if (ps->rd.conf->n_listen == FM_WEB_MAX_LISTEN || strncmp(spec, "unix:", 5) == 0
         || strlen(spec) >= sizeof(l.host)) {
         return;
     }
@@ -190,7 +187,7 @@ add_listen(struct parser *ps)
             return;             /* UDP: no TCP target */
         }
     }
-    ps->conf->listen[ps->conf->n_listen++] = l;
+    ps->rd.conf->listen[ps->rd.conf->n_listen++] = l;
     ps->blocks[ps->n_blocks - 1].listened = true;
 }
 
@@ -207,12 +204,12 @@ include(struct parser *ps, const struct lexer *lx, int depth)
     if (ps->args[1][0] == '/') {
         snprintf(pattern, sizeof(pattern), "%s", ps->args[1]);
     } else if (snprintf(pattern, sizeof(pattern), "%s/%s", ps->dir, ps->args[1]) >= (int) sizeof(pattern)) {
-        return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: an include path longer than %zu bytes",
+        return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s:%d: an include path longer than %zu bytes",
                        lx->path, ps->args_line, sizeof(pattern) - 1);
     }
     /* Nothing matched: nginx fails only on a name without a wildcard,
      * and its own configuration test reports that. */
-    rc = fm_conf_glob(&ps->files, pattern, &paths, &n_paths, ps->err, ps->err_len);
+    rc = fm_conf_glob(&ps->rd.files, pattern, &paths, &n_paths, ps->rd.err, ps->rd.err_len);
     for (size_t i = 0; i < n_paths && rc == 0; i++) {
         rc = parse_file(ps, paths[i], depth + 1);
     }
@@ -230,7 +227,7 @@ directive(struct parser *ps, const struct lexer *lx, int depth)
         return include(ps, lx, depth);
     }
     if (strcmp(name, "pid") == 0 && ps->n_args >= 2 && ps->n_blocks == 0) {
-        snprintf(ps->conf->pid_file, sizeof(ps->conf->pid_file), "%s", ps->args[1]);
+        snprintf(ps->rd.conf->pid_file, sizeof(ps->rd.conf->pid_file), "%s", ps->args[1]);
     } else if (strcmp(name, "listen") == 0 && ps->n_args >= 2 && in_http_server(ps)) {
         add_listen(ps);
     } else if (strcmp(name, "ssl") == 0 && ps->n_args >= 2 && strcmp(ps->args[1], "on") == 0
@@ -240,7 +237,7 @@ directive(struct parser *ps, const struct lexer *lx, int depth)
                && ps->location[0] != '\0') {
         /* heartbeat's FindLocationForHandler finds "stub_status on" only:
          * the bare form of nginx 1.7.5 leaves it without a status URL. */
-        snprintf(ps->conf->status_location, sizeof(ps->conf->status_location), "%s", ps->location);
+        snprintf(ps->rd.conf->status_location, sizeof(ps->rd.conf->status_location), "%s", ps->location);
     }
     return 0;
 }
@@ -251,7 +248,7 @@ open_block(struct parser *ps, const struct lexer *lx)
     struct block *b = NULL;
 
     if (ps->n_blocks == MAX_BLOCKS) {
-        return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: blocks nested more than %d deep", lx->path,
+        return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s:%d: blocks nested more than %d deep", lx->path,
                        lx->line, MAX_BLOCKS);
     }
     b = &ps->blocks[ps->n_blocks++];
@@ -259,7 +256,7 @@ open_block(struct parser *ps, const struct lexer *lx)
     snprintf(b->name, sizeof(b->name), "%.31s", (ps->n_args > 0)? ps->args[0] : "");
     b->opened_in = strdup(lx->path);
     b->opened_line = lx->line;
-    b->first_listen = ps->conf->n_listen;
+    b->first_listen = ps->rd.conf->n_listen;
     if (strcmp(b->name, "location") == 0 && ps->n_args >= 2) {
         /* location [=|~|~*|^~] URI: the URI is the last word. */
         snprintf(ps->location, sizeof(ps->location), "%s", ps->args[ps->n_args - 1]);
@@ -273,17 +270,17 @@ close_block(struct parser *ps, const struct lexer *lx)
     struct block *b = NULL;
 
     if (ps->n_blocks == 0) {
-        return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: unexpected '}'", lx->path, lx->line);
+        return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s:%d: unexpected '}'", lx->path, lx->line);
     }
     b = &ps->blocks[ps->n_blocks - 1];
     if (in_http_server(ps)) {
         /* nginx's default for a server without listen: *:80. */
-        if (!b->listened && ps->conf->n_listen < FM_APACHE_MAX_LISTEN) {
-            memset(&ps->conf->listen[ps->conf->n_listen], 0, sizeof(ps->conf->listen[0]));
-            ps->conf->listen[ps->conf->n_listen++].port = 80;
+        if (!b->listened && ps->rd.conf->n_listen < FM_WEB_MAX_LISTEN) {
+            memset(&ps->rd.conf->listen[ps->rd.conf->n_listen], 0, sizeof(ps->rd.conf->listen[0]));
+            ps->rd.conf->listen[ps->rd.conf->n_listen++].port = 80;
         }
-        for (size_t i = b->first_listen; b->ssl && i < ps->conf->n_listen; i++) {
-            ps->conf->listen[i].https = true;
+        for (size_t i = b->first_listen; b->ssl && i < ps->rd.conf->n_listen; i++) {
+            ps->rd.conf->listen[i].https = true;
         }
     }
     if (strcmp(b->name, "location") == 0) {
@@ -302,7 +299,7 @@ close_block(struct parser *ps, const struct lexer *lx)
 static int
 unended(struct parser *ps, const struct lexer *lx, const char *where)
 {
-    return fm_errf(ps->err, ps->err_len, EINVAL, "%s:%d: a directive of %zu word%s (the first %zu bytes)"
+    return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s:%d: a directive of %zu word%s (the first %zu bytes)"
                    " without ';' %s: not nginx syntax", lx->path, ps->args_line, ps->n_args,
                    (ps->n_args == 1)? "" : "s", strlen(ps->args[0]), where);
 }
@@ -368,7 +365,7 @@ slurp(struct parser *ps, int fd, const char *path, char **text, size_t *len)
 
             if (cap >= MAX_FILE_BYTES) {
                 free(buf);
-                return fm_errf(ps->err, ps->err_len, EINVAL, "%s: larger than %d bytes", path, MAX_FILE_BYTES);
+                return fm_errf(ps->rd.err, ps->rd.err_len, EINVAL, "%s: larger than %d bytes", path, MAX_FILE_BYTES);
             }
             cap *= 2;
             bigger = realloc(buf, cap);
@@ -381,7 +378,7 @@ slurp(struct parser *ps, int fd, const char *path, char **text, size_t *len)
     }
     if (n < 0) {
         free(buf);
-        return fm_errf(ps->err, ps->err_len, EIO, "cannot read %s: %s", path, strerror(errno));
+        return fm_errf(ps->rd.err, ps->rd.err_len, EIO, "cannot read %s: %s", path, strerror(errno));
     }
     *text = buf;
     return 0;
@@ -395,51 +392,39 @@ parse_file(struct parser *ps, const char *path, int depth)
     char *text = NULL;
     size_t len = 0;
     int rc = 0;
-    int fd = fm_conf_open_regular(path, &st, &rc, ps->err, ps->err_len);
+    int fd = fm_conf_chain_open(&ps->rd.files, path, depth, &st, &rc, ps->rd.err, ps->rd.err_len);
 
     if (fd < 0) {
         return rc;
     }
-    rc = fm_conf_chain_enter(&ps->files, path, &st, depth, ps->err, ps->err_len);
+    rc = slurp(ps, fd, path, &text, &len);
     if (rc == 0) {
-        rc = slurp(ps, fd, path, &text, &len);
-        if (rc == 0) {
-            ps->conf->n_files++;
-            lx.path = path;
-            lx.p = text;
-            lx.end = text + len;
-            lx.line = 1;
-            rc = parse_tokens(ps, &lx, depth);
-            free(text);
-        }
-        fm_conf_chain_leave(&ps->files);
+        ps->rd.conf->n_files++;
+        lx.path = path;
+        lx.p = text;
+        lx.end = text + len;
+        lx.line = 1;
+        rc = parse_tokens(ps, &lx, depth);
+        free(text);
     }
+    fm_conf_chain_leave(&ps->rd.files);
     close(fd);
     return rc;
 }
 
 int
-fm_nginx_conf_read(const char *configfile, const char *prefix, struct fm_apache_conf *conf, char *err,
+fm_nginx_conf_read(const char *configfile, const char *prefix, struct fm_web_conf *conf, char *err,
                    size_t err_len)
 {
     struct parser *ps = calloc(1, sizeof(*ps));
-    const char *slash = strrchr(configfile, '/');
     int rc = 0;
 
     if (ps == NULL) {
         return ENOMEM;
     }
-    memset(conf, 0, sizeof(*conf));
-    err[0] = '\0';
-    ps->conf = conf;
-    ps->err = err;
-    ps->err_len = err_len;
+    fm_web_conf_read_init(&ps->rd, conf, err, err_len);
     snprintf(conf->server_root, sizeof(conf->server_root), "%s", (prefix != NULL)? prefix : "/");
-    if (slash != NULL && slash != configfile) {
-        snprintf(ps->dir, sizeof(ps->dir), "%.*s", (int) (slash - configfile), configfile);
-    } else {
-        snprintf(ps->dir, sizeof(ps->dir), "%s", (slash != NULL)? "/" : ".");
-    }
+    fm_web_conf_dir_of(configfile, ".", ps->dir, sizeof(ps->dir));
     rc = parse_file(ps, configfile, 0);
     if (rc == 0 && ps->n_blocks > 0) {
         const struct block *b = &ps->blocks[ps->n_blocks - 1];

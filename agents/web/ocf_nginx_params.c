@@ -8,16 +8,13 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ocf_apache_int.h"
-#include "ocf_conf_chain.h"
 #include "ocf_nginx.h"
-#include "ocf_nginx_int.h"
+#include "ocf_web.h"
 
 /* ocf:heartbeat:nginx's NGINXDLIST, in its order. */
 static const char *const nginx_search[] = { "/usr/sbin/nginx", "/usr/local/sbin/nginx", NULL };
@@ -31,26 +28,26 @@ static const char *const nginx_search[] = { "/usr/sbin/nginx", "/usr/local/sbin/
 #define FALLBACK_PREFIX "/usr/share/nginx"
 
 int
-fm_nginx_resolve_params(struct apache *a)
+fm_nginx_resolve_params(struct fm_web *w)
 {
     const char *config = fm_ocf_param("configfile");
 
     /* Empty: `nginx -V`'s --conf-path, known once the program is. */
-    snprintf(a->configfile, sizeof(a->configfile), "%s", (config != NULL)? config : "");
-    a->ipv6 = false;
+    snprintf(w->configfile, sizeof(w->configfile), "%s", (config != NULL)? config : "");
+    w->ipv6 = false;
     /* heartbeat's validate-all: "Port number ... is invalid", OCF_ERR_ARGS. */
-    return fm_web_resolve_port_options(a, PCMK_OCF_INVALID_PARAM);
+    return fm_web_resolve_port_options(w, PCMK_OCF_INVALID_PARAM);
 }
 
 static int
-resolve_nginx(struct apache *a)
+resolve_nginx(struct fm_web *w)
 {
     const char *given = fm_ocf_param("httpd");
 
     if (given != NULL && strcmp(given, HEARTBEAT_HTTPD_DEFAULT) == 0) {
         given = NULL;
     }
-    return fm_web_resolve_program(a, given, nginx_search, "nginx binary not found (tried /usr/sbin/nginx and "
+    return fm_web_resolve_program(w, given, nginx_search, "nginx binary not found (tried /usr/sbin/nginx and "
                                   "/usr/local/sbin/nginx); install nginx or set httpd");
 }
 
@@ -60,23 +57,17 @@ configure_arg(const char *out, const char *name, char *buf, size_t buf_len)
 {
     const char *args = strstr(out, "configure arguments:");
     char key[64];
-    const char *p = NULL;
 
-    buf[0] = '\0';
     snprintf(key, sizeof(key), " --%s=", name);
-    if (args == NULL || (p = strstr(args, key)) == NULL) {
-        return;
-    }
-    p += strlen(key);
-    snprintf(buf, buf_len, "%.*s", (int) strcspn(p, " \n"), p);
+    fm_ocf_text_value((args != NULL)? args : "", NULL, key, " \n", buf, buf_len);
 }
 
 /* What heartbeat takes from `nginx -V`: the default configuration file and
  * pid file; and the prefix, where nginx puts a relative pid. */
 static void
-nginx_defaults(const struct apache *a, struct fm_nginx_defaults *d)
+nginx_defaults(const struct fm_web *w, struct fm_nginx_defaults *d)
 {
-    char *argv[] = { (char *) a->httpd, (char *) "-V", NULL };
+    char *argv[] = { (char *) w->program, (char *) "-V", NULL };
     char *out = calloc(1, 16384);
 
     memset(d, 0, sizeof(*d));
@@ -90,9 +81,9 @@ nginx_defaults(const struct apache *a, struct fm_nginx_defaults *d)
         snprintf(d->prefix, sizeof(d->prefix), "%s", FALLBACK_PREFIX);
     }
     /* -p in options moves the prefix, as on nginx's command line. */
-    for (size_t i = 0; i + 1 < a->n_options; i++) {
-        if (strcmp(a->options[i], "-p") == 0) {
-            snprintf(d->prefix, sizeof(d->prefix), "%s", a->options[i + 1]);
+    for (size_t i = 0; i + 1 < w->n_options; i++) {
+        if (strcmp(w->options[i], "-p") == 0) {
+            snprintf(d->prefix, sizeof(d->prefix), "%s", w->options[i + 1]);
         }
     }
 }
@@ -100,12 +91,12 @@ nginx_defaults(const struct apache *a, struct fm_nginx_defaults *d)
 /* heartbeat's buildlocalurl: http:// and the first listen (plain http even
  * for an ssl one, as heartbeat's), or the port when there is none. */
 static void
-base_url(const struct apache *a, char *buf, size_t buf_len)
+base_url(const struct fm_web *w, char *buf, size_t buf_len)
 {
-    const struct fm_apache_listen *l = &a->conf.listen[0];
+    const struct fm_web_listen *l = &w->conf.listen[0];
 
-    if (a->conf.n_listen == 0) {
-        snprintf(buf, buf_len, "http://127.0.0.1:%u", a->port);
+    if (w->conf.n_listen == 0) {
+        snprintf(buf, buf_len, "http://127.0.0.1:%u", w->port);
     } else if (l->host[0] == '\0') {
         snprintf(buf, buf_len, "http://127.0.0.1:%u", (unsigned) l->port);
     } else if (strcmp(l->host, "::") == 0) {
@@ -119,65 +110,57 @@ base_url(const struct apache *a, char *buf, size_t buf_len)
 /* The pid file: the configuration's pid, else `nginx -V`'s --pid-path;
  * relative to the prefix. */
 static int
-resolve_pid_file(struct apache *a, const struct fm_nginx_defaults *d)
+resolve_pid_file(struct fm_web *w, const struct fm_nginx_defaults *d)
 {
-    const char *pid = (a->conf.pid_file[0] != '\0')? a->conf.pid_file : d->pid_path;
+    const char *pid = (w->conf.pid_file[0] != '\0')? w->conf.pid_file : d->pid_path;
 
     if (pid[0] == '\0') {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "Cannot parse config file [%s]: no pid directive, and "
-                           "%s -V names no --pid-path", a->configfile, a->httpd);
+                           "%s -V names no --pid-path", w->configfile, w->program);
     }
     if (pid[0] == '/') {
-        snprintf(a->pid_file, sizeof(a->pid_file), "%s", pid);
-    } else if (snprintf(a->pid_file, sizeof(a->pid_file), "%s/%s", d->prefix, pid) >= (int) sizeof(a->pid_file)) {
+        snprintf(w->pid_file, sizeof(w->pid_file), "%s", pid);
+    } else if (snprintf(w->pid_file, sizeof(w->pid_file), "%s/%s", d->prefix, pid) >= (int) sizeof(w->pid_file)) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "pid file %s/%s: path too long", d->prefix, pid);
     }
     return PCMK_OCF_OK;
 }
 
 int
-fm_nginx_resolve_rest(struct apache *a)
+fm_nginx_resolve_rest(struct fm_web *w)
 {
     struct fm_nginx_defaults d;
     char err[512] = "";
     const char *statusurl = fm_ocf_param("status10url");
-    int rc = resolve_nginx(a);
+    int rc = resolve_nginx(w);
 
     if (rc != PCMK_OCF_OK) {
         return rc;
     }
-    nginx_defaults(a, &d);
-    if (a->configfile[0] == '\0') {
-        snprintf(a->configfile, sizeof(a->configfile), "%s", (d.conf_path[0] != '\0')? d.conf_path : FALLBACK_CONF);
+    nginx_defaults(w, &d);
+    if (w->configfile[0] == '\0') {
+        snprintf(w->configfile, sizeof(w->configfile), "%s", (d.conf_path[0] != '\0')? d.conf_path : FALLBACK_CONF);
     }
-    if (access(a->configfile, F_OK) != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "Configuration file %s not found!", a->configfile);
+    if (access(w->configfile, F_OK) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "Configuration file %s not found!", w->configfile);
     }
-    /* The read is bounded by what the action has left, at least a second
-     * (an action that has less is killed by the executor anyway). */
-    fm_conf_set_time_budget_ms((fm_ocf_left_ms(a->ocf) > 1000)? fm_ocf_left_ms(a->ocf) : 1000);
-    rc = fm_nginx_conf_read(a->configfile, d.prefix, &a->conf, err, sizeof(err));
-    if (rc == ENOENT) {
-        return fm_ocf_fail(PCMK_OCF_NOT_INSTALLED, "configfile '%s' cannot be read: %s", a->configfile, err);
-    }
-    if (rc == ETIMEDOUT) {
-        /* Slow storage is no fact of the configuration: a soft failure. */
-        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "configfile '%s': %s", a->configfile, err);
-    }
-    if (rc != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "configfile '%s': %s", a->configfile, err);
-    }
-    rc = resolve_pid_file(a, &d);
+    fm_web_conf_budget(w);
+    rc = fm_nginx_conf_read(w->configfile, d.prefix, &w->conf, err, sizeof(err));
+    rc = fm_web_conf_outcome(w, rc, err);
     if (rc != PCMK_OCF_OK) {
         return rc;
     }
-    a->pid_directive = false;
-    fm_apache_conf_port_list(&a->conf, false, a->port_list, sizeof(a->port_list));
-    base_url(a, a->base_url, sizeof(a->base_url));
+    rc = resolve_pid_file(w, &d);
+    if (rc != PCMK_OCF_OK) {
+        return rc;
+    }
+    w->pid_directive = false;
+    fm_web_conf_port_list(&w->conf, false, w->port_list, sizeof(w->port_list));
+    base_url(w, w->base_url, sizeof(w->base_url));
     if (statusurl != NULL && statusurl[0] != '\0') {
-        snprintf(a->status_url, sizeof(a->status_url), "%s", statusurl);
+        snprintf(w->status_url, sizeof(w->status_url), "%s", statusurl);
     } else {
-        snprintf(a->status_url, sizeof(a->status_url), "%s%s", a->base_url, a->conf.status_location);
+        snprintf(w->status_url, sizeof(w->status_url), "%s%s", w->base_url, w->conf.status_location);
     }
     return PCMK_OCF_OK;
 }
@@ -190,7 +173,7 @@ fm_nginx_translate_params(const char *port_list, const char *status_url, const c
 {
     (void) status_url;
     (void) base_url;
-    if (!fm_apache_param_set("Port_list") && port_list[0] != '\0') {
+    if (!fm_web_param_set("Port_list") && port_list[0] != '\0') {
         fm_ocf_param_set("Port_list", port_list);
     }
     return PCMK_OCF_OK;

@@ -32,7 +32,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char *const defines[] = { (char *) "SSL", (char *) "FOO" };
-    struct fm_apache_conf *conf = NULL;
+    struct fm_web_conf *conf = NULL;
     char configfile[1024];
     char err[512];
     char buf[8192];
@@ -56,15 +56,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fm_fuzz_check_message(err, sizeof(err));
     }
     FM_FUZZ_CHECK(conf->n_files <= 2048, "%zu files read", conf->n_files);
-    FM_FUZZ_CHECK(conf->n_listen <= FM_APACHE_MAX_LISTEN, "%zu Listen", conf->n_listen);
+    FM_FUZZ_CHECK(conf->n_listen <= FM_WEB_MAX_LISTEN, "%zu Listen", conf->n_listen);
     if (rc == 0) {
         struct fm_run_config cfg;
 
-        (void) fm_apache_conf_pid_file(conf, buf, sizeof(buf));
+        (void) fm_web_conf_pid_file(conf, buf, sizeof(buf));
         for (int ipv6 = 0; ipv6 <= 1 && listen_addresses_valid(conf); ipv6++) {
             struct fm_target t;
 
-            fm_apache_conf_port_list(conf, ipv6 != 0, buf, sizeof(buf));
+            fm_web_conf_port_list(conf, ipv6 != 0, buf, sizeof(buf));
             if (buf[0] != '\0') {
                 fm_run_config_init(&cfg);
                 FM_FUZZ_CHECK(fm_run_config_set(&cfg, "Port_list", buf, err, sizeof(err)) == 0,
@@ -72,7 +72,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               buf, err);
                 fm_run_config_clear(&cfg);
             }
-            fm_apache_conf_base_url(conf, ipv6 != 0, 80, buf, sizeof(buf));
+            fm_web_conf_base_url(conf, ipv6 != 0, 80, buf, sizeof(buf));
             strncat(buf, "/", sizeof(buf) - strlen(buf) - 1);
             FM_FUZZ_CHECK(fm_target_parse(buf, true, &t, err, sizeof(err)) == 0,
                           "the base URL '%s' is refused: %s", buf, err);

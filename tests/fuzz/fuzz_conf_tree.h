@@ -159,7 +159,7 @@ fuzz_conf_tree_init(void)
 
 /* Whether every Listen is on every address or on an IP address. */
 static bool
-listen_addresses_valid(const struct fm_apache_conf *conf)
+listen_addresses_valid(const struct fm_web_conf *conf)
 {
     for (size_t i = 0; i < conf->n_listen; i++) {
         const char *host = conf->listen[i].host;

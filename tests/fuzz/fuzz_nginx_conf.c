@@ -31,7 +31,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct fm_apache_conf *conf = NULL;
+    struct fm_web_conf *conf = NULL;
     char configfile[1024];
     char err[512];
     char buf[8192];
@@ -55,13 +55,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fm_fuzz_check_message(err, sizeof(err));
     }
     FM_FUZZ_CHECK(conf->n_files <= 2048, "%zu files read", conf->n_files);
-    FM_FUZZ_CHECK(conf->n_listen <= FM_APACHE_MAX_LISTEN, "%zu listen", conf->n_listen);
+    FM_FUZZ_CHECK(conf->n_listen <= FM_WEB_MAX_LISTEN, "%zu listen", conf->n_listen);
     FM_FUZZ_CHECK(memchr(conf->pid_file, '\0', sizeof(conf->pid_file)) != NULL, "pid not terminated");
     FM_FUZZ_CHECK(memchr(conf->status_location, '\0', sizeof(conf->status_location)) != NULL,
                   "status location not terminated");
     if (rc == 0 && listen_addresses_valid(conf)) {
-        (void) fm_apache_conf_pid_file(conf, buf, sizeof(buf));
-        fm_apache_conf_port_list(conf, false, buf, sizeof(buf));
+        (void) fm_web_conf_pid_file(conf, buf, sizeof(buf));
+        fm_web_conf_port_list(conf, false, buf, sizeof(buf));
         if (buf[0] != '\0') {
             struct fm_run_config cfg;
 

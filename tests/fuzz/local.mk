@@ -61,8 +61,8 @@ tests_fuzz_fuzz_http_LDADD = $(FM_FUZZ_LIBS)
 # from the library.
 FM_FUZZ_OCF_SOURCES = \
 	agents/web/ocf_apache_conf.c \
-	agents/web/ocf_apache_targets.c \
 	agents/web/ocf_nginx_conf.c \
+	agents/web/ocf_web_conf.c \
 	$(FM_OCF_COMMON_SOURCES)
 FM_FUZZ_OCF_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agents -I$(top_srcdir)/agents/ocf -I$(top_srcdir)/agents/web \
 	-DFM_OCF_FAULTMON_BIN='"$(bindir)/faultmon"' \

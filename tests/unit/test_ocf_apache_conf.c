@@ -85,7 +85,7 @@ teardown(void **state)
 }
 
 static void
-read_conf(struct fm_apache_conf *conf, char *const *defines, size_t n_defines)
+read_conf(struct fm_web_conf *conf, char *const *defines, size_t n_defines)
 {
     char path[PATH_MAX + 64];
     char err[256] = "";
@@ -99,7 +99,7 @@ read_conf(struct fm_apache_conf *conf, char *const *defines, size_t n_defines)
 static void
 test_debian_layout(void **state)
 {
-    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    struct fm_web_conf *conf = calloc(1, sizeof(*conf));
     char list[512];
     char pid[PATH_MAX];
     char want[PATH_MAX + 64];
@@ -135,20 +135,20 @@ test_debian_layout(void **state)
     write_file("sites/nested/b.conf", "Define BPORT 8081\nListen [::1]:${BPORT}\nListen 0.0.0.0:80\n");
 
     read_conf(conf, defines, 1);
-    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    fm_web_conf_port_list(conf, false, list, sizeof(list));
     assert_string_equal(list, "127.0.0.1:80 127.0.0.1:8080 [::1]:8081");
-    assert_true(fm_apache_conf_pid_file(conf, pid, sizeof(pid)));
+    assert_true(fm_web_conf_pid_file(conf, pid, sizeof(pid)));
     assert_string_equal(pid, "/run/fmtest/apache2.pid");
     assert_string_equal(conf->status_location, "/server-status");
-    fm_apache_conf_base_url(conf, false, 80, want, sizeof(want));
+    fm_web_conf_base_url(conf, false, 80, want, sizeof(want));
     assert_string_equal(want, "http://127.0.0.1:80");
-    fm_apache_conf_port_list(conf, true, list, sizeof(list));
+    fm_web_conf_port_list(conf, true, list, sizeof(list));
     assert_string_equal(list, "[::1]:80 127.0.0.1:8080 [::1]:8081");
 
     /* With ssl loaded, 443 is probed as https (a handshake, Sun step 4). */
     write_file("mods-enabled/ssl.load", "LoadModule ssl_module /x/mod_ssl.so\n");
     read_conf(conf, NULL, 0);
-    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    fm_web_conf_port_list(conf, false, list, sizeof(list));
     assert_string_equal(list, "127.0.0.1:80 https://127.0.0.1:443/ 127.0.0.1:9999 [::1]:8081");
     free(conf);
 }
@@ -156,7 +156,7 @@ test_debian_layout(void **state)
 static void
 test_forms(void **state)
 {
-    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    struct fm_web_conf *conf = calloc(1, sizeof(*conf));
     char list[512];
     char pid[PATH_MAX];
     char want[PATH_MAX + 512];
@@ -172,20 +172,20 @@ test_forms(void **state)
              "<IfModule !ssl_module>\nListen 6000\n</IfModule>\n", dir);
     write_file("apache2.conf", want);
     read_conf(conf, NULL, 0);
-    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    fm_web_conf_port_list(conf, false, list, sizeof(list));
     assert_string_equal(list, "https://192.0.2.10:8443/ [2001:db8::1]:80 127.0.0.1:8000 127.0.0.1:7000 "
                               "127.0.0.1:6000");
-    assert_true(fm_apache_conf_pid_file(conf, pid, sizeof(pid)));
+    assert_true(fm_web_conf_pid_file(conf, pid, sizeof(pid)));
     snprintf(want, sizeof(want), "%s/logs/httpd.pid", dir);
     assert_string_equal(pid, want);
     assert_string_equal(conf->status_location, "");
 
     write_file("apache2.conf", "ServerName x\n");
     read_conf(conf, NULL, 0);
-    assert_false(fm_apache_conf_pid_file(conf, pid, sizeof(pid)));
-    fm_apache_conf_port_list(conf, false, list, sizeof(list));
+    assert_false(fm_web_conf_pid_file(conf, pid, sizeof(pid)));
+    fm_web_conf_port_list(conf, false, list, sizeof(list));
     assert_string_equal(list, "");
-    fm_apache_conf_base_url(conf, false, 8088, want, sizeof(want));
+    fm_web_conf_base_url(conf, false, 8088, want, sizeof(want));
     assert_string_equal(want, "http://127.0.0.1:8088");
     free(conf);
 }
@@ -193,7 +193,7 @@ test_forms(void **state)
 static void
 test_errors(void **state)
 {
-    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    struct fm_web_conf *conf = calloc(1, sizeof(*conf));
     char err[256] = "";
     char path[PATH_MAX + 64];
 
@@ -239,7 +239,7 @@ make_link(const char *target, const char *name)
 static void
 read_loops(const char *err_part)
 {
-    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    struct fm_web_conf *conf = calloc(1, sizeof(*conf));
     char err[512] = "";
     char path[PATH_MAX + 64];
 
@@ -342,7 +342,7 @@ test_depth_and_breadth(void **state)
 static void
 read_fails(int rc, const char *err_part)
 {
-    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    struct fm_web_conf *conf = calloc(1, sizeof(*conf));
     char err[512] = "";
     char path[PATH_MAX + 64];
 
@@ -387,7 +387,7 @@ test_glob_symlink_loop(void **state)
 static void
 test_no_content_in_reasons(void **state)
 {
-    struct fm_apache_conf *conf = calloc(1, sizeof(*conf));
+    struct fm_web_conf *conf = calloc(1, sizeof(*conf));
     char err[512] = "";
     char path[PATH_MAX + 64];
 

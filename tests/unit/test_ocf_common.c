@@ -57,6 +57,32 @@ test_regex_icase(void **state)
     assert_int_equal(fm_ocf_regex_icase("abcdefgh", out, 8), ENAMETOOLONG);
 }
 
+/* fm_ocf_text_value(), as the CIB's XML and `nginx -V` use it. */
+static void
+test_text_value(void **state)
+{
+    const char *xml = "<primitive id=\"web\" class=\"ocf\" type=\"apache\"><op name=\"x\" provider=\"p\"/>";
+    const char *v = "nginx version: nginx/1.22.1\nconfigure arguments: --prefix=/usr/share/nginx "
+                    "--conf-path=/etc/nginx/nginx.conf\n";
+    char buf[64];
+
+    (void) state;
+    fm_ocf_text_value(xml, strchr(xml, '>'), " class=\"", "\">", buf, sizeof(buf));
+    assert_string_equal(buf, "ocf");
+    /* An attribute of a later element is not the first element's. */
+    fm_ocf_text_value(xml, strchr(xml, '>'), " provider=\"", "\">", buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    fm_ocf_text_value(xml, NULL, " provider=\"", "\">", buf, sizeof(buf));
+    assert_string_equal(buf, "p");
+    fm_ocf_text_value(v, NULL, " --conf-path=", " \n", buf, sizeof(buf));
+    assert_string_equal(buf, "/etc/nginx/nginx.conf");
+    fm_ocf_text_value(v, NULL, " --pid-path=", " \n", buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    /* Cut to the buffer, never past it. */
+    fm_ocf_text_value(v, NULL, " --prefix=", " \n", buf, 5);
+    assert_string_equal(buf, "/usr");
+}
+
 static void
 test_base64(void **state)
 {
@@ -111,6 +137,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regex_icase),
+        cmocka_unit_test(test_text_value),
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_short_decision),
     };

@@ -76,7 +76,7 @@ teardown(void **state)
 }
 
 static int
-read_conf(const char *name, struct fm_apache_conf *conf, char *err, size_t err_len)
+read_conf(const char *name, struct fm_web_conf *conf, char *err, size_t err_len)
 {
     char path[PATH_MAX + 64];
 
@@ -87,7 +87,7 @@ read_conf(const char *name, struct fm_apache_conf *conf, char *err, size_t err_l
 static void
 read_fails(const char *name, int rc, const char *words)
 {
-    struct fm_apache_conf conf;
+    struct fm_web_conf conf;
     char err[512] = "";
 
     assert_int_equal(read_conf(name, &conf, err, sizeof(err)), rc);
@@ -98,7 +98,7 @@ read_fails(const char *name, int rc, const char *words)
 static void
 test_layout(void **state)
 {
-    struct fm_apache_conf conf;
+    struct fm_web_conf conf;
     char err[512] = "";
     char list[1024];
     char pid[256];
@@ -117,11 +117,11 @@ test_layout(void **state)
     write_file("conf.d/b.conf", "server { listen 127.0.0.1:9443; ssl on; listen 127.0.0.1:9444; }\n");
     assert_int_equal(read_conf("nginx.conf", &conf, err, sizeof(err)), 0);
     assert_int_equal(conf.n_files, 3);
-    fm_apache_conf_port_list(&conf, false, list, sizeof(list));
+    fm_web_conf_port_list(&conf, false, list, sizeof(list));
     assert_string_equal(list, "127.0.0.1:8081 https://127.0.0.1:8443/ https://127.0.0.1:9443/ "
                         "https://127.0.0.1:9444/ 127.0.0.1:8080 [::1]:8082 127.0.0.1:80");
     assert_string_equal(conf.status_location, "/nginx_status");
-    assert_true(fm_apache_conf_pid_file(&conf, pid, sizeof(pid)));
+    assert_true(fm_web_conf_pid_file(&conf, pid, sizeof(pid)));
     assert_string_equal(pid, "/prefix/run/nginx.pid");
 }
 
@@ -129,7 +129,7 @@ test_layout(void **state)
 static void
 test_stub_status_forms(void **state)
 {
-    struct fm_apache_conf conf;
+    struct fm_web_conf conf;
     char err[512] = "";
 
     (void) state;
@@ -208,7 +208,7 @@ test_special_files(void **state)
 static void
 test_huge_and_random(void **state)
 {
-    struct fm_apache_conf conf;
+    struct fm_web_conf conf;
     char err[512] = "";
     char path[PATH_MAX + 64];
     FILE *out = NULL;
@@ -234,7 +234,7 @@ test_huge_and_random(void **state)
         }
         fclose(out);
         (void) read_conf("random.conf", &conf, err, sizeof(err));
-        assert_true(conf.n_listen <= FM_APACHE_MAX_LISTEN);
+        assert_true(conf.n_listen <= FM_WEB_MAX_LISTEN);
     }
 }
 
@@ -262,7 +262,7 @@ test_no_content_in_reasons(void **state)
 
         write_file("shadow", shadows[i]);
         for (size_t m = 0; m < 3; m++) {
-            struct fm_apache_conf conf;
+            struct fm_web_conf conf;
             char err[512] = "";
 
             assert_int_equal(read_conf(mains[m], &conf, err, sizeof(err)), EINVAL);
@@ -313,7 +313,7 @@ test_time_budget(void **state)
     read_fails("t0.conf", ETIMEDOUT, "reading the configuration took more than 0 ms");
     fm_conf_set_time_budget_ms(FM_CONF_DEFAULT_BUDGET_MS);
     {
-        struct fm_apache_conf conf;
+        struct fm_web_conf conf;
         char err[512] = "";
 
         assert_int_equal(read_conf("t0.conf", &conf, err, sizeof(err)), 0);

@@ -1,19 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon OCF agents: what ocf:faultmon:apache takes from a configuration
- * read by ocf_apache_conf.c: the pid file as httpd resolves it, and the
- * probe targets and base URL of its Listen directives.
+ * faultmon OCF agents: what both web agents take alike from a
+ * configuration read by ocf_apache_conf.c or ocf_nginx_conf.c: the pid
+ * file as the server resolves it, and the probe targets and base URL of
+ * its listen directives; and the start of a read, which both readers share.
  */
 #include <config.h>
+
+#include "ocf_web_conf.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ocf_apache.h"
+void
+fm_web_conf_read_init(struct fm_web_conf_read *rd, struct fm_web_conf *conf, char *err, size_t err_len)
+{
+    memset(rd, 0, sizeof(*rd));
+    memset(conf, 0, sizeof(*conf));
+    if (err_len > 0) {
+        err[0] = '\0';
+    }
+    rd->conf = conf;
+    rd->err = err;
+    rd->err_len = err_len;
+}
+
+void
+fm_web_conf_dir_of(const char *path, const char *none, char *buf, size_t buf_len)
+{
+    const char *slash = strrchr(path, '/');
+
+    if (slash == NULL) {
+        snprintf(buf, buf_len, "%s", none);
+    } else if (slash == path) {
+        snprintf(buf, buf_len, "/");
+    } else {
+        snprintf(buf, buf_len, "%.*s", (int) (slash - path), path);
+    }
+}
 
 bool
-fm_apache_conf_pid_file(const struct fm_apache_conf *conf, char *buf, size_t buf_len)
+fm_web_conf_pid_file(const struct fm_web_conf *conf, char *buf, size_t buf_len)
 {
     if (conf->pid_file[0] == '\0') {
         return false;
@@ -22,14 +50,14 @@ fm_apache_conf_pid_file(const struct fm_apache_conf *conf, char *buf, size_t buf
         snprintf(buf, buf_len, "%s", conf->pid_file);
     } else if (snprintf(buf, buf_len, "%s/%s", conf->server_root, conf->pid_file) >= (int) buf_len) {
         /* Cut, it would name another file: the agent then chooses one
-         * and passes it to httpd with -c, which overrides this one. */
+         * (httpd: and passes it with -c, which overrides this one). */
         return false;
     }
     return true;
 }
 
 static void
-listen_host(const struct fm_apache_listen *l, bool ipv6, char *buf, size_t len)
+listen_host(const struct fm_web_listen *l, bool ipv6, char *buf, size_t len)
 {
     if (l->host[0] == '\0') {
         snprintf(buf, len, "%s", ipv6? "[::1]" : "127.0.0.1");
@@ -43,14 +71,14 @@ listen_host(const struct fm_apache_listen *l, bool ipv6, char *buf, size_t len)
 }
 
 void
-fm_apache_conf_port_list(const struct fm_apache_conf *conf, bool ipv6, char *buf,
+fm_web_conf_port_list(const struct fm_web_conf *conf, bool ipv6, char *buf,
                          size_t buf_len)
 {
     size_t used = 0;
 
     buf[0] = '\0';
     for (size_t i = 0; i < conf->n_listen; i++) {
-        const struct fm_apache_listen *l = &conf->listen[i];
+        const struct fm_web_listen *l = &conf->listen[i];
         char host[160];
         char item[256];
         int n = 0;
@@ -82,7 +110,7 @@ fm_apache_conf_port_list(const struct fm_apache_conf *conf, bool ipv6, char *buf
 }
 
 void
-fm_apache_conf_base_url(const struct fm_apache_conf *conf, bool ipv6, unsigned port,
+fm_web_conf_base_url(const struct fm_web_conf *conf, bool ipv6, unsigned port,
                         char *buf, size_t buf_len)
 {
     char host[160];
