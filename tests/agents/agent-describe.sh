@@ -42,7 +42,7 @@ param_names() {
     xmllint --xpath "$xpath" "$1" | tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p'
 }
 
-plan 20
+plan 22
 
 for agent in apache nginx httpmon guard; do
     # An install older than ocf:faultmon:nginx has no link for it.
@@ -93,7 +93,7 @@ for agent in apache nginx httpmon guard; do
             ok "pcs resource describe ocf:$provider:$agent fits one screen ($lines lines of at most $max_columns columns, $(echo "$shown" | wc -w) parameters)"
         else
             not_ok "pcs resource describe ocf:$provider:$agent fits one screen ($lines lines, at most $max_lines; parameters missing:${missing:- none})"
-            diag "$wide"
+            [ -z "$wide" ] || diag "$wide"
         fi
         # A plain create on a CIB file (pcs -f works offline): the
         # operations pcs copies from the meta-data hold one recurring
@@ -128,5 +128,69 @@ for agent in apache nginx httpmon guard; do
         skip "crm ra info ocf:$provider:$agent shows every parameter" "crmsh is not installed"
     fi
 done
+
+# doc_lines TOOL: the TOOL lines (continuations joined, comments left out) of
+# the sh block of doc/agents.md marked as run here, one a line.
+doc_lines() {
+    awk -v tool="$1" '
+        /<!-- not run: .*agent-describe.sh runs its pcs and crm lines/ { marked = 1; next }
+        marked && /^ *```sh *$/ { inside = 1; next }
+        inside && /^ *``` *$/ { exit }
+        inside {
+            sub(/^ +/, ""); line = line $0
+            if (sub(/\\$/, "", line)) { next }
+            if (line ~ "^" tool " ") { print line }
+            line = ""
+        }' "$top_srcdir/doc/agents.md"
+}
+
+# run_doc_lines TOOL CIB: run them on CIB, the provider made ours; no shell
+# (the lines have no quotes to honour: refused if they do).
+run_doc_lines() {
+    local tool=$1 cib=$2 line words n=0
+    while IFS= read -r line; do
+        case $line in *[\"\']*) echo "quotes in: $line"; return 1 ;; esac
+        read -r -a words <<<"${line//ocf:faultmon:/ocf:$provider:}"
+        if [ "$tool" = pcs ]; then
+            (cd / && fm_timeout 90 pcs -f "$cib" "${words[@]:1}") || return 1
+        else
+            (cd / && CIB_file=$cib fm_timeout 90 "${words[@]}") || return 1
+        fi
+        n=$((n + 1))
+    done < <(doc_lines "$tool")
+    [ "$n" -gt 0 ] || { echo "no $tool line found in doc/agents.md"; return 1; }
+}
+
+# What the lines made: the monitors, as INTERVAL/LEVEL, sorted.
+monitors_of() {
+    local cib=$1 i n
+    n=$(xmllint --xpath 'count(//primitive/operations/op[@name="monitor"])' "$cib")
+    for ((i = 1; i <= n; i++)); do
+        printf '%s/%s\n' \
+            "$(xmllint --xpath "string((//primitive/operations/op[@name='monitor'])[$i]/@interval)" "$cib")" \
+            "$(xmllint --xpath "string((//primitive/operations/op[@name='monitor'])[$i]//nvpair[@name='OCF_CHECK_LEVEL']/@value)" "$cib")"
+    done | sort | tr '\n' ' '
+}
+
+if [ ! -e "$FA_INSTALLED_DIR/nginx" ]; then
+    skip "doc/agents.md's pcs lines add a monitor at OCF_CHECK_LEVEL=10" "nginx is not installed"
+    skip "doc/agents.md's crm lines add a monitor at OCF_CHECK_LEVEL=10" "nginx is not installed"
+else
+    for tool in pcs crm; do
+        cib=$tmp/doc-$tool.xml
+        if ! command -v "$tool" >/dev/null 2>&1; then
+            skip "doc/agents.md's $tool lines add a monitor at OCF_CHECK_LEVEL=10" "$tool is not installed"
+        # crm commits only a configuration that crm_verify accepts.
+        elif cibadmin --empty >"$cib" &&
+            CIB_file=$cib crm_attribute --type crm_config --name stonith-enabled --update false &&
+            run_doc_lines "$tool" "$cib" >"$tmp/err" 2>&1; then
+            is "$(monitors_of "$cib")" "10s/ 30s/10 " \
+                "doc/agents.md's $tool lines add a monitor at OCF_CHECK_LEVEL=10 (beside the level-0 one)"
+        else
+            not_ok "doc/agents.md's $tool lines add a monitor at OCF_CHECK_LEVEL=10"
+            diag_file "$tmp/err"
+        fi
+    done
+fi
 
 tap_done
