@@ -113,7 +113,13 @@ main(int argc, char **argv)
     fm_ocf_init(&ocf, agent->name, action, default_timeout_ms(agent, action));
     fm_ocf_log_open(&ocf);
     {
-        int rc = agent->run(&ocf);
+        /* A stop must stop whatever the parameters say. */
+        int rc = fm_ocf_unfold(agent->metadata);
+
+        if (rc != PCMK_OCF_OK && strcmp(action, "stop") != 0) {
+            return rc;
+        }
+        rc = agent->run(&ocf);
 
         if (rc == PCMK_OCF_UNIMPLEMENT_FEATURE) {
             usage(stderr, agent->name, agent->actions);

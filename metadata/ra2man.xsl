@@ -212,6 +212,9 @@
     <xsl:if test="@unique = '1'">
       <xsl:text>, unique</xsl:text>
     </xsl:if>
+    <xsl:if test="@deprecated = '1'">
+      <xsl:text>, deprecated</xsl:text>
+    </xsl:if>
     <xsl:text>)&#10;</xsl:text>
     <xsl:call-template name="roff">
       <xsl:with-param name="text" select="normalize-space(shortdesc)"/>

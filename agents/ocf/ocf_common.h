@@ -78,6 +78,26 @@ int fm_ocf_param_set(const char *name, const char *value);
 /*! \brief A boolean parameter; \p dflt when unset; -1 when not a boolean. */
 int fm_ocf_param_bool(const char *name, bool dflt);
 
+/* The parameter that holds the rarely set ones as NAME=VALUE words: pcs 0.11
+ * lists every parameter of an OCF agent that is not deprecated in `pcs
+ * resource describe`, and an administrator needs the first ones on one
+ * screen.  Those folded stay in the meta-data (deprecated, which pcs hides),
+ * so that a configuration that sets them by name still works. */
+#define FM_OCF_FOLD_PARAM "advanced"
+
+/*!
+ * \brief Set OCF_RESKEY_<NAME> for each NAME=VALUE word of `advanced` (split
+ *        as a shell would, nothing expanded), for this action and its
+ *        children, as if each were set by name.
+ *
+ * \param[in] metadata  the agent's meta-data: NAME must be one of its
+ *                      parameters (other than `advanced`)
+ * \return PCMK_OCF_OK, or PCMK_OCF_NOT_CONFIGURED (with an exit reason) for
+ *         a word that is not NAME=VALUE, an unknown NAME, an unbalanced
+ *         quote, or a NAME also set with another value
+ */
+int fm_ocf_unfold(const char *metadata);
+
 /* ---- logging (ocf_log.c) ---- */
 
 /*

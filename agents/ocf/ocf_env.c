@@ -2,7 +2,7 @@
 /*
  * faultmon OCF agents: the invocation (what the executor's environment says
  * about this action: resource, timeout, interval, check level) and the
- * resource's parameters (OCF_RESKEY_*).
+ * resource's parameters (OCF_RESKEY_*, and those folded into `advanced`).
  */
 #include <config.h>
 
@@ -13,6 +13,7 @@
 
 #include <faultmon/clock.h>
 #include <faultmon/parse.h>
+#include <faultmon/words.h>
 
 #include "ocf_common.h"
 
@@ -109,4 +110,61 @@ fm_ocf_param_bool(const char *name, bool dflt)
         return dflt;
     }
     return (fm_parse_bool(value, &v) == 0)? (int) v : -1;
+}
+
+/* One NAME=VALUE word of `advanced`: NAME must be another parameter of the
+ * agent's meta-data, and not be given twice with different values. */
+static int
+unfold_word(const char *metadata, const char *word, size_t index)
+{
+    const char *eq = strchr(word, '=');
+    const char *now = NULL;
+    char name[64];
+    char tag[96];
+
+    /* Only the name is ever echoed: a value may hold a URI's password. */
+    if (eq == NULL || eq == word || (size_t) (eq - word) >= sizeof(name)) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "advanced: word %zu is not NAME=VALUE (quote a value with blanks)", index);
+    }
+    snprintf(name, sizeof(name), "%.*s", (int) (eq - word), word);
+    snprintf(tag, sizeof(tag), "<parameter name=\"%s\"", name);
+    if (strcmp(name, FM_OCF_FOLD_PARAM) == 0 || strstr(metadata, tag) == NULL) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "advanced: '%s' is not a parameter of this agent", name);
+    }
+    now = fm_ocf_param(name);
+    if (now != NULL && now[0] != '\0' && strcmp(now, eq + 1) != 0) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "%s is set twice with different values (as a parameter, or twice in advanced)", name);
+    }
+    if (fm_ocf_param_set(name, eq + 1) != 0) {
+        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "advanced: cannot set %s: out of memory", name);
+    }
+    return PCMK_OCF_OK;
+}
+
+int
+fm_ocf_unfold(const char *metadata)
+{
+    const char *text = fm_ocf_param(FM_OCF_FOLD_PARAM);
+    char **words = NULL;
+    size_t n_words = 0;
+    int rc = PCMK_OCF_OK;
+
+    if (text == NULL || text[0] == '\0') {
+        return PCMK_OCF_OK;
+    }
+    switch (fm_words_split(text, &words, &n_words, NULL)) {
+        case 0:
+            break;
+        case EINVAL:
+            return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "advanced: unbalanced quote");
+        default:
+            return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "advanced: out of memory");
+    }
+    for (size_t i = 0; i < n_words && rc == PCMK_OCF_OK; i++) {
+        rc = unfold_word(metadata, words[i], i + 1);
+    }
+    fm_words_free(words, n_words);
+    return rc;
 }

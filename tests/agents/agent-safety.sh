@@ -103,6 +103,10 @@ for agent in apache httpmon nginx guard; do
             if [ "$agent" = guard ]; then export OCF_RESKEY_resource=web; fi
         fi
         export "OCF_RESKEY_$p=$(payload "$agent-$p")"
+        # advanced holds NAME=VALUE words: the payload goes into a value.
+        if [ "$p" = advanced ]; then
+            export OCF_RESKEY_advanced="receive_regex='$(payload "$agent-$p")'"
+        fi
         run_all "$agent"
         found=$(ls "$marker_dir" 2>/dev/null)
         is "$found" "" "$agent: shell syntax in $p runs nothing"
@@ -119,6 +123,8 @@ fa_params fminject
 for p in $apache_params; do
     export "OCF_RESKEY_$p=$(payload "all-$p")"
 done
+# The same value as receive_regex's by name: two would be refused (6).
+export OCF_RESKEY_advanced="receive_regex='$(payload "all-receive_regex")'"
 run_all apache
 is "$(ls "$marker_dir" 2>/dev/null)" "" "apache: shell syntax in every parameter at once runs nothing"
 fa_clear_params

@@ -20,7 +20,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 62
+plan 67
 
 fa_params
 fa_agent apache validate-all
@@ -420,5 +420,25 @@ export OCF_RESKEY_maintenance_status=503
 fa_agent httpmon validate-all
 fa_check_rc_reason "httpmon: maintenance_status 503: 6, says why" 6 \
     "maintenance_status: 503 is a server error; a 5xx never signals maintenance"
+
+# advanced: its NAME=VALUE words are checked as the parameters by name.
+fa_params
+export OCF_RESKEY_advanced="rise=2 http_headers='X-Check: 1'"
+fa_agent apache validate-all
+fa_check_rc "advanced with good words validates (0)" 0
+export OCF_RESKEY_advanced="fall=2 rise=abc"
+fa_agent apache validate-all
+fa_check_rc_reason "advanced: a bad value is 6, named as by its name" 6 "'abc' for rise"
+export OCF_RESKEY_advanced="reverse=true"
+fa_agent apache validate-all
+fa_check_rc_reason "advanced: reverse=true without a regex is 6, as by its name" 6 \
+    "reverse=true needs receive_regex or expect_regex"
+export OCF_RESKEY_advanced="rise=2 no_such=1"
+fa_agent apache validate-all
+fa_check_rc_reason "advanced: an unknown name is 6, named" 6 "advanced: 'no_such' is not a parameter"
+export OCF_RESKEY_rise=3 OCF_RESKEY_advanced="rise=2"
+fa_agent apache validate-all
+fa_check_rc_reason "advanced: a name also set by name with another value is 6" 6 "rise is set twice"
+unset OCF_RESKEY_advanced OCF_RESKEY_rise
 
 tap_done

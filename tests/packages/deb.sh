@@ -239,14 +239,14 @@ fm_deb_inside() {
     if chroot "$r" sh -c 'command -v pcs' > /dev/null 2>&1; then
         names=$(xmllint --xpath '//parameter/@name' "$top_srcdir/metadata/apache.xml" |
             tr ' ' '\n' | sed -n 's/^name="\(.*\)"$/\1/p')
-        out=$(fm_timeout 90 chroot "$r" sh -c 'cd / && pcs resource describe ocf:faultmon:apache' 2>&1)
+        out=$(fm_timeout 90 chroot "$r" sh -c 'cd / && pcs resource describe --full ocf:faultmon:apache' 2>&1)
         missing=""
         for p in $names; do
             printf '%s\n' "$out" | grep -Eq "^  $p( \\(.*\\))?:" || missing="$missing $p"
         done
-        is "$missing" "" "pcs resource describe ocf:faultmon:apache shows every parameter"
+        is "$missing" "" "pcs resource describe --full ocf:faultmon:apache shows every parameter"
     else
-        skip "pcs resource describe ocf:faultmon:apache shows every parameter" "pcs is not installed"
+        skip "pcs resource describe --full ocf:faultmon:apache shows every parameter" "pcs is not installed"
     fi
 
     is "$(chroot "$r" sh -c 'command -v faultmon && faultmon --version' 2>&1 | tr '\n' ' ')" \

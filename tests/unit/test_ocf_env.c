@@ -3,7 +3,7 @@
  * Unit tests: the invocation and the parameters (agents/ocf/ocf_env.c): what
  * the executor's environment gives, and the booleans every parameter
  * accepts (util's fm_parse_bool(), with the agent's default for unset or
- * empty).
+ * empty), and the parameters folded into `advanced` (fm_ocf_unfold()).
  */
 #include <config.h>
 
@@ -112,6 +112,62 @@ test_init(void **state)
     assert_false(ocf.have_state_dir);
 }
 
+/* A meta-data as the agents' have it, cut to what fm_ocf_unfold() reads. */
+static const char unfold_metadata[] =
+    "<parameters>\n"
+    "<parameter name=\"rise\" deprecated=\"1\">\n</parameter>\n"
+    "<parameter name=\"http_headers\" deprecated=\"1\">\n</parameter>\n"
+    "<parameter name=\"Port_list\">\n</parameter>\n"
+    "<parameter name=\"advanced\">\n</parameter>\n"
+    "</parameters>\n";
+
+static void
+unfold_reset(void)
+{
+    static const char *const names[] = { "advanced", "rise", "rise2", "http_headers", "Port_list", "bogus" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        fm_ocf_param_set(names[i], NULL);
+    }
+}
+
+/* Each NAME=VALUE word of `advanced` is set as if by its name; what is not a
+ * parameter, not NAME=VALUE, or set twice with two values is refused. */
+static void
+test_unfold(void **state)
+{
+    static const char *const refused[] = {
+        "rise", "=3", "bogus=1", "rise2=1", "advanced=rise=3", "rise='3", "rise=3 rise=4",
+    };
+
+    (void) state;
+    unfold_reset();
+    assert_int_equal(fm_ocf_unfold(unfold_metadata), PCMK_OCF_OK);
+    assert_null(fm_ocf_param("rise"));
+
+    fm_ocf_param_set("advanced", "rise=3 http_headers='Host: a.example|X-A: 1' Port_list=");
+    assert_int_equal(fm_ocf_unfold(unfold_metadata), PCMK_OCF_OK);
+    assert_string_equal(fm_ocf_param("rise"), "3");
+    assert_string_equal(fm_ocf_param("http_headers"), "Host: a.example|X-A: 1");
+    assert_string_equal(fm_ocf_param("Port_list"), "");
+
+    /* Set by its name too: the same value is no conflict, another is. */
+    unfold_reset();
+    fm_ocf_param_set("rise", "3");
+    fm_ocf_param_set("advanced", "rise=3");
+    assert_int_equal(fm_ocf_unfold(unfold_metadata), PCMK_OCF_OK);
+    fm_ocf_param_set("advanced", "rise=4");
+    assert_int_equal(fm_ocf_unfold(unfold_metadata), PCMK_OCF_NOT_CONFIGURED);
+    assert_string_equal(fm_ocf_param("rise"), "3");
+
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        unfold_reset();
+        fm_ocf_param_set("advanced", refused[i]);
+        assert_int_equal(fm_ocf_unfold(unfold_metadata), PCMK_OCF_NOT_CONFIGURED);
+    }
+    unfold_reset();
+}
+
 int
 main(void)
 {
@@ -119,6 +175,7 @@ main(void)
         cmocka_unit_test(test_param_bool),
         cmocka_unit_test(test_param_or),
         cmocka_unit_test(test_init),
+        cmocka_unit_test(test_unfold),
     };
 
     return cmocka_run_group_tests_name("ocf_env", tests, NULL, NULL);
