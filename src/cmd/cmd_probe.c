@@ -323,7 +323,7 @@ set_param_option(struct probe_cli *cli, const struct fm_probe_param *param,
     if (rc == ENOMEM) {
         return fm_cli_error("probe", "out of memory");
     }
-    if (param->option_expected != NULL) {
+    if (param->option_expected != NULL && !param->why_says_all) {
         return fm_cli_error("probe", "invalid value '%s' for --%s: expected %s", value,
                             param->option, param->option_expected);
     }
