@@ -196,32 +196,21 @@ fm_decide_fmt_duration(char *buf, size_t len, uint64_t ms)
 void
 fm_decide_opts_init(struct fm_decide_opts *o)
 {
+    /* Every setting not named here is 0 or false (off, or "the default"). */
     memset(o, 0, sizeof(*o));
     o->retry_count = DEF_RETRY_COUNT;
     o->retry_interval_ms = DEF_RETRY_INTERVAL_MS;
     o->interval_up_ms = DEF_INTERVAL_UP_MS;
-    o->interval_down_ms = 0;
-    o->interval_flapping_ms = 0;
     o->probe_timeout_ms = FM_DECIDE_DEFAULT_PROBE_TIMEOUT_MS;
     o->rise = 1;
     o->fall = 1;
-    o->manual_resume = false;
     o->report_degraded = true;
     o->adaptive = -1;
-    o->adaptive_limit_ms = 0;
-    o->adaptive_limit_pct = 0;
     o->adaptive_window_ms = DEF_ADAPTIVE_WINDOW_MS;
     o->adaptive_misses = DEF_ADAPTIVE_MISSES;
-    o->cert_warn_days = 0;
     o->quorum = 1;
-    o->startup_grace_ms = 0;
     o->overload_grace_ms = DEF_OVERLOAD_GRACE_MS;
-    o->observer_pressure_pct = 0;
-    o->observer_late_ms = 0;
     o->observer_hold_ms = DEF_OBSERVER_HOLD_MS;
-    o->observer_loopback = false;
-    o->observer_corosync = false;
-    o->node_budget = 0;
     o->node_budget_window_ms = DEF_NODE_BUDGET_WINDOW_MS;
 }
 
