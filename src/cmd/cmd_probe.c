@@ -19,8 +19,10 @@
 #include <faultmon/log.h>
 #include <faultmon/parse.h>
 #include <faultmon/probe.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/probe_params.h>
 #include <faultmon/runconf.h>
+#include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 
 #include "cmd_probe_out.h"

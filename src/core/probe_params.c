@@ -18,6 +18,7 @@
 
 #include <faultmon/decide_params.h>
 #include <faultmon/parse.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/runconf.h>
 #include <faultmon/text.h>
 

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/probe_params.h>
+#include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 
 void

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <faultmon/grpc.h>
+#include <faultmon/probe_opts.h>
 
 #include <errno.h>
 #include <stdio.h>

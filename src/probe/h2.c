@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include <faultmon/http.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/text.h>
 #include "h2_int.h"
 

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include <faultmon/log.h>
+#include <faultmon/probe_opts.h>
+#include <faultmon/regex_linear.h>
 #include <faultmon/text.h>
 #include "probe_int.h"
 

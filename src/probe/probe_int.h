@@ -37,6 +37,7 @@
 
 #include <faultmon/deadline.h>
 #include <faultmon/probe.h>
+#include <faultmon/probe_opts.h>
 
 #include "schedule.h"
 

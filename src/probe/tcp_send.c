@@ -29,6 +29,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/text.h>
 #include "conv.h"
 #include "probe_int.h"

@@ -17,8 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/probe_params.h>
 #include <faultmon/runconf.h>
+#include <faultmon/status_set.h>
 
 /* One parameter: a good value and what it must set, a refused one and a
  * part of its message, and a name no table knows. */
