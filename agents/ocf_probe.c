@@ -28,8 +28,10 @@
 #include <faultmon/log.h>
 #include <faultmon/parse.h>
 #include <faultmon/probe.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/runconf.h>
 #include <faultmon/summary.h>
+#include <faultmon/text.h>
 
 struct probe_set {
     struct fm_probe_opts *opts;

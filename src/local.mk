@@ -69,6 +69,7 @@ src_core_libfmcore_la_SOURCES = \
 	src/core/state_int.h \
 	src/core/state_metrics.c \
 	src/core/state_sources.c \
+	src/core/status_set.c \
 	src/core/summary.c \
 	src/core/target.c \
 	src/core/target_exec.c \
@@ -268,6 +269,7 @@ noinst_HEADERS = \
 	include/faultmon/pidfd.h \
 	include/faultmon/pidfile.h \
 	include/faultmon/probe.h \
+	include/faultmon/probe_opts.h \
 	include/faultmon/probe_params.h \
 	include/faultmon/overload.h \
 	include/faultmon/psi.h \
@@ -277,10 +279,12 @@ noinst_HEADERS = \
 	include/faultmon/result.h \
 	include/faultmon/runconf.h \
 	include/faultmon/state.h \
+	include/faultmon/status_set.h \
 	include/faultmon/summary.h \
 	include/faultmon/scheme.h \
 	include/faultmon/spawn.h \
 	include/faultmon/target.h \
+	include/faultmon/target_exec.h \
 	include/faultmon/text.h \
 	include/faultmon/trust.h \
 	include/faultmon/words.h

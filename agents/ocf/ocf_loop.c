@@ -24,6 +24,8 @@
 #include <faultmon/parse.h>
 #include <faultmon/recovery.h>
 #include <faultmon/runconf.h>
+#include <faultmon/target_exec.h>
+#include <faultmon/text.h>
 
 #include "ocf_common.h"
 

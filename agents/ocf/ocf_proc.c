@@ -2,14 +2,14 @@
 /*
  * faultmon OCF agents: processes: pid files, whether a PID is alive and
  * runs the program it should, waiting for one to end, running a program
- * with a deadline (fork and execve, never a shell) and starting a daemon.
+ * with a deadline (src/util/spawn.c's runner, never a shell) and starting a
+ * daemon.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@
 #include <faultmon/clock.h>
 #include <faultmon/parse.h>
 #include <faultmon/pidfile.h>
+#include <faultmon/spawn.h>
 
 #include "ocf_common.h"
 
@@ -199,152 +200,16 @@ fm_ocf_mkdir_p(const char *path, mode_t mode)
     return S_ISDIR(st.st_mode)? 0 : ENOTDIR;
 }
 
-/* In a child between fork and exec: the default signal handling, no
- * inherited descriptors but 0-2. */
-static void
-child_reset(void)
-{
-    sigset_t none;
-
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    for (int sig = 1; sig < NSIG; sig++) {
-        signal(sig, SIG_DFL);
-    }
-    if (close_range(3, ~0U, 0) != 0) {
-        for (int fd = 3; fd < 1024; fd++) {
-            close(fd);
-        }
-    }
-}
-
-/* Where fm_ocf_run() keeps a program's output: as much as fits. */
-struct run_output {
-    char *buf;              /* NULL: the output is read and dropped */
-    size_t len;
-    size_t used;
-    size_t *used_out;       /* the caller's count, kept current */
-};
-
-static void
-keep_output(struct run_output *o, const char *chunk, size_t n)
-{
-    size_t take = 0;
-
-    if (o->buf == NULL || o->used + 1 >= o->len) {
-        return;
-    }
-    take = (n < o->len - 1 - o->used)? n : o->len - 1 - o->used;
-    memcpy(o->buf + o->used, chunk, take);
-    o->used += take;
-    o->buf[o->used] = '\0';
-    if (o->used_out != NULL) {
-        *o->used_out = o->used;
-    }
-}
-
-/* In the child: stdin from /dev/null, stdout and stderr into the pipe. */
-static void __attribute__((noreturn))
-exec_with_output(char *const argv[], int write_fd)
-{
-    extern char **environ;
-    int devnull = open("/dev/null", O_RDONLY);
-
-    dup2(devnull, 0);
-    dup2(write_fd, 1);
-    dup2(write_fd, 2);
-    child_reset();
-    execve(argv[0], argv, environ);
-    fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-}
-
-/*
- * Read until the program has exited and the pipe is drained; a program that
- * daemonizes may leave the pipe open in its grandchild, so its exit, not the
- * pipe's end, ends the wait.  Past end_us it is killed.
- *
- * \return false when it was killed for the deadline
- */
-static bool
-collect_until_exit(pid_t pid, int read_fd, uint64_t end_us, struct run_output *o, int *status)
-{
-    bool exited = false;
-
-    for (;;) {
-        struct pollfd pfd = { .fd = read_fd, .events = POLLIN };
-        uint64_t now_us = fm_now_us();
-        char chunk[1024];
-        ssize_t n = 0;
-
-        if (!exited) {
-            pid_t got = waitpid(pid, status, WNOHANG);
-
-            exited = (got == pid);
-        }
-        if (!exited && now_us >= end_us) {
-            kill(pid, SIGKILL);
-            waitpid(pid, status, 0);
-            return false;
-        }
-        if (poll(&pfd, 1, exited? 0 : 20) > 0) {
-            n = read(read_fd, chunk, sizeof(chunk));
-            if (n > 0) {
-                keep_output(o, chunk, (size_t) n);
-                continue;
-            }
-            if (n == 0 && exited) {
-                return true;
-            }
-        } else if (exited) {
-            return true;
-        }
-    }
-}
-
+/* The one process runner (faultmon/spawn.h), with the agents' contract:
+ * on a failure or the deadline, the output stays what the program wrote. */
 int
 fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
            uint64_t timeout_ms)
 {
-    int pipefd[2] = { -1, -1 };
-    uint64_t end_us = fm_now_us() + timeout_ms * 1000u;
-    struct run_output o = { .buf = out, .len = out_len, .used = 0, .used_out = out_used };
-    bool finished = false;
-    int status = 0;
-    pid_t pid = 0;
+    extern char **environ;
 
-    if (out != NULL && out_len > 0) {
-        out[0] = '\0';
-    }
-    if (out_used != NULL) {
-        *out_used = 0;
-    }
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        return -1;
-    }
-    pid = fork();
-    if (pid < 0) {
-        close(pipefd[0]);
-        close(pipefd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        exec_with_output(argv, pipefd[1]);
-    }
-    close(pipefd[1]);
-    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-    finished = collect_until_exit(pid, pipefd[0], end_us, &o, &status);
-    close(pipefd[0]);
-    if (!finished) {
-        return -1;
-    }
-    if (WIFEXITED(status)) {
-        return WEXITSTATUS(status);
-    }
-    if (WIFSIGNALED(status)) {
-        return 128 + WTERMSIG(status);
-    }
-    return -1;
+    return fm_spawn_run_capture(argv, environ, timeout_ms, FM_SPAWN_KEEP_OUTPUT, out, out_len,
+                                out_used, NULL);
 }
 
 int
@@ -388,7 +253,7 @@ fm_ocf_spawn_daemon(char *const argv[], pid_t *daemon_pid)
             dup2(devnull, 1);
             dup2(devnull, 2);
         }
-        child_reset();
+        fm_spawn_child_reset();
         umask(022);
         if (chdir("/") != 0) {
             _exit(127);

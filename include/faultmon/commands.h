@@ -20,6 +20,14 @@
 #define FM_EXIT_LOCKED 75
 
 /*!
+ * \brief Pacemaker's command-line tool \p name (cibadmin, crm_resource),
+ *        beside attrd_updater; the variable \p env (FAULTMON_CIBADMIN ...)
+ *        overrides it with an absolute path, for the tests.
+ * \return \p buf, or the variable's value
+ */
+const char *fm_cli_pcmk_tool(const char *name, const char *env, char *buf, size_t len);
+
+/*!
  * \brief Print "faultmon COMMAND: message" on stderr, as one line.
  * \return FM_EXIT_USAGE
  */

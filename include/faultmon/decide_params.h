@@ -19,8 +19,8 @@
 #include <stdint.h>
 
 /* Probe_timeout's default: the probe's own (FM_DEFAULT_TIMEOUT_MS of
- * target.h, which a unit test holds it to; the engine does not include the
- * URI parser for one number). */
+ * probe_opts.h, which a unit test holds it to; the engine does not include the
+ * probe options for one number). */
 #define FM_DECIDE_DEFAULT_PROBE_TIMEOUT_MS 5000
 
 /* Bounds that the engine's persisted history and the loop's state file are

@@ -15,7 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/result.h>
+#include <faultmon/status_set.h>
 #include <faultmon/target.h>
 
 enum fm_http_parse {

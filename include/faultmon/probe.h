@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/result.h>
 #include <faultmon/target.h>
 

@@ -71,6 +71,9 @@ struct fm_probe_param {
      * option); NULL when the setter explains the error itself. */
     const char *expected;
     const char *option_expected;
+    bool why_says_all;              /* the setter's why is the whole message,
+                                       naming the parameter (Probe_timeout:
+                                       the decision engine's row words it) */
     size_t offset;                  /* field of struct fm_probe_opts, for generic setters */
     fm_probe_opts_checker check;    /* for FM_PARAM_CHECKED: the options' own check */
     fm_probe_param_setter set;
@@ -89,7 +92,8 @@ const struct fm_probe_param *fm_probe_param_find(const char *name);
 
 /*!
  * \brief Set a parameter and word a failure as the run configuration does:
- *        "invalid NAME 'VALUE': expected ..." or "NAME: why".
+ *        "invalid NAME 'VALUE': expected ...", "NAME: why", or the why alone
+ *        when the row says it is the whole message.
  * \return 0, EINVAL, ENOMEM
  */
 int fm_probe_param_apply(struct fm_run_config *cfg, const struct fm_probe_param *param,

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include <faultmon/decide.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
 
 struct fm_run_config {

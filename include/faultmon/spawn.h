@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: run a program and read what it prints, within a deadline
- * (src/util/spawn.c, libc only), for attrd_updater (src/pcmk/attrd.c) and
- * corosync-cfgtool (the observer): a fork and an execve with an argument
+ * (src/util/spawn.c, libc only), for attrd_updater (src/pcmk/attrd.c),
+ * corosync-cfgtool (the observer), the loop's children (src/run/jobs.c),
+ * the commands, and the agents' programs (fm_ocf_run(), apachectl, httpd -t
+ * ...): the one process runner.  A fork and an execve with an argument
  * vector, never a shell, since a value must never meet one, and a deadline
  * on the monotonic clock, since a cluster that does not answer must not
  * hold a monitor or the loop past its time.
@@ -32,6 +34,32 @@
  */
 int fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
                  size_t *out_size);
+
+/* Flags of fm_spawn_run_capture(). */
+#define FM_SPAWN_KEEP_OUTPUT 0x1u   /* on a failure to start or the deadline,
+                                       leave \p out as the program wrote it
+                                       (the agents log it) instead of saying why */
+
+/*!
+ * \brief fm_spawn_run() in full: the environment \p envp, \p flags, and how
+ *        much of the output \p out holds.
+ *
+ * The program's exit, not the end of its output, ends the run: a program
+ * that daemonizes (apachectl start) may leave the pipe open in its daemon.
+ *
+ * \param[out] out_kept  when not NULL, how many bytes \p out holds
+ * \return as fm_spawn_run()
+ */
+int fm_spawn_run_capture(char *const argv[], char *const envp[], uint64_t timeout_ms,
+                         unsigned int flags, char *out, size_t out_len, size_t *out_kept,
+                         size_t *out_size);
+
+/*!
+ * \brief In a child between fork and exec: every signal to its default and
+ *        unblocked, no descriptor but 0-2 left open (for a caller that forks
+ *        its own child, such as the agents' daemon start).
+ */
+void fm_spawn_child_reset(void);
 
 /*! \brief fm_spawn_run() with the environment \p envp instead of the current one. */
 int fm_spawn_run_env(char *const argv[], char *const envp[], uint64_t timeout_ms, char *out,

@@ -136,4 +136,14 @@ int fm_errf(char *err, size_t err_len, int rc, const char *fmt, ...)
  */
 int fm_base64_encode(const void *in, size_t in_len, char *out, size_t out_len);
 
+/*!
+ * \brief Redact and escape a message in place: fm_text_clean() under the name
+ *        its older callers use.
+ */
+static inline void
+fm_escape_controls(char *buf, size_t buf_len)
+{
+    fm_text_clean(buf, buf_len);
+}
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <faultmon/commands.h>
@@ -132,4 +133,18 @@ fm_cli_getopt_error(const char *command, int opt, char **argv,
                             named->name, arg, command);
     }
     return fm_cli_error(command, "unknown option '%s' (see faultmon %s --help)", arg, command);
+}
+
+const char *
+fm_cli_pcmk_tool(const char *name, const char *env, char *buf, size_t len)
+{
+    const char *e = getenv(env);
+    const char *slash = strrchr(FM_ATTRD_UPDATER, '/');
+
+    if (e != NULL && e[0] == '/') {
+        return e;
+    }
+    snprintf(buf, len, "%.*s/%s", (slash != NULL)? (int) (slash - FM_ATTRD_UPDATER) : 0,
+             FM_ATTRD_UPDATER, name);
+    return buf;
 }

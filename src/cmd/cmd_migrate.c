@@ -73,22 +73,6 @@ migrate_usage(FILE *out)
 "agent; %d usage.\n", MIGRATE_DEFAULT_TIMEOUT_S, FM_EXIT_USAGE);
 }
 
-/* Pacemaker's tool \p name, beside attrd_updater (FAULTMON_<NAME> overrides,
- * for the tests). */
-static const char *
-tool_path(const char *name, const char *env, char *buf, size_t len)
-{
-    const char *e = getenv(env);
-    const char *slash = strrchr(FM_ATTRD_UPDATER, '/');
-
-    if (e != NULL && e[0] == '/') {
-        return e;
-    }
-    snprintf(buf, len, "%.*s/%s", (slash != NULL)? (int) (slash - FM_ATTRD_UPDATER) : 0, FM_ATTRD_UPDATER,
-             name);
-    return buf;
-}
-
 /* Run argv into m->buf; \return its exit status, or -1 */
 static int
 run(struct migrate *m, char *const argv[], char *const envp[], uint64_t timeout_ms, size_t *len)
@@ -120,7 +104,7 @@ static int
 read_cib(struct migrate *m)
 {
     char path[512];
-    char *argv[] = { (char *) tool_path("cibadmin", "FAULTMON_CIBADMIN", path, sizeof(path)),
+    char *argv[] = { (char *) fm_cli_pcmk_tool("cibadmin", "FAULTMON_CIBADMIN", path, sizeof(path)),
                      (char *) "--query", NULL };
     size_t len = 0;
     int status = run(m, argv, NULL, MIGRATE_CMD_TIMEOUT_MS, &len);
@@ -145,7 +129,7 @@ static int
 read_mon(struct migrate *m, struct fm_migrate_mon *mon)
 {
     char path[512];
-    char *argv[] = { (char *) tool_path("crm_mon", "FAULTMON_CRM_MON", path, sizeof(path)),
+    char *argv[] = { (char *) fm_cli_pcmk_tool("crm_mon", "FAULTMON_CRM_MON", path, sizeof(path)),
                      (char *) "--one-shot", (char *) "--output-as=xml", (char *) "--include=all", NULL };
     size_t len = 0;
     int status = run(m, argv, NULL, MIGRATE_CMD_TIMEOUT_MS, &len);
@@ -283,7 +267,7 @@ switch_provider(struct migrate *m, const char *provider)
 {
     char path[512];
     char xml[FM_MIGRATE_TEXT_MAX + 64];
-    char *argv[] = { (char *) tool_path("cibadmin", "FAULTMON_CIBADMIN", path, sizeof(path)),
+    char *argv[] = { (char *) fm_cli_pcmk_tool("cibadmin", "FAULTMON_CIBADMIN", path, sizeof(path)),
                      (char *) "--modify", (char *) "--xml-text", xml, NULL };
     size_t len = 0;
     int status = 0;
@@ -378,7 +362,7 @@ static int
 set_stickiness(struct migrate *m, const char *value)
 {
     char path[512];
-    char *argv[] = { (char *) tool_path("crm_resource", "FAULTMON_CRM_RESOURCE", path, sizeof(path)),
+    char *argv[] = { (char *) fm_cli_pcmk_tool("crm_resource", "FAULTMON_CRM_RESOURCE", path, sizeof(path)),
                      (char *) "--resource", (char *) m->id, (char *) "--meta",
                      (char *) ((value != NULL)? "--set-parameter" : "--delete-parameter"),
                      (char *) "resource-stickiness", (char *) "--parameter-value", (char *) value, NULL };
@@ -401,7 +385,7 @@ roll_back(struct migrate *m)
     char path[512];
     char agent[FM_MIGRATE_TEXT_MAX];
     char node[FM_MIGRATE_TEXT_MAX];
-    char *argv[] = { (char *) tool_path("crm_resource", "FAULTMON_CRM_RESOURCE", path, sizeof(path)),
+    char *argv[] = { (char *) fm_cli_pcmk_tool("crm_resource", "FAULTMON_CRM_RESOURCE", path, sizeof(path)),
                      (char *) "--cleanup", (char *) "--resource", (char *) m->id, NULL };
     char failed_why[sizeof(m->why)];
     size_t len = 0;

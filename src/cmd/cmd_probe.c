@@ -19,8 +19,10 @@
 #include <faultmon/log.h>
 #include <faultmon/parse.h>
 #include <faultmon/probe.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/probe_params.h>
 #include <faultmon/runconf.h>
+#include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 
 #include "cmd_probe_out.h"
@@ -110,7 +112,8 @@ probe_usage(FILE *out)
 "\n"
 "Options:\n"
 "  -t, --timeout DURATION    deadline for the whole run (Probe_timeout) [5s];\n"
-"                            DURATION is 500ms, 5s, 2m, or plain seconds\n"
+"                            DURATION is 500ms, 5s, 2m, or plain seconds,\n"
+"                            from 100ms to 1h (as the parameter)\n"
 "  -u, --uri URL             also GET this http(s) URL with HTTP/1.1\n"
 "                            (a Monitor_Uri_List entry); repeatable\n"
 "      --exec 'PROGRAM ARG...'  also run this program as a probe (a\n"
@@ -323,7 +326,7 @@ set_param_option(struct probe_cli *cli, const struct fm_probe_param *param,
     if (rc == ENOMEM) {
         return fm_cli_error("probe", "out of memory");
     }
-    if (param->option_expected != NULL) {
+    if (param->option_expected != NULL && !param->why_says_all) {
         return fm_cli_error("probe", "invalid value '%s' for --%s: expected %s", value,
                             param->option, param->option_expected);
     }

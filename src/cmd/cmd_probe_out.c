@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include <faultmon/json.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/result.h>
 #include <faultmon/text.h>
 

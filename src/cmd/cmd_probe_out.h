@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <faultmon/probe.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
 
 /* The cycles of a run so far, for the summary. */

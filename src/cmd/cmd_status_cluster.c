@@ -47,20 +47,6 @@ struct cluster {
     struct row *rows;
 };
 
-static const char *
-cibadmin_path(char *buf, size_t len)
-{
-    const char *env = getenv("FAULTMON_CIBADMIN");
-    const char *slash = strrchr(FM_ATTRD_UPDATER, '/');
-
-    if (env != NULL && env[0] == '/') {
-        return env;
-    }
-    snprintf(buf, len, "%.*s/cibadmin", (slash != NULL)? (int) (slash - FM_ATTRD_UPDATER) : 0,
-             FM_ATTRD_UPDATER);
-    return buf;
-}
-
 static struct row *
 row_for(struct cluster *c, enum row_kind kind, const char *name)
 {
@@ -315,7 +301,7 @@ fm_cmd_status_cluster(bool json)
         fprintf(stderr, "faultmon status: out of memory\n");
         return STATUS_UNKNOWN;
     }
-    argv[0] = (char *) cibadmin_path(tool, sizeof(tool));
+    argv[0] = (char *) fm_cli_pcmk_tool("cibadmin", "FAULTMON_CIBADMIN", tool, sizeof(tool));
     argv[1] = (char *) "--query";
     argv[2] = (char *) "--scope";
     argv[3] = (char *) "status";

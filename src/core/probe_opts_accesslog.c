@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include <faultmon/parse.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultmon/probe_opts.h>
+#include <faultmon/status_set.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 

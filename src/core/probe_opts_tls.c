@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 

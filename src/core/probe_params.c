@@ -16,7 +16,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include <faultmon/decide_params.h>
 #include <faultmon/parse.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/runconf.h>
 #include <faultmon/text.h>
 
@@ -59,6 +61,22 @@ set_number(struct fm_run_config *cfg, const struct fm_probe_param *param, const 
     } else {
         *(size_t *) opts_field(cfg, param) = (size_t) number;
     }
+    return 0;
+}
+
+/* Probe_timeout: one rule, the decision engine's row (its bounds and its
+ * message), for the probe's deadline and the engine's checks alike, so that
+ * faultmon probe --timeout, faultmon run, the agents' parameter and
+ * validate-all take and refuse the same values in the same words. */
+static int
+set_probe_timeout(struct fm_run_config *cfg, const struct fm_probe_param *param, const char *value,
+                  enum fm_probe_param_source source, char *why, size_t why_len)
+{
+    (void) source;
+    if (fm_decide_opts_set(&cfg->decide, param->name, value, why, why_len) != 0) {
+        return EINVAL;
+    }
+    cfg->probe.timeout_ms = cfg->decide.probe_timeout_ms;
     return 0;
 }
 
@@ -373,10 +391,8 @@ static const struct fm_probe_param probe_params[] = {
     },
     {
         .name = "Probe_timeout", .option = "timeout", .short_option = 't', .option_takes_value = true,
-        .type = FM_PARAM_DURATION_MS, .min = 1, .max = UINT64_MAX, .default_text = "5s",
-        .expected = "a positive duration such as 5s",
-        .option_expected = "a positive duration such as 5s or 500ms",
-        .offset = OPT_FIELD(timeout_ms), .set = set_number,
+        .type = FM_PARAM_DURATION_MS, .default_text = "5s", .why_says_all = true,
+        .offset = OPT_FIELD(timeout_ms), .set = set_probe_timeout,
         .help = "deadline of one probe cycle",
     },
     {
@@ -605,6 +621,9 @@ fm_probe_param_apply(struct fm_run_config *cfg, const struct fm_probe_param *par
     if (rc == E2BIG) {
         return fm_errf(err, err_len, EINVAL, "%s has more than %d targets", param->name,
                        FM_RUN_CONFIG_MAX_TARGETS);
+    }
+    if (param->why_says_all) {
+        return fm_errf(err, err_len, EINVAL, "%s", why);
     }
     if (param->expected != NULL) {
         return fm_errf(err, err_len, EINVAL, "invalid %s '%s': expected %s", param->name, value,

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/probe_params.h>
+#include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 
 void
@@ -74,19 +76,13 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
                   char *err, size_t err_len)
 {
     const struct fm_probe_param *param = fm_probe_param_find(name);
-    int rc = 0;
 
+    /* Probe_timeout, which both the probe and the decision engine use, is
+     * the probe table's row, which sets both by the engine's one rule. */
     if (param == NULL) {
         return fm_decide_opts_set(&cfg->decide, name, value, err, err_len);
     }
-    rc = fm_probe_param_apply(cfg, param, value, err, err_len);
-    if (rc != 0) {
-        return rc;
-    }
-    /* A name both tables know (Probe_timeout, which the decision engine
-     * checks against its intervals) is set in both. */
-    rc = fm_decide_opts_set(&cfg->decide, param->name, value, err, err_len);
-    return (rc == EINVAL)? EINVAL : 0;
+    return fm_probe_param_apply(cfg, param, value, err, err_len);
 }
 
 int

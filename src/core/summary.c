@@ -15,15 +15,9 @@ void
 fm_cycle_summarize(const struct fm_result *results, size_t n, int64_t now_wall_s,
                    struct fm_cycle_summary *sum)
 {
-    sum->worst = FM_CLASS_OK;
-    sum->worst_index = n;
-    sum->max_latency_us = 0;
-    sum->have_cert = false;
-    sum->cert_left_s = 0;
-    sum->n_maintenance = 0;
-    sum->n_failed = 0;
-    sum->maintenance_index = n;
-    sum->n_service = 0;
+    *sum = (struct fm_cycle_summary) {
+        .worst = FM_CLASS_OK, .worst_index = n, .maintenance_index = n,
+    };
     for (size_t i = 0; i < n; i++) {
         const struct fm_result *r = &results[i];
         enum fm_class cls = fm_result_class(r);

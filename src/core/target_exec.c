@@ -7,6 +7,8 @@
  */
 #include <config.h>
 
+#include <faultmon/target_exec.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

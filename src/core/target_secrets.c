@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>
 

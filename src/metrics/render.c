@@ -78,6 +78,8 @@ struct family {
     const char *type;
     const char *help;
     void (*series)(FILE *out, const char *name, const struct fm_metrics_resource *r);
+    /* NULL series: one series per shown target, of this value. */
+    void (*target_value)(FILE *out, const struct fm_state_target *t);
 };
 
 static void
@@ -275,30 +277,6 @@ value_partial(FILE *out, const struct fm_state_target *t)
     fprintf(out, "%d\n", (t->cls == FM_CLASS_PARTIAL)? 1 : 0);
 }
 
-static void
-series_success(FILE *out, const char *name, const struct fm_metrics_resource *r)
-{
-    put_targets(out, name, r, value_success);
-}
-
-static void
-series_duration(FILE *out, const char *name, const struct fm_metrics_resource *r)
-{
-    put_targets(out, name, r, value_duration);
-}
-
-static void
-series_status(FILE *out, const char *name, const struct fm_metrics_resource *r)
-{
-    put_targets(out, name, r, value_status);
-}
-
-static void
-series_partial(FILE *out, const char *name, const struct fm_metrics_resource *r)
-{
-    put_targets(out, name, r, value_partial);
-}
-
 /* Only the phases the probe went through: a numeric address has no
  * resolve, a plain target no tls, a TCP connect check no request. */
 static void
@@ -410,13 +388,13 @@ static const struct family families[] = {
     { "faultmon_state_updated_timestamp_seconds", "gauge",
       "When the loop last wrote the state", series_updated },
     { "faultmon_probe_success", "gauge",
-      "1 when the target's last probe was ok", series_success },
+      "1 when the target's last probe was ok", NULL, value_success },
     { "faultmon_probe_partial", "gauge",
-      "1 when the target's last probe was a partial failure", series_partial },
+      "1 when the target's last probe was a partial failure", NULL, value_partial },
     { "faultmon_probe_duration_seconds", "gauge",
-      "The target's last probe, from the cycle's start to its verdict", series_duration },
+      "The target's last probe, from the cycle's start to its verdict", NULL, value_duration },
     { "faultmon_probe_http_status_code", "gauge",
-      "The HTTP status of the target's last reply; 0 without one", series_status },
+      "The HTTP status of the target's last reply; 0 without one", NULL, value_status },
     { "faultmon_probe_phase_duration_seconds", "gauge",
       "The target's last probe, the time of each phase it went through (their sum is at most "
       "faultmon_probe_duration_seconds)", series_phases },
@@ -445,7 +423,11 @@ fm_metrics_render(FILE *out, const struct fm_metrics_resource *res, size_t n)
         fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", families[f].name, families[f].help,
                 families[f].name, families[f].type);
         for (size_t i = 0; i < n; i++) {
-            families[f].series(out, families[f].name, &res[i]);
+            if (families[f].series != NULL) {
+                families[f].series(out, families[f].name, &res[i]);
+            } else {
+                put_targets(out, families[f].name, &res[i], families[f].target_value);
+            }
         }
     }
 }

@@ -43,12 +43,13 @@ has_bare_cr(const char *buf, size_t len)
     return false;
 }
 
-ssize_t
-fm_conv_end_line(const char *buf, size_t len, const char *tag)
+/* The line at buf, checked: its length (its LF included), 0 when no LF yet,
+ * -1 when it holds a bare CR (every reader of a line starts so). */
+static ssize_t
+checked_line(const char *buf, size_t len)
 {
     size_t n = line_len(buf, len);
 
-    (void) tag;
     if (has_bare_cr(buf, (n > 0)? n : len)) {
         return -1;
     }
@@ -56,19 +57,26 @@ fm_conv_end_line(const char *buf, size_t len, const char *tag)
 }
 
 ssize_t
+fm_conv_end_line(const char *buf, size_t len, const char *tag)
+{
+    (void) tag;
+    return checked_line(buf, len);
+}
+
+ssize_t
 fm_conv_end_crlf(const char *buf, size_t len, const char *tag)
 {
-    size_t n = line_len(buf, len);
+    ssize_t n = checked_line(buf, len);
 
     (void) tag;
-    if (has_bare_cr(buf, (n > 0)? n : len)) {
+    if (n < 0) {
         return -1;
     }
     /* RESP: every line ends with CRLF; a bare LF ends none (hiredis). */
     if (n > 0 && (n < 2 || buf[n - 2] != '\r')) {
         return -1;
     }
-    return (ssize_t) n;
+    return n;
 }
 
 int
@@ -113,13 +121,11 @@ fm_conv_end_coded(const char *buf, size_t len, const char *tag)
         return (ssize_t) first;
     }
     for (at = first; at < len;) {
-        size_t n = line_len(buf + at, len - at);
+        ssize_t line = checked_line(buf + at, len - at);
+        size_t n = (size_t) line;
 
-        if (has_bare_cr(buf + at, (n > 0)? n : len - at)) {
-            return -1;
-        }
-        if (n == 0) {
-            return 0;
+        if (line <= 0) {
+            return line;
         }
         at += n;
         if (coded_last_line(buf + at - n, n, code)) {
@@ -135,13 +141,11 @@ fm_conv_end_tagged(const char *buf, size_t len, const char *tag)
     size_t tag_len = strlen(tag);
 
     for (size_t at = 0; at < len;) {
-        size_t n = line_len(buf + at, len - at);
+        ssize_t line = checked_line(buf + at, len - at);
+        size_t n = (size_t) line;
 
-        if (has_bare_cr(buf + at, (n > 0)? n : len - at)) {
-            return -1;
-        }
-        if (n == 0) {
-            return 0;
+        if (line <= 0) {
+            return line;
         }
         at += n;
         if (n > tag_len && memcmp(buf + at - n, tag, tag_len) == 0 && buf[at - n + tag_len] == ' ') {
@@ -206,13 +210,11 @@ fm_conv_end_dotted(const char *buf, size_t len, const char *tag)
         return (ssize_t) first;
     }
     for (size_t at = first; at < len;) {
-        size_t n = line_len(buf + at, len - at);
+        ssize_t line = checked_line(buf + at, len - at);
+        size_t n = (size_t) line;
 
-        if (has_bare_cr(buf + at, (n > 0)? n : len - at)) {
-            return -1;
-        }
-        if (n == 0) {
-            return 0;
+        if (line <= 0) {
+            return line;
         }
         if ((n == 3 && memcmp(buf + at, ".\r\n", 3) == 0) || (n == 2 && memcmp(buf + at, ".\n", 2) == 0)) {
             return (ssize_t) (at + n);

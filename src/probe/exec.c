@@ -36,6 +36,8 @@
 
 #include <faultmon/clock.h>
 #include <faultmon/pidfd.h>
+#include <faultmon/probe_opts.h>
+#include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 #include "conv.h"
 

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <faultmon/grpc.h>
+#include <faultmon/probe_opts.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +46,8 @@ grpc_build(struct fm_h2_request *req, const struct fm_target *target)
     return 0;
 }
 
+static const struct fm_h2_handler grpc_handler;
+
 static int
 grpc_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
 {
@@ -59,12 +62,7 @@ grpc_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         fm_h2_request_free(req);
         return ENOMEM;
     }
-    if (target->prepared_free != NULL) {
-        target->prepared_free(target->prepared);
-    }
-    target->prepared = req;
-    target->prepared_free = fm_h2_request_free;
-    target->send_request = true;
+    fm_h2_request_attach(target, req, &grpc_handler);
     return 0;
 }
 
@@ -113,11 +111,7 @@ grpc_judge(struct fm_conn *conn, struct fm_h2 *h2)
                        sizeof(detail))) {
         return;
     }
-    if (reason == FM_REASON_OK) {
-        fm_conn_finish(conn, reason, 0, detail);
-    } else {
-        fm_conn_finish(conn, reason, 0, detail);
-    }
+    fm_conn_finish(conn, reason, 0, detail);
 }
 
 static const struct fm_h2_handler grpc_handler = {
@@ -127,18 +121,8 @@ static const struct fm_h2_handler grpc_handler = {
     .judge = grpc_judge,
 };
 
-static void
-grpc_on_ready(struct fm_conn *conn)
-{
-    fm_h2_start(conn, &grpc_handler, conn->target->prepared);
-}
-
 const struct fm_probe_proto fm_probe_proto_grpc = {
     .name = "grpc",
     .prepare = grpc_prepare,
-    .on_ready = grpc_on_ready,
-    .on_io = fm_h2_on_io,
-    .timeout_note = fm_h2_timeout_note,
-    .release = fm_h2_release,
-    .alpn_wire = "\x02h2",
+    FM_H2_PROTO_SESSION,
 };

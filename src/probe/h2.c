@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include <faultmon/http.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/text.h>
 #include "h2_int.h"
 
@@ -123,6 +124,8 @@ h2_build(struct fm_h2_request *req, const struct fm_target *target,
     return (rc != 0)? rc : add_user_headers(req, opts);
 }
 
+static const struct fm_h2_handler h2_handler;
+
 static int
 h2_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
 {
@@ -135,12 +138,7 @@ h2_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
         fm_h2_request_free(req);
         return ENOMEM;
     }
-    if (target->prepared_free != NULL) {
-        target->prepared_free(target->prepared);
-    }
-    target->prepared = req;
-    target->prepared_free = fm_h2_request_free;
-    target->send_request = true;
+    fm_h2_request_attach(target, req, &h2_handler);
     return 0;
 }
 
@@ -272,18 +270,8 @@ static const struct fm_h2_handler h2_handler = {
     .judge = h2_judge,
 };
 
-static void
-h2_on_ready(struct fm_conn *conn)
-{
-    fm_h2_start(conn, &h2_handler, conn->target->prepared);
-}
-
 const struct fm_probe_proto fm_probe_proto_h2 = {
     .name = "h2",
     .prepare = h2_prepare,
-    .on_ready = h2_on_ready,
-    .on_io = fm_h2_on_io,
-    .timeout_note = fm_h2_timeout_note,
-    .release = fm_h2_release,
-    .alpn_wire = "\x02h2",
+    FM_H2_PROTO_SESSION,
 };

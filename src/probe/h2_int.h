@@ -53,6 +53,7 @@ struct fm_h2_request {
     uint8_t *body;              /* NULL: no body (END_STREAM on HEADERS) */
     size_t body_len;
     char *service;              /* grpc: the service asked about */
+    const struct fm_h2_handler *handler;    /* the protocol's judge */
 };
 
 /* One probe's HTTP/2 connection, made when the transport is up. */
@@ -93,8 +94,22 @@ int fm_h2_authority(const struct fm_target *target, uint16_t default_port, char 
  */
 void fm_h2_start(struct fm_conn *conn, const struct fm_h2_handler *handler,
                  const struct fm_h2_request *req);
+/*!
+ * \brief Make \p req, judged by \p handler, the prepared request of
+ *        \p target (in place of one it had): the end of every protocol's
+ *        prepare over HTTP/2.
+ */
+void fm_h2_request_attach(struct fm_target *target, struct fm_h2_request *req,
+                          const struct fm_h2_handler *handler);
+/*! \brief The transport is up: fm_h2_start() with the prepared request's handler. */
+void fm_h2_on_ready(struct fm_conn *conn);
 /*! \brief The socket is ready: write what is due, read what came, judge. */
 void fm_h2_on_io(struct fm_conn *conn);
+
+/* The members every protocol over HTTP/2 shares in its struct
+ * fm_probe_proto: all but its name and prepare are the session's. */
+#define FM_H2_PROTO_SESSION .on_ready = fm_h2_on_ready, .on_io = fm_h2_on_io, \
+    .timeout_note = fm_h2_timeout_note, .release = fm_h2_release, .alpn_wire = "\x02h2"
 /*! \brief Free the session (the protocol's release). */
 void fm_h2_release(struct fm_conn *conn);
 /*! \brief The timeout's note for an HTTP/2 stream. */

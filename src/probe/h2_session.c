@@ -390,6 +390,27 @@ h2_read(struct fm_conn *conn, struct fm_h2 *h2)
 }
 
 void
+fm_h2_request_attach(struct fm_target *target, struct fm_h2_request *req,
+                     const struct fm_h2_handler *handler)
+{
+    req->handler = handler;
+    if (target->prepared_free != NULL) {
+        target->prepared_free(target->prepared);
+    }
+    target->prepared = req;
+    target->prepared_free = fm_h2_request_free;
+    target->send_request = true;
+}
+
+void
+fm_h2_on_ready(struct fm_conn *conn)
+{
+    const struct fm_h2_request *req = conn->target->prepared;
+
+    fm_h2_start(conn, req->handler, req);
+}
+
+void
 fm_h2_on_io(struct fm_conn *conn)
 {
     struct fm_h2 *h2 = conn->proto_state;

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include <faultmon/log.h>
+#include <faultmon/probe_opts.h>
+#include <faultmon/regex_linear.h>
 #include <faultmon/text.h>
 #include "probe_int.h"
 
@@ -245,25 +247,9 @@ fm_http_judge_conn(struct fm_conn *conn, bool eof)
 static void
 http_send(struct fm_conn *conn)
 {
-    char detail[sizeof(conn->result->detail)] = "";
-
-    while (conn->sent < conn->target->request_len) {
-        ssize_t n = 0;
-
-        errno = 0;
-        n = fm_conn_io(conn, true, conn->target->request + conn->sent,
-                       conn->target->request_len - conn->sent, detail, sizeof(detail));
-        if (n == -1) {
-            return;
-        }
-        if (n <= 0) {
-            fm_conn_finish(conn, FM_REASON_SEND_FAILED, errno,
-                           (detail[0] != '\0')? detail : "connection closed while sending");
-            return;
-        }
-        conn->sent += (size_t) n;
+    if (fm_conn_send_rest(conn, conn->target->request, conn->target->request_len)) {
+        fm_conn_step(conn, FM_STEP_READ);
     }
-    fm_conn_step(conn, FM_STEP_READ);
 }
 
 /* Make room for more of the reply.  Returns false once the probe has its
@@ -300,30 +286,20 @@ http_rx_grow(struct fm_conn *conn)
 static void
 http_read(struct fm_conn *conn)
 {
-    char detail[sizeof(conn->result->detail)] = "";
-
     for (;;) {
         ssize_t n = 0;
 
         if (conn->rx_len == conn->rx_cap && !http_rx_grow(conn)) {
             return;
         }
-        errno = 0;
-        n = fm_conn_io(conn, false, conn->rx + conn->rx_len, conn->rx_cap - conn->rx_len,
-                       detail, sizeof(detail));
+        n = fm_conn_read_rx(conn);
         if (n == -1) {
-            return;
-        }
-        if (n == -2) {
-            fm_conn_finish(conn, FM_REASON_READ_FAILED, errno, detail);
             return;
         }
         if (n == 0) {
             fm_http_judge_conn(conn, true);
             return;
         }
-        conn->rx_len += (size_t) n;
-        conn->rx[conn->rx_len] = '\0';
         if (fm_http_judge_conn(conn, false)) {
             return;
         }

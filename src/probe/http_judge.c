@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <faultmon/http.h>
+#include <faultmon/status_set.h>
 
 /* Record the reason (the detail is written first); returns true, so that a
  * judging step can end with `return verdict(...)`. */

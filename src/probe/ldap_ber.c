@@ -36,6 +36,20 @@
 /* A result a probe gets is small; a longer message is not one. */
 #define LDAP_MAX_MESSAGE 65536u
 
+/* A request of fixed bytes whose message ID (one byte, 1-127) is byte 4:
+ * SEQUENCE, its length, INTEGER, 0x01, the ID. */
+static size_t
+put_request(unsigned char *out, size_t out_len, const unsigned char *bytes, size_t len,
+            unsigned msgid)
+{
+    if (out_len < len || msgid == 0 || msgid > 127) {
+        return 0;
+    }
+    memcpy(out, bytes, len);
+    out[4] = (unsigned char) msgid;
+    return len;
+}
+
 size_t
 fm_ldap_bind_request(unsigned char *out, size_t out_len, unsigned msgid)
 {
@@ -47,12 +61,7 @@ fm_ldap_bind_request(unsigned char *out, size_t out_len, unsigned msgid)
         LDAP_AUTH_SIMPLE, 0x00,         /* simple: "" */
     };
 
-    if (out_len < sizeof(bind) || msgid == 0 || msgid > 127) {
-        return 0;
-    }
-    memcpy(out, bind, sizeof(bind));
-    out[4] = (unsigned char) msgid;
-    return sizeof(bind);
+    return put_request(out, out_len, bind, sizeof(bind), msgid);
 }
 
 size_t
@@ -84,12 +93,7 @@ fm_ldap_unbind_request(unsigned char *out, size_t out_len, unsigned msgid)
         BER_SEQUENCE, 0x05, BER_INTEGER, 0x01, 0x00, LDAP_UNBIND_REQUEST, 0x00,
     };
 
-    if (out_len < sizeof(unbind) || msgid == 0 || msgid > 127) {
-        return 0;
-    }
-    memcpy(out, unbind, sizeof(unbind));
-    out[4] = (unsigned char) msgid;
-    return sizeof(unbind);
+    return put_request(out, out_len, unbind, sizeof(unbind), msgid);
 }
 
 size_t

@@ -37,6 +37,7 @@
 
 #include <faultmon/deadline.h>
 #include <faultmon/probe.h>
+#include <faultmon/probe_opts.h>
 
 #include "schedule.h"
 
@@ -335,6 +336,19 @@ void fm_tcp_connect_result(struct fm_conn *conn, uint32_t events);
  */
 ssize_t fm_conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len,
                    char *detail, size_t detail_len);
+/*!
+ * \brief Send what is left of \p buf (from conn->sent); a send error or a
+ *        closed connection finishes the probe (send failed).
+ * \return true once all is out, false when it waits (the events to wait for
+ *         are set) or the probe is finished
+ */
+bool fm_conn_send_rest(struct fm_conn *conn, char *buf, size_t len);
+/*!
+ * \brief Read what has come into the free room of conn->rx (kept
+ *        NUL-terminated); a read error finishes the probe (read failed).
+ * \return >0 bytes added, 0 end of stream, -1 would block or finished
+ */
+ssize_t fm_conn_read_rx(struct fm_conn *conn);
 
 /* resolve_cache.c: host names and their addresses, kept for a bounded time */
 

@@ -166,6 +166,49 @@ fm_conn_io(struct fm_conn *conn, bool writing, void *buf, size_t len, char *deta
     return -2;
 }
 
+bool
+fm_conn_send_rest(struct fm_conn *conn, char *buf, size_t len)
+{
+    char detail[sizeof(conn->result->detail)] = "";
+
+    while (conn->sent < len) {
+        ssize_t n = 0;
+
+        errno = 0;
+        n = fm_conn_io(conn, true, buf + conn->sent, len - conn->sent, detail, sizeof(detail));
+        if (n == -1) {
+            return false;
+        }
+        if (n <= 0) {
+            fm_conn_finish(conn, FM_REASON_SEND_FAILED, errno,
+                           (detail[0] != '\0')? detail : "connection closed while sending");
+            return false;
+        }
+        conn->sent += (size_t) n;
+    }
+    return true;
+}
+
+ssize_t
+fm_conn_read_rx(struct fm_conn *conn)
+{
+    char detail[sizeof(conn->result->detail)] = "";
+    ssize_t n = 0;
+
+    errno = 0;
+    n = fm_conn_io(conn, false, conn->rx + conn->rx_len, conn->rx_cap - conn->rx_len, detail,
+                   sizeof(detail));
+    if (n == -2) {
+        fm_conn_finish(conn, FM_REASON_READ_FAILED, errno, detail);
+        return -1;
+    }
+    if (n > 0) {
+        conn->rx_len += (size_t) n;
+        conn->rx[conn->rx_len] = '\0';
+    }
+    return n;
+}
+
 /* The connect check: connected is healthy. */
 static void
 tcp_check_ready(struct fm_conn *conn)

@@ -29,6 +29,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/text.h>
 #include "conv.h"
 #include "probe_int.h"
@@ -146,22 +147,14 @@ tcp_send_read(struct fm_conn *conn)
         if (rc != 0) {
             return;
         }
-        errno = 0;
-        n = fm_conn_io(conn, false, conn->rx + conn->rx_len, conn->rx_cap - conn->rx_len,
-                       detail, sizeof(detail));
+        n = fm_conn_read_rx(conn);
         if (n == -1) {
-            return;
-        }
-        if (n == -2) {
-            fm_conn_finish(conn, FM_REASON_READ_FAILED, errno, detail);
             return;
         }
         if (n == 0 && conn->rx_len == 0) {
             fm_conn_finish(conn, FM_REASON_READ_FAILED, 0, "connection closed before a reply");
             return;
         }
-        conn->rx_len += (size_t) n;
-        conn->rx[conn->rx_len] = '\0';
         if (!tcp_send_judge(conn, n == 0)) {
             return;
         }
@@ -260,21 +253,8 @@ tcp_send_on_io(struct fm_conn *conn)
         return;
     }
 
-    while (conn->step == FM_STEP_SEND && conn->sent < opts->send_len) {
-        ssize_t n = 0;
-
-        errno = 0;
-        n = fm_conn_io(conn, true, opts->send + conn->sent, opts->send_len - conn->sent, detail,
-                       sizeof(detail));
-        if (n == -1) {
-            return;
-        }
-        if (n <= 0) {
-            fm_conn_finish(conn, FM_REASON_SEND_FAILED, errno,
-                           (detail[0] != '\0')? detail : "connection closed while sending");
-            return;
-        }
-        conn->sent += (size_t) n;
+    if (conn->step == FM_STEP_SEND && !fm_conn_send_rest(conn, opts->send, opts->send_len)) {
+        return;
     }
     if (conn->step == FM_STEP_SEND) {
         if (!opts->have_expect) {

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/text.h>
 #include "conv.h"
 

@@ -118,26 +118,17 @@ fm_loopback_connect(struct fm_loopback *lb, int *fd_out)
     return rc;
 }
 
+/* fm_loopback_connect(), waited for here. */
 int
 fm_loopback_check(struct fm_loopback *lb, int timeout_ms)
 {
     int fd = -1;
-    int rc = 0;
+    int rc = fm_loopback_connect(lb, &fd);
 
-    if (lb->listen_fd < 0) {
-        rc = fm_loopback_open(lb);
-        if (rc != 0) {
-            return rc;
-        }
+    if (rc == EINPROGRESS) {
+        rc = wait_connected(fd, timeout_ms);
+        close(fd);
     }
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return errno;
-    }
-    if (connect(fd, (const struct sockaddr *) &lb->addr, sizeof(lb->addr)) != 0) {
-        rc = (errno == EINPROGRESS)? wait_connected(fd, timeout_ms) : errno;
-    }
-    close(fd);
     fm_loopback_drain(lb);
     return rc;
 }

@@ -182,12 +182,7 @@ check_cost(struct guard *g, const struct cost *c)
 static bool
 parse_atom(struct guard *g, unsigned depth, struct cost *out)
 {
-    out->nodes = 1;
-    out->optional = 0;
-    out->empty_loops = 0;
-    out->empty_choices = 0;
-    out->nullable = false;
-    out->repeat_depth = 0;
+    *out = (struct cost) { .nodes = 1 };
     switch (*g->p) {
         case '(':
             if (depth + 1 > FM_REGEX_MAX_GROUP_DEPTH) {
@@ -296,12 +291,7 @@ parse_alt(struct guard *g, unsigned depth, struct cost *out)
     bool branch_nullable = true;
     size_t nullable_branches = 0;
 
-    out->nodes = 0;
-    out->optional = 0;
-    out->empty_loops = 0;
-    out->empty_choices = 0;
-    out->nullable = false;
-    out->repeat_depth = 0;
+    *out = (struct cost) { .nodes = 0 };
     while (*g->p != '\0' && !(*g->p == ')' && depth > 0)) {
         struct cost piece;
 

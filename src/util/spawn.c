@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: run a program and read what it prints, within a deadline
- * (faultmon/spawn.h).  Moved out of src/pcmk/attrd.c, so that the
- * observer's corosync-cfgtool runs as safely as attrd_updater does.
+ * (faultmon/spawn.h): the one process runner of the loop, the commands and
+ * the agents (agents/ocf/ocf_proc.c's fm_ocf_run() is this runner), so that
+ * fork, exec, the pipe, the closed descriptors, the deadline and the kill
+ * are written once.
  */
 #include <config.h>
 
@@ -22,13 +24,29 @@
 
 extern char **environ;
 
+void
+fm_spawn_child_reset(void)
+{
+    sigset_t none;
+
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (int sig = 1; sig < NSIG; sig++) {
+        signal(sig, SIG_DFL);
+    }
+    if (close_range(3, ~0U, 0) != 0) {
+        for (int fd = 3; fd < 1024; fd++) {
+            close(fd);
+        }
+    }
+}
+
 /* In the child: stdin from /dev/null, stdout and stderr into the pipe, no
  * signal blocked or ignored by the parent, no descriptor of the parent's
  * (the loop's lock) left open in the program. */
-static void
+static void __attribute__((noreturn))
 spawn_exec(char *const argv[], char *const envp[], int out_fd)
 {
-    sigset_t none;
     int null_fd = open("/dev/null", O_RDONLY);
 
     if (null_fd >= 0) {
@@ -36,59 +54,86 @@ spawn_exec(char *const argv[], char *const envp[], int out_fd)
     }
     dup2(out_fd, STDOUT_FILENO);
     dup2(out_fd, STDERR_FILENO);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    signal(SIGPIPE, SIG_DFL);
-    if (close_range(3, ~0U, 0) != 0) {
-        for (int fd = 3; fd < 1024; fd++) {
-            close(fd);
-        }
-    }
+    fm_spawn_child_reset();
     execve(argv[0], argv, envp);
     dprintf(STDERR_FILENO, "cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(127);
 }
 
-/* Read the child's output until it closes the pipe or the deadline passes;
- * what does not fit in \p out is read and dropped (counted in \p size), so
- * that a talkative program never blocks on a full pipe.
- * \return true when the pipe closed in time */
-static bool
-spawn_collect(int in_fd, uint64_t end_us, char *out, size_t out_len, size_t *size)
+/* One run: the child, its pipe, and what it printed so far. */
+struct spawn_run {
+    pid_t pid;
+    int fd;                 /* the pipe's read end, -1 once it closed */
+    bool exited;            /* reaped: status holds how it ended */
+    int status;
+    char *out;              /* NULL: the output is read and dropped */
+    size_t out_len;
+    size_t kept;            /* bytes in out */
+    size_t size;            /* bytes printed in all */
+};
+
+/* What fits of \p chunk into the run's buffer, NUL-terminated. */
+static void
+spawn_keep(struct spawn_run *r, const char *chunk, size_t n)
 {
-    size_t used = 0;
+    size_t take = 0;
 
+    r->size += n;
+    if (r->out == NULL || r->kept + 1 >= r->out_len) {
+        return;
+    }
+    take = (n < r->out_len - 1 - r->kept)? n : r->out_len - 1 - r->kept;
+    memcpy(r->out + r->kept, chunk, take);
+    r->kept += take;
+    r->out[r->kept] = '\0';
+}
+
+/*
+ * Read the output until the program has exited and what it wrote is read;
+ * what does not fit is read and dropped (counted), so that a talkative
+ * program never blocks on a full pipe.  Its exit, not the pipe's end, ends
+ * the wait: a program that daemonizes leaves the pipe open in its daemon,
+ * whose later output is not waited for.
+ *
+ * \return false when the deadline came first
+ */
+static bool
+spawn_collect(struct spawn_run *r, uint64_t end_us)
+{
     for (;;) {
-        struct pollfd pfd = { .fd = in_fd, .events = POLLIN };
+        struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
         uint64_t now_us = fm_now_us();
-        char chunk[512];
+        int wait_ms = 0;
+        char chunk[1024];
         ssize_t got = 0;
-        int ready = 0;
 
-        if (now_us >= end_us) {
-            return false;
+        if (!r->exited) {
+            r->exited = (waitpid(r->pid, &r->status, WNOHANG) == r->pid);
         }
-        ready = poll(&pfd, 1, (int) ((end_us - now_us + 999) / 1000));
-        if (ready < 0 && errno != EINTR) {
-            return false;
-        }
-        if (ready <= 0) {
-            continue;
-        }
-        got = read(in_fd, chunk, sizeof(chunk));
-        if (got == 0) {
+        if (r->exited && r->fd < 0) {
             return true;
         }
-        if (got > 0) {
-            *size += (size_t) got;
+        if (now_us >= end_us) {
+            return r->exited;
         }
-        if (got > 0 && out != NULL && out_len > 0) {
-            size_t room = out_len - 1 - used;
-            size_t take = ((size_t) got < room)? (size_t) got : room;
-
-            memcpy(out + used, chunk, take);
-            used += take;
-            out[used] = '\0';
+        /* Exited: drain what is there.  Running: wake to look for its exit
+         * (soon once its output has ended: it is exiting). */
+        wait_ms = r->exited? 0 : (r->fd < 0)? 2 : 20;
+        if ((uint64_t) wait_ms * 1000u > end_us - now_us) {
+            wait_ms = (int) ((end_us - now_us + 999) / 1000);
+        }
+        if (poll(&pfd, (r->fd < 0)? 0 : 1, wait_ms) <= 0) {
+            if (r->exited) {
+                return true;
+            }
+            continue;
+        }
+        got = read(r->fd, chunk, sizeof(chunk));
+        if (got > 0) {
+            spawn_keep(r, chunk, (size_t) got);
+        } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+            close(r->fd);
+            r->fd = -1;
         }
     }
 }
@@ -122,59 +167,64 @@ int
 fm_spawn_run(char *const argv[], uint64_t timeout_ms, char *out, size_t out_len,
              size_t *out_size)
 {
-    return fm_spawn_run_env(argv, environ, timeout_ms, out, out_len, out_size);
+    return fm_spawn_run_capture(argv, environ, timeout_ms, 0, out, out_len, NULL, out_size);
 }
 
 int
 fm_spawn_run_env(char *const argv[], char *const envp[], uint64_t timeout_ms, char *out,
                  size_t out_len, size_t *out_size)
 {
-    int pipefd[2] = { -1, -1 };
-    int status = 0;
+    return fm_spawn_run_capture(argv, envp, timeout_ms, 0, out, out_len, NULL, out_size);
+}
+
+int
+fm_spawn_run_capture(char *const argv[], char *const envp[], uint64_t timeout_ms,
+                     unsigned int flags, char *out, size_t out_len, size_t *out_kept,
+                     size_t *out_size)
+{
+    struct spawn_run r = { .fd = -1, .out = out, .out_len = out_len };
+    bool say_why = (flags & FM_SPAWN_KEEP_OUTPUT) == 0 && out != NULL;
+    uint64_t end_us = fm_now_us() + timeout_ms * 1000u;
     bool in_time = false;
-    size_t size = 0;
-    pid_t pid = 0;
+    int rc = fm_spawn_start(argv, envp, &r.pid, &r.fd);
 
     if (out != NULL && out_len > 0) {
         out[0] = '\0';
     }
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", argv[0], strerror(errno));
+    if (rc != 0) {
+        if (say_why) {
+            snprintf(out, out_len, "cannot run %s: %s", argv[0], strerror(rc));
         }
-        return -1;
+        r.pid = 0;
+    } else {
+        in_time = spawn_collect(&r, end_us);
     }
-    pid = fork();
-    if (pid == 0) {
-        spawn_exec(argv, envp, pipefd[1]);
+    if (r.fd >= 0) {
+        close(r.fd);
     }
-    close(pipefd[1]);
-    if (pid < 0) {
-        if (out != NULL) {
-            snprintf(out, out_len, "cannot run %s: %s", argv[0], strerror(errno));
+    if (r.pid > 0 && !r.exited) {
+        kill(r.pid, SIGKILL);
+        while (waitpid(r.pid, &r.status, 0) < 0 && errno == EINTR) {
+            continue;
         }
-        close(pipefd[0]);
-        return -1;
     }
-    in_time = spawn_collect(pipefd[0], fm_now_us() + timeout_ms * 1000u, out, out_len, &size);
-    close(pipefd[0]);
-    if (!in_time) {
-        kill(pid, SIGKILL);
-    }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        continue;
+    if (out_kept != NULL) {
+        *out_kept = r.kept;
     }
     if (out_size != NULL) {
-        *out_size = size;
+        *out_size = r.size;
+    }
+    if (rc != 0) {
+        return -1;
     }
     if (!in_time) {
-        if (out != NULL) {
+        if (say_why) {
             snprintf(out, out_len, "no answer within %llu ms", (unsigned long long) timeout_ms);
         }
         return -1;
     }
-    if (WIFEXITED(status)) {
-        return WEXITSTATUS(status);
+    if (WIFEXITED(r.status)) {
+        return WEXITSTATUS(r.status);
     }
-    return WIFSIGNALED(status)? 128 + WTERMSIG(status) : -1;
+    return WIFSIGNALED(r.status)? 128 + WTERMSIG(r.status) : -1;
 }

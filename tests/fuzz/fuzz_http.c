@@ -35,7 +35,9 @@
 
 #include <faultmon/http.h>
 #include <faultmon/log.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/runconf.h>
+#include <faultmon/status_set.h>
 #include "probe_int.h"
 
 #include "fuzz_common.h"

@@ -27,6 +27,8 @@
 
 #include <sanitizer/allocator_interface.h>
 
+#include <faultmon/probe_opts.h>
+#include <faultmon/regex_linear.h>
 #include <faultmon/target.h>
 
 #include "ocf_common.h"

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include <faultmon/http.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/runconf.h>
 #include <faultmon/scheme.h>
 #include <faultmon/target.h>

@@ -26,8 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultmon/parse.h>
 #include <faultmon/state.h>
+#include <faultmon/status_set.h>
 #include <faultmon/target.h>
+#include <faultmon/text.h>
 #include <faultmon/words.h>
 
 #include "ocf_common.h"

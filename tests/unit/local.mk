@@ -275,6 +275,8 @@ tests_unit_test_ocf_rc_LDADD = $(FM_UNIT_LDADD)
 endif
 TESTS += tests/unit/simulate.sh
 dist_check_SCRIPTS += tests/unit/simulate.sh
+TESTS += tests/unit/probe-timeout.sh
+dist_check_SCRIPTS += tests/unit/probe-timeout.sh
 TESTS += tests/unit/sizes.sh tests/unit/headers.sh tests/unit/toy-protocol.sh
 dist_check_SCRIPTS += tests/unit/sizes.sh tests/unit/headers.sh tests/unit/toy-protocol.sh
 EXTRA_DIST += tests/unit/toy/toy.c

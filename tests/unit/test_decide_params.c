@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include <faultmon/decide.h>
-#include <faultmon/target.h>        /* FM_DEFAULT_TIMEOUT_MS */
+#include <faultmon/probe_opts.h>    /* FM_DEFAULT_TIMEOUT_MS */
 
 struct opt_case {
     const char *name;

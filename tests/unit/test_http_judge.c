@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <faultmon/http.h>
+#include <faultmon/status_set.h>
 
 #define REPLY(s) s, sizeof(s) - 1
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <faultmon/http.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
 
 static void

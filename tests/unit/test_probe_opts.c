@@ -17,6 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <faultmon/probe_opts.h>
+#include <faultmon/regex_linear.h>
+#include <faultmon/status_set.h>
 #include <faultmon/target.h>
 
 static void

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/regex_guard.h>
 #include <faultmon/target.h>
 

@@ -17,8 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/probe_params.h>
 #include <faultmon/runconf.h>
+#include <faultmon/status_set.h>
 
 /* One parameter: a good value and what it must set, a refused one and a
  * part of its message, and a name no table knows. */
@@ -295,7 +297,8 @@ static const struct param_case param_cases[] = {
     { "Dependency_list", "tcp://db:5432, redis://cache:6379", dependency_set, "80/udp",
       "Dependency_list: invalid item '80/udp'", "Dependencies_list" },
     { "Probe_timeout", "2500ms", timeout_set, "0",
-      "invalid Probe_timeout '0': expected a positive duration such as 5s", "Probe_time_out" },
+      "invalid value '0' for Probe_timeout: expected a duration such as 300, 300s, 5m or 500ms, "
+      "from 100 ms to 3600 s", "Probe_time_out" },
     { "expect_status", "401", expect_set, "200-1000", "expect_status: invalid status list '200-1000'",
       "expected_status" },
     { "receive_regex", "up|ok", regex_set, "(", "receive_regex: ", "receive_regexp" },
@@ -485,8 +488,8 @@ test_decision_parameters(void **state)
     assert_int_equal(fm_run_config_set(&cfg, "Retry_count", "many", err, sizeof(err)), EINVAL);
     fm_run_config_clear(&cfg);
 
-    /* Probe_timeout is in both tables: the decision engine bounds it too
-     * (an hour at most), past the probe table's own check. */
+    /* Probe_timeout has the decision engine's bounds (an hour at most)
+     * whichever table's name set it. */
     fm_run_config_init(&cfg);
     assert_int_equal(fm_run_config_set(&cfg, "Probe_timeout", "2h", err, sizeof(err)), EINVAL);
     assert_non_null(strstr(err, "Probe_timeout"));

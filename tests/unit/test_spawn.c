@@ -3,12 +3,17 @@
  * Unit tests: running a program within a deadline (src/util/spawn.c), with
  * /bin/sh scripts given as argument vectors: the whole output and its size,
  * an output past the buffer (read to its end, counted, cut), a NUL in it,
- * the exit status, a signal, a program that is not there, and the deadline.
+ * the exit status, a signal, a program that is not there, and the deadline;
+ * the agents' contract (the output kept at the deadline, the kept count),
+ * a program that daemonizes, and signals the caller ignores.
  */
 #include <config.h>
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -76,6 +81,81 @@ test_failures(void **state)
     assert_true(fm_now_us() - t0 < 2000000u);
 }
 
+/* The deadline kills the program (the one the runner started, whose PID it
+ * printed: gone, not left running), and the agents' flag keeps what it
+ * wrote instead of the reason. */
+static void
+test_deadline_kills(void **state)
+{
+    char *argv[] = { (char *) "/bin/sh", (char *) "-c", (char *) "echo $$; exec sleep 10", NULL };
+    char out[64];
+    char path[64];
+    size_t kept = 0;
+    uint64_t t0 = fm_now_us();
+    FILE *cmdline = NULL;
+
+    (void) state;
+    assert_int_equal(fm_spawn_run_capture(argv, NULL, 300, FM_SPAWN_KEEP_OUTPUT, out, sizeof(out),
+                                          &kept, NULL), -1);
+    assert_true(fm_now_us() - t0 < 2000000u);
+    assert_int_equal(kept, strlen(out));
+    assert_true(atoi(out) > 0);
+    /* Reaped: no process of that PID runs sleep (the number may be reused). */
+    snprintf(path, sizeof(path), "/proc/%d/cmdline", atoi(out));
+    cmdline = fopen(path, "r");
+    if (cmdline != NULL) {
+        char text[64] = "";
+
+        if (fgets(text, sizeof(text), cmdline) != NULL) {
+            assert_null(strstr(text, "sleep"));
+        }
+        fclose(cmdline);
+    }
+}
+
+/* A program that leaves a daemon holding its output (apachectl start):
+ * its exit ends the run, not the daemon's deadline. */
+static void
+test_daemonizing_program(void **state)
+{
+    char out[64];
+    uint64_t t0 = fm_now_us();
+
+    (void) state;
+    assert_int_equal(run_sh("(sleep 3 &); echo started", 2500, out, sizeof(out), NULL), 0);
+    assert_string_equal(out, "started\n");
+    assert_true(fm_now_us() - t0 < 2000000u);
+}
+
+/* A signal the caller ignores is the program's default again. */
+static void
+test_signals_reset(void **state)
+{
+    char out[64];
+    void (*old)(int) = signal(SIGTERM, SIG_IGN);
+
+    (void) state;
+    assert_int_equal(run_sh("kill -TERM $$; echo survived", 2000, out, sizeof(out), NULL),
+                     128 + SIGTERM);
+    signal(SIGTERM, old);
+}
+
+/* Output past the buffer: kept count and total size. */
+static void
+test_capture_counts(void **state)
+{
+    char *argv[] = { (char *) "/bin/sh", (char *) "-c", (char *) "yes | head -c 100000", NULL };
+    char out[32];
+    size_t kept = 0;
+    size_t size = 0;
+
+    (void) state;
+    assert_int_equal(fm_spawn_run_capture(argv, NULL, 5000, 0, out, sizeof(out), &kept, &size), 0);
+    assert_int_equal(kept, sizeof(out) - 1);
+    assert_int_equal(strlen(out), sizeof(out) - 1);
+    assert_int_equal(size, 100000);
+}
+
 int
 main(void)
 {
@@ -83,6 +163,10 @@ main(void)
         cmocka_unit_test(test_output),
         cmocka_unit_test(test_past_buffer),
         cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_deadline_kills),
+        cmocka_unit_test(test_daemonizing_program),
+        cmocka_unit_test(test_signals_reset),
+        cmocka_unit_test(test_capture_counts),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,9 @@
 #include <cmocka.h>
 
 #include <faultmon/http.h>
+#include <faultmon/parse.h>
+#include <faultmon/probe_opts.h>
+#include <faultmon/status_set.h>
 #include <faultmon/target.h>
 
 struct uri_case {

@@ -17,7 +17,9 @@
 #include <cmocka.h>
 
 #include <faultmon/http.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
+#include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 
 struct redact_case {
