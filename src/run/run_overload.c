@@ -13,6 +13,13 @@
  * normal rules judge the cycle.  The body comes through the engine's body
  * sink (a receive regex that matches anything makes the HTTP probe hand
  * over its window).
+ *
+ * The kernel is the second witness (faultmon/accept_queue.h): the page's
+ * port is looked at when the page is asked for and again when it is over
+ * without an answer; a server that answers no page (an nginx whose
+ * connection table is full closes the page's connection as it closed the
+ * probe's) but still accepts, and is full, is overloaded too.  A page that
+ * answered is believed over the kernel.
  */
 #include <config.h>
 
@@ -131,7 +138,24 @@ overload_begin(struct fm_run_overload *ov, const struct fm_probe_run *probe, boo
         return false;
     }
     ov->started = true;
+    ov->queue_before = fm_accept_queue_read(ov->target.port, &ov->queue) == 0;
     return true;
+}
+
+/* The page is over: without its answer, the kernel's second look. */
+static void
+overload_queue_judge(struct fm_run_overload *ov)
+{
+    struct fm_accept_queue after;
+
+    if (ov->queue_judged || !ov->queue_before || ov->body_seen || ov->why[0] != '\0') {
+        return;
+    }
+    ov->queue_judged = true;
+    if (fm_accept_queue_read(ov->target.port, &after) == 0
+        && fm_accept_queue_overloaded(&ov->queue, &after, ov->capacity, ov->why, sizeof(ov->why))) {
+        fm_log_debug("overload: the status page did not answer; the kernel: %s", ov->why);
+    }
 }
 
 /* The sooner of two waits, -1 being "none". */
@@ -160,12 +184,18 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
     if (ov->cycle_us != cycle_start_us) {
         ov->cycle_us = cycle_start_us;      /* a new cycle: no evidence yet */
         ov->started = false;
+        ov->body_seen = false;
+        ov->queue_before = false;
+        ov->queue_judged = false;
         ov->why[0] = '\0';
     }
     reading = ov->started || overload_begin(ov, probe, done, deadline_us, now_us);
     if (reading && !fm_probe_run_dispatch(ov->run, now_us)) {
         *wait_ms = sooner(*wait_ms, fm_probe_run_wait_ms(ov->run, now_us));
         return true;
+    }
+    if (reading) {
+        overload_queue_judge(ov);
     }
     if (!done && !reading) {
         uint64_t slow_us = deadline_us - ov->timeout_ms * 500u;

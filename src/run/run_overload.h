@@ -15,6 +15,7 @@
 
 #include <qb/qbloop.h>
 
+#include <faultmon/accept_queue.h>
 #include <faultmon/overload.h>
 #include <faultmon/probe.h>
 #include <faultmon/target.h>
@@ -30,6 +31,9 @@ struct fm_run_overload {
     bool started;                   /* in this cycle */
     bool body_seen;                 /* the page's body came, in this cycle */
     char why[FM_OVERLOAD_WHY_MAX];  /* "all 4 workers busy"; "": no evidence */
+    bool queue_before;              /* the kernel's first look was taken */
+    bool queue_judged;              /* and its second, in this cycle */
+    struct fm_accept_queue queue;   /* the first look at the page's port */
 };
 
 /*!
