@@ -7,8 +7,9 @@
  * loop, and only when a cycle is slow or failed: a healthy cycle costs
  * nothing.  It starts at the slow point (half the cycle's deadline) or at
  * once when the cycle fails earlier, with a bound of its own of three
- * Probe_timeouts: such a cycle lasts at most four then (the loop never
- * waits meanwhile: it is one more engine on its epoll).  A server that does not answer it (a
+ * Probe_timeouts: such a cycle lasts at most three and a half then (the
+ * loop never waits meanwhile: it is one more engine on its epoll; the
+ * figures are in doc/overload.md).  A server that does not answer it (a
  * SIGSTOPped or deadlocked one answers nothing) gives no evidence, and the
  * normal rules judge the cycle.  The body comes through the engine's body
  * sink (a receive regex that matches anything makes the HTTP probe hand
