@@ -20,7 +20,9 @@
  * without an answer; a server that answers no page (an nginx whose
  * connection table is full closes the page's connection as it closed the
  * probe's) but still accepts, and is full, is overloaded too.  A page that
- * answered is believed over the kernel.
+ * answered is believed over the kernel.  With tcp://HOST:PORT for the
+ * page there is no page: the kernel only, its two looks two Probe_timeouts
+ * apart (a busy server's workers must have time to finish a request).
  */
 #include <config.h>
 
@@ -37,6 +39,7 @@
 
 #define FM_OVERLOAD_PAGE_BYTES (64 * 1024)
 #define FM_OVERLOAD_BOUND_FACTOR 3   /* the page's bound, in Probe_timeouts */
+#define FM_OVERLOAD_KERNEL_FACTOR 2  /* without a page: the looks' distance */
 
 /* The page's body, judged as it comes: mod_status first, then stub_status. */
 static void
@@ -63,13 +66,21 @@ on_body(void *ctx, const char *body, size_t len)
 static int
 overload_init(struct fm_run_overload *ov, const struct fm_probe_opts *probe, char *err, size_t err_len)
 {
-    int rc = fm_target_parse(probe->overload_status_url, true, &ov->target, err, err_len);
+    /* A page is a GET (an http:// URI); tcp://HOST:PORT names a port. */
+    bool tcp = strncmp(probe->overload_status_url, "tcp://", 6) == 0;
+    int rc = fm_target_parse(probe->overload_status_url, !tcp, &ov->target, err, err_len);
 
     if (rc != 0) {
         return rc;
     }
     ov->capacity = probe->overload_capacity;
     ov->timeout_ms = probe->timeout_ms;
+    if (ov->target.scheme == FM_SCHEME_TCP) {
+        /* No page: the kernel only.  The engine is made all the same (the
+         * loop watches its fd like any other) and never started. */
+        ov->kernel_only = true;
+        return fm_probe_run_new(&ov->target, 1, &ov->opts, &ov->run, err, err_len);
+    }
     ov->opts.tls_verify = probe->tls_verify;
     ov->opts.max_reply_bytes = FM_OVERLOAD_PAGE_BYTES;
     ov->opts.receive_window_bytes = FM_OVERLOAD_PAGE_BYTES;
@@ -135,6 +146,12 @@ overload_begin(struct fm_run_overload *ov, const struct fm_probe_run *probe, boo
      * the probe would have; a server that answers it late but answers is
      * busy, not stopped, and one that is stopped never answers. */
     ov->opts.timeout_ms = ov->timeout_ms * FM_OVERLOAD_BOUND_FACTOR;
+    if (ov->kernel_only) {
+        ov->started = fm_accept_queue_read(ov->target.port, &ov->queue) == 0;
+        ov->queue_before = ov->started;
+        ov->kernel_due_us = now_us + ov->timeout_ms * FM_OVERLOAD_KERNEL_FACTOR * 1000u;
+        return ov->started;
+    }
     if (fm_probe_run_start(ov->run, now_us) != 0) {
         return false;
     }
@@ -191,7 +208,11 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
         ov->why[0] = '\0';
     }
     reading = ov->started || overload_begin(ov, probe, done, deadline_us, now_us);
-    if (reading && !fm_probe_run_dispatch(ov->run, now_us)) {
+    if (reading && ov->kernel_only && !ov->queue_judged && now_us < ov->kernel_due_us) {
+        *wait_ms = sooner(*wait_ms, (int) ((ov->kernel_due_us - now_us + 999) / 1000u));
+        return true;
+    }
+    if (reading && !ov->kernel_only && !fm_probe_run_dispatch(ov->run, now_us)) {
         *wait_ms = sooner(*wait_ms, fm_probe_run_wait_ms(ov->run, now_us));
         return true;
     }

@@ -34,6 +34,8 @@ struct fm_run_overload {
     bool queue_before;              /* the kernel's first look was taken */
     bool queue_judged;              /* and its second, in this cycle */
     struct fm_accept_queue queue;   /* the first look at the page's port */
+    bool kernel_only;               /* tcp://HOST:PORT: no page, the kernel only */
+    uint64_t kernel_due_us;         /* then: the second look's time */
 };
 
 /*!

@@ -12,7 +12,9 @@
 # restart.  The same nginx SIGSTOPped (master and worker, which this
 # script started and checked) while ab still holds its connections: the
 # probe's connection waits in the accept queue and nothing is accepted:
-# the normal rules, a restart.
+# the normal rules, a restart.  A second loop beside it has no status
+# page (overload_status_url=tcp://HOST:PORT: the kernel only) and judges
+# alike.
 #
 # Heartbeat's ocf:heartbeat:nginx, side by side (its monitor under a 10 s
 # op timeout as Pacemaker kills it): at OCF_CHECK_LEVEL 0 it only looks
@@ -42,7 +44,7 @@ fi
 tap_watchdog 150
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 11
+plan 14
 
 dir=$FM_TMP/nginx
 mkdir -p "$dir/tmp" "$dir/htdocs"
@@ -95,6 +97,14 @@ fm_cleanup_add "kill -TERM $loop 2>/dev/null; wait $loop 2>/dev/null"
 wait_log() { fm_wait_log "$log" "$1" "$2" "$loop"; }
 wait_log 'monitoring 1 target' 10
 ok_if $? "the loop started against a healthy nginx"
+klog=$FM_TMP/kernel.err
+"$FAULTMON" run kernel --no-env -v --no-pacemaker --param "Monitor_Uri_List=http://127.0.0.1:$port/health" \
+    --param Thorough_probe_interval=1s --param Probe_timeout=1s --param Retry_count=1 \
+    --param "overload_status_url=tcp://127.0.0.1:$port" --param overload_capacity=6 2>"$klog" &
+kloop=$!
+fm_cleanup_add "kill -TERM $kloop 2>/dev/null; wait $kloop 2>/dev/null"
+fm_wait_log "$klog" 'monitoring 1 target' 10 "$kloop"
+ok_if $? "a second loop, with no status page (tcp://: the kernel only), started"
 
 # Every connection busy: 6 clients, each download 16 s; -r: ab goes on
 # when nginx closes a connection it has no room for.
@@ -123,9 +133,11 @@ like "$(grep -m1 'overloaded, not restarting' "$log")" 'state degraded, action d
     "degraded (OCF 190), with the reason"
 like "$(grep -m1 'overloaded, not restarting' "$log")" 'accept queue empty' \
     "the evidence is the kernel's: nginx closed the status request too"
+fm_wait_log "$klog" 'all 6 connections busy.*overloaded, not restarting' 15 "$kloop"
+ok_if $? "without a status page: held as overloaded on the kernel's word alone" || diag_file "$klog"
 sleep 4
-! grep -q 'action restart' "$log"
-ok_if $? "no restart while overloaded" || diag_file "$log"
+! grep -q 'action restart' "$log" "$klog"
+ok_if $? "no restart while overloaded" || diag_file "$log" "$klog"
 if [ -x "$HEARTBEAT" ]; then
     hb_busy0=$(heartbeat_monitor 0)
     hb_busy10=$(heartbeat_monitor 10)
@@ -140,6 +152,8 @@ wait_log 'action restart' 15
 ok_if $? "the same nginx SIGSTOPped: restarted (nothing accepted, no excuse)" || diag_file "$log"
 ! grep 'action restart' "$log" | grep -q 'overloaded'
 ok_if $? "the restart does not claim overload"
+fm_wait_log "$klog" 'action restart' 15 "$kloop"
+ok_if $? "without a status page, the stopped nginx: restarted too" || diag_file "$klog"
 if [ -x "$HEARTBEAT" ]; then
     hb_stop0=$(heartbeat_monitor 0)
     hb_stop10=$(heartbeat_monitor 10)

@@ -8,7 +8,9 @@
 # looks see connections waiting at both and some of them accepted between:
 # overloaded, held (degraded, no restart).  The same Apache SIGSTOPped (its
 # parent and children, which this script started): the queue stays, nothing
-# is accepted: no evidence, a restart.
+# is accepted: no evidence, a restart.  A second loop beside it has no
+# status page at all (overload_status_url=tcp://HOST:PORT: the kernel only)
+# and must judge alike.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -32,7 +34,7 @@ fi
 tap_watchdog 120
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 7
+plan 11
 
 dir=$FM_TMP/apache
 mkdir -p "$dir/run" "$dir/htdocs" "$dir/cgi-bin"
@@ -92,6 +94,14 @@ fm_cleanup_add "kill -TERM $loop 2>/dev/null; wait $loop 2>/dev/null"
 wait_log() { fm_wait_log "$log" "$1" "$2" "$loop"; }
 wait_log 'monitoring 1 target' 10
 ok_if $? "the loop started against a healthy Apache"
+klog=$FM_TMP/kernel.err
+"$FAULTMON" run kernel --no-env -v --no-pacemaker --param "Monitor_Uri_List=http://127.0.0.1:$port/health" \
+    --param Thorough_probe_interval=1s --param Probe_timeout=1s --param Retry_count=1 \
+    --param "overload_status_url=tcp://127.0.0.1:$port" 2>"$klog" &
+kloop=$!
+fm_cleanup_add "kill -TERM $kloop 2>/dev/null; wait $kloop 2>/dev/null"
+fm_wait_log "$klog" 'monitoring 1 target' 10 "$kloop"
+ok_if $? "a second loop, with no status page (tcp://: the kernel only), started"
 
 # 40 clients on 4 workers, each request a second: 36 wait in the queue.
 "$AB" -q -s 60 -t 30 -n 100000 -c 40 "http://127.0.0.1:$port/cgi-bin/slow" >"$FM_TMP/ab.out" 2>&1 &
@@ -105,9 +115,11 @@ diag "$line"
 like "$line" 'state degraded, action degraded' "degraded (OCF 190), with the reason"
 ! grep -q 'all 4 workers busy' "$log"
 ok_if $? "the status page, behind the queue, never answered in time" || diag_file "$log"
+fm_wait_log "$klog" 'accepted slowly: overloaded, not restarting' 20 "$kloop"
+ok_if $? "without a status page: held as overloaded on the kernel's word alone" || diag_file "$klog"
 sleep 3
-! grep -q 'action restart' "$log"
-ok_if $? "no restart while overloaded" || diag_file "$log"
+! grep -q 'action restart' "$log" "$klog"
+ok_if $? "no restart while overloaded" || diag_file "$log" "$klog"
 
 # The same server, stopped under the same load: the queue stays full.
 children=$(ps -o pid= --ppid "$apache")
@@ -120,6 +132,10 @@ wait_log 'action restart' 20
 ok_if $? "the same Apache SIGSTOPped: restarted (nothing accepted, no excuse)" || diag_file "$log"
 ! grep 'action restart' "$log" | grep -q 'overloaded'
 ok_if $? "the restart does not claim overload"
+fm_wait_log "$klog" 'action restart' 20 "$kloop"
+ok_if $? "without a status page, the stopped Apache: restarted too" || diag_file "$klog"
+! grep 'action restart' "$klog" | grep -q 'overloaded'
+ok_if $? "that restart does not claim overload either"
 for c in $children; do
     kill -CONT "$c"
 done
