@@ -23,6 +23,7 @@
 #include <faultmon/words.h>
 
 #include "ocf_apache_int.h"
+#include "ocf_web_overload.h"
 #include "ocf_conf_chain.h"
 
 #define DEFAULT_TESTREGEX "</ *html *>"
@@ -393,6 +394,10 @@ fm_apache_translate_params(const char *port_list, const char *status_url, const 
     if (fm_apache_param_set("testregex") && fm_regex_check(testregex, why, sizeof(why)) != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid testregex '%.64s%s': %s", testregex,
                            (strlen(testregex) > 64)? "..." : "", why);
+    }
+    rc = fm_web_overload_url(true, status_url, base_url);
+    if (rc != PCMK_OCF_OK) {
+        return rc;
     }
     if (heartbeat) {
         if (fm_apache_param_set("statusurl")) {

@@ -18,6 +18,7 @@
 #include "ocf_conf_chain.h"
 #include "ocf_nginx.h"
 #include "ocf_nginx_int.h"
+#include "ocf_web_overload.h"
 
 /* ocf:heartbeat:nginx's NGINXDLIST, in its order. */
 static const char *const nginx_search[] = { "/usr/sbin/nginx", "/usr/local/sbin/nginx", NULL };
@@ -188,12 +189,10 @@ fm_nginx_resolve_rest(struct apache *a)
 int
 fm_nginx_translate_params(const char *port_list, const char *status_url, const char *base_url)
 {
-    (void) status_url;
-    (void) base_url;
     if (!fm_apache_param_set("Port_list") && port_list[0] != '\0') {
         fm_ocf_param_set("Port_list", port_list);
     }
-    return PCMK_OCF_OK;
+    return fm_web_overload_url(false, status_url, base_url);
 }
 
 bool
