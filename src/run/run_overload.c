@@ -160,6 +160,39 @@ overload_begin(struct fm_run_overload *ov, const struct fm_probe_run *probe, boo
     return true;
 }
 
+/* Whether the service's failures are all of a server that gave no answer:
+ * a timeout, or a connection closed or reset before a reply (a full nginx
+ * closes what it has no room for).  A server that answered, with a wrong
+ * status or content, was not too busy to answer: its answer is judged,
+ * however busy it is.  Refused (no listener) and TLS failures are not
+ * overload either. */
+static bool
+failed_unanswered(const struct fm_probe_run *probe)
+{
+    size_t n = 0;
+    const struct fm_result *r = fm_probe_run_results(probe, &n);
+    bool failed = false;
+
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].target->dependency || fm_result_class(&r[i]) == FM_CLASS_OK) {
+            continue;
+        }
+        failed = true;
+        switch (r[i].reason) {
+            case FM_REASON_CONNECT_TIMEOUT:
+            case FM_REASON_TLS_TIMEOUT:
+            case FM_REASON_SEND_FAILED:
+            case FM_REASON_SEND_TIMEOUT:
+            case FM_REASON_READ_FAILED:
+            case FM_REASON_READ_TIMEOUT:
+                break;
+            default:
+                return false;
+        }
+    }
+    return failed;
+}
+
 /* The page is over: without its answer, the kernel's second look. */
 static void
 overload_queue_judge(struct fm_run_overload *ov)
@@ -205,7 +238,11 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
         ov->body_seen = false;
         ov->queue_before = false;
         ov->queue_judged = false;
+        ov->unanswered = false;
         ov->why[0] = '\0';
+    }
+    if (done) {
+        ov->unanswered = failed_unanswered(probe);
     }
     reading = ov->started || overload_begin(ov, probe, done, deadline_us, now_us);
     if (reading && ov->kernel_only && !ov->queue_judged && now_us < ov->kernel_due_us) {
@@ -216,7 +253,7 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
         *wait_ms = sooner(*wait_ms, fm_probe_run_wait_ms(ov->run, now_us));
         return true;
     }
-    if (reading) {
+    if (reading && done) {
         overload_queue_judge(ov);
     }
     if (!done && !reading) {
@@ -230,7 +267,8 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
 const char *
 fm_run_overload_evidence(const struct fm_run_overload *ov, uint64_t cycle_start_us)
 {
-    if (!ov->enabled || !ov->started || ov->cycle_us != cycle_start_us || ov->why[0] == '\0') {
+    if (!ov->enabled || !ov->started || ov->cycle_us != cycle_start_us || !ov->unanswered
+        || ov->why[0] == '\0') {
         return NULL;
     }
     return ov->why;

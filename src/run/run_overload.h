@@ -35,6 +35,7 @@ struct fm_run_overload {
     bool queue_judged;              /* and its second, in this cycle */
     struct fm_accept_queue queue;   /* the first look at the page's port */
     bool kernel_only;               /* tcp://HOST:PORT: no page, the kernel only */
+    bool unanswered;                /* the cycle failed with no answer (a timeout, a reset) */
     uint64_t kernel_due_us;         /* then: the second look's time */
 };
 
@@ -65,7 +66,9 @@ bool fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run 
                           uint64_t cycle_start_us, int *wait_ms);
 
 /*! \brief The evidence of the cycle begun at \p cycle_start_us ("all 4
- *         workers busy"), or NULL (none, or only an earlier cycle's). */
+ *         workers busy"), or NULL (none, only an earlier cycle's, or a
+ *         cycle whose server answered: only a timeout or a connection
+ *         closed before a reply can be overload). */
 const char *fm_run_overload_evidence(const struct fm_run_overload *ov, uint64_t cycle_start_us);
 
 #endif
