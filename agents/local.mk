@@ -70,6 +70,11 @@ FM_OCF_NGINX_SOURCES = \
 	agents/web/ocf_nginx_conf.c \
 	agents/web/ocf_nginx_params.c
 
+# Both: overload_status_url=auto from the server's configuration.
+FM_OCF_WEB_OVERLOAD_SOURCES = \
+	agents/web/ocf_web_overload.c \
+	agents/web/ocf_web_overload.h
+
 agents_faultmon_ocf_SOURCES = \
 	agents/faultmon_ocf.c \
 	$(FM_OCF_COMMON_SOURCES) \
@@ -79,6 +84,7 @@ agents_faultmon_ocf_SOURCES = \
 	agents/ocf_guard.h \
 	agents/ocf_guard_monitor.c \
 	$(FM_OCF_NGINX_SOURCES) \
+	$(FM_OCF_WEB_OVERLOAD_SOURCES) \
 	agents/ocf_httpmon.c \
 	agents/ocf_httpmon.h \
 	agents/ocf_metadata.h
@@ -147,7 +153,8 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-differential.sh \
 	tests/agents/agent-state.sh \
 	tests/agents/agent-policy.sh \
-	tests/agents/agent-leftovers.sh
+	tests/agents/agent-leftovers.sh \
+	tests/agents/agent-overload-url.sh
 
 TESTS += $(FM_AGENT_TESTS)
 EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-lib.sh

@@ -113,6 +113,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/ldap_ber.c \
 	src/probe/match.c \
 	src/probe/overload_status.c \
+	src/probe/accept_queue.c \
 	src/probe/mysql.c \
 	src/probe/mysql_wire.c \
 	src/probe/pgsql_wire.c \
@@ -272,6 +273,7 @@ noinst_HEADERS = \
 	include/faultmon/probe_opts.h \
 	include/faultmon/probe_params.h \
 	include/faultmon/overload.h \
+	include/faultmon/accept_queue.h \
 	include/faultmon/psi.h \
 	include/faultmon/recovery.h \
 	include/faultmon/regex_guard.h \

@@ -21,6 +21,7 @@
 
 #include "ocf_apache.h"
 #include "ocf_web.h"
+#include "ocf_web_overload.h"
 
 #define DEFAULT_TESTREGEX "</ *html *>"
 #define DEFAULT_ENVFILES "/etc/apache2/envvars"
@@ -312,6 +313,10 @@ fm_apache_translate_params(const char *port_list, const char *status_url, const 
     if (fm_web_param_set("testregex") && fm_regex_check(testregex, why, sizeof(why)) != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "invalid testregex '%.64s%s': %s", testregex,
                            (strlen(testregex) > 64)? "..." : "", why);
+    }
+    rc = fm_web_overload_url(true, status_url, base_url);
+    if (rc != PCMK_OCF_OK) {
+        return rc;
     }
     if (heartbeat) {
         if (fm_web_param_set("statusurl")) {

@@ -15,6 +15,7 @@
 
 #include "ocf_nginx.h"
 #include "ocf_web.h"
+#include "ocf_web_overload.h"
 
 /* ocf:heartbeat:nginx's NGINXDLIST, in its order. */
 static const char *const nginx_search[] = { "/usr/sbin/nginx", "/usr/local/sbin/nginx", NULL };
@@ -171,12 +172,10 @@ fm_nginx_resolve_rest(struct fm_web *w)
 int
 fm_nginx_translate_params(const char *port_list, const char *status_url, const char *base_url)
 {
-    (void) status_url;
-    (void) base_url;
     if (!fm_web_param_set("Port_list") && port_list[0] != '\0') {
         fm_ocf_param_set("Port_list", port_list);
     }
-    return PCMK_OCF_OK;
+    return fm_web_overload_url(false, status_url, base_url);
 }
 
 bool

@@ -65,8 +65,9 @@ bool fm_overload_apache_full(const struct fm_overload_apache *st, char *why, siz
 
 /*!
  * \brief Whether nginx has no connection left: the active connections,
- *        its status request's own aside, fill \p capacity
- *        (worker_connections x worker_processes, from its configuration).
+ *        its status request's own among them, fill \p capacity (the
+ *        client connections it can hold: worker_processes x
+ *        (worker_connections - listening sockets - 1)).
  * \param[in]  capacity  0: unknown, never full
  * \param[out] why       on true, "all 512 connections busy"
  */

@@ -535,7 +535,7 @@ static const struct fm_probe_param probe_params[] = {
         .type = FM_PARAM_SIZE_BYTES, .min = 0, .max = 100000000, .default_text = "0",
         .expected = "a count of connections", .option_expected = "a count of connections",
         .offset = OPT_FIELD(overload_capacity), .set = set_number,
-        .help = "nginx: worker_connections x worker_processes, for stub_status [0: unknown]",
+        .help = "client connections the server can hold (stub_status, accept queue) [0: unknown]",
     },
     {
         .name = "spread", .option = "spread", .type = FM_PARAM_BOOL, .default_text = "false",

@@ -251,9 +251,12 @@ bool
 fm_overload_nginx_full(const struct fm_overload_nginx *st, uint64_t capacity, char *why,
                        size_t why_len)
 {
-    /* The status request holds a connection of its own: with it, every
-     * one is in use. */
-    if (capacity == 0 || st->active == 0 || (uint64_t) st->active + 1 < capacity) {
+    /* capacity is the client connections nginx can hold, not its
+     * worker_connections: each worker keeps one of those for each listening
+     * socket and one for its master's channel (measured on nginx 1.22:
+     * worker_connections 8, one listener, at most 6 active).  The status
+     * request counts among the active: it took the last one. */
+    if (capacity == 0 || st->active == 0 || (uint64_t) st->active < capacity) {
         return false;
     }
     snprintf(why, why_len, "all %" PRIu64 " connections busy (%" PRIu32 " active)", capacity,

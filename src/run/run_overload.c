@@ -7,12 +7,22 @@
  * loop, and only when a cycle is slow or failed: a healthy cycle costs
  * nothing.  It starts at the slow point (half the cycle's deadline) or at
  * once when the cycle fails earlier, with a bound of its own of three
- * Probe_timeouts: such a cycle lasts at most four then (the loop never
- * waits meanwhile: it is one more engine on its epoll).  A server that does not answer it (a
+ * Probe_timeouts: such a cycle lasts at most three and a half then (the
+ * loop never waits meanwhile: it is one more engine on its epoll; the
+ * figures are in doc/overload.md).  A server that does not answer it (a
  * SIGSTOPped or deadlocked one answers nothing) gives no evidence, and the
  * normal rules judge the cycle.  The body comes through the engine's body
  * sink (a receive regex that matches anything makes the HTTP probe hand
  * over its window).
+ *
+ * The kernel is the second witness (faultmon/accept_queue.h): the page's
+ * port is looked at when the page is asked for and again when it is over
+ * without an answer; a server that answers no page (an nginx whose
+ * connection table is full closes the page's connection as it closed the
+ * probe's) but still accepts, and is full, is overloaded too.  A page that
+ * answered is believed over the kernel.  With tcp://HOST:PORT for the
+ * page there is no page: the kernel only, its two looks two Probe_timeouts
+ * apart (a busy server's workers must have time to finish a request).
  */
 #include <config.h>
 
@@ -29,6 +39,7 @@
 
 #define FM_OVERLOAD_PAGE_BYTES (64 * 1024)
 #define FM_OVERLOAD_BOUND_FACTOR 3   /* the page's bound, in Probe_timeouts */
+#define FM_OVERLOAD_KERNEL_FACTOR 2  /* without a page: the looks' distance */
 
 /* The page's body, judged as it comes: mod_status first, then stub_status. */
 static void
@@ -55,13 +66,21 @@ on_body(void *ctx, const char *body, size_t len)
 static int
 overload_init(struct fm_run_overload *ov, const struct fm_probe_opts *probe, char *err, size_t err_len)
 {
-    int rc = fm_target_parse(probe->overload_status_url, true, &ov->target, err, err_len);
+    /* A page is a GET (an http:// URI); tcp://HOST:PORT names a port. */
+    bool tcp = strncmp(probe->overload_status_url, "tcp://", 6) == 0;
+    int rc = fm_target_parse(probe->overload_status_url, !tcp, &ov->target, err, err_len);
 
     if (rc != 0) {
         return rc;
     }
     ov->capacity = probe->overload_capacity;
     ov->timeout_ms = probe->timeout_ms;
+    if (ov->target.scheme == FM_SCHEME_TCP) {
+        /* No page: the kernel only.  The engine is made all the same (the
+         * loop watches its fd like any other) and never started. */
+        ov->kernel_only = true;
+        return fm_probe_run_new(&ov->target, 1, &ov->opts, &ov->run, err, err_len);
+    }
     ov->opts.tls_verify = probe->tls_verify;
     ov->opts.max_reply_bytes = FM_OVERLOAD_PAGE_BYTES;
     ov->opts.receive_window_bytes = FM_OVERLOAD_PAGE_BYTES;
@@ -127,11 +146,67 @@ overload_begin(struct fm_run_overload *ov, const struct fm_probe_run *probe, boo
      * the probe would have; a server that answers it late but answers is
      * busy, not stopped, and one that is stopped never answers. */
     ov->opts.timeout_ms = ov->timeout_ms * FM_OVERLOAD_BOUND_FACTOR;
+    if (ov->kernel_only) {
+        ov->started = fm_accept_queue_read(ov->target.port, &ov->queue) == 0;
+        ov->queue_before = ov->started;
+        ov->kernel_due_us = now_us + ov->timeout_ms * FM_OVERLOAD_KERNEL_FACTOR * 1000u;
+        return ov->started;
+    }
     if (fm_probe_run_start(ov->run, now_us) != 0) {
         return false;
     }
     ov->started = true;
+    ov->queue_before = fm_accept_queue_read(ov->target.port, &ov->queue) == 0;
     return true;
+}
+
+/* Whether the service's failures are all of a server that gave no answer:
+ * a timeout, or a connection closed or reset before a reply (a full nginx
+ * closes what it has no room for).  A server that answered, with a wrong
+ * status or content, was not too busy to answer: its answer is judged,
+ * however busy it is.  Refused (no listener) and TLS failures are not
+ * overload either. */
+static bool
+failed_unanswered(const struct fm_probe_run *probe)
+{
+    size_t n = 0;
+    const struct fm_result *r = fm_probe_run_results(probe, &n);
+    bool failed = false;
+
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].target->dependency || fm_result_class(&r[i]) == FM_CLASS_OK) {
+            continue;
+        }
+        failed = true;
+        switch (r[i].reason) {
+            case FM_REASON_CONNECT_TIMEOUT:
+            case FM_REASON_TLS_TIMEOUT:
+            case FM_REASON_SEND_FAILED:
+            case FM_REASON_SEND_TIMEOUT:
+            case FM_REASON_READ_FAILED:
+            case FM_REASON_READ_TIMEOUT:
+                break;
+            default:
+                return false;
+        }
+    }
+    return failed;
+}
+
+/* The page is over: without its answer, the kernel's second look. */
+static void
+overload_queue_judge(struct fm_run_overload *ov)
+{
+    struct fm_accept_queue after;
+
+    if (ov->queue_judged || !ov->queue_before || ov->body_seen || ov->why[0] != '\0') {
+        return;
+    }
+    ov->queue_judged = true;
+    if (fm_accept_queue_read(ov->target.port, &after) == 0
+        && fm_accept_queue_overloaded(&ov->queue, &after, ov->capacity, ov->why, sizeof(ov->why))) {
+        fm_log_debug("overload: the status page did not answer; the kernel: %s", ov->why);
+    }
 }
 
 /* The sooner of two waits, -1 being "none". */
@@ -160,12 +235,26 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
     if (ov->cycle_us != cycle_start_us) {
         ov->cycle_us = cycle_start_us;      /* a new cycle: no evidence yet */
         ov->started = false;
+        ov->body_seen = false;
+        ov->queue_before = false;
+        ov->queue_judged = false;
+        ov->unanswered = false;
         ov->why[0] = '\0';
     }
+    if (done) {
+        ov->unanswered = failed_unanswered(probe);
+    }
     reading = ov->started || overload_begin(ov, probe, done, deadline_us, now_us);
-    if (reading && !fm_probe_run_dispatch(ov->run, now_us)) {
+    if (reading && ov->kernel_only && !ov->queue_judged && now_us < ov->kernel_due_us) {
+        *wait_ms = sooner(*wait_ms, (int) ((ov->kernel_due_us - now_us + 999) / 1000u));
+        return true;
+    }
+    if (reading && !ov->kernel_only && !fm_probe_run_dispatch(ov->run, now_us)) {
         *wait_ms = sooner(*wait_ms, fm_probe_run_wait_ms(ov->run, now_us));
         return true;
+    }
+    if (reading && done) {
+        overload_queue_judge(ov);
     }
     if (!done && !reading) {
         uint64_t slow_us = deadline_us - ov->timeout_ms * 500u;
@@ -178,7 +267,8 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
 const char *
 fm_run_overload_evidence(const struct fm_run_overload *ov, uint64_t cycle_start_us)
 {
-    if (!ov->enabled || !ov->started || ov->cycle_us != cycle_start_us || ov->why[0] == '\0') {
+    if (!ov->enabled || !ov->started || ov->cycle_us != cycle_start_us || !ov->unanswered
+        || ov->why[0] == '\0') {
         return NULL;
     }
     return ov->why;

@@ -15,6 +15,7 @@
 
 #include <qb/qbloop.h>
 
+#include <faultmon/accept_queue.h>
 #include <faultmon/overload.h>
 #include <faultmon/probe.h>
 #include <faultmon/target.h>
@@ -30,6 +31,12 @@ struct fm_run_overload {
     bool started;                   /* in this cycle */
     bool body_seen;                 /* the page's body came, in this cycle */
     char why[FM_OVERLOAD_WHY_MAX];  /* "all 4 workers busy"; "": no evidence */
+    bool queue_before;              /* the kernel's first look was taken */
+    bool queue_judged;              /* and its second, in this cycle */
+    struct fm_accept_queue queue;   /* the first look at the page's port */
+    bool kernel_only;               /* tcp://HOST:PORT: no page, the kernel only */
+    bool unanswered;                /* the cycle failed with no answer (a timeout, a reset) */
+    uint64_t kernel_due_us;         /* then: the second look's time */
 };
 
 /*!
@@ -59,7 +66,9 @@ bool fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run 
                           uint64_t cycle_start_us, int *wait_ms);
 
 /*! \brief The evidence of the cycle begun at \p cycle_start_us ("all 4
- *         workers busy"), or NULL (none, or only an earlier cycle's). */
+ *         workers busy"), or NULL (none, only an earlier cycle's, or a
+ *         cycle whose server answered: only a timeout or a connection
+ *         closed before a reply can be overload). */
 const char *fm_run_overload_evidence(const struct fm_run_overload *ov, uint64_t cycle_start_us);
 
 #endif

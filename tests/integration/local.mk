@@ -19,6 +19,8 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-timer.sh \
 	tests/integration/run-observer.sh \
 	tests/integration/run-overload.sh \
+	tests/integration/run-overload-nginx.sh \
+	tests/integration/run-overload-queue.sh \
 	tests/integration/run-observer-loopback.sh \
 	tests/integration/run-deps.sh \
 	tests/integration/migrate-check.sh \

@@ -7,6 +7,9 @@
 # says "all 4 workers busy": degraded (OCF 190 in the state), not weighed,
 # no restart.  The same server SIGSTOPped (its parent and children, which
 # this script started) answers no status page: the normal rules, a restart.
+# A second loop whose probe the busy server answers, late but within its
+# Probe_timeout, with a 404, is not excused by the same status page: a
+# server that answered was not too busy to answer.
 #
 # Heartbeat's ocf:heartbeat:apache, side by side (its monitor, statusurl
 # the HTML server-status, under a 10 s op timeout as Pacemaker kills it),
@@ -38,7 +41,7 @@ fi
 tap_watchdog 120
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 9
+plan 11
 
 dir=$FM_TMP/apache
 mkdir -p "$dir/run" "$dir/htdocs" "$dir/cgi-bin"
@@ -103,6 +106,12 @@ ok_if $? "the loop started against a healthy Apache"
 "$AB" -q -s 60 -t 10 -n 100000 -c 8 "http://127.0.0.1:$port/cgi-bin/slow" >"$FM_TMP/ab.out" 2>&1 &
 ab=$!
 fm_cleanup_add "kill -TERM $ab 2>/dev/null"
+alog=$FM_TMP/answered.err
+"$FAULTMON" run answered --no-env -v --no-pacemaker --param "Monitor_Uri_List=http://127.0.0.1:$port/missing" \
+    --param Thorough_probe_interval=1s --param Probe_timeout=5s --param Retry_count=1 \
+    --param "overload_status_url=http://127.0.0.1:$port/server-status?auto" 2>"$alog" &
+aloop=$!
+fm_cleanup_add "kill -TERM $aloop 2>/dev/null; wait $aloop 2>/dev/null"
 
 # heartbeat_monitor: ocf:heartbeat:apache's monitor on this server, under a
 # 10 s op timeout as Pacemaker would kill it; prints "RC SECONDS".
@@ -128,6 +137,11 @@ if [ -x "$HEARTBEAT" ]; then
     hb_busy=$(heartbeat_monitor)
     diag "ocf:heartbeat:apache monitor, every worker busy: rc and seconds: $hb_busy"
 fi
+[ "$(grep -c 'cycle complete.*action' "$alog")" -ge 2 ]
+ok_if $? "the loop whose probe gets a 404 judged its cycles under the same load" || diag_file "$alog"
+! grep -q 'overloaded' "$alog"
+ok_if $? "a 404, answered however busy the server: never excused as overloaded" || diag_file "$alog"
+kill -TERM "$aloop" 2>/dev/null
 wait "$ab" 2>/dev/null
 grep -q 'Complete requests' "$FM_TMP/ab.out"
 ok_if $? "ab served real traffic meanwhile" || diag_file "$FM_TMP/ab.out"

@@ -10,6 +10,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_dns_judge \
 	tests/unit/test_grpc_reply \
 	tests/unit/test_overload_status \
+	tests/unit/test_accept_queue \
 	tests/unit/test_fd_limit \
 	tests/unit/test_history \
 	tests/unit/test_http \
@@ -101,6 +102,9 @@ tests_unit_test_http_request_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_overload_status_SOURCES = tests/unit/test_overload_status.c
 tests_unit_test_overload_status_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_overload_status_LDADD = $(FM_UNIT_LDADD)
+tests_unit_test_accept_queue_SOURCES = tests/unit/test_accept_queue.c
+tests_unit_test_accept_queue_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_accept_queue_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_dns_judge_SOURCES = tests/unit/test_dns_judge.c
 tests_unit_test_dns_judge_CFLAGS = $(FM_UNIT_CFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_dns_judge_LDADD = $(FM_UNIT_LDADD)

@@ -107,7 +107,9 @@ test_nginx_pages(void **state)
     assert_int_equal(st.writing, 8);
     assert_true(fm_overload_nginx_full(&st, 8, why, sizeof(why)));
     assert_string_equal(why, "all 8 connections busy (8 active)");
-    assert_true(fm_overload_nginx_full(&st, 9, why, sizeof(why)));
+    assert_true(fm_overload_nginx_full(&st, 7, why, sizeof(why)));
+    /* One connection still free: the probe would have had it. */
+    assert_false(fm_overload_nginx_full(&st, 9, why, sizeof(why)));
     assert_false(fm_overload_nginx_full(&st, 10, why, sizeof(why)));
     assert_false(fm_overload_nginx_full(&st, 0, why, sizeof(why)));     /* unknown */
 }
