@@ -149,6 +149,30 @@ for f in "$nodedir/../agents" "$nodedir/agents"; do
         log "OCF provider $prov: $dir"
     done < "$f"
 done
+# Opt-in (lib.sh's FM_CLUSTER_PACEMAKER, FM_CLUSTER_FAULTMON): another
+# Pacemaker build's daemons, tools, schemas and agents, and a faultmon built
+# against it, bound over the machine's in this node's mounts only.  Its
+# libraries have their own sonames and run path: nothing to bind there.
+overlay() {     # overlay SRC DST: bind SRC over DST when both exist
+    [ -e "$1" ] && [ -e "$2" ] || return 0
+    mount --bind "$1" "$2" || die "cannot bind $1 over $2"
+}
+if [ -n "${FM_CLUSTER_PACEMAKER:-}" ]; then
+    for f in "$FM_CLUSTER_PACEMAKER"/sbin/* "$FM_CLUSTER_PACEMAKER"/bin/*; do
+        overlay "$f" "/usr/sbin/${f##*/}"
+        overlay "$f" "/usr/bin/${f##*/}"
+    done
+    overlay "$FM_CLUSTER_PACEMAKER/libexec/pacemaker" /usr/lib/pacemaker
+    overlay "$FM_CLUSTER_PACEMAKER/share/pacemaker" /usr/share/pacemaker
+    overlay "$FM_CLUSTER_PACEMAKER/lib/ocf/resource.d/pacemaker" "$ocf/pacemaker"
+    log "Pacemaker from $FM_CLUSTER_PACEMAKER: $(pacemakerd --version | head -n 1)"
+fi
+if [ -n "${FM_CLUSTER_FAULTMON:-}" ]; then     # a DESTDIR of faultmon's make install
+    while read -r f; do
+        overlay "$f" "${f#"$FM_CLUSTER_FAULTMON"}"
+    done < <(find "$FM_CLUSTER_FAULTMON" -type f -perm -u+x)
+    log "faultmon from $FM_CLUSTER_FAULTMON"
+fi
 
 log "private mounts ready"
 
