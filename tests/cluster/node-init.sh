@@ -167,10 +167,16 @@ if [ -n "${FM_CLUSTER_PACEMAKER:-}" ]; then
     overlay "$FM_CLUSTER_PACEMAKER/lib/ocf/resource.d/pacemaker" "$ocf/pacemaker"
     log "Pacemaker from $FM_CLUSTER_PACEMAKER: $(pacemakerd --version | head -n 1)"
 fi
+# faultmon's programs: each directory of them in the DESTDIR is laid over
+# the machine's (a read-only overlay), not bound file by file: a `make
+# install` on the machine meanwhile replaces the files, and the kernel then
+# detaches a bind mount on a replaced file in every namespace.
 if [ -n "${FM_CLUSTER_FAULTMON:-}" ]; then     # a DESTDIR of faultmon's make install
-    while read -r f; do
-        overlay "$f" "${f#"$FM_CLUSTER_FAULTMON"}"
-    done < <(find "$FM_CLUSTER_FAULTMON" -type f -perm -u+x)
+    while read -r d; do
+        t=${d#"$FM_CLUSTER_FAULTMON"}
+        [ -d "$t" ] || continue
+        mount -t overlay overlay -o "lowerdir=$d:$t" "$t" || die "cannot lay $d over $t"
+    done < <(find "$FM_CLUSTER_FAULTMON" -type f -perm -u+x -printf '%h\n' | sort -u)
     log "faultmon from $FM_CLUSTER_FAULTMON"
 fi
 
