@@ -53,6 +53,6 @@ make -j"${FM_MAKE_JOBS:-2}"
 make install DESTDIR="$work/stage"
 mkdir -p "$prefix"
 cp -a "$work/stage$prefix/." "$prefix/"
-outside=$(cd "$work/stage" && find . \( -type f -o -type l \) | sed 's/^\.//' | grep -v "^$prefix/" || true)
+outside=$(cd "$work/stage" && find . \( -type f -o -type l \) | sed 's/^\.//' | { grep -v "^$prefix/" || true; })
 [ -z "$outside" ] || printf 'not installed (outside %s):\n%s\n' "$prefix" "$outside"
 "$prefix/sbin/pacemakerd" --version

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC2317  # functions called through fm_ok
 # tests/pacemaker3/versions.sh: with FM_CLUSTER_PACEMAKER=PREFIX (and
 # FM_CLUSTER_FAULTMON=DESTDIR; tests/pacemaker3/cluster.sh sets both), a
 # test cluster's node really runs that Pacemaker and that faultmon: its
@@ -8,6 +9,7 @@
 # machine's own programs are unchanged.  Without the knob it skips.
 
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+# shellcheck source=tests/cluster/lib.sh
 . "$(dirname "$0")/../cluster/lib.sh"
 
 if [ -z "${FM_CLUSTER_PACEMAKER:-}" ] || [ -z "${FM_CLUSTER_FAULTMON:-}" ]; then
