@@ -153,18 +153,18 @@ done
 # Pacemaker build's daemons, tools, schemas and agents, and a faultmon built
 # against it, bound over the machine's in this node's mounts only.  Its
 # libraries have their own sonames and run path: nothing to bind there.
-overlay() {     # overlay SRC DST: bind SRC over DST when both exist
+bind_over() {   # bind_over SRC DST: bind SRC over DST when both exist
     [ -e "$1" ] && [ -e "$2" ] || return 0
     mount --bind "$1" "$2" || die "cannot bind $1 over $2"
 }
 if [ -n "${FM_CLUSTER_PACEMAKER:-}" ]; then
     for f in "$FM_CLUSTER_PACEMAKER"/sbin/* "$FM_CLUSTER_PACEMAKER"/bin/*; do
-        overlay "$f" "/usr/sbin/${f##*/}"
-        overlay "$f" "/usr/bin/${f##*/}"
+        bind_over "$f" "/usr/sbin/${f##*/}"
+        bind_over "$f" "/usr/bin/${f##*/}"
     done
-    overlay "$FM_CLUSTER_PACEMAKER/libexec/pacemaker" /usr/lib/pacemaker
-    overlay "$FM_CLUSTER_PACEMAKER/share/pacemaker" /usr/share/pacemaker
-    overlay "$FM_CLUSTER_PACEMAKER/lib/ocf/resource.d/pacemaker" "$ocf/pacemaker"
+    bind_over "$FM_CLUSTER_PACEMAKER/libexec/pacemaker" /usr/lib/pacemaker
+    bind_over "$FM_CLUSTER_PACEMAKER/share/pacemaker" /usr/share/pacemaker
+    bind_over "$FM_CLUSTER_PACEMAKER/lib/ocf/resource.d/pacemaker" "$ocf/pacemaker"
     log "Pacemaker from $FM_CLUSTER_PACEMAKER: $(pacemakerd --version | head -n 1)"
 fi
 # faultmon's programs: each directory of them in the DESTDIR is laid over
