@@ -165,7 +165,7 @@ fm_wait_idle 60
 pid1=$(sc_nginx_pid "$Z")
 took=$(fm_node_exec "$Z" sh -c 'p=$(cat /run/faultmon/web-guard/pid 2>/dev/null) && tr "\0" "\n" <"/proc/$p/environ" | grep -cx OCF_RESKEY_Retry_count=3')
 lp1=$(fm_node_exec "$Z" cat /run/faultmon/web-guard/pid 2>/dev/null)
-reloaded=$(grep -cE "reload operation for web-guard on $Z: ok|web-guard_reload_0.*ok" "$(log_of "$Z")")
+reloaded=$(grep -ciE "reload operation for web-guard on $Z: ok|web-guard_reload_0.*ok" "$(log_of "$Z")")
 stopped=$(grep -cE "stop operation for web-guard on $Z" "$(log_of "$Z")")
 ok=$([ "$st" = 0 ] && [ "$pid0" = "$pid1" ] && [ "$pid1" != 0 ] && [ "$took" = 1 ] && [ "$lp1" != "$lp0" ] \
     && [ "$reloaded" -ge 1 ] && ! sc_has_failure web-guard reload; echo $?)

@@ -217,6 +217,14 @@
 #                       fm_node_cgroup NODE echoes that cgroup's directory
 #                       and fm_node_exec_cg NODE CMD... runs CMD inside the
 #                       node and its cgroup (fm_node_exec keeps the caller's)
+#   FM_CLUSTER_PACEMAKER=PREFIX   (off by default) run the nodes on another
+#                       Pacemaker build installed under PREFIX
+#                       (tests/pacemaker3/build-pacemaker.sh): node-init.sh
+#                       binds its daemons, tools, schemas and OCF agents over
+#                       the machine's in each node's mount namespace only
+#   FM_CLUSTER_FAULTMON=DESTDIR   (off by default) the same for the faultmon
+#                       programs of a `make install DESTDIR=...` (one built
+#                       against that Pacemaker: tests/pacemaker3/cluster.sh)
 #   FM_PACEMAKER_REMOTED    the pacemaker-remoted to run (default: PATH,
 #                       then what tests/install-deps.sh unpacked)
 #   FM_REMOTE_MONITOR=5s, FM_REMOTE_START_TIMEOUT=8s   the connections' ops
@@ -551,10 +559,15 @@ fm__seed_cib() {     # fm__seed_cib FILE N [PROP=VALUE...]
     local f=$1 n=$2 kv; shift 2
     local nqp=stop
     [ "$n" -le 2 ] && nqp=ignore
-    cibadmin --empty > "$f" || return 1
-    for kv in stonith-enabled=false no-quorum-policy=$nqp dc-deadtime=2s \
+    # FM_CLUSTER_PACEMAKER: a CIB of that Pacemaker's, with its name of the
+    # option (3.0.2 deprecated stonith-enabled, and crmsh refuses to commit
+    # while crm_verify warns about a deprecated name)
+    local tools="${FM_CLUSTER_PACEMAKER:+$FM_CLUSTER_PACEMAKER/sbin/}" fencing=stonith-enabled
+    "${tools}crm_attribute" --list-options=cluster --all 2>/dev/null | grep -q " fencing-enabled:" && fencing=fencing-enabled
+    "${tools}cibadmin" --empty > "$f" || return 1
+    for kv in $fencing=false no-quorum-policy=$nqp dc-deadtime=2s \
               cluster-recheck-interval=1min "$@"; do
-        CIB_file=$f crm_attribute -t crm_config -n "${kv%%=*}" -v "${kv#*=}" || return 1
+        CIB_file=$f "${tools}crm_attribute" -t crm_config -n "${kv%%=*}" -v "${kv#*=}" || return 1
     done
 }
 
@@ -683,7 +696,8 @@ fm__node_launch() {
     setsid "${join[@]}" ip netns exec "$(fm__ns "$node")" \
         unshare --mount --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
         env -i PATH="${FM_NODE_PATH:+$FM_NODE_PATH:}/usr/sbin:/usr/bin:/sbin:/bin" LANG=C.UTF-8 FM_STOP_TIMEOUT="$FM_STOP_TIMEOUT" \
-        FM_NODE_CGROUPS="${FM_NODE_CGROUPS:-0}" bash "$FM_LIBDIR/node-init.sh" "$d" "$node" </dev/null >>"$d/init.log" 2>&1 &
+        FM_NODE_CGROUPS="${FM_NODE_CGROUPS:-0}" FM_CLUSTER_PACEMAKER="${FM_CLUSTER_PACEMAKER:-}" \
+        FM_CLUSTER_FAULTMON="${FM_CLUSTER_FAULTMON:-}" bash "$FM_LIBDIR/node-init.sh" "$d" "$node" </dev/null >>"$d/init.log" 2>&1 &
     upid=$!
     disown "$upid"  # no "Killed" job notices; the PIDs are tracked in files
     echo "$upid" > "$d/upid"
@@ -820,7 +834,8 @@ fm_remote_nodes() { cat "$FM_RUN/remotes" 2>/dev/null; }
 
 fm__remoted() {
     local p
-    for p in "${FM_PACEMAKER_REMOTED:-}" "$(command -v pacemaker-remoted 2>/dev/null)" \
+    for p in "${FM_PACEMAKER_REMOTED:-}" "${FM_CLUSTER_PACEMAKER:+$FM_CLUSTER_PACEMAKER/sbin/pacemaker-remoted}" \
+             "$(command -v pacemaker-remoted 2>/dev/null)" \
              /usr/sbin/pacemaker-remoted "$FM_REMOTED_UNPACKED/usr/sbin/pacemaker-remoted"; do
         [ -n "$p" ] && [ -x "$p" ] && { echo "$p"; return 0; }
     done

@@ -149,6 +149,36 @@ for f in "$nodedir/../agents" "$nodedir/agents"; do
         log "OCF provider $prov: $dir"
     done < "$f"
 done
+# Opt-in (lib.sh's FM_CLUSTER_PACEMAKER, FM_CLUSTER_FAULTMON): another
+# Pacemaker build's daemons, tools, schemas and agents, and a faultmon built
+# against it, bound over the machine's in this node's mounts only.  Its
+# libraries have their own sonames and run path: nothing to bind there.
+bind_over() {   # bind_over SRC DST: bind SRC over DST when both exist
+    [ -e "$1" ] && [ -e "$2" ] || return 0
+    mount --bind "$1" "$2" || die "cannot bind $1 over $2"
+}
+if [ -n "${FM_CLUSTER_PACEMAKER:-}" ]; then
+    for f in "$FM_CLUSTER_PACEMAKER"/sbin/* "$FM_CLUSTER_PACEMAKER"/bin/*; do
+        bind_over "$f" "/usr/sbin/${f##*/}"
+        bind_over "$f" "/usr/bin/${f##*/}"
+    done
+    bind_over "$FM_CLUSTER_PACEMAKER/libexec/pacemaker" /usr/lib/pacemaker
+    bind_over "$FM_CLUSTER_PACEMAKER/share/pacemaker" /usr/share/pacemaker
+    bind_over "$FM_CLUSTER_PACEMAKER/lib/ocf/resource.d/pacemaker" "$ocf/pacemaker"
+    log "Pacemaker from $FM_CLUSTER_PACEMAKER: $(pacemakerd --version | head -n 1)"
+fi
+# faultmon's programs: each directory of them in the DESTDIR is laid over
+# the machine's (a read-only overlay), not bound file by file: a `make
+# install` on the machine meanwhile replaces the files, and the kernel then
+# detaches a bind mount on a replaced file in every namespace.
+if [ -n "${FM_CLUSTER_FAULTMON:-}" ]; then     # a DESTDIR of faultmon's make install
+    while read -r d; do
+        t=${d#"$FM_CLUSTER_FAULTMON"}
+        [ -d "$t" ] || continue
+        mount -t overlay overlay -o "lowerdir=$d:$t" "$t" || die "cannot lay $d over $t"
+    done < <(find "$FM_CLUSTER_FAULTMON" -type f -perm -u+x -printf '%h\n' | sort -u)
+    log "faultmon from $FM_CLUSTER_FAULTMON"
+fi
 
 log "private mounts ready"
 
