@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ step_timeout_reason(enum fm_step step)
 void
 fm_conn_watch(struct fm_conn *conn, uint32_t events)
 {
-    struct epoll_event ev = { .events = events, .data.ptr = conn };
+    struct epoll_event ev = { .events = events, .data.ptr = &conn->src };
 
     if (conn->watched_events == events) {
         return;
@@ -305,11 +306,55 @@ conn_advance(struct fm_conn *conn, uint32_t events)
     }
 }
 
+/* Something of the run's was ready: on a caller's loop, the caller
+ * dispatches once after the wake-up's events (fm_probe_run_new_on()). */
+static void
+run_touched(struct fm_probe_run *run)
+{
+    if (run->ev != NULL) {
+        fm_ev_later(run->ev, &run->ready);
+    }
+}
+
+/* A probe's socket (or pipe, pidfd, timer fd) is ready. */
+static void
+on_conn_ready(struct fm_ev_source *src, uint32_t events)
+{
+    struct fm_conn *conn = (struct fm_conn *) src;  /* src is its first member */
+
+    if (conn->step == FM_STEP_TICKET) {
+        if (fm_tls_read_ticket(conn)) {
+            conn_finish_ticket(conn);
+        }
+    } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
+        conn_advance(conn, events);
+    }
+    run_touched(conn->run);
+}
+
+static void
+on_resolver_ready(struct fm_ev_source *src, uint32_t events)
+{
+    struct fm_probe_run *run = (struct fm_probe_run *) ((char *) src - offsetof(struct fm_probe_run, resolver_src));
+
+    fm_resolver_process(run->resolver);
+    run_touched(run);
+}
+
+static void
+on_spread_timer(struct fm_ev_source *src, uint32_t events)
+{
+    struct fm_probe_run *run = (struct fm_probe_run *) ((char *) src - offsetof(struct fm_probe_run, timer_src));
+
+    fm_spread_run_timer_fired(run);
+    run_touched(run);
+}
+
 /* Made with the first name target only: a run of addresses never uses it. */
 static int
 run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->resolver_src };
     int rc = fm_resolver_new(&run->resolver, err, err_len);
 
     if (rc == 0 && epoll_ctl(run->epfd, EPOLL_CTL_ADD, fm_resolver_fd(run->resolver), &ev) != 0) {
@@ -333,6 +378,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
                  target->text, fm_probe_kind_name(target->kind));
         return EINVAL;
     }
+    conn->src.ready = on_conn_ready;
     conn->run = run;
     conn->target = target;
     conn->result = result;
@@ -391,6 +437,14 @@ int
 fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
                  struct fm_probe_run **out, char *err, size_t err_len)
 {
+    return fm_probe_run_new_on(NULL, NULL, NULL, targets, n, opts, out, err, err_len);
+}
+
+int
+fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
+                    struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
+                    struct fm_probe_run **out, char *err, size_t err_len)
+{
     struct fm_probe_run *run = calloc(1, sizeof(*run));
     bool need_tls = false;
     int rc = 0;
@@ -403,6 +457,8 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     run->n = n;
     run->epfd = -1;
     run->timer_fd = -1;
+    run->resolver_src.ready = on_resolver_ready;
+    run->timer_src.ready = on_spread_timer;
     run->conns = calloc(n, sizeof(*run->conns));
     run->results = calloc(n, sizeof(*run->results));
     if (run->conns == NULL || run->results == NULL) {
@@ -412,7 +468,13 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     for (size_t i = 0; i < n; i++) {
         run->conns[i].fd = -1;  /* so that freeing a half-made engine closes none */
     }
-    run->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (ev != NULL) {
+        run->ev = ev;
+        run->ready = (struct fm_ev_later) { .fn = ready, .data = data };
+        run->epfd = ev->epfd;
+    } else {
+        run->epfd = epoll_create1(EPOLL_CLOEXEC);
+    }
     if (run->epfd < 0) {
         rc = errno;
         snprintf(err, err_len, "cannot create the event loop: %s", strerror(rc));
@@ -481,7 +543,7 @@ fm_probe_run_free(struct fm_probe_run *run)
     if (run->timer_fd >= 0) {
         close(run->timer_fd);
     }
-    if (run->epfd >= 0) {
+    if (run->epfd >= 0 && run->ev == NULL) {
         close(run->epfd);
     }
     free(run->conns);
@@ -600,31 +662,26 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
     fm_resolver_cancel(run->resolver);     /* nothing waits for a lookup now */
 }
 
-/* Handle what is ready on the probes' sockets, the resolver and the timer. */
+/* Handle what is ready on the probes' sockets, the resolver and the timer,
+ * when the run waits on an epoll fd of its own: each entry's data.ptr is its
+ * source, as in a caller's loop (fm_probe_run_new_on()), whose own wait
+ * hands the events over instead. */
 static void
 run_handle_ready(struct fm_probe_run *run)
 {
     struct epoll_event events[FM_EPOLL_BATCH];
     int n = 0;
 
-    do {
-        n = epoll_wait(run->epfd, events, FM_EPOLL_BATCH, 0);
-        for (int i = 0; i < n; i++) {
-            struct fm_conn *conn = events[i].data.ptr;
+    if (run->ev == NULL) {
+        do {
+            n = epoll_wait(run->epfd, events, FM_EPOLL_BATCH, 0);
+            for (int i = 0; i < n; i++) {
+                struct fm_ev_source *src = events[i].data.ptr;
 
-            if (conn == NULL) {
-                fm_resolver_process(run->resolver);
-            } else if (events[i].data.ptr == (void *) &run->timer_fd) {
-                fm_spread_run_timer_fired(run);
-            } else if (conn->step == FM_STEP_TICKET) {
-                if (fm_tls_read_ticket(conn)) {
-                    conn_finish_ticket(conn);
-                }
-            } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
-                conn_advance(conn, events[i].events);
+                src->ready(src, events[i].events);
             }
-        }
-    } while (n == FM_EPOLL_BATCH);
+        } while (n == FM_EPOLL_BATCH);
+    }
     if (fm_resolver_wait_ms(run->resolver) == 0) {
         fm_resolver_process(run->resolver);     /* a c-ares timeout is due */
     }

@@ -36,6 +36,7 @@
 #include <openssl/ssl.h>
 
 #include <faultmon/deadline.h>
+#include <faultmon/ev.h>
 #include <faultmon/probe.h>
 
 #include "schedule.h"
@@ -136,6 +137,7 @@ extern const struct fm_probe_proto fm_probe_proto_grpc;
 
 /* One target's probe; allocated once per engine and reused every cycle. */
 struct fm_conn {
+    struct fm_ev_source src;        /* the epoll data.ptr of its descriptor */
     struct fm_probe_run *run;
     struct fm_target *target;
     struct fm_result *result;
@@ -202,7 +204,14 @@ struct fm_probe_run {
     bool poll_after_start;
     size_t lingering;               /* conns in FM_STEP_TICKET */
     uint64_t linger_end_us;         /* when the newest ticket wait ends */
-    int epfd;
+    int epfd;                       /* the run's own, or its caller's loop's */
+    /* On a caller's loop (fm_probe_run_new_on()): its set, and what is run
+     * once after a wake-up that had events of the run's.  NULL: the run
+     * waits on an epoll fd of its own (fm_probe_run_blocking()...). */
+    struct fm_ev *ev;
+    struct fm_ev_later ready;
+    struct fm_ev_source resolver_src;
+    struct fm_ev_source timer_src;  /* the spread timer's */
     struct fm_resolver *resolver;   /* NULL when every target is an address */
     SSL_CTX *ssl_ctx;
     struct fm_tls_session *sessions; /* one per server:port of the TLS targets */

@@ -98,7 +98,7 @@ arm(struct fm_probe_run *run)
 int
 fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->timer_fd };
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->timer_src };
     int rc = 0;
 
     run->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
