@@ -93,7 +93,10 @@ int fm_ev_add(struct fm_ev *ev, int fd, uint32_t events, struct fm_ev_source *sr
 int fm_ev_mod(struct fm_ev *ev, int fd, uint32_t events, struct fm_ev_source *src);
 
 /*! \brief Take a descriptor of fm_ev_add() out of the set (before freeing
- *         \p src; closing the descriptor also takes it out). */
+ *         \p src; closing the descriptor also takes it out), and strike
+ *         \p src's events out of the wake-up being dispatched.  \p fd -1:
+ *         only the latter (the descriptor was closed; a level-triggered
+ *         entry still ready is reported again at the next wait). */
 void fm_ev_del(struct fm_ev *ev, int fd, struct fm_ev_source *src);
 
 /*! \brief Call \p fn(\p fd, events, \p data) whenever \p fd has \p events
@@ -113,6 +116,11 @@ int fm_ev_signal(struct fm_ev *ev, int sig, fm_ev_signal_fn fn, void *data);
 /*! \brief Run \p later once after the events of this wake-up are handled
  *         (queued twice, it runs once). */
 void fm_ev_later(struct fm_ev *ev, struct fm_ev_later *later);
+
+/*! \brief One wake-up: one epoll_wait of at most \p timeout_ms (-1: no
+ *         bound), its events dispatched, then the work they queued.
+ *  \return the events taken (FM_EV_BATCH: more may be ready), or -errno */
+int fm_ev_dispatch(struct fm_ev *ev, int timeout_ms);
 
 /*! \brief Wait and dispatch until fm_ev_stop().  \return 0 or an errno */
 int fm_ev_run(struct fm_ev *ev);

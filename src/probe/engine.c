@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the probe engine.  Every target of a run is probed concurrently
- * on one epoll instance; one deadline, taken from a monotonic clock when the
+ * on one epoll set (an event loop of its own, or the caller's: see
+ * fm_probe_run_new_on(); every descriptor is an entry of it directly, none
+ * behind a nested epoll fd); one deadline, taken from a monotonic clock when the
  * run starts, bounds every step of every probe, so a server that trickles a
  * byte at a time is cut off at the deadline and never re-armed.
  *
@@ -29,7 +31,6 @@
 #include <faultmon/log.h>
 #include "probe_int.h"
 
-#define FM_EPOLL_BATCH 256
 /* How long a finished TLS 1.3 probe may keep its connection open for the
  * session ticket that makes the next cycle's handshake cheap.  It delays no
  * verdict and no cycle: the wait goes on after the cycle is done, until the
@@ -106,6 +107,9 @@ conn_close(struct fm_conn *conn, bool abortive)
         close(conn->fd);    /* also drops it from the epoll set */
         conn->fd = -1;
         conn->watched_events = 0;
+        /* An event of the old socket in the wake-up being handled is not
+         * for the next one the conn opens. */
+        fm_ev_del(conn->run->ev, -1, &conn->src);
     }
     conn->close_orderly = false;
     free(conn->rx);
@@ -311,9 +315,15 @@ conn_advance(struct fm_conn *conn, uint32_t events)
 static void
 run_touched(struct fm_probe_run *run)
 {
-    if (run->ev != NULL) {
+    if (run->ev_external) {
         fm_ev_later(run->ev, &run->ready);
     }
+}
+
+static void
+on_resolver_touched(void *data)
+{
+    run_touched(data);
 }
 
 /* A probe's socket (or pipe, pidfd, timer fd) is ready. */
@@ -333,15 +343,6 @@ on_conn_ready(struct fm_ev_source *src, uint32_t events)
 }
 
 static void
-on_resolver_ready(struct fm_ev_source *src, uint32_t events)
-{
-    struct fm_probe_run *run = (struct fm_probe_run *) ((char *) src - offsetof(struct fm_probe_run, resolver_src));
-
-    fm_resolver_process(run->resolver);
-    run_touched(run);
-}
-
-static void
 on_spread_timer(struct fm_ev_source *src, uint32_t events)
 {
     struct fm_probe_run *run = (struct fm_probe_run *) ((char *) src - offsetof(struct fm_probe_run, timer_src));
@@ -354,14 +355,7 @@ on_spread_timer(struct fm_ev_source *src, uint32_t events)
 static int
 run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->resolver_src };
-    int rc = fm_resolver_new(&run->resolver, err, err_len);
-
-    if (rc == 0 && epoll_ctl(run->epfd, EPOLL_CTL_ADD, fm_resolver_fd(run->resolver), &ev) != 0) {
-        rc = errno;
-        snprintf(err, err_len, "cannot watch the resolver: %s", strerror(rc));
-    }
-    return rc;
+    return fm_resolver_new(&run->resolver, run->ev, on_resolver_touched, run, err, err_len);
 }
 
 static int
@@ -457,7 +451,6 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
     run->n = n;
     run->epfd = -1;
     run->timer_fd = -1;
-    run->resolver_src.ready = on_resolver_ready;
     run->timer_src.ready = on_spread_timer;
     run->conns = calloc(n, sizeof(*run->conns));
     run->results = calloc(n, sizeof(*run->results));
@@ -470,11 +463,14 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
     }
     if (ev != NULL) {
         run->ev = ev;
+        run->ev_external = true;
         run->ready = (struct fm_ev_later) { .fn = ready, .data = data };
-        run->epfd = ev->epfd;
     } else {
-        run->epfd = epoll_create1(EPOLL_CLOEXEC);
+        run->ev = &run->own_ev;
+        rc = fm_ev_init(&run->own_ev);
+        errno = rc;
     }
+    run->epfd = run->ev->epfd;
     if (run->epfd < 0) {
         rc = errno;
         snprintf(err, err_len, "cannot create the event loop: %s", strerror(rc));
@@ -543,8 +539,8 @@ fm_probe_run_free(struct fm_probe_run *run)
     if (run->timer_fd >= 0) {
         close(run->timer_fd);
     }
-    if (run->epfd >= 0 && run->ev == NULL) {
-        close(run->epfd);
+    if (run->ev == &run->own_ev) {
+        fm_ev_fini(&run->own_ev);
     }
     free(run->conns);
     free(run->results);
@@ -669,18 +665,10 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
 static void
 run_handle_ready(struct fm_probe_run *run)
 {
-    struct epoll_event events[FM_EPOLL_BATCH];
-    int n = 0;
-
-    if (run->ev == NULL) {
-        do {
-            n = epoll_wait(run->epfd, events, FM_EPOLL_BATCH, 0);
-            for (int i = 0; i < n; i++) {
-                struct fm_ev_source *src = events[i].data.ptr;
-
-                src->ready(src, events[i].events);
-            }
-        } while (n == FM_EPOLL_BATCH);
+    if (!run->ev_external) {
+        while (fm_ev_dispatch(run->ev, 0) == FM_EV_BATCH) {
+            continue;   /* more may be ready */
+        }
     }
     if (fm_resolver_wait_ms(run->resolver) == 0) {
         fm_resolver_process(run->resolver);     /* a c-ares timeout is due */

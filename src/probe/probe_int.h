@@ -204,13 +204,15 @@ struct fm_probe_run {
     bool poll_after_start;
     size_t lingering;               /* conns in FM_STEP_TICKET */
     uint64_t linger_end_us;         /* when the newest ticket wait ends */
-    int epfd;                       /* the run's own, or its caller's loop's */
-    /* On a caller's loop (fm_probe_run_new_on()): its set, and what is run
-     * once after a wake-up that had events of the run's.  NULL: the run
-     * waits on an epoll fd of its own (fm_probe_run_blocking()...). */
+    int epfd;                       /* ev's */
+    /* The event loop whose epoll set has every descriptor of the run's:
+     * a caller's (fm_probe_run_new_on(); ready is then queued on it after
+     * a wake-up that had events of the run's), or own_ev, for a caller that
+     * waits on the run alone (fm_probe_run_blocking()...). */
     struct fm_ev *ev;
+    bool ev_external;
+    struct fm_ev own_ev;
     struct fm_ev_later ready;
-    struct fm_ev_source resolver_src;
     struct fm_ev_source timer_src;  /* the spread timer's */
     struct fm_resolver *resolver;   /* NULL when every target is an address */
     SSL_CTX *ssl_ctx;
@@ -414,10 +416,11 @@ int fm_nss_lookup_finish(int fd, struct sockaddr_storage *addrs, socklen_t *lens
 
 /* resolve.c: c-ares, its sockets in the engine's epoll */
 
-int fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len);
+/*! \brief A resolver whose sockets are entries of \p ev's set; \p ready
+ *         (\p data) is called after it handled one of them. */
+int fm_resolver_new(struct fm_resolver **out, struct fm_ev *ev, void (*ready)(void *data), void *data,
+                    char *err, size_t err_len);
 void fm_resolver_free(struct fm_resolver *resolver);
-/*! \brief The resolver's own epoll fd, to nest in the engine's. */
-int fm_resolver_fd(const struct fm_resolver *resolver);
 /*! \brief The entry for a target's host name. \return NULL: out of memory */
 struct fm_resolve_entry *fm_resolver_entry(struct fm_resolver *resolver, const char *name);
 /*! \brief Start a name target's probe: connect now if its name is cached,
@@ -427,7 +430,7 @@ void fm_resolve_conn(struct fm_conn *conn, uint64_t now_us);
 bool fm_resolve_next_addr(struct fm_conn *conn);
 /*! \brief No address left to try: the verdict, saying when ?family left none. */
 void fm_resolve_no_more_addr(struct fm_conn *conn, int last_errno);
-/*! \brief Do the resolver's ready work: socket events, its own timeouts. */
+/*! \brief Do the resolver's timed work: c-ares's timeouts (a retry). */
 void fm_resolver_process(struct fm_resolver *resolver);
 /*! \brief Milliseconds until the resolver's next timeout, -1: none. */
 int fm_resolver_wait_ms(struct fm_resolver *resolver);

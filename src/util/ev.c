@@ -232,33 +232,40 @@ run_later(struct fm_ev *ev)
 }
 
 int
-fm_ev_run(struct fm_ev *ev)
+fm_ev_dispatch(struct fm_ev *ev, int timeout_ms)
 {
     struct epoll_event events[FM_EV_BATCH];
+    int n = epoll_wait(ev->epfd, events, FM_EV_BATCH, timeout_ms);
 
+    if (n < 0) {
+        return (errno == EINTR)? 0 : -errno;
+    }
+    ev->batch = events;
+    ev->batch_n = n;
+    for (int i = 0; i < n; i++) {
+        struct fm_ev_source *src = events[i].data.ptr;
+
+        if (src != NULL) {      /* NULL: struck out by fm_ev_del() */
+            src->ready(src, events[i].events);
+        }
+    }
+    ev->batch = NULL;
+    ev->batch_n = 0;
+    run_later(ev);
+    return n;
+}
+
+int
+fm_ev_run(struct fm_ev *ev)
+{
     run_later(ev);
     while (!ev->stop) {
         /* No timeout: every timer is a timer fd in the set. */
-        int n = epoll_wait(ev->epfd, events, FM_EV_BATCH, -1);
+        int n = fm_ev_dispatch(ev, -1);
 
         if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return errno;
+            return -n;
         }
-        ev->batch = events;
-        ev->batch_n = n;
-        for (int i = 0; i < n; i++) {
-            struct fm_ev_source *src = events[i].data.ptr;
-
-            if (src != NULL) {      /* NULL: struck out by fm_ev_del() */
-                src->ready(src, events[i].events);
-            }
-        }
-        ev->batch = NULL;
-        ev->batch_n = 0;
-        run_later(ev);
     }
     return 0;
 }
