@@ -96,6 +96,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/dns.c \
 	src/probe/dns_judge.c \
 	src/probe/engine.c \
+	src/probe/engine_ev.c \
 	src/probe/exec.c \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \

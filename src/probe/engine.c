@@ -20,7 +20,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,8 +250,8 @@ fm_conn_rx_room(struct fm_conn *conn, size_t initial)
     return 0;
 }
 
-static void
-conn_finish_ticket(struct fm_conn *conn)
+void
+fm_conn_finish_ticket(struct fm_conn *conn)
 {
     conn->step = FM_STEP_DONE;
     conn->run->lingering--;
@@ -291,8 +290,8 @@ fm_conn_start_tls(struct fm_conn *conn)
     fm_tls_handshake(conn);
 }
 
-static void
-conn_advance(struct fm_conn *conn, uint32_t events)
+void
+fm_conn_advance(struct fm_conn *conn, uint32_t events)
 {
     switch (conn->step) {
         case FM_STEP_CONNECT:
@@ -310,54 +309,6 @@ conn_advance(struct fm_conn *conn, uint32_t events)
     }
 }
 
-/* Something of the run's was ready: on a caller's loop, the caller
- * dispatches once after the wake-up's events (fm_probe_run_new_on()). */
-static void
-run_touched(struct fm_probe_run *run)
-{
-    if (run->ev_external) {
-        fm_ev_later(run->ev, &run->ready);
-    }
-}
-
-static void
-on_resolver_touched(void *data)
-{
-    run_touched(data);
-}
-
-/* A probe's socket (or pipe, pidfd, timer fd) is ready. */
-static void
-on_conn_ready(struct fm_ev_source *src, uint32_t events)
-{
-    struct fm_conn *conn = (struct fm_conn *) src;  /* src is its first member */
-
-    if (conn->step == FM_STEP_TICKET) {
-        if (fm_tls_read_ticket(conn)) {
-            conn_finish_ticket(conn);
-        }
-    } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
-        conn_advance(conn, events);
-    }
-    run_touched(conn->run);
-}
-
-static void
-on_spread_timer(struct fm_ev_source *src, uint32_t events)
-{
-    struct fm_probe_run *run = (struct fm_probe_run *) ((char *) src - offsetof(struct fm_probe_run, timer_src));
-
-    fm_spread_run_timer_fired(run);
-    run_touched(run);
-}
-
-/* Made with the first name target only: a run of addresses never uses it. */
-static int
-run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len)
-{
-    return fm_resolver_new(&run->resolver, run->ev, on_resolver_touched, run, err, err_len);
-}
-
 static int
 conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *target,
           struct fm_result *result, char *err, size_t err_len)
@@ -372,7 +323,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
                  target->text, fm_probe_kind_name(target->kind));
         return EINVAL;
     }
-    conn->src.ready = on_conn_ready;
+    conn->src.ready = fm_conn_on_ready;
     conn->run = run;
     conn->target = target;
     conn->result = result;
@@ -413,7 +364,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     } else {
         /* A name: looked up through the run's resolver cache (resolve.c). */
         if (run->resolver == NULL) {
-            rc = run_add_resolver(run, err, err_len);
+            rc = fm_probe_run_add_resolver(run, err, err_len);
             if (rc != 0) {
                 return rc;
             }
@@ -451,7 +402,6 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
     run->n = n;
     run->epfd = -1;
     run->timer_fd = -1;
-    run->timer_src.ready = on_spread_timer;
     run->conns = calloc(n, sizeof(*run->conns));
     run->results = calloc(n, sizeof(*run->results));
     if (run->conns == NULL || run->results == NULL) {
@@ -461,18 +411,8 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
     for (size_t i = 0; i < n; i++) {
         run->conns[i].fd = -1;  /* so that freeing a half-made engine closes none */
     }
-    if (ev != NULL) {
-        run->ev = ev;
-        run->ev_external = true;
-        run->ready = (struct fm_ev_later) { .fn = ready, .data = data };
-    } else {
-        run->ev = &run->own_ev;
-        rc = fm_ev_init(&run->own_ev);
-        errno = rc;
-    }
-    run->epfd = run->ev->epfd;
-    if (run->epfd < 0) {
-        rc = errno;
+    rc = fm_probe_run_ev_init(run, ev, ready, data);
+    if (rc != 0) {
         snprintf(err, err_len, "cannot create the event loop: %s", strerror(rc));
         fm_probe_run_free(run);
         return rc;
@@ -539,9 +479,7 @@ fm_probe_run_free(struct fm_probe_run *run)
     if (run->timer_fd >= 0) {
         close(run->timer_fd);
     }
-    if (run->ev == &run->own_ev) {
-        fm_ev_fini(&run->own_ev);
-    }
+    fm_probe_run_ev_fini(run);
     free(run->conns);
     free(run->results);
     free(run);
@@ -597,7 +535,7 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
     /* A conn still waiting for a ticket from the last cycle gives up now. */
     for (size_t i = 0; i < run->n && run->lingering > 0; i++) {
         if (run->conns[i].step == FM_STEP_TICKET) {
-            conn_finish_ticket(&run->conns[i]);
+            fm_conn_finish_ticket(&run->conns[i]);
         }
     }
     fm_deadline_init(&run->deadline, now_us, run->opts->timeout_ms);
@@ -639,7 +577,7 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
             struct fm_conn *conn = &run->conns[i];
 
             if (conn->step == FM_STEP_TICKET && now_us >= conn->ticket_end_us) {
-                conn_finish_ticket(conn);
+                fm_conn_finish_ticket(conn);
             }
         }
     }
@@ -658,23 +596,6 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
     fm_resolver_cancel(run->resolver);     /* nothing waits for a lookup now */
 }
 
-/* Handle what is ready on the probes' sockets, the resolver and the timer,
- * when the run waits on an epoll fd of its own: each entry's data.ptr is its
- * source, as in a caller's loop (fm_probe_run_new_on()), whose own wait
- * hands the events over instead. */
-static void
-run_handle_ready(struct fm_probe_run *run)
-{
-    if (!run->ev_external) {
-        while (fm_ev_dispatch(run->ev, 0) == FM_EV_BATCH) {
-            continue;   /* more may be ready */
-        }
-    }
-    if (fm_resolver_wait_ms(run->resolver) == 0) {
-        fm_resolver_process(run->resolver);     /* a c-ares timeout is due */
-    }
-}
-
 bool
 fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
 {
@@ -689,7 +610,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
     run->fresh_start = false;
     if (!fresh || run->poll_after_start) {
         run->poll_after_start = false;
-        run_handle_ready(run);
+        fm_probe_run_handle_ready(run);
     }
     if (now_us == 0) {
         now_us = fm_now_us();
@@ -699,7 +620,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
      * sleeps, for the same reason.  Burst mode has this pass already:
      * fm_probe_run_start() is followed by a dispatch. */
     if (run->opts->spread && run->spread.next != started && run->poll_after_start) {
-        run_handle_ready(run);
+        fm_probe_run_handle_ready(run);
         fm_probe_run_expire(run, now_us);
     }
     return fm_probe_run_done(run);

@@ -241,6 +241,25 @@ void fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno,
                     const char *detail);
 /*! \brief Whether the probe has its verdict this cycle. */
 bool fm_conn_judged(const struct fm_conn *conn);
+/*! \brief What the conn's descriptor does when ready (its src.ready). */
+void fm_conn_on_ready(struct fm_ev_source *src, uint32_t events);
+/*! \brief Advance the probe on the events of its descriptor. */
+void fm_conn_advance(struct fm_conn *conn, uint32_t events);
+/*! \brief The wait for a TLS session ticket is over: close the conn. */
+void fm_conn_finish_ticket(struct fm_conn *conn);
+/*! \brief The run's epoll set: \p ev's (its caller's loop; \p ready(\p data)
+ *         after a wake-up with events of the run's), or, \p ev NULL, an
+ *         event loop of its own.  \return 0 or an errno (engine_ev.c) */
+int fm_probe_run_ev_init(struct fm_probe_run *run, struct fm_ev *ev, void (*ready)(void *data),
+                         void *data);
+void fm_probe_run_ev_fini(struct fm_probe_run *run);
+/*! \brief Handle what is ready (on its own loop) and c-ares's due timeouts. */
+void fm_probe_run_handle_ready(struct fm_probe_run *run);
+/*! \brief The run's resolver, made with its first name target. \return 0 or an errno */
+int fm_probe_run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len);
+/*! \brief Something of the conn's outside its own descriptor was handled
+ *         (a DNS probe's c-ares socket): the run's caller dispatches. */
+void fm_conn_touched(struct fm_conn *conn);
 /*! \brief Wait for these epoll events on the conn's socket. */
 void fm_conn_watch(struct fm_conn *conn, uint32_t events);
 /*! \brief The transport is up: start TLS, or hand over to the protocol. */
