@@ -99,12 +99,14 @@ fm_probe_run_ev_fini(struct fm_probe_run *run)
 void
 fm_probe_run_handle_ready(struct fm_probe_run *run)
 {
-    /* On a caller's loop, its wait handed the events over already. */
-    if (!run->ev_external) {
+    /* On a caller's loop, its wait handed the events over already; on the
+     * run's own, the wait just before may have (wait.c). */
+    if (!run->ev_external && !run->events_taken) {
         while (fm_ev_dispatch(run->ev, 0) == FM_EV_BATCH) {
             continue;   /* more may be ready */
         }
     }
+    run->events_taken = false;
     if (fm_resolver_wait_ms(run->resolver) == 0) {
         fm_resolver_process(run->resolver);     /* a c-ares timeout is due */
     }

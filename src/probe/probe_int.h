@@ -211,6 +211,8 @@ struct fm_probe_run {
      * waits on the run alone (fm_probe_run_blocking()...). */
     struct fm_ev *ev;
     bool ev_external;
+    bool events_taken;              /* own_ev: the last wait handled all that
+                                     * was ready (wait.c) */
     struct fm_ev own_ev;
     struct fm_ev_later ready;
     struct fm_ev_source timer_src;  /* the spread timer's */

@@ -195,7 +195,7 @@ static void drain_all(struct fm_run_accesslog *al, uint64_t now_us);
 
 /* A backlog left by the bound: read on at the loop's next turn (the
  * eventfd stays readable), after what is due then, not in one long read
- * now.  (A libqb job runs only some twenty times a second.) */
+ * now. */
 static int32_t
 on_more(int32_t fd, int32_t revents, void *data)
 {
