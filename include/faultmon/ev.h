@@ -64,8 +64,7 @@ struct fm_ev {
     /* Signals through one signalfd; what each calls. */
     int sig_fd;
     struct fm_ev_source sig_src;
-    sigset_t sigs;
-    sigset_t old_mask;                  /* given back by fm_ev_fini() */
+    sigset_t sigs;                      /* blocked, for the life of the process */
     struct {
         int sig;
         fm_ev_signal_fn fn;
@@ -82,7 +81,8 @@ struct fm_ev {
 /*! \brief Make the epoll set.  \return 0 or an errno */
 int fm_ev_init(struct fm_ev *ev);
 
-/*! \brief Close everything the loop made and unblock its signals. */
+/*! \brief Close everything the loop made.  Its signals stay blocked (a
+ *         signal as the process ends is not its death). */
 void fm_ev_fini(struct fm_ev *ev);
 
 /*! \brief Put \p fd in the set for \p events, with \p src as its data.ptr.

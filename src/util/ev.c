@@ -32,7 +32,6 @@ fm_ev_init(struct fm_ev *ev)
     memset(ev, 0, sizeof(*ev));
     ev->sig_fd = -1;
     sigemptyset(&ev->sigs);
-    sigemptyset(&ev->old_mask);
     ev->epfd = epoll_create1(EPOLL_CLOEXEC);
     return (ev->epfd < 0)? errno : 0;
 }
@@ -47,10 +46,11 @@ fm_ev_fini(struct fm_ev *ev)
         free(w);
     }
     if (ev->sig_fd >= 0) {
+        /* Its signals stay blocked: one that comes as the loop ends (a
+         * second SIGTERM, the SIGUSR1 of `faultmon resume`) would otherwise
+         * end the process by its default action, before its exit status. */
         close(ev->sig_fd);
         ev->sig_fd = -1;
-        /* Signals that came after the loop stopped are taken as before it. */
-        sigprocmask(SIG_SETMASK, &ev->old_mask, NULL);
     }
     if (ev->epfd >= 0) {
         close(ev->epfd);
@@ -182,7 +182,7 @@ fm_ev_signal(struct fm_ev *ev, int sig, fm_ev_signal_fn fn, void *data)
      * every signal before they exec (src/run/jobs.c, src/util/spawn.c,
      * the exec probe's posix_spawn attributes). */
     sigaddset(&ev->sigs, sig);
-    if (sigprocmask(SIG_BLOCK, &ev->sigs, (ev->sig_fd < 0)? &ev->old_mask : NULL) != 0) {
+    if (sigprocmask(SIG_BLOCK, &ev->sigs, NULL) != 0) {
         return errno;
     }
     fd = signalfd(ev->sig_fd, &ev->sigs, SFD_NONBLOCK | SFD_CLOEXEC);
