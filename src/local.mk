@@ -36,6 +36,7 @@ noinst_LTLIBRARIES += src/util/libfmutil.la
 src_util_libfmutil_la_SOURCES = \
 	src/util/accesslog_parse.c \
 	src/util/clock.c \
+	src/util/ev.c \
 	src/util/json.c \
 	src/util/kvfile.c \
 	src/util/loopback.c \
@@ -96,6 +97,7 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/dns.c \
 	src/probe/dns_judge.c \
 	src/probe/engine.c \
+	src/probe/engine_ev.c \
 	src/probe/exec.c \
 	src/probe/fd_limit.c \
 	src/probe/ftp.c \
@@ -253,6 +255,7 @@ noinst_HEADERS = \
 	include/faultmon/decide_params.h \
 	include/faultmon/decide_persist.h \
 	include/faultmon/deps.h \
+	include/faultmon/ev.h \
 	include/faultmon/history.h \
 	include/faultmon/grpc.h \
 	include/faultmon/http.h \

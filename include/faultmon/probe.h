@@ -64,6 +64,22 @@ int fm_probe_run_new(struct fm_target *targets, size_t n,
                      struct fm_probe_run **out, char *err, size_t err_len);
 void fm_probe_run_free(struct fm_probe_run *run);
 
+struct fm_ev;
+
+/*!
+ * \brief fm_probe_run_new() on a caller's event loop (include/faultmon/ev.h):
+ *        the probes' sockets, the spread timer and the resolver are entries
+ *        of \p ev's own epoll set, not of an epoll fd of the run's, so that
+ *        each wake-up is one epoll_wait.  After a wake-up that had events of
+ *        the run's, \p ready(\p data) is called once: it calls
+ *        fm_probe_run_dispatch() as a caller that watches fm_probe_run_fd()
+ *        does when the fd is readable.  fm_probe_run_idle_until() and
+ *        fm_probe_run_blocking() are not for such a run.
+ */
+int fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
+                        struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
+                        struct fm_probe_run **out, char *err, size_t err_len);
+
 /*!
  * \brief Keep TLS sessions across cycles (for loops), so that handshakes
  *        after the first are resumed; a one-shot run does not need it.
@@ -113,7 +129,8 @@ bool fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us);
  */
 bool fm_probe_run_take_released(struct fm_probe_run *run);
 
-/*! \brief The epoll fd to watch for readability when embedding the engine. */
+/*! \brief The epoll fd to watch for readability when embedding the engine
+ *         (not for a run of fm_probe_run_new_on(): its fd is the loop's). */
 int fm_probe_run_fd(const struct fm_probe_run *run);
 
 /*!

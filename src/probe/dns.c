@@ -10,12 +10,13 @@
  * timeout at the deadline (partial).
  *
  * Each target keeps its own c-ares channel (its prepared data), asking only
- * its server; the channel's sockets are watched by an epoll instance made
- * for each query, which stands as the conn's fd in the engine's epoll, so
- * the engine's one deadline and its close at the verdict hold as for any
- * socket.  c-ares closes its sockets when no query is left (no STAYOPEN),
- * and a query still running at the deadline is cancelled when the next
- * cycle starts.
+ * its server; the channel's sockets are entries of the engine's epoll set,
+ * each with a small source of its own (no epoll fd nested in the engine's),
+ * and the conn has no descriptor of its own: the engine's one deadline holds
+ * as for any probe, and the verdict takes the sockets out of the set (the
+ * protocol's release).  c-ares closes its sockets when no query is left (no
+ * STAYOPEN), and a query still running at the deadline is cancelled when
+ * the next cycle starts.
  */
 #include <config.h>
 
@@ -36,13 +37,25 @@
 #include "wire.h"
 #include "wire_conv.h"
 
-#define DNS_EPOLL_BATCH 8
 #define DNS_CLASS_IN 1
+
+struct dns_state;
+
+/* One socket of the channel's, an entry of the engine's epoll set. */
+struct dns_sock {
+    struct fm_ev_source src;    /* first: the epoll data.ptr */
+    struct dns_state *st;
+    int fd;
+    struct dns_sock *next;
+};
 
 struct dns_state {
     ares_channel channel;
     bool have_channel;
     bool ignore;                /* callbacks of a cancel or destroy: no verdict */
+    bool freeing;               /* ares_destroy(): the engine may be gone */
+    struct fm_ev *ev;           /* the engine's, of the query in flight */
+    struct dns_sock *socks;     /* those in ev's set */
     struct fm_conn *conn;       /* of the query in flight */
     char *name;
     struct fm_dns_expect want;
@@ -57,9 +70,16 @@ dns_state_free(void *prepared)
     struct dns_state *st = prepared;
 
     st->ignore = true;
+    st->freeing = true;
     if (st->have_channel) {
-        ares_destroy(st->channel);
+        ares_destroy(st->channel);  /* closing its sockets takes them out of any set */
         ares_library_cleanup();
+    }
+    while (st->socks != NULL) {
+        struct dns_sock *sock = st->socks;
+
+        st->socks = sock->next;
+        free(sock);
     }
     if (st->have_answer) {
         regfree(&st->answer);
@@ -77,24 +97,89 @@ dns_match(void *ctx, const char *text, size_t len)
     return (regexec(&st->answer, text, 1, &m, REG_STARTEND) == 0)? 1 : 0;
 }
 
-/* c-ares opens and closes its sockets through here: into the query's epoll. */
+/* A socket of the channel's is ready: c-ares reads or writes it, and calls
+ * dns_answer() when the answer is whole. */
+static void
+on_dns_sock_ready(struct fm_ev_source *src, uint32_t events)
+{
+    struct dns_sock *sock = (struct dns_sock *) src;
+    struct dns_state *st = sock->st;
+
+    ares_process_fd(st->channel, (events & (EPOLLIN | EPOLLERR | EPOLLHUP))? sock->fd : ARES_SOCKET_BAD,
+                    (events & EPOLLOUT)? sock->fd : ARES_SOCKET_BAD);
+    if (st->conn != NULL) {
+        fm_conn_touched(st->conn);
+    }
+}
+
+static struct dns_sock *
+dns_sock_find(struct dns_state *st, int fd, struct dns_sock ***link)
+{
+    for (struct dns_sock **p = &st->socks; *p != NULL; p = &(*p)->next) {
+        if ((*p)->fd == fd) {
+            *link = p;
+            return *p;
+        }
+    }
+    return NULL;
+}
+
+/* Out of the set (and of the wake-up being handled), before c-ares closes it. */
+static void
+dns_sock_unwatch(struct dns_state *st, struct dns_sock **link)
+{
+    struct dns_sock *sock = *link;
+
+    *link = sock->next;
+    fm_ev_del(st->ev, sock->fd, &sock->src);
+    free(sock);
+}
+
+/* c-ares opens and closes its sockets through here: into the engine's set. */
 static void
 dns_sock_state(void *data, ares_socket_t fd, int readable, int writable)
 {
     struct dns_state *st = data;
-    struct epoll_event ev = { .events = 0, .data.fd = fd };
+    uint32_t events = (readable? EPOLLIN : 0) | (writable? EPOLLOUT : 0);
+    struct dns_sock **link = NULL;
+    struct dns_sock *sock = NULL;
 
-    /* During a cancel or destroy, st->conn may be of a run already freed. */
-    if (st->ignore || st->conn == NULL || st->conn->fd < 0) {
+    /* At ares_destroy(), the engine and its set may be freed already. */
+    if (st->freeing || st->ev == NULL) {
         return;
     }
-    ev.events = (readable? EPOLLIN : 0) | (writable? EPOLLOUT : 0);
-    if (ev.events == 0) {
-        epoll_ctl(st->conn->fd, EPOLL_CTL_DEL, fd, NULL);
+    sock = dns_sock_find(st, fd, &link);
+    if (events == 0) {
+        if (sock != NULL) {
+            dns_sock_unwatch(st, link);
+        }
         return;
     }
-    if (epoll_ctl(st->conn->fd, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
-        epoll_ctl(st->conn->fd, EPOLL_CTL_ADD, fd, &ev);
+    if (sock != NULL) {
+        fm_ev_mod(st->ev, fd, events, &sock->src);
+        return;
+    }
+    sock = calloc(1, sizeof(*sock));
+    if (sock == NULL) {
+        return;     /* unwatched: the deadline judges the query */
+    }
+    *sock = (struct dns_sock) { .src.ready = on_dns_sock_ready, .st = st, .fd = fd, .next = st->socks };
+    if (fm_ev_add(st->ev, fd, events, &sock->src) != 0) {
+        free(sock);
+        return;
+    }
+    st->socks = sock;
+}
+
+/* The verdict: the channel's sockets leave the set (a late answer wakes
+ * nobody); the query itself is cancelled when the next one starts. */
+static void
+dns_release(struct fm_conn *conn)
+{
+    struct dns_state *st = conn->target->prepared;
+
+    while (st != NULL && st->ev != NULL && st->socks != NULL) {
+        dns_sock_unwatch(st, &st->socks);
     }
 }
 
@@ -265,7 +350,7 @@ dns_answer(void *arg, int status, int timeouts, unsigned char *abuf, int alen)
 }
 
 /* The query to the address the engine chose (a literal, or the server's
- * name resolved), over a fresh epoll of the conn's. */
+ * name resolved), its sockets in the engine's set. */
 static void
 dns_connect(struct fm_conn *conn, int last_errno)
 {
@@ -277,6 +362,7 @@ dns_connect(struct fm_conn *conn, int last_errno)
         fm_resolve_no_more_addr(conn, last_errno);
         return;
     }
+    st->ev = conn->run->ev;
     st->ignore = true;
     ares_cancel(st->channel);   /* a query the last deadline cut off */
     st->ignore = false;
@@ -293,33 +379,20 @@ dns_connect(struct fm_conn *conn, int last_errno)
         memcpy(&server.addr.addr6, &in6->sin6_addr, sizeof(in6->sin6_addr));
         server.udp_port = server.tcp_port = ntohs(in6->sin6_port);
     }
-    conn->fd = epoll_create1(EPOLL_CLOEXEC);
-    if (conn->fd < 0 || ares_set_servers_ports(st->channel, &server) != ARES_SUCCESS) {
-        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, (conn->fd < 0)? errno : ENOMEM,
-                       "cannot set up the query");
+    if (ares_set_servers_ports(st->channel, &server) != ARES_SUCCESS) {
+        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, ENOMEM, "cannot set up the query");
         return;
     }
     st->conn = conn;
     st->tcp_open = false;
     fm_conn_step(conn, FM_STEP_READ);
-    fm_conn_watch(conn, EPOLLIN);
     ares_query(st->channel, st->name, DNS_CLASS_IN, (int) st->want.qtype, dns_answer, st);
 }
 
 static void
 dns_on_io(struct fm_conn *conn)
 {
-    struct dns_state *st = conn->target->prepared;
-    struct epoll_event evs[DNS_EPOLL_BATCH];
-    int n = epoll_wait(conn->fd, evs, DNS_EPOLL_BATCH, 0);
-
-    for (int i = 0; i < n && !fm_conn_judged(conn); i++) {
-        ares_socket_t fd = evs[i].data.fd;
-
-        ares_process_fd(st->channel, (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))? fd
-                                                                                   : ARES_SOCKET_BAD,
-                        (evs[i].events & EPOLLOUT)? fd : ARES_SOCKET_BAD);
-    }
+    (void) conn;    /* never: the conn has no descriptor (on_dns_sock_ready()) */
 }
 
 static void
@@ -340,6 +413,7 @@ const struct fm_probe_proto fm_probe_proto_dns = {
     .prepare = dns_prepare,
     .on_ready = dns_on_ready,
     .on_io = dns_on_io,
+    .release = dns_release,
     .timeout_note = dns_timeout_note,
     .connect = dns_connect,
 };

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon: the probe engine.  Every target of a run is probed concurrently
- * on one epoll instance; one deadline, taken from a monotonic clock when the
+ * on one epoll set (an event loop of its own, or the caller's: see
+ * fm_probe_run_new_on(); every descriptor is an entry of it directly, none
+ * behind a nested epoll fd); one deadline, taken from a monotonic clock when the
  * run starts, bounds every step of every probe, so a server that trickles a
  * byte at a time is cut off at the deadline and never re-armed.
  *
@@ -28,7 +30,6 @@
 #include <faultmon/log.h>
 #include "probe_int.h"
 
-#define FM_EPOLL_BATCH 256
 /* How long a finished TLS 1.3 probe may keep its connection open for the
  * session ticket that makes the next cycle's handshake cheap.  It delays no
  * verdict and no cycle: the wait goes on after the cycle is done, until the
@@ -74,7 +75,7 @@ step_timeout_reason(enum fm_step step)
 void
 fm_conn_watch(struct fm_conn *conn, uint32_t events)
 {
-    struct epoll_event ev = { .events = events, .data.ptr = conn };
+    struct epoll_event ev = { .events = events, .data.ptr = &conn->src };
 
     if (conn->watched_events == events) {
         return;
@@ -105,6 +106,9 @@ conn_close(struct fm_conn *conn, bool abortive)
         close(conn->fd);    /* also drops it from the epoll set */
         conn->fd = -1;
         conn->watched_events = 0;
+        /* An event of the old socket in the wake-up being handled is not
+         * for the next one the conn opens. */
+        fm_ev_del(conn->run->ev, -1, &conn->src);
     }
     conn->close_orderly = false;
     free(conn->rx);
@@ -246,8 +250,8 @@ fm_conn_rx_room(struct fm_conn *conn, size_t initial)
     return 0;
 }
 
-static void
-conn_finish_ticket(struct fm_conn *conn)
+void
+fm_conn_finish_ticket(struct fm_conn *conn)
 {
     conn->step = FM_STEP_DONE;
     conn->run->lingering--;
@@ -286,8 +290,8 @@ fm_conn_start_tls(struct fm_conn *conn)
     fm_tls_handshake(conn);
 }
 
-static void
-conn_advance(struct fm_conn *conn, uint32_t events)
+void
+fm_conn_advance(struct fm_conn *conn, uint32_t events)
 {
     switch (conn->step) {
         case FM_STEP_CONNECT:
@@ -305,20 +309,6 @@ conn_advance(struct fm_conn *conn, uint32_t events)
     }
 }
 
-/* Made with the first name target only: a run of addresses never uses it. */
-static int
-run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len)
-{
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
-    int rc = fm_resolver_new(&run->resolver, err, err_len);
-
-    if (rc == 0 && epoll_ctl(run->epfd, EPOLL_CTL_ADD, fm_resolver_fd(run->resolver), &ev) != 0) {
-        rc = errno;
-        snprintf(err, err_len, "cannot watch the resolver: %s", strerror(rc));
-    }
-    return rc;
-}
-
 static int
 conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *target,
           struct fm_result *result, char *err, size_t err_len)
@@ -333,6 +323,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
                  target->text, fm_probe_kind_name(target->kind));
         return EINVAL;
     }
+    conn->src.ready = fm_conn_on_ready;
     conn->run = run;
     conn->target = target;
     conn->result = result;
@@ -373,7 +364,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     } else {
         /* A name: looked up through the run's resolver cache (resolve.c). */
         if (run->resolver == NULL) {
-            rc = run_add_resolver(run, err, err_len);
+            rc = fm_probe_run_add_resolver(run, err, err_len);
             if (rc != 0) {
                 return rc;
             }
@@ -390,6 +381,14 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
 int
 fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
                  struct fm_probe_run **out, char *err, size_t err_len)
+{
+    return fm_probe_run_new_on(NULL, NULL, NULL, targets, n, opts, out, err, err_len);
+}
+
+int
+fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
+                    struct fm_target *targets, size_t n, const struct fm_probe_opts *opts,
+                    struct fm_probe_run **out, char *err, size_t err_len)
 {
     struct fm_probe_run *run = calloc(1, sizeof(*run));
     bool need_tls = false;
@@ -412,9 +411,8 @@ fm_probe_run_new(struct fm_target *targets, size_t n, const struct fm_probe_opts
     for (size_t i = 0; i < n; i++) {
         run->conns[i].fd = -1;  /* so that freeing a half-made engine closes none */
     }
-    run->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (run->epfd < 0) {
-        rc = errno;
+    rc = fm_probe_run_ev_init(run, ev, ready, data);
+    if (rc != 0) {
         snprintf(err, err_len, "cannot create the event loop: %s", strerror(rc));
         fm_probe_run_free(run);
         return rc;
@@ -481,9 +479,7 @@ fm_probe_run_free(struct fm_probe_run *run)
     if (run->timer_fd >= 0) {
         close(run->timer_fd);
     }
-    if (run->epfd >= 0) {
-        close(run->epfd);
-    }
+    fm_probe_run_ev_fini(run);
     free(run->conns);
     free(run->results);
     free(run);
@@ -539,7 +535,7 @@ fm_probe_run_start(struct fm_probe_run *run, uint64_t now_us)
     /* A conn still waiting for a ticket from the last cycle gives up now. */
     for (size_t i = 0; i < run->n && run->lingering > 0; i++) {
         if (run->conns[i].step == FM_STEP_TICKET) {
-            conn_finish_ticket(&run->conns[i]);
+            fm_conn_finish_ticket(&run->conns[i]);
         }
     }
     fm_deadline_init(&run->deadline, now_us, run->opts->timeout_ms);
@@ -581,7 +577,7 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
             struct fm_conn *conn = &run->conns[i];
 
             if (conn->step == FM_STEP_TICKET && now_us >= conn->ticket_end_us) {
-                conn_finish_ticket(conn);
+                fm_conn_finish_ticket(conn);
             }
         }
     }
@@ -600,36 +596,6 @@ fm_probe_run_expire(struct fm_probe_run *run, uint64_t now_us)
     fm_resolver_cancel(run->resolver);     /* nothing waits for a lookup now */
 }
 
-/* Handle what is ready on the probes' sockets, the resolver and the timer. */
-static void
-run_handle_ready(struct fm_probe_run *run)
-{
-    struct epoll_event events[FM_EPOLL_BATCH];
-    int n = 0;
-
-    do {
-        n = epoll_wait(run->epfd, events, FM_EPOLL_BATCH, 0);
-        for (int i = 0; i < n; i++) {
-            struct fm_conn *conn = events[i].data.ptr;
-
-            if (conn == NULL) {
-                fm_resolver_process(run->resolver);
-            } else if (events[i].data.ptr == (void *) &run->timer_fd) {
-                fm_spread_run_timer_fired(run);
-            } else if (conn->step == FM_STEP_TICKET) {
-                if (fm_tls_read_ticket(conn)) {
-                    conn_finish_ticket(conn);
-                }
-            } else if (conn->step != FM_STEP_DONE && conn->fd >= 0) {
-                conn_advance(conn, events[i].events);
-            }
-        }
-    } while (n == FM_EPOLL_BATCH);
-    if (fm_resolver_wait_ms(run->resolver) == 0) {
-        fm_resolver_process(run->resolver);     /* a c-ares timeout is due */
-    }
-}
-
 bool
 fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
 {
@@ -644,7 +610,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
     run->fresh_start = false;
     if (!fresh || run->poll_after_start) {
         run->poll_after_start = false;
-        run_handle_ready(run);
+        fm_probe_run_handle_ready(run);
     }
     if (now_us == 0) {
         now_us = fm_now_us();
@@ -654,7 +620,7 @@ fm_probe_run_dispatch(struct fm_probe_run *run, uint64_t now_us)
      * sleeps, for the same reason.  Burst mode has this pass already:
      * fm_probe_run_start() is followed by a dispatch. */
     if (run->opts->spread && run->spread.next != started && run->poll_after_start) {
-        run_handle_ready(run);
+        fm_probe_run_handle_ready(run);
         fm_probe_run_expire(run, now_us);
     }
     return fm_probe_run_done(run);

@@ -232,7 +232,7 @@ exec_wait_without_pidfd(struct fm_conn *conn)
         .it_interval = { .tv_sec = 0, .tv_nsec = FM_EXEC_POLL_NS },
         .it_value = { .tv_sec = 0, .tv_nsec = FM_EXEC_POLL_NS },
     };
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = conn };
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &conn->src };
     int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 
     if (fd >= 0 && (timerfd_settime(fd, 0, &tick, NULL) != 0
@@ -334,7 +334,7 @@ exec_on_io(struct fm_conn *conn)
 static void
 exec_watch_exit(struct fm_conn *conn, struct exec_state *st)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = conn };
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &conn->src };
 
     st->pidfd = fm_pidfd_open(st->pid);
     if (st->pidfd >= 0 && epoll_ctl(conn->run->epfd, EPOLL_CTL_ADD, st->pidfd, &ev) != 0) {

@@ -36,6 +36,7 @@
 #include <openssl/ssl.h>
 
 #include <faultmon/deadline.h>
+#include <faultmon/ev.h>
 #include <faultmon/probe.h>
 #include <faultmon/probe_opts.h>
 
@@ -137,6 +138,7 @@ extern const struct fm_probe_proto fm_probe_proto_grpc;
 
 /* One target's probe; allocated once per engine and reused every cycle. */
 struct fm_conn {
+    struct fm_ev_source src;        /* the epoll data.ptr of its descriptor */
     struct fm_probe_run *run;
     struct fm_target *target;
     struct fm_result *result;
@@ -203,7 +205,18 @@ struct fm_probe_run {
     bool poll_after_start;
     size_t lingering;               /* conns in FM_STEP_TICKET */
     uint64_t linger_end_us;         /* when the newest ticket wait ends */
-    int epfd;
+    int epfd;                       /* ev's */
+    /* The event loop whose epoll set has every descriptor of the run's:
+     * a caller's (fm_probe_run_new_on(); ready is then queued on it after
+     * a wake-up that had events of the run's), or own_ev, for a caller that
+     * waits on the run alone (fm_probe_run_blocking()...). */
+    struct fm_ev *ev;
+    bool ev_external;
+    bool events_taken;              /* own_ev: the last wait handled all that
+                                     * was ready (wait.c) */
+    struct fm_ev own_ev;
+    struct fm_ev_later ready;
+    struct fm_ev_source timer_src;  /* the spread timer's */
     struct fm_resolver *resolver;   /* NULL when every target is an address */
     SSL_CTX *ssl_ctx;
     struct fm_tls_session *sessions; /* one per server:port of the TLS targets */
@@ -231,6 +244,25 @@ void fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno,
                     const char *detail);
 /*! \brief Whether the probe has its verdict this cycle. */
 bool fm_conn_judged(const struct fm_conn *conn);
+/*! \brief What the conn's descriptor does when ready (its src.ready). */
+void fm_conn_on_ready(struct fm_ev_source *src, uint32_t events);
+/*! \brief Advance the probe on the events of its descriptor. */
+void fm_conn_advance(struct fm_conn *conn, uint32_t events);
+/*! \brief The wait for a TLS session ticket is over: close the conn. */
+void fm_conn_finish_ticket(struct fm_conn *conn);
+/*! \brief The run's epoll set: \p ev's (its caller's loop; \p ready(\p data)
+ *         after a wake-up with events of the run's), or, \p ev NULL, an
+ *         event loop of its own.  \return 0 or an errno (engine_ev.c) */
+int fm_probe_run_ev_init(struct fm_probe_run *run, struct fm_ev *ev, void (*ready)(void *data),
+                         void *data);
+void fm_probe_run_ev_fini(struct fm_probe_run *run);
+/*! \brief Handle what is ready (on its own loop) and c-ares's due timeouts. */
+void fm_probe_run_handle_ready(struct fm_probe_run *run);
+/*! \brief The run's resolver, made with its first name target. \return 0 or an errno */
+int fm_probe_run_add_resolver(struct fm_probe_run *run, char *err, size_t err_len);
+/*! \brief Something of the conn's outside its own descriptor was handled
+ *         (a DNS probe's c-ares socket): the run's caller dispatches. */
+void fm_conn_touched(struct fm_conn *conn);
 /*! \brief Wait for these epoll events on the conn's socket. */
 void fm_conn_watch(struct fm_conn *conn, uint32_t events);
 /*! \brief The transport is up: start TLS, or hand over to the protocol. */
@@ -419,10 +451,11 @@ int fm_nss_lookup_finish(int fd, struct sockaddr_storage *addrs, socklen_t *lens
 
 /* resolve.c: c-ares, its sockets in the engine's epoll */
 
-int fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len);
+/*! \brief A resolver whose sockets are entries of \p ev's set; \p ready
+ *         (\p data) is called after it handled one of them. */
+int fm_resolver_new(struct fm_resolver **out, struct fm_ev *ev, void (*ready)(void *data), void *data,
+                    char *err, size_t err_len);
 void fm_resolver_free(struct fm_resolver *resolver);
-/*! \brief The resolver's own epoll fd, to nest in the engine's. */
-int fm_resolver_fd(const struct fm_resolver *resolver);
 /*! \brief The entry for a target's host name. \return NULL: out of memory */
 struct fm_resolve_entry *fm_resolver_entry(struct fm_resolver *resolver, const char *name);
 /*! \brief Start a name target's probe: connect now if its name is cached,
@@ -432,7 +465,7 @@ void fm_resolve_conn(struct fm_conn *conn, uint64_t now_us);
 bool fm_resolve_next_addr(struct fm_conn *conn);
 /*! \brief No address left to try: the verdict, saying when ?family left none. */
 void fm_resolve_no_more_addr(struct fm_conn *conn, int last_errno);
-/*! \brief Do the resolver's ready work: socket events, its own timeouts. */
+/*! \brief Do the resolver's timed work: c-ares's timeouts (a retry). */
 void fm_resolver_process(struct fm_resolver *resolver);
 /*! \brief Milliseconds until the resolver's next timeout, -1: none. */
 int fm_resolver_wait_ms(struct fm_resolver *resolver);

@@ -6,8 +6,9 @@
  * cached answer has expired (resolve_cache.c says how long one is kept), once
  * for every target that names it, with c-ares (the asynchronous resolver of
  * curl and Node.js; it reads /etc/hosts and resolv.conf as glibc does).
- * c-ares's sockets are watched by an epoll instance of the resolver's own,
- * nested in the engine's, and its timeouts are folded into the engine's
+ * c-ares's sockets (and the socket pairs of lookups through NSS) are entries
+ * of the engine's epoll set, each with a small source of its own, and its
+ * timeouts are folded into the engine's
  * wait, so a lookup is bounded by the cycle's one deadline like any other
  * step: a target still waiting for its name then is resolve-timeout, as
  * before, and the lookup is cancelled (nothing of it is cached).
@@ -34,7 +35,6 @@
 #include <faultmon/log.h>
 #include "probe_int.h"
 
-#define FM_RESOLVE_EPOLL_BATCH 16
 /* The most addresses kept per name (getaddrinfo-like lists are short; this
  * bounds memory and the connect attempts a deadline has to cover). */
 #define FM_RESOLVE_MAX_ADDRS 16
@@ -49,10 +49,22 @@ struct nss_pending {
     int fd;
 };
 
+/* One descriptor of c-ares's or of a lookup through NSS, an entry of the
+ * engine's epoll set: its data.ptr. */
+struct resolver_sock {
+    struct fm_ev_source src;        /* first */
+    struct fm_resolver *resolver;
+    int fd;
+    struct resolver_sock *next;
+};
+
 struct fm_resolver {
     ares_channel channel;
     bool have_channel;
-    int epfd;
+    struct fm_ev *ev;               /* the engine's */
+    void (*ready)(void *data);      /* after a socket of ours was handled */
+    void *ready_data;
+    struct resolver_sock *socks;
     size_t in_flight;
     bool closing;                   /* being freed: callbacks touch no conn */
     struct stat conf_st;            /* resolv.conf when the channel was made */
@@ -63,20 +75,89 @@ struct fm_resolver {
     size_t nss_cap;
 };
 
+static bool nss_process_fd(struct fm_resolver *resolver, int fd);
+
+static void
+on_sock_ready(struct fm_ev_source *src, uint32_t events)
+{
+    struct resolver_sock *sock = (struct resolver_sock *) src;
+    struct fm_resolver *resolver = sock->resolver;
+    bool readable = (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) != 0;
+    bool writable = (events & EPOLLOUT) != 0;
+
+    if (!nss_process_fd(resolver, sock->fd)) {
+        ares_process_fd(resolver->channel, readable? sock->fd : ARES_SOCKET_BAD,
+                        writable? sock->fd : ARES_SOCKET_BAD);
+    }
+    resolver->ready(resolver->ready_data);
+}
+
+static struct resolver_sock *
+sock_find(struct fm_resolver *resolver, int fd)
+{
+    for (struct resolver_sock *sock = resolver->socks; sock != NULL; sock = sock->next) {
+        if (sock->fd == fd) {
+            return sock;
+        }
+    }
+    return NULL;
+}
+
+/* Put \p fd in the engine's set for \p events. \return 0 or an errno */
+static int
+sock_watch(struct fm_resolver *resolver, int fd, uint32_t events)
+{
+    struct resolver_sock *sock = sock_find(resolver, fd);
+    int rc = 0;
+
+    if (sock != NULL) {
+        return fm_ev_mod(resolver->ev, fd, events, &sock->src);
+    }
+    sock = calloc(1, sizeof(*sock));
+    if (sock == NULL) {
+        return ENOMEM;
+    }
+    *sock = (struct resolver_sock) { .src.ready = on_sock_ready, .resolver = resolver, .fd = fd };
+    rc = fm_ev_add(resolver->ev, fd, events, &sock->src);
+    if (rc != 0) {
+        free(sock);
+        return rc;
+    }
+    sock->next = resolver->socks;
+    resolver->socks = sock;
+    return 0;
+}
+
+/* Take \p fd out of the set (and out of the wake-up being handled), before
+ * it is closed, or after (\p closed: closing took it out of the set). */
+static void
+sock_unwatch(struct fm_resolver *resolver, int fd, bool closed)
+{
+    for (struct resolver_sock **p = &resolver->socks; *p != NULL; p = &(*p)->next) {
+        struct resolver_sock *sock = *p;
+
+        if (sock->fd == fd) {
+            *p = sock->next;
+            fm_ev_del(resolver->ev, closed? -1 : fd, &sock->src);
+            free(sock);
+            return;
+        }
+    }
+}
+
 /* c-ares opens, closes and changes interest in its sockets through here. */
 static void
 on_sock_state(void *data, ares_socket_t fd, int readable, int writable)
 {
     struct fm_resolver *resolver = data;
-    struct epoll_event ev = { .events = 0, .data.fd = fd };
+    uint32_t events = (readable? EPOLLIN : 0) | (writable? EPOLLOUT : 0);
+    int rc = 0;
 
-    ev.events = (readable? EPOLLIN : 0) | (writable? EPOLLOUT : 0);
-    if (ev.events == 0) {
-        epoll_ctl(resolver->epfd, EPOLL_CTL_DEL, fd, NULL);
-        return;
-    }
-    if (epoll_ctl(resolver->epfd, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
-        epoll_ctl(resolver->epfd, EPOLL_CTL_ADD, fd, &ev);
+    if (events == 0) {
+        sock_unwatch(resolver, fd, false);
+    } else if ((rc = sock_watch(resolver, fd, events)) != 0) {
+        /* Unwatched, the lookup ends at c-ares's timeout or the deadline. */
+        fm_log_warn("cannot watch a socket of the resolver: %s", strerror(rc));
     }
 }
 
@@ -125,7 +206,8 @@ channel_refresh(struct fm_resolver *resolver)
 }
 
 int
-fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len)
+fm_resolver_new(struct fm_resolver **out, struct fm_ev *ev, void (*ready)(void *data), void *data,
+                char *err, size_t err_len)
 {
     struct fm_resolver *resolver = calloc(1, sizeof(*resolver));
     int rc = 0;
@@ -134,13 +216,9 @@ fm_resolver_new(struct fm_resolver **out, char *err, size_t err_len)
     if (resolver == NULL) {
         return ENOMEM;
     }
-    resolver->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (resolver->epfd < 0) {
-        rc = errno;
-        snprintf(err, err_len, "cannot create the resolver's event loop: %s", strerror(rc));
-        fm_resolver_free(resolver);
-        return rc;
-    }
+    resolver->ev = ev;
+    resolver->ready = ready;
+    resolver->ready_data = data;
     rc = ares_library_init(ARES_LIB_INIT_ALL);
     if (rc == ARES_SUCCESS) {
         rc = channel_open(resolver, &resolver->channel);
@@ -167,6 +245,7 @@ fm_resolver_free(struct fm_resolver *resolver)
     }
     resolver->closing = true;
     for (size_t i = 0; i < resolver->n_nss; i++) {
+        sock_unwatch(resolver, resolver->nss[i].fd, false);
         close(resolver->nss[i].fd);     /* the thread ends on its own */
     }
     free(resolver->nss);
@@ -174,17 +253,11 @@ fm_resolver_free(struct fm_resolver *resolver)
         ares_destroy(resolver->channel);    /* ends lookups in flight (their callbacks run) */
         ares_library_cleanup();
     }
-    if (resolver->epfd >= 0) {
-        close(resolver->epfd);
+    while (resolver->socks != NULL) {   /* none left by c-ares: never so */
+        sock_unwatch(resolver, resolver->socks->fd, false);
     }
     fm_resolve_cache_clear(&resolver->cache);
     free(resolver);
-}
-
-int
-fm_resolver_fd(const struct fm_resolver *resolver)
-{
-    return resolver->epfd;
 }
 
 struct fm_resolve_entry *
@@ -277,7 +350,6 @@ wake_waiters(struct fm_resolver *resolver, struct fm_resolve_entry *entry, bool 
 static bool
 nss_fallback_start(struct fm_resolver *resolver, struct fm_resolve_entry *entry, int status)
 {
-    struct epoll_event ev = { .events = EPOLLIN };
     int fd = -1;
 
     /* Not when the lookup was cut short or memory ran out; any answer (or
@@ -300,8 +372,7 @@ nss_fallback_start(struct fm_resolver *resolver, struct fm_resolve_entry *entry,
     if (fm_nss_lookup_start(entry->name, &fd) != 0) {
         return false;
     }
-    ev.data.fd = fd;
-    if (epoll_ctl(resolver->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+    if (sock_watch(resolver, fd, EPOLLIN) != 0) {
         close(fd);
         return false;
     }
@@ -356,6 +427,7 @@ nss_answered(struct fm_resolver *resolver, size_t i)
     if (rc == EAGAIN) {
         return;
     }
+    sock_unwatch(resolver, resolver->nss[i].fd, true);
     resolver->nss[i] = resolver->nss[--resolver->n_nss];   /* its fd is closed */
     for (size_t k = 0; k < n; k++) {
         ptrs[k] = (const struct sockaddr *) &addrs[k];
@@ -470,26 +542,9 @@ fm_resolve_no_more_addr(struct fm_conn *conn, int last_errno)
 void
 fm_resolver_process(struct fm_resolver *resolver)
 {
-    struct epoll_event events[FM_RESOLVE_EPOLL_BATCH];
-    int n = 0;
-
     if (resolver == NULL) {
         return;
     }
-    do {
-        n = epoll_wait(resolver->epfd, events, FM_RESOLVE_EPOLL_BATCH, 0);
-        for (int i = 0; i < n; i++) {
-            int fd = events[i].data.fd;
-            bool readable = (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) != 0;
-            bool writable = (events[i].events & EPOLLOUT) != 0;
-
-            if (nss_process_fd(resolver, fd)) {
-                continue;
-            }
-            ares_process_fd(resolver->channel, readable? fd : ARES_SOCKET_BAD,
-                            writable? fd : ARES_SOCKET_BAD);
-        }
-    } while (n == FM_RESOLVE_EPOLL_BATCH);
     if (resolver->in_flight > 0) {
         /* No socket: only c-ares's timeouts (a retry to the next server). */
         ares_process_fd(resolver->channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
@@ -519,6 +574,7 @@ fm_resolver_cancel(struct fm_resolver *resolver)
     while (resolver->n_nss > 0) {
         struct nss_pending *p = &resolver->nss[--resolver->n_nss];
 
+        sock_unwatch(resolver, p->fd, false);
         close(p->fd);
         p->entry->busy = false;
         p->entry->waiters = NULL;

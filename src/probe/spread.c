@@ -34,10 +34,11 @@
 
 #include "probe_int.h"
 
-/* libqb (faultmon run's loop) sleeps whole milliseconds rounded down, then
- * polls without sleeping until its timer is due: up to a millisecond of
- * spinning before every wake-up, once per target in spread mode.  A timer
- * fd in the engine's epoll set wakes the loop at the microsecond instead,
+/* A timer in whole milliseconds (libqb's, which faultmon run's loop was)
+ * sleeps them rounded down, then polls without sleeping until it is due: up
+ * to a millisecond of spinning before every wake-up, once per target in
+ * spread mode.  A timer fd in the engine's epoll set wakes the loop at the
+ * microsecond instead,
  * and the caller needs no timer of its own (fm_probe_run_wait_ms() says
  * -1); only if the timer fd cannot be set is it told a wait, this much
  * later than the wake-up it missed. */
@@ -98,7 +99,7 @@ arm(struct fm_probe_run *run)
 int
 fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->timer_fd };
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->timer_src };
     int rc = 0;
 
     run->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

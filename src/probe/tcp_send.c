@@ -179,7 +179,7 @@ tcp_send_banner_start(struct fm_conn *conn)
     struct tcp_send_state *st = tcp_send_state(conn);
     uint64_t wait_ms = conn->run->opts->timeout_ms / 4;
     struct itimerspec its;
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = conn };
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &conn->src };
 
     if (st == NULL) {
         return false;

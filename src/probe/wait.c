@@ -2,15 +2,15 @@
 /*
  * faultmon: how a caller sleeps until a probe run has work: how long it may
  * wait (the deadline, a spread run's next start, a c-ares retry, the linger
- * for TLS session tickets), and the two ways to wait on the run's own epoll
- * fd for a caller with no main loop of its own (`faultmon probe`: a run to
- * its end, and the idle time between its runs).  The work itself is
- * fm_probe_run_dispatch()'s.
+ * for TLS session tickets), and the two ways to wait on the run's own event
+ * loop for a caller with no loop of its own (`faultmon probe`: a run to its
+ * end, and the idle time between its runs).  Each wake-up is one
+ * epoll_wait, whose events are handled as it returns (engine_ev.c); the
+ * rest of the work is fm_probe_run_dispatch()'s.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <sys/epoll.h>
 
 #include "probe_int.h"
 
@@ -38,19 +38,35 @@ fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
     return wait_ms;
 }
 
+/* One wake-up of the run's own loop: sleep at most \p wait_ms, handle what
+ * is ready.  A wake-up that took fewer events than a batch took them all:
+ * the dispatch after it need not look again. \return 0 or an errno */
+static int
+run_wait(struct fm_probe_run *run, int wait_ms)
+{
+    int n = fm_ev_dispatch(run->ev, wait_ms);
+
+    if (n < 0) {
+        return -n;
+    }
+    run->events_taken = (n < FM_EV_BATCH);
+    return 0;
+}
+
 int
 fm_probe_run_idle_until(struct fm_probe_run *run, uint64_t until_us)
 {
     for (uint64_t now_us = fm_now_us(); now_us < until_us; now_us = fm_now_us()) {
-        struct epoll_event ev;
         int wait_ms = fm_probe_run_wait_ms(run, now_us);
         int until_ms = (int) ((until_us - now_us + 999) / 1000);
+        int rc = 0;
 
         if (wait_ms < 0 || wait_ms > until_ms) {
             wait_ms = until_ms;
         }
-        if (epoll_wait(run->epfd, &ev, 1, wait_ms) < 0 && errno != EINTR) {
-            return errno;
+        rc = run_wait(run, wait_ms);
+        if (rc != 0) {
+            return rc;
         }
         fm_probe_run_dispatch(run, fm_now_us());
         if (run->released) {
@@ -69,12 +85,9 @@ fm_probe_run_blocking(struct fm_probe_run *run)
         return rc;
     }
     while (!fm_probe_run_dispatch(run, fm_now_us())) {
-        struct epoll_event ev;
-        int wait_ms = fm_probe_run_wait_ms(run, fm_now_us());
-
-        /* Only to sleep until something is ready: dispatch does the work. */
-        if (epoll_wait(run->epfd, &ev, 1, wait_ms) < 0 && errno != EINTR) {
-            return errno;
+        rc = run_wait(run, fm_probe_run_wait_ms(run, fm_now_us()));
+        if (rc != 0) {
+            return rc;
         }
     }
     return 0;

@@ -15,7 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +38,7 @@ static void
 job_unwatch(struct fm_run_jobs *js, int *fd)
 {
     if (*fd >= 0) {
-        qb_loop_poll_del(js->loop, *fd);
+        fm_ev_unwatch(js->loop, *fd);
         close(*fd);
         *fd = -1;
     }
@@ -107,7 +107,7 @@ job_try_reap(struct fm_run_jobs *js, struct fm_run_job *job)
     if (job->pid_fd < 0) {
         job->pid_fd = fm_pidfd_open(job->pid);
         if (job->pid_fd >= 0
-            && qb_loop_poll_add(js->loop, QB_LOOP_HIGH, job->pid_fd, POLLIN, job, on_job_exit) != 0) {
+            && fm_ev_watch(js->loop, job->pid_fd, EPOLLIN, on_job_exit, job) != 0) {
             close(job->pid_fd);
             job->pid_fd = -1;
         }
@@ -218,7 +218,7 @@ jobs_rearm(struct fm_run_jobs *js)
 }
 
 int
-fm_run_jobs_init(struct fm_run_jobs *js, qb_loop_t *loop)
+fm_run_jobs_init(struct fm_run_jobs *js, struct fm_ev *loop)
 {
     memset(js, 0, sizeof(*js));
     js->loop = loop;
@@ -235,7 +235,7 @@ job_watch(struct fm_run_jobs *js, struct fm_run_job *job, pid_t pid, int out_fd,
     job->out_fd = out_fd;
     job->pid_fd = -1;
     job->end_us = fm_now_us() + timeout_ms * 1000u;
-    if (qb_loop_poll_add(js->loop, QB_LOOP_HIGH, out_fd, POLLIN, job, on_job_output) != 0) {
+    if (fm_ev_watch(js->loop, out_fd, EPOLLIN, on_job_output, job) != 0) {
         /* Its exit is still seen, by the deadline at the latest. */
         close(out_fd);
         job->out_fd = -1;
@@ -306,8 +306,8 @@ fm_run_jobs_exec(struct fm_run_jobs *js, char *const argv[], char *const envp[],
     return job_watch(js, job, pid, out_fd, timeout_ms);
 }
 
-/* In the forked child: the loop's signals are the parent's business (libqb
- * would pass a SIGTERM sent to the child to the parent's loop). */
+/* In the forked child: the loop's signals are the parent's business (the
+ * loop blocks them for its signalfd; the child takes them as anyone). */
 static void
 job_child(fm_run_job_child_fn fn, void *arg, int out_fd)
 {

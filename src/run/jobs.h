@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <qb/qbloop.h>
+#include <faultmon/ev.h>
 
 #include "timer.h"
 
@@ -55,7 +55,7 @@ struct fm_run_job {
 };
 
 struct fm_run_jobs {
-    qb_loop_t *loop;
+    struct fm_ev *loop;
     struct fm_run_job *head;
     struct fm_run_timer timer;      /* the nearest deadline or retry */
     void (*idle)(void *data);       /* when set: called once no job runs */
@@ -64,7 +64,7 @@ struct fm_run_jobs {
 };
 
 /*! \brief An empty set on \p loop. \return 0 or an errno value */
-int fm_run_jobs_init(struct fm_run_jobs *js, qb_loop_t *loop);
+int fm_run_jobs_init(struct fm_run_jobs *js, struct fm_ev *loop);
 
 /*!
  * \brief Start \p argv (argv[0] an absolute path, no shell) with \p envp

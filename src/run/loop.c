@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon run: the fault-monitor loop of one resource, on one libqb main
- * loop: probe, hand the outcome to the monitor (src/monitor), carry its
- * answer out, sleep the interval of the current state.  The probe engine's
- * epoll fd is one poll entry, and one timer carries either the next cycle or
- * the running cycle's deadline, so the process sleeps between probes.  This
- * file is the wiring only (set-up, callbacks, the files and calls asked for).
+ * faultmon run: the fault-monitor loop of one resource, on one event loop
+ * (include/faultmon/ev.h): probe, hand the outcome to the monitor
+ * (src/monitor), carry its answer out, sleep the interval of the current
+ * state.  The probes' sockets and timers are entries of the loop's own epoll
+ * set (fm_probe_run_new_on()), so each wake-up is one epoll_wait, and one
+ * timer fd carries either the next cycle or the running cycle's deadline.
+ * This file is the wiring only (set-up, callbacks, the files and calls
+ * asked for).
  *
  * Size: one concern, the loop's wiring: every callback of the main loop and
  * the order of a cycle; what it wires (args, attrs, jobs...) has its own files.
@@ -16,15 +18,12 @@
 
 #include <errno.h>
 #include <malloc.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <qb/qbloop.h>
 
 #include <faultmon/clock.h>
 #include <faultmon/commands.h>
@@ -70,11 +69,11 @@ on_timer_deadline(void *data)
     loop_dispatch(data);
 }
 
-static int32_t
-on_probe_ready(int32_t fd, int32_t revents, void *data)
+/* After a wake-up that had events of the probes' (or the status page's). */
+static void
+on_probe_ready(void *data)
 {
     loop_dispatch(data);
-    return 0;
 }
 
 /*
@@ -116,7 +115,7 @@ loop_keep_lock(struct fm_loop *lp, bool writing)
                    lp->resource, lp->dir, strerror(rc));
         lp->exit_rc = 1;
     }
-    qb_loop_stop(lp->loop);
+    fm_ev_stop(lp->loop);
     return false;
 }
 
@@ -170,7 +169,7 @@ on_jobs_idle(void *data)
 {
     struct fm_loop *lp = data;
 
-    qb_loop_stop(lp->loop);
+    fm_ev_stop(lp->loop);
 }
 
 /* Stop, the state file up to date with the last cycle, once the deletes of
@@ -193,7 +192,7 @@ loop_stop(struct fm_loop *lp)
         lp->jobs.idle = on_jobs_idle;
         lp->jobs.idle_data = lp;
     } else {
-        qb_loop_stop(lp->loop);
+        fm_ev_stop(lp->loop);
     }
 }
 
@@ -517,8 +516,13 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
         return rc;
     }
     rc = fm_probe_reserve_fds(lp->cfg->n_targets, err, sizeof(err));
+    /* The loop's epoll set first: the probes' sockets are its entries. */
+    if (rc == 0 && (rc = fm_ev_init(&lp->ev)) != 0) {
+        snprintf(err, sizeof(err), "cannot create the event loop: %s", strerror(rc));
+    }
     if (rc == 0) {
-        rc = fm_probe_run_new(lp->cfg->targets, lp->cfg->n_targets, &lp->cfg->probe, &lp->probe, err, sizeof(err));
+        rc = fm_probe_run_new_on(&lp->ev, on_probe_ready, lp, lp->cfg->targets, lp->cfg->n_targets,
+                                 &lp->cfg->probe, &lp->probe, err, sizeof(err));
     }
     if (rc != 0) {
         return fm_cli_error("run", "%s", err);
@@ -548,25 +552,18 @@ run_loop(struct fm_loop *lp)
 {
     int rc = 0;
 
-    lp->loop = qb_loop_create();
-    if (lp->loop == NULL) {
-        return fm_cli_error("run", "cannot create the main loop");
-    }
-    qb_loop_signal_add(lp->loop, QB_LOOP_HIGH, SIGTERM, lp, on_stop_signal, NULL);
-    qb_loop_signal_add(lp->loop, QB_LOOP_HIGH, SIGINT, lp, on_stop_signal, NULL);
-    qb_loop_signal_add(lp->loop, QB_LOOP_HIGH, SIGUSR1, lp, on_resume_signal, NULL);
-    qb_loop_signal_add(lp->loop, QB_LOOP_HIGH, SIGUSR2, lp, on_event_signal, NULL);
-    /* High, as the signals and the timer: libqb runs its lower levels one
-     * wake-up later, two epoll_wait calls for each. */
-    qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fm_probe_run_fd(lp->probe), POLLIN, lp, on_probe_ready);
+    lp->loop = &lp->ev;
+    rc = fm_ev_signal(lp->loop, SIGTERM, on_stop_signal, lp);
+    rc = (rc != 0)? rc : fm_ev_signal(lp->loop, SIGINT, on_stop_signal, lp);
+    rc = (rc != 0)? rc : fm_ev_signal(lp->loop, SIGUSR1, on_resume_signal, lp);
+    rc = (rc != 0)? rc : fm_ev_signal(lp->loop, SIGUSR2, on_event_signal, lp);
     fm_run_accesslog_start(&lp->alog, lp->loop, &lp->cfg->probe.access_log, lp->resource, lp->dir);
     fm_run_overload_start(&lp->ovl, lp->loop, &lp->cfg->probe, lp->resource, on_probe_ready, lp);
-    rc = fm_run_timer_init(&lp->timer, lp->loop);
-    if (rc == 0) {
-        rc = fm_run_jobs_init(&lp->jobs, lp->loop);
-    }
+    rc = (rc != 0)? rc : fm_run_timer_init(&lp->timer, lp->loop);
+    rc = (rc != 0)? rc : fm_run_jobs_init(&lp->jobs, lp->loop);
     if (rc != 0) {
-        fm_log_warn("%s: no timer fd (%s): the loop's timer is libqb's", lp->resource, strerror(rc));
+        /* No signal, no cycle or no deadline: a loop that cannot keep time. */
+        return fm_cli_error("run", "cannot set up the event loop: %s", strerror(rc));
     }
     lp->attrs.jobs = &lp->jobs;
     lp->request = (struct fm_run_request) { .jobs = &lp->jobs, .attrs = &lp->attrs, .rsc = &lp->rsc,
@@ -580,7 +577,11 @@ run_loop(struct fm_loop *lp)
     loop_check_resume(lp);
     fm_probe_run_set_interval(lp->probe, lp->cfg->decide.interval_up_ms);
     loop_arm(lp, fm_probe_run_phase_ms(lp->probe), on_timer_cycle);     /* spread: the node's phase */
-    qb_loop_run(lp->loop);
+    rc = fm_ev_run(lp->loop);
+    if (rc != 0) {
+        fm_log_err("%s: the event loop failed: %s", lp->resource, strerror(rc));
+        return 1;
+    }
     return lp->exit_rc;
 }
 
@@ -595,7 +596,6 @@ run_teardown(struct fm_loop *lp)
         fm_run_jobs_fini(&lp->jobs);
         fm_run_timer_clear(&lp->timer);
         fm_run_accesslog_stop(&lp->alog);
-        qb_loop_destroy(lp->loop);
     }
     if (lp->lock_fd >= 0 && lp->mon.st.pid != 0 && fm_state_lock_check(lp->dir, lp->lock_fd) == 0) {
         fm_recovery_file_mark(lp->dir, "pid", false);
@@ -606,6 +606,9 @@ run_teardown(struct fm_loop *lp)
     }
     fm_probe_run_free(lp->probe);
     fm_run_overload_free(&lp->ovl);
+    if (lp->ev.epfd >= 0) {
+        fm_ev_fini(&lp->ev);    /* last: the engines' entries were in it */
+    }
 }
 
 int
@@ -619,6 +622,8 @@ fm_cmd_run(int argc, char **argv)
     lp.lock_fd = -1;
     lp.watch_fd = -1;
     lp.timer.fd = -1;
+    lp.jobs.timer.fd = -1;
+    lp.ev.epfd = -1;
     fm_run_args_init(&args);
     rc = fm_run_args_parse(argc, argv, &args);
     if (rc == -1) {

@@ -9,8 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <qb/qbloop.h>
-
+#include <faultmon/ev.h>
 #include <faultmon/monitor.h>
 #include <faultmon/pcmk.h>
 #include <faultmon/probe.h>
@@ -33,7 +32,8 @@ struct fm_loop {
     struct fm_probe_run *probe;
     struct fm_monitor mon;
     bool have_monitor;
-    qb_loop_t *loop;
+    struct fm_ev ev;                /* the loop: one epoll set for all */
+    struct fm_ev *loop;             /* &ev once it is made, else NULL */
     struct fm_run_timer timer;      /* the next cycle, or the deadline */
     bool in_cycle;
     uint64_t cycle_start_us;

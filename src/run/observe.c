@@ -7,7 +7,7 @@
 #include "observe.h"
 
 #include <errno.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +148,7 @@ static void
 loopback_answer(struct fm_run_observer *ob, int rc)
 {
     if (ob->loopback_fd >= 0) {
-        qb_loop_poll_del(ob->jobs->loop, ob->loopback_fd);
+        fm_ev_unwatch(ob->jobs->loop, ob->loopback_fd);
         close(ob->loopback_fd);
         ob->loopback_fd = -1;
     }
@@ -196,10 +196,9 @@ loopback_start(struct fm_run_observer *ob)
         loopback_answer(ob, rc);
         return;
     }
-    if (ob->timer.fd < 0 && fm_run_timer_init(&ob->timer, ob->jobs->loop) != 0) {
-        ob->timer.loop = ob->jobs->loop;    /* libqb's timer, then */
-    }
-    if (qb_loop_poll_add(ob->jobs->loop, QB_LOOP_HIGH, fd, POLLOUT, ob, on_loopback_connected) != 0) {
+    /* Without its deadline the check could hold the verdict for ever. */
+    if ((ob->timer.fd < 0 && fm_run_timer_init(&ob->timer, ob->jobs->loop) != 0)
+        || fm_ev_watch(ob->jobs->loop, fd, EPOLLOUT, on_loopback_connected, ob) != 0) {
         close(fd);
         loopback_answer(ob, EIO);
         return;
@@ -242,11 +241,11 @@ fm_run_observer_clear(struct fm_run_observer *ob)
 {
     ob->ready = NULL;
     if (ob->loopback_fd >= 0) {
-        qb_loop_poll_del(ob->jobs->loop, ob->loopback_fd);
+        fm_ev_unwatch(ob->jobs->loop, ob->loopback_fd);
         close(ob->loopback_fd);
         ob->loopback_fd = -1;
     }
-    if (ob->timer.loop != NULL) {
+    if (ob->timer.ev != NULL) {
         fm_run_timer_clear(&ob->timer);
     }
     fm_loopback_close(&ob->loopback);

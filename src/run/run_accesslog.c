@@ -24,7 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -195,7 +195,7 @@ static void drain_all(struct fm_run_accesslog *al, uint64_t now_us);
 
 /* A backlog left by the bound: read on at the loop's next turn (the
  * eventfd stays readable), after what is due then, not in one long read
- * now.  (A libqb job runs only some twenty times a second.) */
+ * now. */
 static int32_t
 on_more(int32_t fd, int32_t revents, void *data)
 {
@@ -256,7 +256,7 @@ on_inotify(int32_t fd, int32_t revents, void *data)
 }
 
 void
-fm_run_accesslog_start(struct fm_run_accesslog *al, qb_loop_t *loop, const struct fm_accesslog_opts *opts,
+fm_run_accesslog_start(struct fm_run_accesslog *al, struct fm_ev *loop, const struct fm_accesslog_opts *opts,
                        const char *resource, const char *dir)
 {
     char parent[PATH_MAX];
@@ -289,11 +289,11 @@ fm_run_accesslog_start(struct fm_run_accesslog *al, qb_loop_t *loop, const struc
              : (int) (slash - opts->path), (slash == NULL)? "." : opts->path);
     al->dir_wd = inotify_add_watch(al->ino_fd, parent, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
     al->more_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (al->more_fd >= 0 && qb_loop_poll_add(loop, QB_LOOP_HIGH, al->more_fd, POLLIN, al, on_more) != 0) {
+    if (al->more_fd >= 0 && fm_ev_watch(loop, al->more_fd, EPOLLIN, on_more, al) != 0) {
         close(al->more_fd);
         al->more_fd = -1;       /* the backlog is read at the next event or cycle */
     }
-    if (qb_loop_poll_add(loop, QB_LOOP_HIGH, al->ino_fd, POLLIN, al, on_inotify) != 0) {
+    if (fm_ev_watch(loop, al->ino_fd, EPOLLIN, on_inotify, al) != 0) {
         fm_log_err("%s: access_log: cannot watch inotify on the loop: not followed", resource);
     }
     follow_path(al, true, fm_now_us());
@@ -350,10 +350,10 @@ fm_run_accesslog_stop(struct fm_run_accesslog *al)
     file_close(al, &al->prev);
     file_close(al, &al->cur);
     if (al->more_fd >= 0) {
-        qb_loop_poll_del(al->loop, al->more_fd);
+        fm_ev_unwatch(al->loop, al->more_fd);
         close(al->more_fd);
     }
-    qb_loop_poll_del(al->loop, al->ino_fd);
+    fm_ev_unwatch(al->loop, al->ino_fd);
     close(al->ino_fd);
     al->started = false;
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <qb/qbloop.h>
+#include <faultmon/ev.h>
 
 #include <faultmon/accesslog.h>
 
@@ -34,7 +34,7 @@ struct fm_run_accesslog {
     const struct fm_accesslog_opts *opts;
     const char *resource;
     const char *dir;                /* the state directory, for DIR/accesslog */
-    qb_loop_t *loop;
+    struct fm_ev *loop;
     int ino_fd;                     /* inotify, on the loop's epoll */
     int dir_wd;
     char base[256];                 /* the log's name in its directory */
@@ -53,7 +53,7 @@ struct fm_run_accesslog {
  *        A log that cannot be opened yet is logged once and looked for
  *        again (its directory's IN_CREATE, and every cycle).
  */
-void fm_run_accesslog_start(struct fm_run_accesslog *al, qb_loop_t *loop, const struct fm_accesslog_opts *opts,
+void fm_run_accesslog_start(struct fm_run_accesslog *al, struct fm_ev *loop, const struct fm_accesslog_opts *opts,
                             const char *resource, const char *dir);
 
 /*!

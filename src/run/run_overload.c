@@ -29,7 +29,6 @@
 #include "run_overload.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,7 +63,8 @@ on_body(void *ctx, const char *body, size_t len)
 
 /* The status page's engine; 0, or an errno with err saying why. */
 static int
-overload_init(struct fm_run_overload *ov, const struct fm_probe_opts *probe, char *err, size_t err_len)
+overload_init(struct fm_run_overload *ov, const struct fm_probe_opts *probe, struct fm_ev *loop,
+              void (*ready)(void *data), void *data, char *err, size_t err_len)
 {
     /* A page is a GET (an http:// URI); tcp://HOST:PORT names a port. */
     bool tcp = strncmp(probe->overload_status_url, "tcp://", 6) == 0;
@@ -91,14 +91,14 @@ overload_init(struct fm_run_overload *ov, const struct fm_probe_opts *probe, cha
      * over the body. */
     rc = fm_probe_opts_set_receive(&ov->opts, " *", err, err_len);
     if (rc == 0) {
-        rc = fm_probe_run_new(&ov->target, 1, &ov->opts, &ov->run, err, err_len);
+        rc = fm_probe_run_new_on(loop, ready, data, &ov->target, 1, &ov->opts, &ov->run, err, err_len);
     }
     return rc;
 }
 
 void
-fm_run_overload_start(struct fm_run_overload *ov, qb_loop_t *loop, const struct fm_probe_opts *probe,
-                      const char *resource, qb_loop_poll_dispatch_fn dispatch, void *data)
+fm_run_overload_start(struct fm_run_overload *ov, struct fm_ev *loop, const struct fm_probe_opts *probe,
+                      const char *resource, void (*ready)(void *data), void *data)
 {
     char err[512] = "";
 
@@ -107,10 +107,9 @@ fm_run_overload_start(struct fm_run_overload *ov, qb_loop_t *loop, const struct 
     if (probe->overload_status_url == NULL || probe->overload_status_url[0] == '\0') {
         return;
     }
-    if (overload_init(ov, probe, err, sizeof(err)) != 0
-        || qb_loop_poll_add(loop, QB_LOOP_HIGH, fm_probe_run_fd(ov->run), POLLIN, data, dispatch) != 0) {
+    if (overload_init(ov, probe, loop, ready, data, err, sizeof(err)) != 0) {
         fm_log_warn("%s: overload_status_url %s is not read: %s", resource, probe->overload_status_url,
-                    (err[0] != '\0')? err : "cannot watch its engine");
+                    (err[0] != '\0')? err : "out of memory");
         fm_run_overload_free(ov);
         return;
     }

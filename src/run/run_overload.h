@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <qb/qbloop.h>
+#include <faultmon/ev.h>
 
 #include <faultmon/accept_queue.h>
 #include <faultmon/overload.h>
@@ -41,12 +41,13 @@ struct fm_run_overload {
 
 /*!
  * \brief Prepare the status page's engine when \p probe names one, and
- *        watch its fd on \p loop with \p dispatch; a page that cannot be
+ *        its sockets in \p loop's set, \p ready(\p data) after a wake-up
+ *        that had events of its (fm_probe_run_new_on()); a page that cannot be
  *        prepared is said in the log and not read.
  */
-void fm_run_overload_start(struct fm_run_overload *ov, qb_loop_t *loop,
+void fm_run_overload_start(struct fm_run_overload *ov, struct fm_ev *loop,
                            const struct fm_probe_opts *probe, const char *resource,
-                           qb_loop_poll_dispatch_fn dispatch, void *data);
+                           void (*ready)(void *data), void *data);
 
 void fm_run_overload_free(struct fm_run_overload *ov);
 

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon run: the loop's one timer (see run/timer.h for why a timer
- * fd and not a libqb timer).
+ * faultmon run: a timer of the loop (see run/timer.h for why a timer fd).
  */
 #include <config.h>
 
 #include "timer.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -25,29 +24,18 @@ fire(struct fm_run_timer *t)
     }
 }
 
-static void
-on_qb_timer(void *data)
-{
-    struct fm_run_timer *t = data;
-
-    t->qb_armed = false;
-    fire(t);
-}
-
 static int32_t
 on_timer_fd(int32_t fd, int32_t revents, void *data)
 {
     struct fm_run_timer *t = data;
     uint64_t expirations = 0;
 
-    if (!t->qb_armed) {     /* else an old setting: the fallback has it now */
-        fire(t);
-    }
+    fire(t);
     /* A timer fd that fired stays readable until it is read or set again
-     * (timerfd_settime(2) clears what it counted), and libqb would call this
-     * again at once.  The callback usually sets it again (the deadline at a
-     * cycle's start, the next cycle at its end): then no read is needed. */
-    if (t->at_us == 0 || t->qb_armed) {
+     * (timerfd_settime(2) clears what it counted), and the loop would call
+     * this again at once.  The callback usually sets it again (the deadline
+     * at a cycle's start, the next cycle at its end): then no read is needed. */
+    if (t->at_us == 0 && t->fd >= 0) {
         if (read(fd, &expirations, sizeof(expirations)) < 0) {
             expirations = 0;    /* EAGAIN: already cleared */
         }
@@ -56,24 +44,22 @@ on_timer_fd(int32_t fd, int32_t revents, void *data)
 }
 
 int
-fm_run_timer_init(struct fm_run_timer *t, qb_loop_t *loop)
+fm_run_timer_init(struct fm_run_timer *t, struct fm_ev *ev)
 {
     int rc = 0;
 
     memset(t, 0, sizeof(*t));
-    t->loop = loop;
+    t->ev = ev;
     t->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (t->fd < 0) {
         return errno;
     }
-    /* High, as the signals: libqb runs its lower levels one wake-up later. */
-    rc = qb_loop_poll_add(loop, QB_LOOP_HIGH, t->fd, POLLIN, t, on_timer_fd);
+    rc = fm_ev_watch(ev, t->fd, EPOLLIN, on_timer_fd, t);
     if (rc != 0) {
         close(t->fd);
         t->fd = -1;
-        return -rc;
     }
-    return 0;
+    return rc;
 }
 
 void
@@ -88,19 +74,11 @@ fm_run_timer_arm(struct fm_run_timer *t, uint64_t now_us, uint64_t delay_ms,
         && ((t->at_us > at_us)? t->at_us - at_us : at_us - t->at_us) < 1000u) {
         return;
     }
-    if (t->qb_armed) {
-        qb_loop_timer_del(t->loop, t->qb_timer);
-        t->qb_armed = false;
-    }
     t->at_us = 0;
     memset(&its, 0, sizeof(its));
     its.it_value.tv_sec = (time_t) (at_us / 1000000u);
     its.it_value.tv_nsec = (long) (at_us % 1000000u) * 1000;
     if (t->fd >= 0 && timerfd_settime(t->fd, TFD_TIMER_ABSTIME, &its, NULL) == 0) {
-        t->at_us = at_us;
-    } else if (qb_loop_timer_add(t->loop, QB_LOOP_HIGH, delay_ms * 1000000u, t, on_qb_timer,
-                                 &t->qb_timer) == 0) {
-        t->qb_armed = true;
         t->at_us = at_us;
     }
     t->fn = fn;
@@ -110,12 +88,8 @@ fm_run_timer_arm(struct fm_run_timer *t, uint64_t now_us, uint64_t delay_ms,
 void
 fm_run_timer_clear(struct fm_run_timer *t)
 {
-    if (t->qb_armed) {
-        qb_loop_timer_del(t->loop, t->qb_timer);
-        t->qb_armed = false;
-    }
     if (t->fd >= 0) {
-        qb_loop_poll_del(t->loop, t->fd);
+        fm_ev_unwatch(t->ev, t->fd);
         close(t->fd);
         t->fd = -1;
     }

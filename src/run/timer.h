@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon run: the loop's one timer (the next cycle, or a burst cycle's
- * deadline), a timer fd in libqb's poll set rather than a libqb timer.
+ * faultmon run: a timer of the loop (the next cycle, or a burst cycle's
+ * deadline; a child's deadline; the loopback check's), a timer fd in the
+ * loop's epoll set (include/faultmon/ev.h).
  *
- * libqb 2.0 sleeps a timer's whole milliseconds rounded down and then polls
- * without sleeping until it is due: up to a millisecond of spinning at every
- * cycle, which at one target a second was a third of the loop's CPU.  A
- * timer fd wakes the loop at the microsecond, in one system call.
+ * A timer fd wakes the loop at the microsecond, in one system call: libqb
+ * 2.0's timers slept their whole milliseconds rounded down and then polled
+ * without sleeping until due, up to a millisecond of spinning at every
+ * cycle, which at one target a second was a third of the loop's CPU.
  */
 #ifndef FAULTMON_CMD_RUN_TIMER_H
 #define FAULTMON_CMD_RUN_TIMER_H
@@ -14,22 +15,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <qb/qbloop.h>
+#include <faultmon/ev.h>
 
 struct fm_run_timer {
-    qb_loop_t *loop;
+    struct fm_ev *ev;
     int fd;                         /* -1: not made */
     uint64_t at_us;                 /* when it fires (CLOCK_MONOTONIC), 0: disarmed */
     void (*fn)(void *data);
     void *data;
-    qb_loop_timer_handle qb_timer;  /* the fallback when the fd fails */
-    bool qb_armed;
 };
 
-/*! \brief Make the timer fd and add it to \p loop's poll set.
- *  \return 0, or an errno (the timer then falls back to libqb's: late by
- *          its spin, never missed) */
-int fm_run_timer_init(struct fm_run_timer *t, qb_loop_t *loop);
+/*! \brief Make the timer fd and add it to \p ev's epoll set.
+ *  \return 0, or an errno (the timer is then of no use: the caller fails) */
+int fm_run_timer_init(struct fm_run_timer *t, struct fm_ev *ev);
 
 /*!
  * \brief Call \p fn(\p data) once, \p delay_ms from \p now_us, in place of

@@ -8,7 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -36,7 +36,7 @@ on_watch_exit(int32_t fd, int32_t revents, void *data)
     struct fm_monitor_out out;
     char cause[128];
 
-    qb_loop_poll_del(lp->loop, lp->watch_fd);
+    fm_ev_unwatch(lp->loop, lp->watch_fd);
     close(lp->watch_fd);
     lp->watch_fd = -1;
     lp->watch_polling = false;
@@ -116,7 +116,7 @@ watch_by_timer(struct fm_loop *lp, pid_t pid)
     }
     fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (fd < 0 || timerfd_settime(fd, 0, &every, NULL) != 0
-        || qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fd, POLLIN, lp, on_watch_tick) != 0) {
+        || fm_ev_watch(lp->loop, fd, EPOLLIN, on_watch_tick, lp) != 0) {
         if (fd >= 0) {
             close(fd);
         }
@@ -156,7 +156,7 @@ fm_run_loop_watch(struct fm_loop *lp)
         }
         fm_log_debug("%s: no pidfd on this kernel: %s (pid %ld) looked for every %d ms",
                      lp->resource, lp->watch.name, (long) pid, FM_WATCH_POLL_MS);
-    } else if (qb_loop_poll_add(lp->loop, QB_LOOP_HIGH, fd, POLLIN, lp, on_watch_exit) != 0) {
+    } else if (fm_ev_watch(lp->loop, fd, EPOLLIN, on_watch_exit, lp) != 0) {
         close(fd);
         return;
     }

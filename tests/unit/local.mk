@@ -8,6 +8,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_clock \
 	tests/unit/test_conv_parse \
 	tests/unit/test_dns_judge \
+	tests/unit/test_ev \
 	tests/unit/test_grpc_reply \
 	tests/unit/test_overload_status \
 	tests/unit/test_accept_queue \
@@ -78,11 +79,14 @@ tests_unit_test_probe_phase_LDADD = $(FM_UNIT_LDADD) $(OPENSSL_LIBS)
 tests_unit_test_run_timer_SOURCES = tests/unit/test_run_timer.c src/run/timer.c
 tests_unit_test_run_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/run
 tests_unit_test_run_timer_CFLAGS = $(FM_UNIT_CFLAGS)
-tests_unit_test_run_timer_LDADD = $(FM_UNIT_LDADD) $(LIBQB_LIBS)
+tests_unit_test_run_timer_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_tls_session_SOURCES = tests/unit/test_tls_session.c
 tests_unit_test_tls_session_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/probe
 tests_unit_test_tls_session_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_tls_session_LDADD = $(FM_UNIT_LDADD) $(OPENSSL_LIBS)
+tests_unit_test_ev_SOURCES = tests/unit/test_ev.c
+tests_unit_test_ev_CFLAGS = $(FM_UNIT_CFLAGS)
+tests_unit_test_ev_LDADD = $(FM_UNIT_LDADD)
 tests_unit_test_fd_limit_SOURCES = tests/unit/test_fd_limit.c
 tests_unit_test_fd_limit_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_fd_limit_LDADD = $(FM_UNIT_LDADD)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests: the loop's timer (src/run/timer.c) on a real libqb loop,
- * each run under a watchdog: it fires once, not before its time; setting it
- * again within a millisecond is no system call; a new setting replaces the
- * old one, callback and all; 0 fires at once; without a timer fd it falls
- * back to libqb's timer.
+ * Unit tests: the loop's timer (src/run/timer.c) on a real event loop
+ * (include/faultmon/ev.h), each run under a watchdog (a second timer): it
+ * fires once, not before its time; setting it again within a millisecond is
+ * no system call; a new setting replaces the old one, callback and all; 0
+ * fires at once; cleared, it is out of the loop.
  */
 #include <config.h>
 
@@ -22,8 +22,10 @@
 #define WATCHDOG_MS 2000u
 
 struct fixture {
-    qb_loop_t *loop;
+    struct fm_ev ev;
+    struct fm_ev *loop;
     struct fm_run_timer timer;
+    struct fm_run_timer watchdog;
     int fired_a;
     int fired_b;
     uint64_t fired_at_us;
@@ -37,7 +39,7 @@ on_a(void *data)
 
     f->fired_a++;
     f->fired_at_us = fm_now_us();
-    qb_loop_stop(f->loop);
+    fm_ev_stop(f->loop);
 }
 
 static void
@@ -47,7 +49,7 @@ on_b(void *data)
 
     f->fired_b++;
     f->fired_at_us = fm_now_us();
-    qb_loop_stop(f->loop);
+    fm_ev_stop(f->loop);
 }
 
 static void
@@ -56,21 +58,16 @@ on_watchdog(void *data)
     struct fixture *f = data;
 
     f->watchdog_fired = true;
-    qb_loop_stop(f->loop);
+    fm_ev_stop(f->loop);
 }
 
 /* Run the loop until a callback stops it, or the watchdog does. */
 static void
 run(struct fixture *f)
 {
-    qb_loop_timer_handle watchdog;
-
-    assert_int_equal(qb_loop_timer_add(f->loop, QB_LOOP_LOW, WATCHDOG_MS * 1000000u, f, on_watchdog,
-                                       &watchdog), 0);
-    qb_loop_run(f->loop);
-    if (!f->watchdog_fired) {
-        qb_loop_timer_del(f->loop, watchdog);
-    }
+    fm_run_timer_arm(&f->watchdog, fm_now_us(), WATCHDOG_MS, on_watchdog, f);
+    f->ev.stop = false;
+    assert_int_equal(fm_ev_run(f->loop), 0);
 }
 
 static int
@@ -78,9 +75,10 @@ setup(void **state)
 {
     struct fixture *f = test_calloc(1, sizeof(*f));
 
-    f->loop = qb_loop_create();
-    assert_non_null(f->loop);
+    assert_int_equal(fm_ev_init(&f->ev), 0);
+    f->loop = &f->ev;
     assert_int_equal(fm_run_timer_init(&f->timer, f->loop), 0);
+    assert_int_equal(fm_run_timer_init(&f->watchdog, f->loop), 0);
     assert_true(f->timer.fd >= 0);
     *state = f;
     return 0;
@@ -92,7 +90,8 @@ teardown(void **state)
     struct fixture *f = *state;
 
     fm_run_timer_clear(&f->timer);
-    qb_loop_destroy(f->loop);
+    fm_run_timer_clear(&f->watchdog);
+    fm_ev_fini(f->loop);
     test_free(f);
     return 0;
 }
@@ -176,30 +175,17 @@ test_new_setting_replaces_old(void **state)
 }
 
 static void
-test_fallback_without_fd(void **state)
+test_cleared_is_out_of_the_loop(void **state)
 {
     struct fixture *f = *state;
-    uint64_t start_us = fm_now_us();
 
-    /* As if timerfd_create() had failed: libqb's timer, which still fires. */
-    qb_loop_poll_del(f->loop, f->timer.fd);
-    close(f->timer.fd);
-    f->timer.fd = -1;
-    fm_run_timer_arm(&f->timer, start_us, 20, on_a, f);
-    assert_true(f->timer.qb_armed);
+    /* Armed, then cleared before it is due: only the watchdog ends the run. */
+    fm_run_timer_arm(&f->timer, fm_now_us(), 10, on_a, f);
+    fm_run_timer_clear(&f->timer);
+    assert_int_equal(f->timer.fd, -1);
     run(f);
-    assert_false(f->watchdog_fired);
-    assert_int_equal(f->fired_a, 1);
-    assert_true(f->fired_at_us >= start_us + 20000u);
-    assert_false(f->timer.qb_armed);
-
-    /* Replaced before it fires: the first never comes. */
-    start_us = fm_now_us();
-    fm_run_timer_arm(&f->timer, start_us, 10, on_a, f);
-    fm_run_timer_arm(&f->timer, start_us, 30, on_b, f);
-    run(f);
-    assert_int_equal(f->fired_a, 1);
-    assert_int_equal(f->fired_b, 1);
+    assert_true(f->watchdog_fired);
+    assert_int_equal(f->fired_a, 0);
 }
 
 int
@@ -210,7 +196,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_zero_fires_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rearm_within_a_ms_keeps_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_new_setting_replaces_old, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fallback_without_fd, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cleared_is_out_of_the_loop, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

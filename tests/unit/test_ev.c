@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests: the event loop (src/util/ev.c): an entry's callback gets its
+ * events through its source; an entry removed by another's callback in the
+ * same wake-up is not called (its events are struck out); work queued by
+ * several entries runs once, after them; a signal comes through the
+ * signalfd, to its callback, and stays blocked after the loop.
+ */
+#include <config.h>
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <faultmon/ev.h>
+
+struct pipe_src {
+    struct fm_ev_source src;
+    int fds[2];
+    int calls;
+    uint32_t events;
+    struct fm_ev *ev;
+    struct pipe_src *victim;        /* removed by this one's callback */
+    struct fm_ev_later *later;      /* queued by this one's callback */
+};
+
+struct fixture {
+    struct fm_ev ev;
+    struct pipe_src a;
+    struct pipe_src b;
+    int later_calls;
+    int later_a_calls;              /* a's calls when the later work ran */
+    int signals;
+};
+
+static void
+on_pipe(struct fm_ev_source *src, uint32_t events)
+{
+    struct pipe_src *p = (struct pipe_src *) src;
+
+    p->calls++;
+    p->events = events;
+    if (p->victim != NULL) {
+        fm_ev_del(p->ev, p->victim->fds[0], &p->victim->src);
+    }
+    if (p->later != NULL) {
+        fm_ev_later(p->ev, p->later);
+    }
+    fm_ev_stop(p->ev);
+}
+
+static void
+pipe_make(struct fixture *f, struct pipe_src *p)
+{
+    p->src.ready = on_pipe;
+    p->ev = &f->ev;
+    assert_int_equal(pipe(p->fds), 0);
+    assert_int_equal(fm_ev_add(&f->ev, p->fds[0], EPOLLIN, &p->src), 0);
+    assert_int_equal(write(p->fds[1], "x", 1), 1);
+}
+
+static int
+setup(void **state)
+{
+    struct fixture *f = test_calloc(1, sizeof(*f));
+
+    assert_int_equal(fm_ev_init(&f->ev), 0);
+    *state = f;
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    struct fixture *f = *state;
+    struct pipe_src *ps[] = { &f->a, &f->b };
+
+    fm_ev_fini(&f->ev);
+    for (size_t i = 0; i < 2; i++) {
+        if (ps[i]->src.ready != NULL) {
+            close(ps[i]->fds[0]);
+            close(ps[i]->fds[1]);
+        }
+    }
+    test_free(f);
+    return 0;
+}
+
+static void
+test_source_gets_its_events(void **state)
+{
+    struct fixture *f = *state;
+
+    pipe_make(f, &f->a);
+    assert_int_equal(fm_ev_run(&f->ev), 0);
+    assert_int_equal(f->a.calls, 1);
+    assert_true((f->a.events & EPOLLIN) != 0);
+}
+
+static void
+test_removed_in_the_same_wakeup_not_called(void **state)
+{
+    struct fixture *f = *state;
+
+    /* Both ready in one wake-up; whichever comes first removes the other. */
+    pipe_make(f, &f->a);
+    pipe_make(f, &f->b);
+    f->a.victim = &f->b;
+    f->b.victim = &f->a;
+    assert_int_equal(fm_ev_run(&f->ev), 0);
+    assert_int_equal(f->a.calls + f->b.calls, 1);
+}
+
+static void
+on_later(void *data)
+{
+    struct fixture *f = data;
+
+    f->later_calls++;
+    f->later_a_calls = f->a.calls + f->b.calls;
+}
+
+static void
+test_later_runs_once_after_the_events(void **state)
+{
+    struct fixture *f = *state;
+    struct fm_ev_later later = { .fn = on_later, .data = f };
+
+    pipe_make(f, &f->a);
+    pipe_make(f, &f->b);
+    f->a.later = &later;
+    f->b.later = &later;
+    assert_int_equal(fm_ev_run(&f->ev), 0);
+    assert_int_equal(f->a.calls, 1);
+    assert_int_equal(f->b.calls, 1);
+    assert_int_equal(f->later_calls, 1);
+    assert_int_equal(f->later_a_calls, 2);
+    assert_false(later.queued);
+}
+
+static int32_t
+on_usr1(int32_t sig, void *data)
+{
+    struct fixture *f = data;
+
+    f->signals += (sig == SIGUSR1);
+    fm_ev_stop(&f->ev);
+    return 0;
+}
+
+static void
+test_signal_through_signalfd(void **state)
+{
+    struct fixture *f = *state;
+    sigset_t mask;
+
+    assert_int_equal(fm_ev_signal(&f->ev, SIGUSR1, on_usr1, f), 0);
+    assert_int_equal(kill(getpid(), SIGUSR1), 0);   /* blocked: it waits in the fd */
+    assert_int_equal(fm_ev_run(&f->ev), 0);
+    assert_int_equal(f->signals, 1);
+    fm_ev_fini(&f->ev);
+    /* Still blocked after the loop: one that comes now is no death. */
+    sigprocmask(SIG_BLOCK, NULL, &mask);
+    assert_true(sigismember(&mask, SIGUSR1));
+    assert_int_equal(kill(getpid(), SIGUSR1), 0);
+    assert_int_equal(fm_ev_init(&f->ev), 0);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_source_gets_its_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_removed_in_the_same_wakeup_not_called, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_later_runs_once_after_the_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_signal_through_signalfd, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
