@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <faultmon/probe_opts.h>
 #include <faultmon/regex_guard.h>
 #include <faultmon/target.h>
 #include <faultmon/text.h>

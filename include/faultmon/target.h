@@ -23,11 +23,7 @@
 
 #include <faultmon/result.h>        /* enum fm_probe_kind */
 #include <faultmon/scheme.h>
-/* Not this header's concern: for the files that still reach the probe
- * options through it (agents/web/ocf_apache_level10.c, src/run/run_overload.h,
- * src/run/run_accesslog.c, in other hands while this was split), until they
- * include faultmon/probe_opts.h themselves; then this line goes. */
-#include <faultmon/probe_opts.h>
+struct fm_probe_opts;              /* faultmon/probe_opts.h */
 
 struct fm_target {
     char *text;                     /* the URI as given, for output */

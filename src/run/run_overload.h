@@ -18,6 +18,7 @@
 #include <faultmon/accept_queue.h>
 #include <faultmon/overload.h>
 #include <faultmon/probe.h>
+#include <faultmon/probe_opts.h>
 #include <faultmon/target.h>
 
 struct fm_run_overload {
