@@ -76,8 +76,7 @@ fm_deb_agent() {
         /usr/lib/ocf/resource.d/faultmon/httpmon "$action"
 }
 
-# The last value the recorder saw for attribute NAME ("deleted" after a
-# delete, "" when never set) since the log was last emptied.
+# The recorder's last value of attribute NAME ("deleted", "" if none).
 fm_deb_attr() {
     awk -v name="$2" '
         $1 == "-n" && $2 == name && $3 == "-U" { v = $4 }
@@ -85,12 +84,9 @@ fm_deb_attr() {
         END { print v }' "$1/tmp/fm-attrd.log" 2> /dev/null
 }
 
-# "PID STARTTIME" of NAME's loop, or "none": the processes whose command line
-# is `faultmon run NAME ...` and whose root is the chroot (so that neither a
-# pid file's name, which a version may change, nor a loop of another test
-# under the same name can mislead), leaving out their own children; the
-# start time from /proc/PID/stat, so that a new process under a reused PID
-# shows.  Two loops give two pairs.
+# "PID STARTTIME" of NAME's loop, or "none": each process `faultmon run NAME`
+# rooted in the chroot but its children (not a pid file, whose name a version
+# may change); the start time shows a new process under a reused PID.
 fm_deb_loop_id() {
     local r name=$2 p args pids="" out="" ppid
     r=$(readlink -f "$1")
@@ -108,18 +104,20 @@ fm_deb_loop_id() {
     echo "${out:-none}"
 }
 
-# faultmon status NAME in the chroot: "EXIT|first line|reason line".
+# faultmon status NAME in the chroot (with PROGRAM, the installed faultmon
+# by default): "EXIT|first line|reason line".
 fm_deb_status() {
     local out status
-    out=$(fm_timeout 10 chroot "$1" faultmon status "$2" 2>&1)
+    out=$(fm_timeout 10 chroot "$1" "${3:-faultmon}" status "$2" 2>&1)
     status=$?
     printf '%s|%s|%s' "$status" "$(printf '%s\n' "$out" | head -1)" \
         "$(printf '%s\n' "$out" | sed -n 's/^ *reason: *//p' | head -1)"
 }
 
 # Install the previous release and start the loops with its agent; wait
-# until its faultmon status sees fmupgrade-b unhealthy, and keep what it
-# says of both loops for the new reader to say again.
+# until its faultmon status sees fmupgrade-a up and fmupgrade-b unhealthy.
+# Its program is kept in the chroot's /tmp, to read the loops' state beside
+# the new one after the upgrade.
 fm_deb_start_previous() {
     local work=$1 r=$1/root name status waited
     fm_timeout 120 chroot "$r" apt-get install -y --no-install-recommends /tmp/faultmon-previous.deb \
@@ -127,6 +125,7 @@ fm_deb_start_previous() {
     status=$?
     ok_if "$status" "apt install the previous release $FM_DEB_PREVIOUS (in the overlay)"
     [ "$status" -eq 0 ] || diag_file "$work/apt-previous.log"
+    cp "$r/usr/bin/faultmon" "$r/tmp/faultmon-previous"
 
     printf '#!/bin/sh\necho "$*" >> /tmp/fm-attrd.log\n' > "$r/tmp/fm-attrd-recorder"
     chmod 755 "$r/tmp/fm-attrd-recorder"
@@ -150,14 +149,14 @@ fm_deb_start_previous() {
     [ "$status" = " 0 0" ] || diag_file "$work"/start-*.log
 
     waited=0
-    while [ "$(fm_deb_status "$r" fmupgrade-b | cut -d'|' -f1)" != 2 ] && [ "$waited" -lt 30 ]; do
+    while [ "$(fm_deb_status "$r" fmupgrade-a | cut -d'|' -f1)/$(fm_deb_status "$r" fmupgrade-b |
+        cut -d'|' -f1)" != 0/2 ] && [ "$waited" -lt 30 ]; do
         sleep 0.5
         waited=$((waited + 1))
     done
-    FM_DEB_STATUS_A=$(fm_deb_status "$r" fmupgrade-a)
-    FM_DEB_STATUS_B=$(fm_deb_status "$r" fmupgrade-b)
-    diag "the previous release's faultmon status (exit|first line|reason): $FM_DEB_STATUS_A ~ $FM_DEB_STATUS_B"
-    like "$FM_DEB_STATUS_A ~ $FM_DEB_STATUS_B" '^0\|fmupgrade-a: up\|ok ~ 2\|fmupgrade-b: unhealthy\|.*complete failure.*unhealthy' \
+    status="$(fm_deb_status "$r" fmupgrade-a) ~ $(fm_deb_status "$r" fmupgrade-b)"
+    diag "the previous release's faultmon status (exit|first line|reason): $status"
+    like "$status" '^0\|fmupgrade-a: up\|ok ~ 2\|fmupgrade-b: unhealthy\|.*complete failure.*unhealthy' \
         "the previous release's faultmon status: fmupgrade-a up (0), fmupgrade-b unhealthy (2) with its reason"
 }
 
@@ -171,7 +170,7 @@ fm_deb_kill_loop() {
 
 # Upgrade to this build with the loops running; they must run on, untouched.
 fm_deb_upgrade() {
-    local work=$1 r=$1/root deb=$2 name before after status mtime waited exe
+    local work=$1 r=$1/root deb=$2 name before after status mtime waited exe before_status after_status
     before=""
     for name in $FM_DEB_LOOPS; do
         before="$before $(fm_deb_loop_id "$r" "$name")"
@@ -226,9 +225,23 @@ fm_deb_upgrade() {
     is "$status/$(fm_deb_attr "$r" fmupgrade-a-up)/$(fm_deb_attr "$r" fmupgrade-b-up)" " 0 0 0 0/1/0" \
         "the new agent's monitor reads the old loops' verdicts (monitor: 0, no exit reason; attribute 1 up, 0 unhealthy)"
     [ "$status" = " 0 0 0 0" ] || diag_file "$work"/monitor-*.log
-    is "$(fm_deb_status "$r" fmupgrade-a) ~ $(fm_deb_status "$r" fmupgrade-b)" \
-        "$FM_DEB_STATUS_A ~ $FM_DEB_STATUS_B" \
-        "the new faultmon status reads the old loops' state as the previous one did (exit, status, reason)"
+    # The previous and the new faultmon status on the same state, read one
+    # after the other (again when a loop wrote a new verdict in between).
+    waited=0
+    before_status="" after_status=x
+    while [ "$after_status" != "$before_status" ] && [ "$waited" -lt 4 ]; do
+        before_status="$(fm_deb_status "$r" fmupgrade-a /tmp/faultmon-previous) ~ $(fm_deb_status "$r" \
+            fmupgrade-b /tmp/faultmon-previous)"
+        after_status="$(fm_deb_status "$r" fmupgrade-a) ~ $(fm_deb_status "$r" fmupgrade-b)"
+        waited=$((waited + 1))
+    done
+    if [ "$after_status" = "$before_status" ] && [ "${after_status%%|*}" = 0 ] &&
+        [ "${after_status#* ~ }" != "${after_status#* ~ 2|}" ]; then
+        ok "the new faultmon status reads the old loops' state as the previous one does (exit 0 and 2, status, reason)"
+    else
+        not_ok "the new faultmon status reads the old loops' state as the previous one does (exit 0 and 2, status, reason)"
+        diag "previous: $before_status" "new:      $after_status"
+    fi
     after=""
     for name in $FM_DEB_LOOPS; do
         after="$after $(fm_deb_loop_id "$r" "$name")"
