@@ -24,6 +24,9 @@
 # and after the purge.  A faultmon installed from source (make install) is
 # hidden inside the overlay first, as on a machine that never had one.
 #
+# Size: one test, the Debian package's life from its build to its purge; the
+# inner half shares the outer half's helpers and counts.
+#
 # Needs root, dpkg-dev, debhelper, lintian, the build dependencies in
 # debian/control, apt, crm_resource (pacemaker-cli-utils), python3 and overlayfs;
 # without one of them it prints "1..0 # SKIP why".  pcs is optional.
@@ -58,8 +61,13 @@ fm_deb_list_upper() {
 # cluster here), watching a small HTTP server in the chroot: fmupgrade-a a
 # page that is there (up), fmupgrade-b one that is not (HTTP 404: the loop
 # judges the service unhealthy, with a reason the new readers must read).
-# Their state is in /run/faultmon, where the packaged agents keep it.
+# And fmupgrade-c, a loop of the apache agent's kind (restarts, failover,
+# an OCF code in its state), run by the previous program as that agent runs
+# it, without Pacemaker and Apache (--no-pacemaker, the missing page): it
+# goes to failing-over.  Their state is in /run/faultmon, where the packaged
+# agents keep it.
 FM_DEB_LOOPS="fmupgrade-a fmupgrade-b"
+FM_DEB_ALL_LOOPS="$FM_DEB_LOOPS fmupgrade-c"
 
 # fm_deb_agent ROOT NAME ACTION [VAR=VALUE...]: run the installed httpmon
 # agent in the chroot, with NAME's parameters (and VAR=VALUE besides); its
@@ -105,13 +113,36 @@ fm_deb_loop_id() {
 }
 
 # faultmon status NAME in the chroot (with PROGRAM, the installed faultmon
-# by default): "EXIT|first line|reason line".
+# by default): "EXIT|first line|reason line|window line".
 fm_deb_status() {
     local out status
     out=$(fm_timeout 10 chroot "$1" "${3:-faultmon}" status "$2" 2>&1)
     status=$?
-    printf '%s|%s|%s' "$status" "$(printf '%s\n' "$out" | head -1)" \
-        "$(printf '%s\n' "$out" | sed -n 's/^ *reason: *//p' | head -1)"
+    printf '%s|%s|%s|%s' "$status" "$(printf '%s\n' "$out" | head -1)" \
+        "$(printf '%s\n' "$out" | sed -n 's/^ *reason: *//p' | head -1)" \
+        "$(printf '%s\n' "$out" | sed -n 's/^ *window: *//p' | head -1)"
+}
+
+# fm_deb_status_all ROOT [PROGRAM]: fm_deb_status of every loop, " ~ " between.
+fm_deb_status_all() {
+    local name out=""
+    for name in $FM_DEB_ALL_LOOPS; do
+        out="$out${out:+ ~ }$(fm_deb_status "$1" "$name" "${2:-}")"
+    done
+    printf '%s' "$out"
+}
+
+# The exit statuses in fm_deb_status_all's answer on stdin: "0/2/2".
+fm_deb_exits() {
+    awk -F' ~ ' '{ for (i = 1; i <= NF; i++) { split($i, f, "|"); printf "%s%s", (i > 1)? "/" : "", f[1] } }'
+}
+
+# fm_deb_ids ROOT: fm_deb_loop_id of every loop.
+fm_deb_ids() {
+    local name
+    for name in $FM_DEB_ALL_LOOPS; do
+        printf ' %s' "$(fm_deb_loop_id "$1" "$name")"
+    done
 }
 
 # Install the previous release and start the loops with its agent; wait
@@ -145,36 +176,41 @@ fm_deb_start_previous() {
         # Whatever happens below, no loop outlives the test.
         fm_cleanup_add "fm_deb_kill_loop '$r' '$name'"
     done
+    chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin OCF_ROOT=/usr/lib/ocf \
+        OCF_RESOURCE_INSTANCE=fmupgrade-c OCF_RESKEY_Thorough_probe_interval=1s \
+        OCF_RESKEY_Probe_timeout=1s OCF_RESKEY_Monitor_Uri_List="http://127.0.0.1:$FM_DEB_HTTP_PORT/fm-missing" \
+        faultmon run fmupgrade-c --no-pacemaker > "$work/run-c.log" 2>&1 &
+    fm_cleanup_add "fm_deb_kill_loop '$r' fmupgrade-c"
     is "$status" " 0 0" "the previous release's httpmon agent starts two loops (start: 0)"
     [ "$status" = " 0 0" ] || diag_file "$work"/start-*.log
 
+    # fmupgrade-c restarts (as asked, in vain) before it fails over, where
+    # it stays.
     waited=0
-    while [ "$(fm_deb_status "$r" fmupgrade-a | cut -d'|' -f1)/$(fm_deb_status "$r" fmupgrade-b |
-        cut -d'|' -f1)" != 0/2 ] && [ "$waited" -lt 30 ]; do
+    status=$(fm_deb_status_all "$r")
+    while { [ "$(printf '%s' "$status" | fm_deb_exits)" != 0/2/2 ] ||
+        [ "${status#*fmupgrade-c: failing-over|}" = "$status" ]; } && [ "$waited" -lt 40 ]; do
         sleep 0.5
         waited=$((waited + 1))
+        status=$(fm_deb_status_all "$r")
     done
-    status="$(fm_deb_status "$r" fmupgrade-a) ~ $(fm_deb_status "$r" fmupgrade-b)"
-    diag "the previous release's faultmon status (exit|first line|reason): $status"
-    like "$status" '^0\|fmupgrade-a: up\|ok ~ 2\|fmupgrade-b: unhealthy\|.*complete failure.*unhealthy' \
-        "the previous release's faultmon status: fmupgrade-a up (0), fmupgrade-b unhealthy (2) with its reason"
+    diag "the previous release's faultmon status (exit|first line|reason|window): $status"
+    like "$status" '^0\|fmupgrade-a: up\|ok\|.* ~ 2\|fmupgrade-b: unhealthy\|.*complete failure.*unhealthy\|.* ~ 2\|fmupgrade-c: failing-over\|.*failing over' \
+        "the previous release's faultmon status: fmupgrade-a up (0), -b unhealthy (2), -c failing-over (2), with their reasons"
 }
 
 # shellcheck disable=SC2317 # called through fm_cleanup_add
 fm_deb_kill_loop() {
     local id
     for id in $(fm_deb_loop_id "$1" "$2" | awk '{ for (i = 1; i <= NF; i += 2) print $i }'); do
-        fm_signal KILL "$id" "(^| )run $2( |\$)" > /dev/null
+        fm_signal "${3:-KILL}" "$id" "(^| )run $2( |\$)" > /dev/null
     done
 }
 
 # Upgrade to this build with the loops running; they must run on, untouched.
 fm_deb_upgrade() {
     local work=$1 r=$1/root deb=$2 name before after status mtime waited exe before_status after_status
-    before=""
-    for name in $FM_DEB_LOOPS; do
-        before="$before $(fm_deb_loop_id "$r" "$name")"
-    done
+    before=$(fm_deb_ids "$r")
     FM_DEB_IDS_BEFORE=$before
     : > "$r/tmp/fm-attrd.log"
     fm_timeout 120 chroot "$r" apt-get install -y --no-install-recommends "/tmp/$deb" \
@@ -185,10 +221,7 @@ fm_deb_upgrade() {
         "0/$(dpkg-deb -f "$work/$deb" Version)" "apt install ./$deb upgrades $FM_DEB_PREVIOUS (in the overlay)"
     [ "$status" -eq 0 ] || diag_file "$work/apt-install.log"
 
-    after=""
-    for name in $FM_DEB_LOOPS; do
-        after="$after $(fm_deb_loop_id "$r" "$name")"
-    done
+    after=$(fm_deb_ids "$r")
     if [ "$after" = "$before" ] && [ "${before#* none}" = "$before" ]; then
         ok "the loops run on through the upgrade: same PIDs, same start times"
     else
@@ -197,10 +230,10 @@ fm_deb_upgrade() {
     fi
     # They run the previous release's program, which the upgrade replaced.
     exe=""
-    for name in $FM_DEB_LOOPS; do
+    for name in $FM_DEB_ALL_LOOPS; do
         exe="$exe $(readlink "/proc/$(fm_deb_loop_id "$r" "$name" | cut -d' ' -f1)/exe" 2> /dev/null)"
     done
-    like "$exe" '^ [^ ]*/usr/bin/faultmon \(deleted\) [^ ]*/usr/bin/faultmon \(deleted\)$' \
+    like "$exe" '^( [^ ]*/usr/bin/faultmon \(deleted\)){3}$' \
         "the loops that run on are the previous release's program (the upgrade replaced /usr/bin/faultmon)"
     # Running, not just present: the old loop still writes its state.
     name=${FM_DEB_LOOPS%% *}
@@ -230,23 +263,18 @@ fm_deb_upgrade() {
     waited=0
     before_status="" after_status=x
     while [ "$after_status" != "$before_status" ] && [ "$waited" -lt 4 ]; do
-        before_status="$(fm_deb_status "$r" fmupgrade-a /tmp/faultmon-previous) ~ $(fm_deb_status "$r" \
-            fmupgrade-b /tmp/faultmon-previous)"
-        after_status="$(fm_deb_status "$r" fmupgrade-a) ~ $(fm_deb_status "$r" fmupgrade-b)"
+        before_status=$(fm_deb_status_all "$r" /tmp/faultmon-previous)
+        after_status=$(fm_deb_status_all "$r")
         waited=$((waited + 1))
     done
-    if [ "$after_status" = "$before_status" ] && [ "${after_status%%|*}" = 0 ] &&
-        [ "${after_status#* ~ }" != "${after_status#* ~ 2|}" ]; then
-        ok "the new faultmon status reads the old loops' state as the previous one does (exit 0 and 2, status, reason)"
+    if [ "$after_status" = "$before_status" ] &&
+        [ "$(printf '%s' "$after_status" | fm_deb_exits)" = 0/2/2 ]; then
+        ok "the new faultmon status reads the old loops' state as the previous one does (exit 0, 2, 2, status, reason, window)"
     else
-        not_ok "the new faultmon status reads the old loops' state as the previous one does (exit 0 and 2, status, reason)"
+        not_ok "the new faultmon status reads the old loops' state as the previous one does (exit 0, 2, 2, status, reason, window)"
         diag "previous: $before_status" "new:      $after_status"
     fi
-    after=""
-    for name in $FM_DEB_LOOPS; do
-        after="$after $(fm_deb_loop_id "$r" "$name")"
-    done
-    is "$after" "$before" "the new agent's monitor and status restarted no loop"
+    is "$(fm_deb_ids "$r")" "$before" "the new agent's monitor and status restarted no loop"
 }
 
 # The new agent acts on loops the previous release's agent started: a
@@ -291,13 +319,21 @@ fm_deb_new_agent_acts() {
 
 # The administrator's stop, with the new agent: the loops end.
 fm_deb_stop_loops() {
-    local r=$1/root name status="" left=""
+    local r=$1/root name status="" left="" waited
     for name in $FM_DEB_LOOPS; do
         fm_deb_agent "$r" "$name" stop > "$1/stop-$name.log" 2>&1
         status="$status $?"
         [ "$(fm_deb_loop_id "$r" "$name")" = none ] || left="$left $name"
     done
-    is "$status/$left" " 0 0/" "the new agent's stop ends the loops (stop: 0)"
+    # fmupgrade-c, which no agent started, ends as the loop does on SIGTERM.
+    fm_deb_kill_loop "$r" fmupgrade-c TERM
+    waited=0
+    while [ "$(fm_deb_loop_id "$r" fmupgrade-c)" != none ] && [ "$waited" -lt 50 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    [ "$(fm_deb_loop_id "$r" fmupgrade-c)" = none ] || left="$left fmupgrade-c"
+    is "$status/$left" " 0 0/" "the new agent's stop ends the loops (stop: 0), SIGTERM the previous program's fmupgrade-c"
     fm_signal TERM "$FM_DEB_HTTP_PID" --child > /dev/null
 }
 
