@@ -4,7 +4,8 @@
 # The packages, both built from make dist's tarball (tests/packages/dist.sh):
 # deb.sh builds the source package and faultmon_*.deb with dpkg-buildpackage,
 # checks them with lintian --pedantic, then in a chroot on an overlay of /
-# (never the real root file system) installs a previous build, starts loops,
+# (never the real root file system) installs the previous release (built
+# from its commit in the git history: a clone, not a tarball), starts loops,
 # upgrades under them, and purges; rpm.sh builds faultmon.spec with
 # rpmbuild -tb --nodeps and checks it with rpmlint.  Each builds the project
 # once (a minute or two).  They need root, debhelper, lintian, rpm and
@@ -15,7 +16,7 @@ FM_PACKAGE_TESTS = \
 	tests/packages/rpm.sh
 
 TESTS += $(FM_PACKAGE_TESTS)
-EXTRA_DIST += $(FM_PACKAGE_TESTS) tests/packages/dist.sh \
+EXTRA_DIST += $(FM_PACKAGE_TESTS) tests/packages/dist.sh tests/packages/previous.sh \
 	tests/packages/rpmlint-debian.rpmlintrc debian faultmon.spec faultmon.rpmlintrc NEWS
 
 # The tests that need nothing outside the build tree (no root, no installed

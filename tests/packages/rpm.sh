@@ -6,19 +6,25 @@
 # (--without check: the package build would need cmocka's -devel names);
 # what is checked is that %build, %install and %files agree with `make
 # install`: no file missing, none left unpackaged (rpmbuild fails on either),
-# the agents' links, the scriptlets (none stops or restarts a loop) and the
-# version; then rpmlint on the spec and the RPM, with every finding kept
-# filtered with its reason (faultmon.rpmlintrc).  Needs rpmbuild (Debian
-# package rpm) and rpmlint; skips without rpmbuild.
+# the agents' links, the scriptlets (none stops or restarts a loop; run in
+# their own namespaces as `rpm -U` from the previous release's package and
+# `rpm -e` would run them, they leave a running loop and its state alone,
+# and the erase removes the state) and the version; then rpmlint on the
+# spec and the RPM, with every finding kept filtered with its reason
+# (faultmon.rpmlintrc).  Needs rpmbuild and rpmspec (Debian package rpm),
+# unshare, the git history (previous.sh) and rpmlint; skips without
+# rpmbuild.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$FM_TEST_LIB/tap.sh"
 # shellcheck source=tests/packages/dist.sh
 . "$(dirname "$0")/dist.sh"
+# shellcheck source=tests/packages/previous.sh
+. "$(dirname "$0")/previous.sh"
 top_srcdir=${FM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 
-for tool in rpmbuild rpm; do
+for tool in rpmbuild rpm rpmspec unshare; do
     command -v "$tool" > /dev/null 2>&1 || {
         echo "1..0 # SKIP $tool is not installed (apt-get install rpm)"
         exit 0
@@ -30,7 +36,7 @@ done
 }
 
 tap_watchdog 900
-plan 8
+plan 11
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-rpm.XXXXXX") || bail_out "mktemp failed"
 fm_cleanup_add "rm -rf --one-file-system '$work'"
@@ -104,6 +110,88 @@ like "$(rpm -qp --scripts "$rpmfile" 2> /dev/null | tr '\n' ' ')" \
 unlike_scripts=$(rpm -qp --scripts "$rpmfile" 2> /dev/null | grep -v '^[[:space:]]*#' |
     grep -E 'kill|systemctl|service |crm_resource|faultmon (run|stop)|/resource\.d/' || true)
 is "$unlike_scripts" "" "no scriptlet stops, restarts or signals a loop or a resource"
+
+# The upgrade from the previous release, as `rpm -U` runs its scriptlets:
+# this package's %pretrans, %pre and %post with 2, the previous release's
+# %preun and %postun with 1 (taken from its spec in the git history with
+# rpmspec, tests/packages/previous.sh: its RPM is not built here), then
+# this package's %posttrans; then an erase, this package's %preun and
+# %postun with 0.  They run in their own PID and mount namespaces, with a
+# fresh /run holding a loop's state and a process standing for the loop,
+# never this machine's.  This proves what the scriptlets do to running
+# loops and their state; not rpm's file-level upgrade (no previous RPM, no
+# rpm database), nor the real loops' state compatibility (deb.sh).
+fm_rpm_scriptlets() {
+    local dir=$1 from=$2 tag
+    shift 2
+    mkdir -p "$dir"
+    for tag in PRETRANS PREIN POSTIN PREUN POSTUN POSTTRANS; do
+        "$@" --qf "%{${tag}PROG}\\n" "$from" > "$dir/$tag.prog" 2> /dev/null
+        "$@" --qf "%{$tag}" "$from" > "$dir/$tag" 2> /dev/null
+        if [ "$(cat "$dir/$tag")" = "(none)" ]; then
+            : > "$dir/$tag"
+        fi
+    done
+    # Triggers would run too; this check does not emulate them.
+    "$@" --qf '%{TRIGGERSCRIPTS}%{FILETRIGGERSCRIPTS}%{TRANSFILETRIGGERSCRIPTS}' "$from" \
+        > "$dir/triggers" 2> /dev/null
+}
+if fm_pkg_previous_src "$work"; then
+    fm_rpm_scriptlets "$work/scripts-new" "$rpmfile" rpm -qp
+    fm_rpm_scriptlets "$work/scripts-old" "$FM_PKG_PREVIOUS_SRC/faultmon.spec" rpmspec -q
+    progs=$(cat "$work"/scripts-*/*.prog | sort -u | grep -vx -e '(none)' -e /bin/sh | tr '\n' ' ')
+    is "$(cat "$work"/scripts-*/triggers | tr -d '\n')/$progs" "(none)(none)(none)(none)(none)(none)/" \
+        "this package and the previous release (${FM_PKG_PREVIOUS_COMMIT:0:7}) have no triggers and only /bin/sh scriptlets"
+    cat > "$work/upgrade-scriptlets.sh" << 'EOS'
+# Runs as PID 1 of its own PID namespace, in its own mount namespace.
+work=$1
+mount -t tmpfs tmpfs /run || exit 1
+mkdir -p /run/faultmon/fmupgrade "$work/stand-in"
+printf '#!/bin/sh\nwhile :; do sleep 1; done\n' > "$work/stand-in/faultmon"
+chmod 755 "$work/stand-in/faultmon"
+"$work/stand-in/faultmon" run fmupgrade --kind=httpmon > /dev/null 2>&1 &
+echo $! > /run/faultmon/fmupgrade/pid
+printf 'faultmon-state 1\nend\n' > /run/faultmon/fmupgrade/state
+ident() {
+    echo "$(sed 's/.*) //' "/proc/$(cat "$work/stand-in.pid")/stat" 2> /dev/null | cut -d' ' -f20)" \
+        "$(find /run/faultmon -type f -exec md5sum {} + 2> /dev/null | sort | md5sum)"
+}
+cp /run/faultmon/fmupgrade/pid "$work/stand-in.pid"
+before=$(ident)
+run() {
+    local script=$1 arg=$2
+    [ -s "$script" ] || return 0
+    echo "--- ${script#"$work"/} $arg" >> "$work/scriptlets.log"
+    sh -x "$script" "$arg" >> "$work/scriptlets.log" 2>&1 || echo "failed: ${script#"$work"/} $arg"
+}
+run "$work/scripts-new/PRETRANS" 2
+run "$work/scripts-new/PREIN" 2
+run "$work/scripts-new/POSTIN" 2
+run "$work/scripts-old/PREUN" 1
+run "$work/scripts-old/POSTUN" 1
+run "$work/scripts-new/POSTTRANS" 2
+if [ "$(ident)" = "$before" ] && [ -n "${before%% *}" ]; then
+    echo "upgrade: loop and state untouched"
+else
+    echo "upgrade: before '$before', after '$(ident)'"
+fi
+run "$work/scripts-new/PREUN" 0
+run "$work/scripts-new/POSTUN" 0
+if [ -e /run/faultmon ]; then echo "erase: /run/faultmon stays"; else echo "erase: /run/faultmon gone"; fi
+EOS
+    out=$(fm_timeout 60 unshare --pid --fork --mount-proc --propagation private \
+        bash "$work/upgrade-scriptlets.sh" "$work" 2>&1 | tr '\n' ';')
+    is "${out%%;erase*}" "upgrade: loop and state untouched" \
+        "rpm -U's scriptlets from the previous release to this one stop no loop and keep its state"
+    [ "${out%%;erase*}" = "upgrade: loop and state untouched" ] || diag_file "$work/scriptlets.log"
+    is "${out#*erase: }" "/run/faultmon gone;" "rpm -e's scriptlets then remove /run/faultmon"
+else
+    not_ok "the previous release's scriptlets can be read from its spec (commit ${FM_PKG_PREVIOUS_COMMIT:0:7})"
+    diag "$FM_PKG_PREVIOUS_ERROR"
+    skip "rpm -U's scriptlets from the previous release to this one stop no loop and keep its state" \
+        "no previous release"
+    skip "rpm -e's scriptlets then remove /run/faultmon" "no previous release"
+fi
 
 # rpmlint on the spec and the package: every error and warning fails but
 # those faultmon.rpmlintrc keeps with their reasons, and those of this
