@@ -45,11 +45,30 @@ on_attr_done(void *data, int status, const char *out, size_t size)
         return;
     }
     if (status == FM_RUN_JOB_TIMEOUT) {
-        fm_log_warn("%s: %s -n %s: no answer within its time, killed", ra->resource, attrs_tool(), sl->name);
+        /* An attrd frozen or busy answers later: the same value is asked
+         * again (one call at a time) until it answers or a newer value
+         * replaces it, so the attribute reaches the loop's latest value
+         * once attrd is back (tests/cluster/frozen-daemons.sh).  Said
+         * once, not every FM_ATTRD_TIMEOUT_MS. */
+        if (!sl->retrying) {
+            fm_log_warn("%s: %s -n %s: no answer within its time, killed; asking again until it answers",
+                        ra->resource, attrs_tool(), sl->name);
+        }
+        if (!sl->queued && !ra->stopping) {
+            sl->queued = true;
+            sl->queued_delete = sl->running_delete;
+            memcpy(sl->queued_value, sl->running_value, sizeof(sl->queued_value));
+            sl->queued_dampen = sl->running_dampen;
+            sl->queued_timeout_ms = sl->running_timeout_ms;
+        }
+        sl->retrying = true;
     } else if (status != 0) {
         /* Its first line says why it failed. */
         fm_log_warn("%s: %s -n %s failed (status %d)%s%.*s", ra->resource, attrs_tool(), sl->name, status,
                     (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
+        sl->retrying = false;
+    } else {
+        sl->retrying = false;
     }
     if (sl->queued && !ra->stopping) {
         sl->queued = false;
@@ -64,6 +83,8 @@ attrs_start(struct fm_run_attr_slot *sl, const char *value, const char *dampen, 
 
     sl->running_delete = (value == NULL);
     snprintf(sl->running_value, sizeof(sl->running_value), "%s", (value != NULL)? value : "");
+    sl->running_dampen = dampen;
+    sl->running_timeout_ms = timeout_ms;
     fm_attrd_update_argv(argv, attrs_tool(), sl->name, (value != NULL)? sl->running_value : NULL, dampen);
     sl->job = fm_run_jobs_exec(sl->ra->jobs, argv, NULL, timeout_ms, 512, on_attr_done, sl);
 }

@@ -373,6 +373,13 @@ loop_cycle_start(struct fm_loop *lp)
     /* The resume file is checked at start-up and on SIGUSR1 (which
      * `faultmon resume` sends), not every cycle. */
     lp->cycle_start_us = fm_now_us();
+    /* How late the timer let it start: what tests/cluster/frozen-daemons.sh
+     * reads (PCMK_debug=faultmon) while a cluster daemon is frozen. */
+    if (lp->cycle_due_us > 0) {
+        fm_log_debug("%s: cycle %llu started %lld ms after its schedule", lp->resource,
+                     (unsigned long long) lp->mon.st.cycles + 1,
+                     (long long) ((int64_t) (lp->cycle_start_us - lp->cycle_due_us) / 1000));
+    }
     /* In spread mode the probes spread over the interval of the state. */
     fm_probe_run_set_interval(lp->probe, (lp->mon.st.interval_ms > 0)? lp->mon.st.interval_ms
                                          : lp->cfg->decide.interval_up_ms);

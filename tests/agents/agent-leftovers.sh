@@ -108,5 +108,7 @@ mv "$FA_DIR/health.aside" "$FA_DIR/htdocs/health"
 : >"$CALLS"
 OCF_RESKEY_CRM_meta_on_node=node1 fa_agent apache stop
 fa_check_rc "stop: 0" 0
+# the delete runs detached (the stop does not wait for attrd): a moment
+for _ in $(seq 1 40); do grep -q 'faultmon-fmtest-reason -D' "$CALLS" && break; sleep 0.05; done
 like "$(cat "$CALLS")" "attrd_updater -n faultmon-fmtest-reason -D" \
     "Pacemaker's stop deletes faultmon-fmtest-reason"

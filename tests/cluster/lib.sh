@@ -217,6 +217,9 @@
 #                       fm_node_cgroup NODE echoes that cgroup's directory
 #                       and fm_node_exec_cg NODE CMD... runs CMD inside the
 #                       node and its cgroup (fm_node_exec keeps the caller's)
+#   FM_NODE_PCMK_DEBUG  PCMK_debug for the nodes' pacemakerd (and so for
+#                       the agents and faultmon's loops: "faultmon" logs
+#                       the loops' debug lines, such as each cycle's delay)
 #   FM_PACEMAKER_REMOTED    the pacemaker-remoted to run (default: PATH,
 #                       then what tests/install-deps.sh unpacked)
 #   FM_REMOTE_MONITOR=5s, FM_REMOTE_START_TIMEOUT=8s   the connections' ops
@@ -683,7 +686,7 @@ fm__node_launch() {
     setsid "${join[@]}" ip netns exec "$(fm__ns "$node")" \
         unshare --mount --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
         env -i PATH="${FM_NODE_PATH:+$FM_NODE_PATH:}/usr/sbin:/usr/bin:/sbin:/bin" LANG=C.UTF-8 FM_STOP_TIMEOUT="$FM_STOP_TIMEOUT" \
-        FM_NODE_CGROUPS="${FM_NODE_CGROUPS:-0}" bash "$FM_LIBDIR/node-init.sh" "$d" "$node" </dev/null >>"$d/init.log" 2>&1 &
+        FM_NODE_CGROUPS="${FM_NODE_CGROUPS:-0}" FM_NODE_PCMK_DEBUG="${FM_NODE_PCMK_DEBUG:-}" bash "$FM_LIBDIR/node-init.sh" "$d" "$node" </dev/null >>"$d/init.log" 2>&1 &
     upid=$!
     disown "$upid"  # no "Killed" job notices; the PIDs are tracked in files
     echo "$upid" > "$d/upid"
