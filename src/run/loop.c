@@ -463,6 +463,13 @@ loop_check_event(struct fm_loop *lp)
         fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
         return;
     }
+    /* Reported too long ago and still not carried out: the monitor's
+     * answer is the failure now, not "under way" (FM_RECOVERY_UNDER_WAY_MAX_S). */
+    if (lp->mon.recovery_reported && !fm_recovery_reported(lp->dir)) {
+        fm_log_warn("%s: the %s asked %d s ago is not carried out: the monitor reports the failure",
+                    lp->resource, fm_action_name(lp->mon.st.pending), FM_RECOVERY_UNDER_WAY_MAX_S);
+        lp->mon.recovery_reported = false;
+    }
     fm_monitor_event(&lp->mon, cause, true, fm_now_us(), (int64_t) time(NULL), &out);
     fm_run_loop_apply(lp, &out);
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
