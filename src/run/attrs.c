@@ -16,11 +16,14 @@
 #include <string.h>
 
 #include <faultmon/attrd.h>
+#include <faultmon/clock.h>
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
 
 #define FM_ATTRD_TIMEOUT_MS 5000
 #define FM_ATTRD_STOP_TIMEOUT_MS 500    /* each: the agent's stop waits 2 s */
+#define FM_ATTRD_RETRY_MS 1000          /* a failed update, asked again */
+#define FM_ATTRD_RETRY_MAX_MS 60000
 
 static const char *
 attrs_tool(void)
@@ -63,12 +66,26 @@ on_attr_done(void *data, int status, const char *out, size_t size)
         }
         sl->retrying = true;
     } else if (status != 0) {
-        /* Its first line says why it failed. */
-        fm_log_warn("%s: %s -n %s failed (status %d)%s%.*s", ra->resource, attrs_tool(), sl->name, status,
-                    (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
-        sl->retrying = false;
+        /* Its first line says why it failed.  An attrd that restarts (one
+         * that pacemakerd found frozen) resets its callers' connections:
+         * the value is asked again at a cycle FM_ATTRD_RETRY_MS later,
+         * then twice as late each time, up to a minute, so that a node
+         * whose attrd never answers costs no fork per cycle. */
+        if (!sl->retrying) {
+            fm_log_warn("%s: %s -n %s failed (status %d)%s%.*s; asking again later", ra->resource, attrs_tool(),
+                        sl->name, status, (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
+        }
+        sl->retrying = true;
+        if (!sl->queued && !ra->stopping) {
+            sl->failed = true;
+            sl->backoff_ms = (sl->backoff_ms == 0)? FM_ATTRD_RETRY_MS
+                             : (sl->backoff_ms >= FM_ATTRD_RETRY_MAX_MS / 2)? FM_ATTRD_RETRY_MAX_MS
+                             : sl->backoff_ms * 2;
+            sl->retry_at_us = fm_now_us() + sl->backoff_ms * 1000u;
+        }
     } else {
         sl->retrying = false;
+        sl->backoff_ms = 0;
     }
     if (sl->queued && !ra->stopping) {
         sl->queued = false;
@@ -85,6 +102,7 @@ attrs_start(struct fm_run_attr_slot *sl, const char *value, const char *dampen, 
     snprintf(sl->running_value, sizeof(sl->running_value), "%s", (value != NULL)? value : "");
     sl->running_dampen = dampen;
     sl->running_timeout_ms = timeout_ms;
+    sl->failed = false;
     fm_attrd_update_argv(argv, attrs_tool(), sl->name, (value != NULL)? sl->running_value : NULL, dampen);
     sl->job = fm_run_jobs_exec(sl->ra->jobs, argv, NULL, timeout_ms, 512, on_attr_done, sl);
 }
@@ -183,6 +201,17 @@ fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st, uin
         attrs_run(ra, name, value, FM_NODE_ATTRS_DAMPEN, FM_ATTRD_TIMEOUT_MS);
     }
     fm_node_attrs_set(&ra->shown, due, st->state, st->weight, now_us);
+    /* A value that failed, asked again when its time has come. */
+    for (size_t i = 0; i < FM_RUN_ATTR_SLOTS; i++) {
+        struct fm_run_attr_slot *sl = &ra->slot[i];
+
+        if (sl->failed && sl->job == NULL && !ra->stopping && now_us >= sl->retry_at_us) {
+            char again[sizeof(sl->running_value)];
+
+            memcpy(again, sl->running_value, sizeof(again));
+            attrs_start(sl, sl->running_delete? NULL : again, sl->running_dampen, sl->running_timeout_ms);
+        }
+    }
 }
 
 /* At the loop's stop: whatever runs is moot, the deletes go together (the

@@ -19,7 +19,8 @@
 #     kill -9 of httpd is serving again within FM_KILL_MS (1000); after
 #     SIGCONT nothing is asked twice (one restart asked for the kill, httpd
 #     not restarted again) and faultmon-web-state and -weight reach the
-#     loop's latest values within 5 s.  (With the CIB frozen Pacemaker
+#     loop's latest values within 5 s (pacemakerd may have restarted the
+#     frozen attrd meanwhile, which fails the updates waiting for it).  (With the CIB frozen Pacemaker
 #     cannot carry out any recovery: the controller records the failure in
 #     the CIB before it schedules the restart, so the kill is asserted
 #     recovered within 1 s of SIGCONT, and the measured time is reported.)
@@ -116,11 +117,12 @@ kill_and_time() {
 attr_q() { fm_node_exec "$N" attrd_updater -Q -n "$1" -N "$N" 2>/dev/null | sed -n 's/.* value="\([^"]*\)".*/\1/p'; }
 # the node attributes agree with the loop's state
 attrs_latest() {
-    local js
+    local js st wt a_st a_wt
     js=$(sc_status "$N" web)
-    ATTRS="state $(attr_q faultmon-web-state)/$(sc_jget state <<<"$js"), weight $(attr_q faultmon-web-weight)/$(sc_jget weight <<<"$js")"
-    [ -n "$(sc_jget state <<<"$js")" ] && [ "$(attr_q faultmon-web-state)" = "$(sc_jget state <<<"$js")" ] &&
-        [ "$(attr_q faultmon-web-weight)" = "$(sc_jget weight <<<"$js")" ]
+    st=$(sc_jget state <<<"$js") wt=$(sc_jget weight <<<"$js")
+    a_st=$(attr_q faultmon-web-state) a_wt=$(attr_q faultmon-web-weight)
+    ATTRS="state $a_st/$st, weight $a_wt/$wt"
+    [ -n "$st" ] && [ "$a_st" = "$st" ] && [ "$a_wt" = "$wt" ]
 }
 
 # frozen_kill DAEMON: the attrd and CIB scenarios

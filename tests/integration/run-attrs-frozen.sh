@@ -13,7 +13,11 @@
 #    for a service that stays up);
 #  - the warning about the timeout is logged once per attribute, not once
 #    per retry;
-#  - at most one call per attribute runs at a time.
+#  - at most one call per attribute runs at a time;
+#  - attrd restarted by pacemakerd (it found attrd frozen): the calls
+#    waiting for it fail at once ("Connection reset by peer", status 102);
+#    the value is asked again a second later (before, a failed update
+#    was not sent again until the value changed), and said once.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -24,7 +28,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 4
+plan 7
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 finished=$FM_TMP/attrd.finished
@@ -40,6 +44,11 @@ name=\$(printf '%s' "\$*" | sed -E 's/.*-n ([^ ]+).*/\1/')
 exec 9>"$FM_TMP/lock-\$name"
 flock -n 9 || flock -w 1 9 || printf '%s\n' "\$*" >>"$overlaps"
 while [ -e "$FM_TMP/frozen" ]; do sleep 0.05; done
+if [ -e "$FM_TMP/reset-\$name" ]; then
+    rm -f "$FM_TMP/reset-\$name"
+    echo "attrd_updater: Could not update \$name: Connection reset by peer (104)" >&2
+    exit 102
+fi
 printf '%s %s\n' "\$(date +%s%3N)" "\$*" >>"$finished"
 EOF
 chmod +x "$FM_TMP/attrd_updater"
@@ -65,4 +74,18 @@ ok_if "$([ -n "$at" ] && [ $((at - thawed)) -le 5000 ]; echo $?)" \
 is "$(grep -c 'faultmon-web-state: no answer within its time' "$FM_TMP/web.err")" 1 \
     "the timeout of the state's update is logged once, not at each retry"
 is "$(cat "$overlaps")" "" "never two updates of one attribute at once"
+
+# attrd restarted: the state's first update fails at once.
+: >"$finished"
+: >"$FM_TMP/reset-faultmon-web-state"
+start=$(date +%s%3N)
+"$FAULTMON" run web --cycles 9 --no-env -v --param "Probe_command=$FM_TMP/check" \
+    --param Thorough_probe_interval=1s --param Probe_timeout=400ms 2>"$FM_TMP/reset.err"
+is "$?" 0 "9 cycles, the state's first update failed (attrd restarted): exit 0"
+at=$(awk '/-n faultmon-web-state -U up/ { print $1; exit }' "$finished")
+ok_if "$([ -n "$at" ] && [ $((at - start)) -le 4000 ]; echo $?)" \
+    "the state attribute reached its value (up) $(( ${at:-0} - start )) ms after the loop started (asked again after 1 s; at most 4000)"
+[ -n "$at" ] || { diag_file "$finished"; diag_file "$FM_TMP/reset.err"; }
+is "$(grep -c 'faultmon-web-state failed (status 102)' "$FM_TMP/reset.err")" 1 \
+    "the failed update is logged once"
 tap_done
