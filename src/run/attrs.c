@@ -44,7 +44,14 @@ on_attr_done(void *data, int status, const char *out, size_t size)
 
     sl->job = NULL;
     if (status == FM_RUN_JOB_CANCELLED) {
+        /* Not answered: its latest value is still to be sent (the stop
+         * sends a recovery's reason again, fm_run_attrs_remove()). */
+        if (sl->queued) {
+            sl->running_delete = sl->queued_delete;
+            memcpy(sl->running_value, sl->queued_value, sizeof(sl->running_value));
+        }
         sl->queued = false;
+        sl->failed = true;
         return;
     }
     if (status == FM_RUN_JOB_TIMEOUT) {
@@ -54,8 +61,8 @@ on_attr_done(void *data, int status, const char *out, size_t size)
          * once attrd is back (tests/cluster/frozen-daemons.sh).  Said
          * once, not every FM_ATTRD_TIMEOUT_MS. */
         if (!sl->retrying) {
-            fm_log_warn("%s: %s -n %s: no answer within its time, killed; asking again until it answers",
-                        ra->resource, attrs_tool(), sl->name);
+            fm_log_warn("%s: %s -n %s: no answer within its time, killed%s", ra->resource, attrs_tool(),
+                        sl->name, ra->stopping? "" : "; asking again until it answers");
         }
         if (!sl->queued && !ra->stopping) {
             sl->queued = true;
@@ -214,7 +221,26 @@ fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st, uin
     }
 }
 
-/* At the loop's stop: whatever runs is moot, the deletes go together (the
+/* The reason of the recovery decided just before the stop, not answered
+ * yet: what the agent's stop after a failover keeps for the administrator
+ * (dropin-1node.sh 8 lost it when the stop came 30 ms after the decision).
+ * \return whether \p sl holds it (its latest value, into \p value) */
+static bool
+reason_in_flight(const struct fm_run_attrs *ra, const struct fm_run_attr_slot *sl, char *value, size_t len)
+{
+    char name[FM_RESOURCE_NAME_MAX + 32];
+
+    snprintf(name, sizeof(name), "faultmon-%s-reason", ra->resource);
+    if (strcmp(sl->name, name) != 0 || (sl->job == NULL && !sl->failed)
+        || (sl->queued? sl->queued_delete : sl->running_delete)) {
+        return false;
+    }
+    snprintf(value, len, "%s", sl->queued? sl->queued_value : sl->running_value);
+    return true;
+}
+
+/* At the loop's stop: whatever runs is moot but the reason of a recovery
+ * just decided, which goes again with the deletes; they go together (the
  * agent's stop waits 2 s for the loop), and nothing starts after them. */
 void
 fm_run_attrs_remove(struct fm_run_attrs *ra)
@@ -223,8 +249,16 @@ fm_run_attrs_remove(struct fm_run_attrs *ra)
     char name[FM_RESOURCE_NAME_MAX + 32];
 
     for (size_t i = 0; i < FM_RUN_ATTR_SLOTS; i++) {
-        if (ra->slot[i].job != NULL) {
-            fm_run_jobs_cancel(ra->jobs, ra->slot[i].job);
+        struct fm_run_attr_slot *sl = &ra->slot[i];
+        char reason[sizeof(sl->running_value)];
+        bool resend = reason_in_flight(ra, sl, reason, sizeof(reason));
+
+        if (sl->job != NULL) {
+            fm_run_jobs_cancel(ra->jobs, sl->job);
+        }
+        sl->failed = false;
+        if (resend) {
+            attrs_run(ra, sl->name, reason, NULL, FM_ATTRD_STOP_TIMEOUT_MS);
         }
     }
     for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {

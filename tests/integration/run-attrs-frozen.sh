@@ -17,7 +17,11 @@
 #  - attrd restarted by pacemakerd (it found attrd frozen): the calls
 #    waiting for it fail at once ("Connection reset by peer", status 102);
 #    the value is asked again a second later (before, a failed update
-#    was not sent again until the value changed), and said once.
+#    was not sent again until the value changed), and said once;
+#  - the loop stopped 50 ms after it decided a failover, while attrd takes
+#    300 ms a call: the reason attribute (what the agent's stop after a
+#    failover keeps for the administrator) is still set, not killed with
+#    the calls the stop cancels.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -28,7 +32,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 90
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 7
+plan 9
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 finished=$FM_TMP/attrd.finished
@@ -41,9 +45,11 @@ cat >"$FM_TMP/attrd_updater" <<EOF
 name=\$(printf '%s' "\$*" | sed -E 's/.*-n ([^ ]+).*/\1/')
 # one call of an attribute at a time (a killed call lets its lock go when
 # the kernel has ended it: wait a moment for that)
+printf '%s\n' "\$*" >>"$FM_TMP/attrd.started"
 exec 9>"$FM_TMP/lock-\$name"
 flock -n 9 || flock -w 1 9 || printf '%s\n' "\$*" >>"$overlaps"
-while [ -e "$FM_TMP/frozen" ]; do sleep 0.05; done
+while [ -e "$FM_TMP/frozen" ]; do sleep 0.05 9>&-; done
+[ ! -e "$FM_TMP/slow" ] || sleep 0.3 9>&-
 if [ -e "$FM_TMP/reset-\$name" ]; then
     rm -f "$FM_TMP/reset-\$name"
     echo "attrd_updater: Could not update \$name: Connection reset by peer (104)" >&2
@@ -88,4 +94,22 @@ ok_if "$([ -n "$at" ] && [ $((at - start)) -le 4000 ]; echo $?)" \
 [ -n "$at" ] || { diag_file "$finished"; diag_file "$FM_TMP/reset.err"; }
 is "$(grep -c 'faultmon-web-state failed (status 102)' "$FM_TMP/reset.err")" 1 \
     "the failed update is logged once"
+
+# A failover decided, the loop stopped 50 ms later, attrd slow.
+: >"$finished"
+: >"$FM_TMP/attrd.started"
+: >"$FM_TMP/slow"
+printf '#!/bin/sh\necho down; exit 2\n' >"$FM_TMP/check"
+"$FAULTMON" run web --no-env -v --param "Probe_command=$FM_TMP/check" --param Retry_count=0 \
+    --param Thorough_probe_interval=1s --param Probe_timeout=400ms 2>"$FM_TMP/stop.err" &
+loop=$!
+fm_cleanup_add "kill -KILL $loop 2>/dev/null"
+for _ in $(seq 1 100); do grep -q -- '-n faultmon-web-reason -U' "$FM_TMP/attrd.started" && break; sleep 0.02; done
+sleep 0.05
+kill -TERM "$loop"
+wait "$loop"
+is "$?" 0 "the loop stopped on SIGTERM 50 ms after its failover's reason went to attrd: exit 0"
+like "$(cat "$finished")" "-n faultmon-web-reason -U .*fail" \
+    "the failover's reason attribute was set all the same (sent again with the stop's deletes)"
+[ -n "$(grep reason "$finished")" ] || { diag_file "$FM_TMP/attrd.started"; diag_file "$FM_TMP/stop.err"; }
 tap_done
