@@ -221,6 +221,8 @@ src_faultmon_SOURCES = \
 	src/run/loop.h \
 	src/run/observe.c \
 	src/run/observe.h \
+	src/run/observe_cfg.c \
+	src/run/observe_cfg.h \
 	src/run/request.c \
 	src/run/request.h \
 	src/run/run_accesslog.c \
@@ -237,10 +239,11 @@ src_faultmon_SOURCES = \
 	src/run/timer.h \
 	src/run/watch.c \
 	src/faultmon.c
-src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS)
+src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS) \
+	$(COROSYNC_CFG_CFLAGS)
 src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \
 	-DFM_COROSYNC_CFGTOOL='"$(COROSYNC_CFGTOOL)"'
-src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS) $(LIBXML2_LIBS)
+src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS) $(LIBXML2_LIBS) $(COROSYNC_CFG_LIBS)
 
 # The headers are the project's own: nothing installs them, since no library
 # is installed.

@@ -7,6 +7,8 @@ packages=(
     # build
     build-essential autoconf automake libtool pkg-config
     pacemaker-dev libqb-dev libssl-dev libxml2-dev libglib2.0-dev libc-ares-dev
+    # optional: corosync's links through libcfg, not corosync-cfgtool (observer_corosync)
+    libcfg-dev libcmap-dev
     libnghttp2-dev
     libcmocka-dev xsltproc libxml2-utils xxd
     # integration tests: real web servers, TLS tooling, the fault server

@@ -208,6 +208,16 @@ int fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
                uint64_t timeout_ms);
 
 /*!
+ * \brief Go on in a detached process the agent does not wait for (its own
+ *        session, stdio on /dev/null, no other descriptors), which ends
+ *        with _exit() when done: for cluster tools an action need not
+ *        wait for.
+ * \return 1 in that process, 0 in the agent, -1 when it could not be made
+ *         (then the agent does the work itself)
+ */
+int fm_ocf_detach(void);
+
+/*!
  * \brief Start a program as a daemon: its own session, stdio on /dev/null,
  *        no other descriptors, the current environment; never a shell.
  * \param[out] daemon_pid  its PID

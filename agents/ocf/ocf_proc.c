@@ -212,6 +212,44 @@ fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
                                 out_used, NULL);
 }
 
+/*
+ * What an action must have done but need not wait for (a cibadmin or an
+ * attrd_updater: with the CIB or attrd frozen, each waited out its bound on
+ * the way to serving, tests/cluster/frozen-daemons.sh) runs in a process
+ * of its own that the agent does not wait for: a grandchild in its own
+ * session, its standard streams on /dev/null (Pacemaker's executor reads
+ * the agent's pipes until they close) and no other descriptor (a lock of
+ * the state directory stays the agent's).  The agent waits only for the
+ * first fork, which exits at once; the grandchild is init's.
+ */
+int
+fm_ocf_detach(void)
+{
+    pid_t child = fork();
+    int status = 0;
+
+    if (child < 0) {
+        return -1;
+    }
+    if (child == 0) {
+        int devnull = open("/dev/null", O_RDWR);
+
+        if (setsid() < 0 || fork() != 0) {
+            _exit(0);
+        }
+        if (devnull >= 0) {
+            dup2(devnull, 0);
+            dup2(devnull, 1);
+            dup2(devnull, 2);
+        }
+        fm_spawn_child_reset();
+        return 1;
+    }
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    return 0;
+}
+
 int
 fm_ocf_spawn_daemon(char *const argv[], pid_t *daemon_pid)
 {

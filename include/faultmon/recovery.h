@@ -138,7 +138,19 @@ bool fm_recovery_file_exists(const char *dir, const char *name);
  */
 int fm_recovery_file_mark(const char *dir, const char *name, bool present);
 
-/*! \return whether `reported` says the pending recovery is known to Pacemaker */
+/* How long a recovery the loop's fail request reported may stay "under
+ * way" (the agent's monitor answering degraded, not the failure): a request
+ * the controller took, or whose acknowledgement did not come in time (taken
+ * as yes), that nobody carries out (tests/cluster/remote-nodes.sh) is then
+ * reported by the monitor itself.  Pacemaker carries out one it took within
+ * a transition, seconds; a busy cluster's transition may hold it longer. */
+#define FM_RECOVERY_UNDER_WAY_MAX_S 60
+
+/*!
+ * \return whether `reported` says the pending recovery is known to
+ *         Pacemaker: present, and marked less than
+ *         FM_RECOVERY_UNDER_WAY_MAX_S ago
+ */
 bool fm_recovery_reported(const char *dir);
 
 /*!

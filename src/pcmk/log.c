@@ -86,12 +86,38 @@ log_file_path(void)
     return NULL;
 }
 
+/* Pacemaker's own switch for debug logs (PCMK_debug in
+ * /etc/sysconfig/pacemaker, passed down to the agents and their loops):
+ * "yes" or a list of daemon names, where faultmon's name counts. */
+static bool
+pcmk_debug_wanted(const char *ident)
+{
+    const char *v = getenv("PCMK_debug");
+    size_t len = strlen(ident);
+
+    if (v == NULL) {
+        return false;
+    }
+    if (strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0
+        || strcmp(v, "1") == 0) {
+        return true;
+    }
+    for (const char *p = v; *p != '\0'; p += strcspn(p, ", ")) {
+        p += strspn(p, ", ");
+        if (strncmp(p, ident, len) == 0 && (p[len] == '\0' || p[len] == ',' || p[len] == ' ')) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void
 fm_log_init(const char *ident, bool to_stderr, int verbosity)
 {
     int facility = syslog_facility();
     const char *path = log_file_path();
-    int level = (verbosity >= 2)? LOG_DEBUG : (verbosity == 1)? LOG_INFO : LOG_NOTICE;
+    int stderr_level = (verbosity >= 2)? LOG_DEBUG : (verbosity == 1)? LOG_INFO : LOG_NOTICE;
+    int level = pcmk_debug_wanted(ident)? LOG_DEBUG : stderr_level;
 
     fm_log_max_priority = (level > LOG_INFO)? level : LOG_INFO;
     qb_log_init(ident, (facility < 0)? LOG_DAEMON : facility, LOG_INFO);
@@ -120,7 +146,7 @@ fm_log_init(const char *ident, bool to_stderr, int verbosity)
         qb_log_format_set(QB_LOG_STDERR, "%N: %p: %b");
         qb_log_ctl(QB_LOG_STDERR, QB_LOG_CONF_ENABLED, QB_TRUE);
         qb_log_filter_ctl(QB_LOG_STDERR, QB_LOG_FILTER_ADD, QB_LOG_FILTER_FILE,
-                          "*", level);
+                          "*", stderr_level);
     }
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <faultmon/kvfile.h>
@@ -131,6 +132,8 @@ fm_recovery_file_mark(const char *dir, const char *name, bool present)
     }
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         rc = EINVAL;
+    } else if (futimens(fd, NULL) != 0) {
+        rc = errno;     /* when it was marked: `reported` is bounded by it */
     }
     close(fd);
     return rc;
@@ -139,7 +142,17 @@ fm_recovery_file_mark(const char *dir, const char *name, bool present)
 bool
 fm_recovery_reported(const char *dir)
 {
-    return fm_recovery_file_exists(dir, FM_RECOVERY_REPORTED);
+    char path[RECOVERY_PATH_MAX];
+    struct stat sb;
+    time_t now = time(NULL);
+
+    recovery_path(path, sizeof(path), dir, FM_RECOVERY_REPORTED);
+    if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        return false;
+    }
+    /* Marked when the request was taken (fm_recovery_file_mark() sets the
+     * time); a clock set back counts as now. */
+    return sb.st_mtime >= now || now - sb.st_mtime < FM_RECOVERY_UNDER_WAY_MAX_S;
 }
 
 int

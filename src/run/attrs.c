@@ -16,11 +16,14 @@
 #include <string.h>
 
 #include <faultmon/attrd.h>
+#include <faultmon/clock.h>
 #include <faultmon/decide.h>
 #include <faultmon/log.h>
 
 #define FM_ATTRD_TIMEOUT_MS 5000
 #define FM_ATTRD_STOP_TIMEOUT_MS 500    /* each: the agent's stop waits 2 s */
+#define FM_ATTRD_RETRY_MS 1000          /* a failed update, asked again */
+#define FM_ATTRD_RETRY_MAX_MS 60000
 
 static const char *
 attrs_tool(void)
@@ -41,15 +44,55 @@ on_attr_done(void *data, int status, const char *out, size_t size)
 
     sl->job = NULL;
     if (status == FM_RUN_JOB_CANCELLED) {
+        /* Not answered: its latest value is still to be sent (the stop
+         * sends a recovery's reason again, fm_run_attrs_remove()). */
+        if (sl->queued) {
+            sl->running_delete = sl->queued_delete;
+            memcpy(sl->running_value, sl->queued_value, sizeof(sl->running_value));
+        }
         sl->queued = false;
+        sl->failed = true;
         return;
     }
     if (status == FM_RUN_JOB_TIMEOUT) {
-        fm_log_warn("%s: %s -n %s: no answer within its time, killed", ra->resource, attrs_tool(), sl->name);
+        /* An attrd frozen or busy answers later: the same value is asked
+         * again (one call at a time) until it answers or a newer value
+         * replaces it, so the attribute reaches the loop's latest value
+         * once attrd is back (tests/cluster/frozen-daemons.sh).  Said
+         * once, not every FM_ATTRD_TIMEOUT_MS. */
+        if (!sl->retrying) {
+            fm_log_warn("%s: %s -n %s: no answer within its time, killed%s", ra->resource, attrs_tool(),
+                        sl->name, ra->stopping? "" : "; asking again until it answers");
+        }
+        if (!sl->queued && !ra->stopping) {
+            sl->queued = true;
+            sl->queued_delete = sl->running_delete;
+            memcpy(sl->queued_value, sl->running_value, sizeof(sl->queued_value));
+            sl->queued_dampen = sl->running_dampen;
+            sl->queued_timeout_ms = sl->running_timeout_ms;
+        }
+        sl->retrying = true;
     } else if (status != 0) {
-        /* Its first line says why it failed. */
-        fm_log_warn("%s: %s -n %s failed (status %d)%s%.*s", ra->resource, attrs_tool(), sl->name, status,
-                    (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
+        /* Its first line says why it failed.  An attrd that restarts (one
+         * that pacemakerd found frozen) resets its callers' connections:
+         * the value is asked again at a cycle FM_ATTRD_RETRY_MS later,
+         * then twice as late each time, up to a minute, so that a node
+         * whose attrd never answers costs no fork per cycle. */
+        if (!sl->retrying) {
+            fm_log_warn("%s: %s -n %s failed (status %d)%s%.*s; asking again later", ra->resource, attrs_tool(),
+                        sl->name, status, (out[0] != '\0')? ": " : "", (int) strcspn(out, "\n"), out);
+        }
+        sl->retrying = true;
+        if (!sl->queued && !ra->stopping) {
+            sl->failed = true;
+            sl->backoff_ms = (sl->backoff_ms == 0)? FM_ATTRD_RETRY_MS
+                             : (sl->backoff_ms >= FM_ATTRD_RETRY_MAX_MS / 2)? FM_ATTRD_RETRY_MAX_MS
+                             : sl->backoff_ms * 2;
+            sl->retry_at_us = fm_now_us() + sl->backoff_ms * 1000u;
+        }
+    } else {
+        sl->retrying = false;
+        sl->backoff_ms = 0;
     }
     if (sl->queued && !ra->stopping) {
         sl->queued = false;
@@ -64,6 +107,9 @@ attrs_start(struct fm_run_attr_slot *sl, const char *value, const char *dampen, 
 
     sl->running_delete = (value == NULL);
     snprintf(sl->running_value, sizeof(sl->running_value), "%s", (value != NULL)? value : "");
+    sl->running_dampen = dampen;
+    sl->running_timeout_ms = timeout_ms;
+    sl->failed = false;
     fm_attrd_update_argv(argv, attrs_tool(), sl->name, (value != NULL)? sl->running_value : NULL, dampen);
     sl->job = fm_run_jobs_exec(sl->ra->jobs, argv, NULL, timeout_ms, 512, on_attr_done, sl);
 }
@@ -162,9 +208,39 @@ fm_run_attrs_publish(struct fm_run_attrs *ra, const struct fm_run_state *st, uin
         attrs_run(ra, name, value, FM_NODE_ATTRS_DAMPEN, FM_ATTRD_TIMEOUT_MS);
     }
     fm_node_attrs_set(&ra->shown, due, st->state, st->weight, now_us);
+    /* A value that failed, asked again when its time has come. */
+    for (size_t i = 0; i < FM_RUN_ATTR_SLOTS; i++) {
+        struct fm_run_attr_slot *sl = &ra->slot[i];
+
+        if (sl->failed && sl->job == NULL && !ra->stopping && now_us >= sl->retry_at_us) {
+            char again[sizeof(sl->running_value)];
+
+            memcpy(again, sl->running_value, sizeof(again));
+            attrs_start(sl, sl->running_delete? NULL : again, sl->running_dampen, sl->running_timeout_ms);
+        }
+    }
 }
 
-/* At the loop's stop: whatever runs is moot, the deletes go together (the
+/* The reason of the recovery decided just before the stop, not answered
+ * yet: what the agent's stop after a failover keeps for the administrator
+ * (dropin-1node.sh 8 lost it when the stop came 30 ms after the decision).
+ * \return whether \p sl holds it (its latest value, into \p value) */
+static bool
+reason_in_flight(const struct fm_run_attrs *ra, const struct fm_run_attr_slot *sl, char *value, size_t len)
+{
+    char name[FM_RESOURCE_NAME_MAX + 32];
+
+    snprintf(name, sizeof(name), "faultmon-%s-reason", ra->resource);
+    if (strcmp(sl->name, name) != 0 || (sl->job == NULL && !sl->failed)
+        || (sl->queued? sl->queued_delete : sl->running_delete)) {
+        return false;
+    }
+    snprintf(value, len, "%s", sl->queued? sl->queued_value : sl->running_value);
+    return true;
+}
+
+/* At the loop's stop: whatever runs is moot but the reason of a recovery
+ * just decided, which goes again with the deletes; they go together (the
  * agent's stop waits 2 s for the loop), and nothing starts after them. */
 void
 fm_run_attrs_remove(struct fm_run_attrs *ra)
@@ -173,8 +249,16 @@ fm_run_attrs_remove(struct fm_run_attrs *ra)
     char name[FM_RESOURCE_NAME_MAX + 32];
 
     for (size_t i = 0; i < FM_RUN_ATTR_SLOTS; i++) {
-        if (ra->slot[i].job != NULL) {
-            fm_run_jobs_cancel(ra->jobs, ra->slot[i].job);
+        struct fm_run_attr_slot *sl = &ra->slot[i];
+        char reason[sizeof(sl->running_value)];
+        bool resend = reason_in_flight(ra, sl, reason, sizeof(reason));
+
+        if (sl->job != NULL) {
+            fm_run_jobs_cancel(ra->jobs, sl->job);
+        }
+        sl->failed = false;
+        if (resend) {
+            attrs_run(ra, sl->name, reason, NULL, FM_ATTRD_STOP_TIMEOUT_MS);
         }
     }
     for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {

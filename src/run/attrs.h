@@ -30,6 +30,12 @@ struct fm_run_attr_slot {
     struct fm_run_job *job;                 /* the update running, or NULL */
     bool running_delete;                    /* what it sets */
     char running_value[FM_MONITOR_TEXT_MAX];
+    const char *running_dampen;
+    uint64_t running_timeout_ms;
+    bool retrying;                          /* it timed out or failed: said */
+    bool failed;                            /* the running value failed: asked */
+    uint64_t retry_at_us;                   /* again at the first cycle after */
+    uint64_t backoff_ms;                    /* this, doubling up to a minute */
     bool queued;                            /* the latest value waits for it */
     bool queued_delete;
     char queued_value[FM_MONITOR_TEXT_MAX];

@@ -372,6 +372,13 @@ loop_cycle_start(struct fm_loop *lp)
     /* The resume file is checked at start-up and on SIGUSR1 (which
      * `faultmon resume` sends), not every cycle. */
     lp->cycle_start_us = fm_now_us();
+    /* How late the timer let it start: what tests/cluster/frozen-daemons.sh
+     * reads (PCMK_debug=faultmon) while a cluster daemon is frozen. */
+    if (lp->cycle_due_us > 0) {
+        fm_log_debug("%s: cycle %llu started %lld ms after its schedule", lp->resource,
+                     (unsigned long long) lp->mon.st.cycles + 1,
+                     (long long) ((int64_t) (lp->cycle_start_us - lp->cycle_due_us) / 1000));
+    }
     /* In spread mode the probes spread over the interval of the state. */
     fm_probe_run_set_interval(lp->probe, (lp->mon.st.interval_ms > 0)? lp->mon.st.interval_ms
                                          : lp->cfg->decide.interval_up_ms);
@@ -454,6 +461,13 @@ loop_check_event(struct fm_loop *lp)
         fm_log_warn("%s: ignoring a malformed event '%s'", lp->resource, cause);
         fm_recovery_file_mark(lp->dir, FM_RECOVERY_EVENT, false);
         return;
+    }
+    /* Reported too long ago and still not carried out: the monitor's
+     * answer is the failure now, not "under way" (FM_RECOVERY_UNDER_WAY_MAX_S). */
+    if (lp->mon.recovery_reported && !fm_recovery_reported(lp->dir)) {
+        fm_log_warn("%s: the %s asked %d s ago is not carried out: the monitor reports the failure",
+                    lp->resource, fm_action_name(lp->mon.st.pending), FM_RECOVERY_UNDER_WAY_MAX_S);
+        lp->mon.recovery_reported = false;
     }
     fm_monitor_event(&lp->mon, cause, true, fm_now_us(), (int64_t) time(NULL), &out);
     fm_run_loop_apply(lp, &out);

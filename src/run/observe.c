@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include "observe.h"
+#include "observe_cfg.h"
 
 #include <errno.h>
 #include <sys/epoll.h>
@@ -67,7 +68,7 @@ static void
 corosync_unread(struct fm_run_observer *ob, const char *tool, const char *why)
 {
     if (!ob->corosync_unread) {
-        fm_log_warn("%s: observer_corosync: no verdict from %s -s (%s): not counted",
+        fm_log_warn("%s: observer_corosync: no verdict from %s (%s): not counted",
                     ob->ctx.resource, tool, why);
     }
     ob->corosync_unread = true;
@@ -111,6 +112,31 @@ corosync_tool(void)
     return (tool != NULL && tool[0] == '/')? tool : FM_COROSYNC_CFGTOOL;
 }
 
+/* corosync's own libcfg (run/observe_cfg.h) when faultmon is built with it,
+ * unless a test stands a tool in: no tool's text format to follow across
+ * corosync releases.  The library's IPC blocks, so it runs in a child of
+ * the loop as the tool did, under the same bound. */
+static bool
+corosync_use_libcfg(void)
+{
+    const char *tool = getenv("FAULTMON_COROSYNC_CFGTOOL");
+
+    return fm_run_corosync_cfg_built() && (tool == NULL || tool[0] != '/');
+}
+
+/* What the links were read with, for the log. */
+static const char *
+corosync_source(void)
+{
+    static char buf[600];
+
+    if (corosync_use_libcfg()) {
+        return "corosync's libcfg";
+    }
+    snprintf(buf, sizeof(buf), "%s -s", corosync_tool());
+    return buf;
+}
+
 /* One check has answered; the cycle goes on once all have. */
 static void
 observe_answered(struct fm_run_observer *ob)
@@ -129,7 +155,7 @@ on_corosync_done(void *data, int status, const char *out, size_t size)
     if (status == FM_RUN_JOB_CANCELLED) {
         return;
     }
-    corosync_answer(ob, corosync_tool(), status, out, size);
+    corosync_answer(ob, corosync_source(), status, out, size);
     observe_answered(ob);
 }
 
@@ -140,6 +166,11 @@ corosync_start(struct fm_run_observer *ob)
     char *argv[] = { (char *) corosync_tool(), (char *) "-s", NULL };
 
     ob->pending++;
+    if (corosync_use_libcfg()) {
+        ob->corosync_job = fm_run_jobs_fork(ob->jobs, fm_run_corosync_cfg_child, NULL, FM_COROSYNC_TIMEOUT_MS,
+                                            FM_COROSYNC_OUTPUT_MAX, on_corosync_done, ob);
+        return;
+    }
     ob->corosync_job = fm_run_jobs_exec(ob->jobs, argv, NULL, FM_COROSYNC_TIMEOUT_MS, FM_COROSYNC_OUTPUT_MAX,
                                         on_corosync_done, ob);
 }

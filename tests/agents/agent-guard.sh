@@ -170,6 +170,8 @@ like "$(grep 'fail-count-web' "$CALLS")" "^attrd_updater -n fail-count-web#async
 : >"$CALLS"
 fa_agent guard stop
 fa_check_rc "stop: 0" 0
+# the reason's delete runs detached (the stop does not wait for attrd)
+for _ in $(seq 1 40); do grep -q 'faultmon-webguard-reason -D' "$CALLS" && break; sleep 0.05; done
 deleted=$(sed -n 's/^attrd_updater -n \([^ ]*\) -D.*/\1/p' "$CALLS" | sort -u | tr '\n' ' ')
 others=$(grep '^attrd_updater' "$CALLS" | grep -v -e ' -D' -e '-n faultmon-webguard-' | head -n 3)
 is "$deleted/$others" "faultmon-webguard-reason faultmon-webguard-state faultmon-webguard-weight /" \

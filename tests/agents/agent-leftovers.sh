@@ -5,7 +5,10 @@
 # to kill (it ignored SIGTERM) is no crash at the next start; a reload that
 # only changes the loop's parameters (Retry_count) while the service fails
 # is no failed reload (the monitor reports the service); Pacemaker's stop
-# deletes the resource's reason attribute.  A real Apache on loopback,
+# deletes the resource's reason attribute; with the CIB and attrd frozen
+# that stop does not wait for them (issue 31: it waited 2 s for cibadmin on
+# the way to a failover), and the stay constraint is deleted all the same.
+# A real Apache on loopback,
 # started by the agent; attrd_updater is a stand-in that records its calls.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
@@ -22,7 +25,7 @@ tap_watchdog 240
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 11
+plan 15
 
 TOOLS=$FA_TMP/pcmk
 mkdir -p "$TOOLS"
@@ -108,5 +111,25 @@ mv "$FA_DIR/health.aside" "$FA_DIR/htdocs/health"
 : >"$CALLS"
 OCF_RESKEY_CRM_meta_on_node=node1 fa_agent apache stop
 fa_check_rc "stop: 0" 0
+# the delete runs detached (the stop does not wait for attrd): a moment
+for _ in $(seq 1 40); do grep -q 'faultmon-fmtest-reason -D' "$CALLS" && break; sleep 0.05; done
 like "$(cat "$CALLS")" "attrd_updater -n faultmon-fmtest-reason -D" \
     "Pacemaker's stop deletes faultmon-fmtest-reason"
+
+# 12-15: with the CIB and attrd frozen (stand-ins that record the call and
+# hang), Pacemaker's stop of a resource faultmon is not restarting returns
+# without waiting for them, and the stay constraint's delete is still made.
+fa_agent apache start
+fa_check_rc "start again (the service serves): 0" 0
+fa_wait_state fmtest pending 0 10
+printf '#!/bin/bash\necho "cibadmin $*" >>"%s"\nexec sleep 10\n' "$CALLS" >"$TOOLS/cibadmin"
+printf '#!/bin/bash\necho "attrd_updater $*" >>"%s"\nexec sleep 10\n' "$CALLS" >"$TOOLS/attrd_updater"
+: >"$CALLS"
+t0=$(fm_now_ms)
+OCF_RESKEY_CRM_meta_on_node=node1 fa_agent apache stop
+took=$(( $(fm_now_ms) - t0 ))
+fa_check_rc "stop with the CIB and attrd frozen: 0" 0
+ok_if "$([ "$took" -lt 2000 ]; echo $?)" "stop with the CIB and attrd frozen took ${took} ms (under 2000, the loop's own attribute deletes 500 ms of it: it waited 2 s more for cibadmin)"
+for _ in $(seq 1 40); do grep -q 'cibadmin --delete' "$CALLS" && break; sleep 0.05; done
+like "$(cat "$CALLS")" 'cibadmin --delete --scope constraints --xml-text <rsc_location id="faultmon-stay-fmtest"/>' \
+    "the stay constraint's delete is made all the same (detached, under its 2 s)"

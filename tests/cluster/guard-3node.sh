@@ -200,11 +200,15 @@ pid0=$(sc_nginx_pid "$W")
 pcs1 resource disable web-guard
 fm_wait_resource web-guard none 30 >/dev/null
 fm_wait_idle 60
+# the stop's deletes (the stay constraint, the reason) run detached: a moment
+as_before() { C1=$(constraints) A1=$(guard_attrs); [ "$C1" = "$C0" ] && [ "$A1" = "$A0" ]; }
+fm_poll 5 as_before
 pid1=$(sc_nginx_pid "$W") C1=$(constraints) A1=$(guard_attrs)
 ok=$([ "$pid0" = "$pid1" ] && [ "$pid1" != 0 ] && [ "$C1" = "$C0" ] && [ "$A1" = "$A0" ]; echo $?)
 fm_result "$ok" "stop: web-guard disabled: nginx keeps pid $pid0 ($pid1), constraints as before the guard, faultmon attributes '${A1}' (before: '${A0}')"
 pcs1 resource delete web-guard
 fm_wait_idle 60
+fm_poll 5 as_before
 pid1=$(sc_nginx_pid "$W") C1=$(constraints) A1=$(guard_attrs)
 ok=$([ "$pid0" = "$pid1" ] && [ "$C1" = "$C0" ] && [ "$A1" = "$A0" ] && fm_wait_resource web "$W" 5 >/dev/null; echo $?)
 fm_result "$ok" "delete: web-guard deleted: web still on $W with pid $pid1, constraints and attributes as before"

@@ -225,6 +225,9 @@
 #   FM_CLUSTER_FAULTMON=DESTDIR   (off by default) the same for the faultmon
 #                       programs of a `make install DESTDIR=...` (one built
 #                       against that Pacemaker: tests/pacemaker3/cluster.sh)
+#   FM_NODE_PCMK_DEBUG  PCMK_debug for the nodes' pacemakerd (and so for
+#                       the agents and faultmon's loops: "faultmon" logs
+#                       the loops' debug lines, such as each cycle's delay)
 #   FM_PACEMAKER_REMOTED    the pacemaker-remoted to run (default: PATH,
 #                       then what tests/install-deps.sh unpacked)
 #   FM_REMOTE_MONITOR=5s, FM_REMOTE_START_TIMEOUT=8s   the connections' ops
@@ -697,6 +700,7 @@ fm__node_launch() {
         unshare --mount --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
         env -i PATH="${FM_NODE_PATH:+$FM_NODE_PATH:}/usr/sbin:/usr/bin:/sbin:/bin" LANG=C.UTF-8 FM_STOP_TIMEOUT="$FM_STOP_TIMEOUT" \
         FM_NODE_CGROUPS="${FM_NODE_CGROUPS:-0}" FM_CLUSTER_PACEMAKER="${FM_CLUSTER_PACEMAKER:-}" \
+        FM_NODE_PCMK_DEBUG="${FM_NODE_PCMK_DEBUG:-}" \
         FM_CLUSTER_FAULTMON="${FM_CLUSTER_FAULTMON:-}" bash "$FM_LIBDIR/node-init.sh" "$d" "$node" </dev/null >>"$d/init.log" 2>&1 &
     upid=$!
     disown "$upid"  # no "Killed" job notices; the PIDs are tracked in files

@@ -47,7 +47,8 @@ FM_SCENARIO_TESTS = \
 	tests/cluster/remote-faults.sh \
 	tests/cluster/remote-stand.sh \
 	tests/cluster/pressure-1node.sh \
-	tests/cluster/guard-pgsql-1node.sh
+	tests/cluster/guard-pgsql-1node.sh \
+	tests/cluster/frozen-daemons.sh
 
 TESTS += $(FM_SCENARIO_TESTS)
 EXTRA_DIST += $(FM_SCENARIO_TESTS) tests/cluster/scenario-lib.sh

@@ -224,7 +224,10 @@ state corosync
 log "corosync up (pid $cpid)"
 
 # Pacemaker logs only to its private log file, never to the host's syslog.
-PCMK_logfacility=none PCMK_logfile=/var/log/pacemaker/pacemaker.log pacemakerd &
+# FM_NODE_PCMK_DEBUG: PCMK_debug for the node (faultmon: the loops' debug
+# lines; the daemons and agents inherit it).
+env ${FM_NODE_PCMK_DEBUG:+PCMK_debug="$FM_NODE_PCMK_DEBUG"} \
+    PCMK_logfacility=none PCMK_logfile=/var/log/pacemaker/pacemaker.log pacemakerd &
 ppid=$!
 state running
 log "pacemakerd started (pid $ppid)"

@@ -31,6 +31,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-no-pidfd.sh \
 	tests/integration/run-controller-frozen.sh \
 	tests/integration/run-stay-async.sh \
+	tests/integration/run-attrs-frozen.sh \
 	tests/integration/status.sh \
 	tests/integration/status-cluster.sh \
 	tests/integration/status-trust.sh \

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -242,6 +243,34 @@ test_cause_and_event(void **state)
     write_file(FM_RECOVERY_EVENT, "partial something\n");
     assert_int_equal(fm_recovery_read_event(dir, text, sizeof(text)), EINVAL);
     assert_string_equal(text, "partial something");
+}
+
+/* "Under way" is bounded: a fail request the controller took (or whose
+ * acknowledgement did not come in time, taken as yes) that nobody carries
+ * out must not leave the agent's monitor answering "under way" forever
+ * (tests/cluster/remote-nodes.sh found one).  Past the bound the marker no
+ * longer counts; a new request marks it again and it counts again. */
+static void
+test_reported_bounded(void **state)
+{
+    char path[512];
+    struct timespec old[2];
+
+    (void) state;
+    snprintf(path, sizeof(path), "%s/%s", dir, FM_RECOVERY_REPORTED);
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_REPORTED, true), 0);
+    assert_true(fm_recovery_reported(dir));
+    old[0].tv_sec = old[1].tv_sec = time(NULL) - FM_RECOVERY_UNDER_WAY_MAX_S + 5;
+    old[0].tv_nsec = old[1].tv_nsec = 0;
+    assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+    assert_true(fm_recovery_reported(dir));
+    old[0].tv_sec = old[1].tv_sec = time(NULL) - FM_RECOVERY_UNDER_WAY_MAX_S - 1;
+    assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+    assert_false(fm_recovery_reported(dir));
+    assert_true(fm_recovery_file_exists(dir, FM_RECOVERY_REPORTED));
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_REPORTED, true), 0);
+    assert_true(fm_recovery_reported(dir));
+    assert_int_equal(fm_recovery_file_mark(dir, FM_RECOVERY_REPORTED, false), 0);
 }
 
 /* The markers are regular files the two sides made. */
@@ -494,6 +523,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_asked, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_cause_and_event, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_refuse_once, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_reported_bounded, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_reported_and_forget, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_event_handshake, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_fifos_refused, dir_setup, dir_teardown),
