@@ -29,7 +29,7 @@ if [ ! -f "$dtd" ]; then
     exit 0
 fi
 tap_watchdog 60
-plan 41
+plan 43
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-metadata.XXXXXX") || bail_out "mktemp failed"
 fm_cleanup_add "rm -rf '$tmp'"
@@ -307,6 +307,35 @@ for agent in $agents; do
         skip "pcs resource describe ocf:faultmon:$agent fits 80x60" "pcs's modules are not available"
     fi
 done
+
+# The documented pcs lines (README.md and doc/: every `pcs resource create`
+# of an ocf:faultmon agent and `update` with parameters) pass pcs's own
+# checks of the parameters against this meta-data with no error and no
+# warning: no example sets by its name a parameter folded into advanced,
+# and advanced's examples are taken as they are.  A folded parameter set by
+# its name still works, with pcs's deprecation warning (quoted in NEWS).
+if [ -n "$pcs_python" ] && "$pcs_python" -c 'import pcs.lib.resource_agent.facade' 2>/dev/null; then
+    "$pcs_python" "$top_srcdir/metadata/pcs-validate.py" --doc-lines "$top_srcdir" >"$tmp/pcs-lines"
+    bad=""
+    while IFS=$'\t' read -r where agent line; do
+        said=$("$pcs_python" "$top_srcdir/metadata/pcs-validate.py" \
+            "$top_srcdir/metadata/$agent.xml" "$agent" "$line" 2>&1)
+        [ -z "$said" ] || bad="$bad $where ($agent): $said;"
+    done <"$tmp/pcs-lines"
+    n=$(wc -l <"$tmp/pcs-lines")
+    if [ "$n" -ge 8 ] && grep -q 'advanced=' "$tmp/pcs-lines"; then
+        is "$bad" "" "the $n documented pcs create and update lines pass pcs's checks with no warning (advanced's among them)"
+    else
+        not_ok "the documented pcs create and update lines were found ($n, advanced's among them)"
+    fi
+    said=$("$pcs_python" "$top_srcdir/metadata/pcs-validate.py" \
+        "$top_srcdir/metadata/apache.xml" apache "pcs resource update web rise=3" 2>&1)
+    is "$said" "WARNING: resource option 'rise' is deprecated and should not be used, use  instead" \
+        "a folded parameter set by its name still works, with pcs's deprecation warning"
+else
+    skip "the documented pcs create and update lines pass pcs's checks" "pcs's modules are not available"
+    skip "a folded parameter set by its name still works, with pcs's deprecation warning" "pcs's modules are not available"
+fi
 
 # One recurring monitor per agent (level 0): a deeper one listed in the
 # meta-data is created by a plain `pcs resource create` and fails without

@@ -20,7 +20,7 @@ man7_MANS += $(FM_METADATA_MANS)
 CLEANFILES += $(FM_METADATA_MANS)
 EXTRA_DIST += metadata/ra2man.xsl metadata/apache-details.xml metadata/nginx-details.xml \
 	metadata/httpmon-details.xml metadata/guard-details.xml \
-	metadata/pcs-describe.py
+	metadata/pcs-describe.py metadata/pcs-validate.py
 
 FM_RA2MAN = $(XSLTPROC) --novalid --nonet --stringparam provider faultmon \
 	--stringparam version '$(PACKAGE_VERSION)'
