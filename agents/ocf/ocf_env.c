@@ -112,13 +112,28 @@ fm_ocf_param_bool(const char *name, bool dflt)
     return (fm_parse_bool(value, &v) == 0)? (int) v : -1;
 }
 
+/* Whether the meta-data's element \p tag (an opening "<parameter name=...")
+ * says unique="1". */
+static bool
+param_unique(const char *tag)
+{
+    const char *end = strchr(tag, '>');
+    const char *unique = strstr(tag, " unique=\"1\"");
+
+    return end != NULL && unique != NULL && unique < end;
+}
+
 /* One NAME=VALUE word of `advanced`: NAME must be another parameter of the
- * agent's meta-data, and not be given twice with different values. */
+ * agent's meta-data, not one declared unique (the resource's identity, such
+ * as configfile: Pacemaker and pcs check uniqueness only on a parameter set
+ * by its name, so two resources could run one server), and not be given
+ * twice with different values. */
 static int
 unfold_word(const char *metadata, const char *word, size_t index)
 {
     const char *eq = strchr(word, '=');
     const char *now = NULL;
+    const char *at = NULL;
     char name[64];
     char tag[96];
 
@@ -129,8 +144,13 @@ unfold_word(const char *metadata, const char *word, size_t index)
     }
     snprintf(name, sizeof(name), "%.*s", (int) (eq - word), word);
     snprintf(tag, sizeof(tag), "<parameter name=\"%s\"", name);
-    if (strcmp(name, FM_OCF_FOLD_PARAM) == 0 || strstr(metadata, tag) == NULL) {
+    at = strstr(metadata, tag);
+    if (strcmp(name, FM_OCF_FOLD_PARAM) == 0 || at == NULL) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "advanced: '%s' is not a parameter of this agent", name);
+    }
+    if (param_unique(at)) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "advanced: %s names the resource (unique): set it by its name", name);
     }
     now = fm_ocf_param(name);
     if (now != NULL && now[0] != '\0' && strcmp(now, eq + 1) != 0) {
