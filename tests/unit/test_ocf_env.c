@@ -141,7 +141,7 @@ test_unfold(void **state)
 {
     static const char *const refused[] = {
         "rise", "=3", "bogus=1", "rise2=1", "advanced=rise=3", "rise='3", "rise=3 rise=4",
-        "configfile=/etc/apache2/other.conf",
+        "configfile=/etc/apache2/other.conf", "rise= rise=3", "rise=3 rise=",
     };
 
     (void) state;
