@@ -112,13 +112,64 @@ fm_ocf_param_bool(const char *name, bool dflt)
     return (fm_parse_bool(value, &v) == 0)? (int) v : -1;
 }
 
-/* One NAME=VALUE word of `advanced`: NAME must be another parameter of the
- * agent's meta-data, and not be given twice with different values. */
+/* Whether the meta-data's element \p tag (an opening "<parameter name=...")
+ * says unique="1". */
+static bool
+param_unique(const char *tag)
+{
+    const char *end = strchr(tag, '>');
+    const char *unique = strstr(tag, " unique=\"1\"");
+
+    return end != NULL && unique != NULL && unique < end;
+}
+
+/* The names the words of `advanced` set so far (each once: at most the
+ * agent's parameters, whatever the number of words). */
+struct unfold_seen {
+    char (*names)[64];
+    size_t n;
+};
+
+static bool
+unfold_seen(const struct unfold_seen *seen, const char *name)
+{
+    for (size_t i = 0; i < seen->n; i++) {
+        if (strcmp(seen->names[i], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static int
-unfold_word(const char *metadata, const char *word, size_t index)
+unfold_seen_add(struct unfold_seen *seen, const char *name)
+{
+    char (*grown)[64] = NULL;
+
+    if (unfold_seen(seen, name)) {
+        return 0;
+    }
+    grown = realloc(seen->names, (seen->n + 1) * sizeof(*grown));
+    if (grown == NULL) {
+        return ENOMEM;
+    }
+    seen->names = grown;
+    snprintf(seen->names[seen->n++], sizeof(*grown), "%s", name);
+    return 0;
+}
+
+/* One NAME=VALUE word of `advanced`: NAME must be another parameter of the
+ * agent's meta-data, not one declared unique (the resource's identity, such
+ * as configfile: Pacemaker and pcs check uniqueness only on a parameter set
+ * by its name, so two resources could run one server), and not be given
+ * twice with different values (an empty value by its name is unset; an
+ * empty word is a value, so "rise= rise=3" is two). */
+static int
+unfold_word(const char *metadata, const char *word, size_t index, struct unfold_seen *seen)
 {
     const char *eq = strchr(word, '=');
     const char *now = NULL;
+    const char *at = NULL;
     char name[64];
     char tag[96];
 
@@ -129,15 +180,20 @@ unfold_word(const char *metadata, const char *word, size_t index)
     }
     snprintf(name, sizeof(name), "%.*s", (int) (eq - word), word);
     snprintf(tag, sizeof(tag), "<parameter name=\"%s\"", name);
-    if (strcmp(name, FM_OCF_FOLD_PARAM) == 0 || strstr(metadata, tag) == NULL) {
+    at = strstr(metadata, tag);
+    if (strcmp(name, FM_OCF_FOLD_PARAM) == 0 || at == NULL) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "advanced: '%s' is not a parameter of this agent", name);
     }
+    if (param_unique(at)) {
+        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
+                           "advanced: %s names the resource (unique): set it by its name", name);
+    }
     now = fm_ocf_param(name);
-    if (now != NULL && now[0] != '\0' && strcmp(now, eq + 1) != 0) {
+    if (now != NULL && (now[0] != '\0' || unfold_seen(seen, name)) && strcmp(now, eq + 1) != 0) {
         return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
                            "%s is set twice with different values (as a parameter, or twice in advanced)", name);
     }
-    if (fm_ocf_param_set(name, eq + 1) != 0) {
+    if (unfold_seen_add(seen, name) != 0 || fm_ocf_param_set(name, eq + 1) != 0) {
         return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "advanced: cannot set %s: out of memory", name);
     }
     return PCMK_OCF_OK;
@@ -147,6 +203,7 @@ int
 fm_ocf_unfold(const char *metadata)
 {
     const char *text = fm_ocf_param(FM_OCF_FOLD_PARAM);
+    struct unfold_seen seen = { NULL, 0 };
     char **words = NULL;
     size_t n_words = 0;
     int rc = PCMK_OCF_OK;
@@ -163,8 +220,9 @@ fm_ocf_unfold(const char *metadata)
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "advanced: out of memory");
     }
     for (size_t i = 0; i < n_words && rc == PCMK_OCF_OK; i++) {
-        rc = unfold_word(metadata, words[i], i + 1);
+        rc = unfold_word(metadata, words[i], i + 1, &seen);
     }
+    free(seen.names);
     fm_words_free(words, n_words);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include <faultmon/probe_params.h>
 #include <faultmon/target_exec.h>
 #include <faultmon/text.h>
+#include <faultmon/words.h>
 
 void
 fm_run_config_init(struct fm_run_config *cfg)
@@ -85,6 +86,47 @@ fm_run_config_set(struct fm_run_config *cfg, const char *name, const char *value
     return fm_probe_param_apply(cfg, param, value, err, err_len);
 }
 
+/* `advanced`, the agents' parameter of NAME=VALUE words (the rarely set
+ * ones): the agent sets each word as its own variable before it starts the
+ * loop, but a loop run by hand with the resource's variables (as an agent's
+ * failure says to) has only `advanced`.  Each word whose name has no value
+ * of its own is set; a name the loop does not know is the agent's. */
+static int
+from_env_advanced(struct fm_run_config *cfg, char *err, size_t err_len)
+{
+    const char *text = getenv("OCF_RESKEY_advanced");
+    char **words = NULL;
+    size_t n_words = 0;
+    int rc = 0;
+
+    if (text == NULL || text[0] == '\0') {
+        return 0;
+    }
+    rc = fm_words_split(text, &words, &n_words, NULL);
+    if (rc != 0) {
+        return fm_errf(err, err_len, rc, "advanced: %s",
+                       (rc == EINVAL)? "unbalanced quote" : strerror(rc));
+    }
+    for (size_t i = 0; i < n_words && rc == 0; i++) {
+        const char *eq = strchr(words[i], '=');
+        char var[96];
+        const char *own = NULL;
+
+        if (eq == NULL || eq == words[i] || eq - words[i] >= 64) {
+            rc = fm_errf(err, err_len, EINVAL, "advanced: word %zu is not NAME=VALUE", i + 1);
+            break;
+        }
+        snprintf(var, sizeof(var), "OCF_RESKEY_%.*s", (int) (eq - words[i]), words[i]);
+        own = getenv(var);
+        if (own == NULL || own[0] == '\0') {
+            rc = fm_run_config_set(cfg, var + strlen("OCF_RESKEY_"), eq + 1, err, err_len);
+            rc = (rc == ENOENT)? 0 : rc;
+        }
+    }
+    fm_words_free(words, n_words);
+    return rc;
+}
+
 int
 fm_run_config_from_env(struct fm_run_config *cfg, char *err, size_t err_len)
 {
@@ -109,7 +151,7 @@ fm_run_config_from_env(struct fm_run_config *cfg, char *err, size_t err_len)
             return rc;
         }
     }
-    return 0;
+    return from_env_advanced(cfg, err, err_len);
 }
 
 /* The service's own targets first, its dependencies after them (each in

@@ -16,6 +16,10 @@
  *    directory;
  *  - split words are as many as the blanks allow; folding a regex never
  *    writes past its buffer;
+ *  - the same words as `advanced` (fm_ocf_unfold()) are accepted or refused
+ *    with 6, never set a unique parameter (the resource's identity) or one
+ *    the meta-data does not have, and when accepted set each NAME to the
+ *    VALUE of its word;
  *  - escaped text has no control character and fits its buffer.
  */
 #include <config.h>
@@ -122,6 +126,8 @@ resource_name(const char *text)
     }
 }
 
+static void unfold(const char *text);
+
 static void
 words(const char *text)
 {
@@ -142,6 +148,50 @@ words(const char *text)
     }
     FM_FUZZ_CHECK(n == 0 || w[n] == NULL, "word list not NULL-terminated");
     fm_words_free(w, n);
+    unfold(text);
+}
+
+/* A meta-data cut to what fm_ocf_unfold() reads. */
+static const char unfold_metadata[] =
+    "<parameter name=\"configfile\" unique=\"1\">\n"
+    "<parameter name=\"rise\" deprecated=\"1\">\n"
+    "<parameter name=\"http_headers\" deprecated=\"1\">\n"
+    "<parameter name=\"advanced\">\n";
+static const char *const unfold_names[] = { "configfile", "rise", "http_headers", "advanced" };
+
+static void
+unfold(const char *text)
+{
+    char **w = NULL;
+    size_t n = 0;
+    int rc = 0;
+
+    for (size_t i = 0; i < sizeof(unfold_names) / sizeof(unfold_names[0]); i++) {
+        fm_ocf_param_set(unfold_names[i], NULL);
+    }
+    fm_ocf_param_set("advanced", text);
+    rc = fm_ocf_unfold(unfold_metadata);
+    FM_FUZZ_CHECK(rc == PCMK_OCF_OK || rc == PCMK_OCF_NOT_CONFIGURED, "unfold answered %d", rc);
+    FM_FUZZ_CHECK(fm_ocf_param("configfile") == NULL, "advanced set the unique configfile");
+    if (rc == PCMK_OCF_OK && fm_words_split(text, &w, &n, NULL) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            const char *eq = strchr(w[i], '=');
+            char name[64];
+            const char *now = NULL;
+
+            FM_FUZZ_CHECK(eq != NULL && eq != w[i] && (size_t) (eq - w[i]) < sizeof(name),
+                          "word %zu accepted without NAME=", i);
+            snprintf(name, sizeof(name), "%.*s", (int) (eq - w[i]), w[i]);
+            FM_FUZZ_CHECK(strcmp(name, "rise") == 0 || strcmp(name, "http_headers") == 0,
+                          "advanced set '%s'", name);
+            now = fm_ocf_param(name);
+            FM_FUZZ_CHECK(now != NULL && strcmp(now, eq + 1) == 0, "%s not set to its word", name);
+        }
+        fm_words_free(w, n);
+    }
+    for (size_t i = 0; i < sizeof(unfold_names) / sizeof(unfold_names[0]); i++) {
+        fm_ocf_param_set(unfold_names[i], NULL);
+    }
 }
 
 static void

@@ -36,6 +36,7 @@ FM_FUZZ_DICTS = \
 	tests/fuzz/fuzz_regex.dict \
 	tests/fuzz/fuzz_runconf.dict \
 	tests/fuzz/fuzz_state.dict \
+	tests/fuzz/fuzz_values.dict \
 	tests/fuzz/fuzz_wire.dict
 
 FM_FUZZ_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS)

@@ -115,6 +115,7 @@ test_init(void **state)
 /* A meta-data as the agents' have it, cut to what fm_ocf_unfold() reads. */
 static const char unfold_metadata[] =
     "<parameters>\n"
+    "<parameter name=\"configfile\" unique=\"1\">\n</parameter>\n"
     "<parameter name=\"rise\" deprecated=\"1\">\n</parameter>\n"
     "<parameter name=\"http_headers\" deprecated=\"1\">\n</parameter>\n"
     "<parameter name=\"Port_list\">\n</parameter>\n"
@@ -124,7 +125,7 @@ static const char unfold_metadata[] =
 static void
 unfold_reset(void)
 {
-    static const char *const names[] = { "advanced", "rise", "rise2", "http_headers", "Port_list", "bogus" };
+    static const char *const names[] = { "advanced", "configfile", "rise", "rise2", "http_headers", "Port_list", "bogus" };
 
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         fm_ocf_param_set(names[i], NULL);
@@ -132,12 +133,15 @@ unfold_reset(void)
 }
 
 /* Each NAME=VALUE word of `advanced` is set as if by its name; what is not a
- * parameter, not NAME=VALUE, or set twice with two values is refused. */
+ * parameter, not NAME=VALUE, set twice with two values, or the resource's
+ * identity (a unique parameter, which Pacemaker checks only by name) is
+ * refused. */
 static void
 test_unfold(void **state)
 {
     static const char *const refused[] = {
         "rise", "=3", "bogus=1", "rise2=1", "advanced=rise=3", "rise='3", "rise=3 rise=4",
+        "configfile=/etc/apache2/other.conf", "rise= rise=3", "rise=3 rise=",
     };
 
     (void) state;
@@ -165,6 +169,7 @@ test_unfold(void **state)
         fm_ocf_param_set("advanced", refused[i]);
         assert_int_equal(fm_ocf_unfold(unfold_metadata), PCMK_OCF_NOT_CONFIGURED);
     }
+    assert_null(fm_ocf_param("configfile"));
     unfold_reset();
 }
 

@@ -524,6 +524,46 @@ test_from_env(void **state)
     unsetenv("OCF_RESKEY_configfile");
 }
 
+/* A loop run by hand with a resource's variables has `advanced` as the CIB
+ * holds it (the agent unfolds it into variables before it starts one):
+ * each word counts unless its name has a value of its own. */
+static void
+test_from_env_advanced(void **state)
+{
+    struct fm_run_config cfg;
+    char err[512] = "";
+
+    (void) state;
+    setenv("OCF_RESKEY_advanced", "rise=3 receive_bytes='8k' testregex10=x", 1);
+    setenv("OCF_RESKEY_fall", "2", 1);
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_from_env(&cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg.decide.rise, 3);
+    assert_int_equal(cfg.decide.fall, 2);
+    assert_int_equal(cfg.probe.receive_window_bytes, 8192);
+    fm_run_config_clear(&cfg);
+
+    /* Unfolded by the agent: the variable of its own wins. */
+    setenv("OCF_RESKEY_rise", "4", 1);
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_from_env(&cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg.decide.rise, 4);
+    fm_run_config_clear(&cfg);
+    unsetenv("OCF_RESKEY_rise");
+
+    setenv("OCF_RESKEY_advanced", "rise=abc", 1);
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_from_env(&cfg, err, sizeof(err)), EINVAL);
+    fm_run_config_clear(&cfg);
+    setenv("OCF_RESKEY_advanced", "rise='3", 1);
+    fm_run_config_init(&cfg);
+    assert_int_equal(fm_run_config_from_env(&cfg, err, sizeof(err)), EINVAL);
+    assert_string_equal(err, "advanced: unbalanced quote");
+    fm_run_config_clear(&cfg);
+    unsetenv("OCF_RESKEY_advanced");
+    unsetenv("OCF_RESKEY_fall");
+}
+
 /* faultmon run --param and the agents' validate-all set maintenance_status
  * through the same setter: a 5xx is refused there too, in one line that
  * names the parameter. */
@@ -613,6 +653,7 @@ main(void)
         cmocka_unit_test(test_name_folding),
         cmocka_unit_test(test_decision_parameters),
         cmocka_unit_test(test_from_env),
+        cmocka_unit_test(test_from_env_advanced),
         cmocka_unit_test(test_maintenance_status_5xx_refused),
         cmocka_unit_test(test_finish_checks),
         cmocka_unit_test(test_target_limit),

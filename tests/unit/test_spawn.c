@@ -5,10 +5,12 @@
  * an output past the buffer (read to its end, counted, cut), a NUL in it,
  * the exit status, a signal, a program that is not there, and the deadline;
  * the agents' contract (the output kept at the deadline, the kept count),
- * a program that daemonizes, and signals the caller ignores.
+ * a program that daemonizes, signals the caller ignores, and a descriptor
+ * of the caller's (opened without O_CLOEXEC) that the program never sees.
  */
 #include <config.h>
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <faultmon/clock.h>
@@ -156,6 +159,24 @@ test_capture_counts(void **state)
     assert_int_equal(size, 100000);
 }
 
+/* A descriptor the caller left inheritable (the loop's lock, a socket) is
+ * not open in the program: its own /proc/self/fd says so. */
+static void
+test_no_descriptor_leaks(void **state)
+{
+    char out[64];
+    int fd = open("/dev/null", O_RDONLY);
+
+    (void) state;
+    assert_true(fd >= 0);
+    assert_int_equal(dup2(fd, 57), 57);
+    assert_int_equal(fcntl(57, F_GETFD) & FD_CLOEXEC, 0);
+    assert_int_equal(run_sh("ls /proc/$$/fd | tr '\\n' ' '", 2000, out, sizeof(out), NULL), 0);
+    assert_string_equal(out, "0 1 2 ");
+    close(57);
+    close(fd);
+}
+
 int
 main(void)
 {
@@ -167,6 +188,7 @@ main(void)
         cmocka_unit_test(test_daemonizing_program),
         cmocka_unit_test(test_signals_reset),
         cmocka_unit_test(test_capture_counts),
+        cmocka_unit_test(test_no_descriptor_leaks),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
