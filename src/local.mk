@@ -15,7 +15,8 @@
 #   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)
 #   src/probe   libfmprobe   OpenSSL, c-ares: the probe engine (epoll, one deadline)
 #                            and one file per protocol
-#   src/pcmk    libfmpcmk    libqb + libcrmcommon: logging, the controller
+#   src/pcmk    libfmpcmk    libqb, and libcrmcommon loaded with dlopen() by
+#                            the child that makes it: logging, the controller
 #                            request
 #   src/pcmk    libfmocf     libc only (Pacemaker's headers, not its
 #                            libraries): the Pacemaker
@@ -151,10 +152,13 @@ src_pcmk_libfmocf_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 noinst_LTLIBRARIES += src/pcmk/libfmpcmk.la
 src_pcmk_libfmpcmk_la_SOURCES = \
+	src/pcmk/crmcommon.c \
+	src/pcmk/crmcommon.h \
 	src/pcmk/log.c \
 	src/pcmk/signal.c
 src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
-src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS) $(PACEMAKER_LIBS)
+# No $(PACEMAKER_LIBS): see src/pcmk/crmcommon.h (dlopen() comes from LIBS).
+src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS)
 
 # The Prometheus text format of the state files, and what the exporter
 # answers (libc only; never the probe path).
@@ -205,6 +209,8 @@ src_faultmon_SOURCES = \
 	src/cmd/cmd_simulate.c \
 	src/cmd/cmd_status.c \
 	src/cmd/cmd_status_cluster.c \
+	src/cmd/xml_load.c \
+	src/cmd/xml_load.h \
 	src/run/args.c \
 	src/run/args.h \
 	src/run/attrs.c \
@@ -236,7 +242,9 @@ src_faultmon_SOURCES = \
 src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS)
 src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \
 	-DFM_COROSYNC_CFGTOOL='"$(COROSYNC_CFGTOOL)"'
-src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS) $(LIBXML2_LIBS)
+# No $(PACEMAKER_LIBS) nor $(LIBXML2_LIBS): they are loaded with dlopen()
+# where they are needed (src/pcmk/crmcommon.h, src/cmd/xml_load.h).
+src_faultmon_LDADD = src/libfaultmon.la
 
 # The headers are the project's own: nothing installs them, since no library
 # is installed.

@@ -39,14 +39,11 @@
 
 #include <libxml/tree.h>
 
-#include <crm/crm.h>
-#include <crm/common/ipc.h>
-#include <crm/common/ipc_controld.h>
-#include <crm/common/xml.h>
-
 #include <faultmon/clock.h>
 #include <faultmon/log.h>
 #include <faultmon/pcmk.h>
+
+#include "crmcommon.h"
 
 static const char *
 env_or_null(const char *name)
@@ -95,6 +92,7 @@ fm_pcmk_resource_from_env(struct fm_pcmk_resource *rsc)
 /* What the controller answered: to the node-info request, who sent it;
  * to the fail request, whether it refused. */
 struct controller_answer {
+    const struct fm_crmcommon *crm;
     bool node_known;
     char host_from[256];
     bool fail_acked;
@@ -129,9 +127,10 @@ static void
 note_fail_ack(struct controller_answer *answer, xmlNode *node_state)
 {
     xmlNode *op = find_element(node_state, "lrm_rsc_op");
-    const char *status = (op != NULL)? crm_element_value(op, "op-status") : NULL;
-    const char *reason = (op != NULL)? crm_element_value(op, "exit-reason") : NULL;
-    const char *rc = (op != NULL)? crm_element_value(op, "rc-code") : NULL;
+    const struct fm_crmcommon *crm = answer->crm;
+    const char *status = (op != NULL)? crm->element_value(op, "op-status") : NULL;
+    const char *reason = (op != NULL)? crm->element_value(op, "exit-reason") : NULL;
+    const char *rc = (op != NULL)? crm->element_value(op, "rc-code") : NULL;
 
     answer->fail_acked = true;
     if (status != NULL && strcmp(status, "0") != 0) {
@@ -183,12 +182,13 @@ static int
 find_router(pcmk_ipc_api_t *api, const char *node, struct controller_answer *answer, uint64_t end_us,
             const char **router, char *err, size_t err_len)
 {
-    int rc = pcmk_controld_api_node_info(api, 0);
+    const struct fm_crmcommon *crm = answer->crm;
+    int rc = crm->controld_api_node_info(api, 0);
     int left = 0;
 
     *router = NULL;
     if (rc != pcmk_rc_ok) {
-        snprintf(err, err_len, "cannot ask the controller which node it is: %s", pcmk_rc_str(rc));
+        snprintf(err, err_len, "cannot ask the controller which node it is: %s", crm->rc_str(rc));
         return rc;
     }
     while (!answer->node_known) {
@@ -197,16 +197,16 @@ find_router(pcmk_ipc_api_t *api, const char *node, struct controller_answer *ans
             snprintf(err, err_len, "the controller did not say which node it is");
             return ETIMEDOUT;
         }
-        rc = pcmk_poll_ipc(api, left);
+        rc = crm->poll_ipc(api, left);
         if (rc == EAGAIN || rc == EINTR) {
             continue;
         }
         if (rc != pcmk_rc_ok) {
             snprintf(err, err_len, "lost the controller while asking which node it is: %s",
-                     pcmk_rc_str(rc));
+                     crm->rc_str(rc));
             return rc;
         }
-        pcmk_dispatch_ipc(api);
+        crm->dispatch_ipc(api);
     }
     if (answer->host_from[0] == '\0') {
         snprintf(err, err_len, "the controller did not say which node it is");
@@ -223,20 +223,25 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
                          char *err, size_t err_len)
 {
     pcmk_ipc_api_t *api = NULL;
-    struct controller_answer answer = { .node_known = false };
+    const struct fm_crmcommon *crm = fm_crmcommon_load(err, err_len);
+    struct controller_answer answer = { .crm = crm, .node_known = false };
     const char *router = NULL;
     uint64_t end_us = fm_now_us() + (uint64_t) ((timeout_ms > 0)? timeout_ms : 0) * 1000u;
-    int rc = pcmk_new_ipc_api(&api, pcmk_ipc_controld);
+    int rc = pcmk_rc_ok;
 
+    if (crm == NULL) {
+        return ELIBACC;
+    }
+    rc = crm->new_ipc_api(&api, pcmk_ipc_controld);
     if (rc != pcmk_rc_ok) {
-        snprintf(err, err_len, "cannot create controller IPC: %s", pcmk_rc_str(rc));
+        snprintf(err, err_len, "cannot create controller IPC: %s", crm->rc_str(rc));
         return rc;
     }
-    pcmk_register_ipc_callback(api, controller_cb, &answer);
-    rc = pcmk_connect_ipc(api, pcmk_ipc_dispatch_poll);
+    crm->register_ipc_callback(api, controller_cb, &answer);
+    rc = crm->connect_ipc(api, pcmk_ipc_dispatch_poll);
     if (rc != pcmk_rc_ok) {
-        snprintf(err, err_len, "cannot connect to the controller: %s", pcmk_rc_str(rc));
-        pcmk_free_ipc_api(api);
+        snprintf(err, err_len, "cannot connect to the controller: %s", crm->rc_str(rc));
+        crm->free_ipc_api(api);
         return rc;
     }
     /* Without a node name the controller takes its own node: nothing to
@@ -250,10 +255,10 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
         err[0] = '\0';
     }
     {
-        rc = pcmk_controld_api_fail(api, rsc->node, router, rsc->rsc_id, rsc->rsc_id,
+        rc = crm->controld_api_fail(api, rsc->node, router, rsc->rsc_id, rsc->rsc_id,
                                     rsc->standard, rsc->provider, rsc->type);
         if (rc != pcmk_rc_ok) {
-            snprintf(err, err_len, "controller refused the fail request: %s", pcmk_rc_str(rc));
+            snprintf(err, err_len, "controller refused the fail request: %s", crm->rc_str(rc));
         } else {
             /* Wait for the acknowledgement, which says whether the failure
              * was recorded; none in time is taken as yes, as it always was
@@ -261,7 +266,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
             int left = 0;
 
             while (!answer.fail_acked && (left = ms_left(end_us)) > 0) {
-                int prc = pcmk_poll_ipc(api, left);
+                int prc = crm->poll_ipc(api, left);
 
                 if (prc == EAGAIN || prc == EINTR) {
                     continue;
@@ -269,7 +274,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
                 if (prc != pcmk_rc_ok) {
                     break;
                 }
-                pcmk_dispatch_ipc(api);
+                crm->dispatch_ipc(api);
             }
             if (answer.fail_refused) {
                 snprintf(err, err_len, "the controller%s%s refused the fail request: %s",
@@ -278,7 +283,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
             }
         }
     }
-    pcmk_disconnect_ipc(api);
-    pcmk_free_ipc_api(api);
+    crm->disconnect_ipc(api);
+    crm->free_ipc_api(api);
     return rc;
 }
