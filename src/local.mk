@@ -128,6 +128,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/schedule.h \
 	src/probe/smtp.c \
 	src/probe/spread.c \
+	src/probe/ssl_load.c \
+	src/probe/ssl_load.h \
 	src/probe/tcp.c \
 	src/probe/tcp_send.c \
 	src/probe/tls.c \
@@ -140,7 +142,9 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/wire_conv.c \
 	src/probe/wire_conv.h
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS) $(NGHTTP2_CFLAGS)
-src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS) $(NGHTTP2_LIBS)
+# No $(OPENSSL_LIBS): libssl is loaded with dlopen() by the first TLS
+# context (src/probe/ssl_load.h).
+src_probe_libfmprobe_la_LIBADD = $(CARES_LIBS) $(NGHTTP2_LIBS)
 
 # The Pacemaker layer's libc-only part, which the agent links: it includes
 # <crm/common/results.h> for the OCF codes but links no Pacemaker library.

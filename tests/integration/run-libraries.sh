@@ -7,8 +7,11 @@
 # libxml2, GnuTLS, ICU, libstdc++ behind it) serves only the controller
 # request, made by a child of the loop (src/pcmk/crmcommon.h), and libxml2
 # only the commands that read the CIB (src/cmd/xml_load.h): a loop that
-# probes maps neither.  run-controller-frozen.sh and status-cluster.sh
-# check that the request and the commands still load them.
+# probes maps neither.  OpenSSL (libcrypto relocates about 0.4 MiB in each
+# process) is loaded by the first TLS context (src/probe/ssl_load.h): a
+# loop whose targets are plain does not map it, one with an https:// target
+# does.  run-controller-frozen.sh, status-cluster.sh and the TLS tests
+# check that the request, the commands and the TLS probes still work.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -19,7 +22,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 3
+plan 5
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 # A target nobody serves: the loop's work is the same, refused or not.
@@ -39,4 +42,20 @@ ok_if "$([ -n "$maps" ]; echo $?)" "the loop runs (its libraries read from /proc
 is "$(grep -c '^libcrmcommon\.so' <<<"$maps")" 0 "the loop maps no libcrmcommon"
 is "$(grep -cE '^lib(xml2|glib-2\.0|icuuc|stdc\+\+)\.so' <<<"$maps")" 0 \
     "the loop maps none of libxml2, glib, ICU or libstdc++ ($(grep -E '^lib(xml2|glib-2\.0|icuuc|stdc\+\+)\.so' <<<"$maps" | tr '\n' ' '))"
+is "$(grep -cE '^lib(ssl|crypto)\.so' <<<"$maps")" 0 "a loop with a plain target maps no OpenSSL"
+kill "$loop" 2>/dev/null
+wait "$loop" 2>/dev/null
+
+# The same with an https:// target (refused as well): OpenSSL is loaded.
+"$FAULTMON" run leantls --no-env --no-pacemaker --cycles 50 --param "Port_list=https://127.0.0.1:$port/" \
+    --param Thorough_probe_interval=200ms --param Probe_timeout=100ms >"$FM_TMP/leantls.out" 2>&1 &
+loop=$!
+fm_cleanup_add "kill $loop 2>/dev/null"
+for _ in $(seq 1 100); do
+    [ -s "$FAULTMON_STATE_DIR/leantls/state" ] && break
+    sleep 0.05
+done
+sleep 0.6
+maps=$(awk '$6 ~ /\.so/ { n = $6; sub(/.*\//, "", n); print n }' "/proc/$loop/maps" 2>/dev/null | sort -u)
+is "$(grep -cE '^lib(ssl|crypto)\.so' <<<"$maps")" 2 "a loop with an https:// target maps libssl and libcrypto"
 tap_done
