@@ -8,14 +8,14 @@
  */
 #include <config.h>
 
+/* The table's own names, not the header's macros. */
+#define FM_SSL_LOAD_NO_MACROS
+#include "ssl_load.h"
+
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/* The table's own names, not the header's macros. */
-#define FM_SSL_LOAD_NO_MACROS
-#include "ssl_load.h"
 
 static struct fm_ssl_calls calls;
 static bool loaded;
