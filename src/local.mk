@@ -195,6 +195,13 @@ noinst_LTLIBRARIES += src/libfaultmon.la
 src_libfaultmon_la_SOURCES =
 src_libfaultmon_la_LIBADD = src/metrics/libfmmetrics.la src/monitor/libfmmonitor.la src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
 
+# faultmon-libs: linked with the libraries the faultmon program loads with
+# dlopen(), so that packages still depend on them (src/faultmon-libs.c).
+pkglibexec_PROGRAMS += src/faultmon-libs
+src_faultmon_libs_SOURCES = src/faultmon-libs.c
+src_faultmon_libs_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS) $(OPENSSL_CFLAGS)
+src_faultmon_libs_LDADD = $(PACEMAKER_LIBS) $(LIBXML2_LIBS) $(OPENSSL_LIBS)
+
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
 	src/cmd/cli.c \

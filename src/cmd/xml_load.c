@@ -38,7 +38,11 @@ load(char *err, size_t err_len)
     if (loaded) {
         return &xml;
     }
-    lib = dlopen(FM_LIBXML2_SONAME, RTLD_NOW | RTLD_LOCAL);
+    /* The library built against first, then whichever the loader finds. */
+    lib = dlopen(FM_LIBXML2_SONAME_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        lib = dlopen(FM_LIBXML2_SONAME, RTLD_NOW | RTLD_LOCAL);
+    }
     if (lib == NULL) {
         snprintf(err, err_len, "cannot load %s: %s", FM_LIBXML2_SONAME, dlerror());
         return NULL;

@@ -40,7 +40,11 @@ fm_crmcommon_load(char *err, size_t err_len)
     if (loaded) {
         return &crm;
     }
-    lib = dlopen(FM_CRMCOMMON_SONAME, RTLD_NOW | RTLD_LOCAL);
+    /* The library built against first, then whichever the loader finds. */
+    lib = dlopen(FM_CRMCOMMON_SONAME_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        lib = dlopen(FM_CRMCOMMON_SONAME, RTLD_NOW | RTLD_LOCAL);
+    }
     if (lib == NULL) {
         snprintf(err, err_len, "cannot load %s: %s", FM_CRMCOMMON_SONAME, dlerror());
         return NULL;

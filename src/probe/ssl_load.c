@@ -28,7 +28,11 @@ fm_ssl_load(char *err, size_t err_len)
     if (loaded) {
         return 0;
     }
-    lib = dlopen(FM_LIBSSL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    /* The library built against first, then whichever the loader finds. */
+    lib = dlopen(FM_LIBSSL_SONAME_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        lib = dlopen(FM_LIBSSL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    }
     if (lib == NULL) {
         snprintf(err, err_len, "cannot load %s: %s", FM_LIBSSL_SONAME, dlerror());
         return -1;
