@@ -13,7 +13,8 @@
 #                            offline reset or resume forgets in it), the
 #                            OCF code of a decision and of a state (ocf_rc.c)
 #   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)
-#   src/probe   libfmprobe   OpenSSL, c-ares: the probe engine (epoll, one deadline)
+#   src/probe   libfmprobe   OpenSSL (dlopen() at the first TLS context), c-ares:
+#                            the probe engine (epoll, one deadline)
 #                            and one file per protocol
 #   src/pcmk    libfmpcmk    libqb, and libcrmcommon loaded with dlopen() by
 #                            the child that makes it: logging, the controller
