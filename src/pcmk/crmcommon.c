@@ -58,8 +58,7 @@ fm_crmcommon_load(char *err, size_t err_len)
         || !FM_LOOKUP(dispatch_ipc, "pcmk_dispatch_ipc")
         || !FM_LOOKUP(controld_api_node_info, "pcmk_controld_api_node_info")
         || !FM_LOOKUP(controld_api_fail, "pcmk_controld_api_fail")
-        || !FM_LOOKUP(rc_str, "pcmk_rc_str")
-        || !FM_LOOKUP(element_value, "crm_element_value")) {
+        || !FM_LOOKUP(rc_str, "pcmk_rc_str")) {
         dlclose(lib);
         return NULL;
     }

@@ -18,7 +18,6 @@
 #include <crm/crm.h>
 #include <crm/common/ipc.h>
 #include <crm/common/ipc_controld.h>
-#include <crm/common/xml.h>
 
 /* The calls the controller request makes, typed by Pacemaker's own
  * declarations. */
@@ -33,7 +32,6 @@ struct fm_crmcommon {
     __typeof__(pcmk_controld_api_node_info) *controld_api_node_info;
     __typeof__(pcmk_controld_api_fail) *controld_api_fail;
     __typeof__(pcmk_rc_str) *rc_str;
-    __typeof__(crm_element_value) *element_value;
 };
 
 /*!
