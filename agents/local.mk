@@ -17,7 +17,7 @@
 # Pacemaker's attrd_updater, for ocf:faultmon:httpmon.
 FM_ATTRD_UPDATER = $(ATTRD_UPDATER)
 
-pkglibexec_PROGRAMS = agents/faultmon-ocf agents/faultmon-ocf-probe
+pkglibexec_PROGRAMS += agents/faultmon-ocf agents/faultmon-ocf-probe
 
 # The OCF plumbing both agents share (ocf_common.h), one file per concern;
 # the unit tests and the fuzz harnesses compile the same list.

@@ -13,9 +13,11 @@
 #                            offline reset or resume forgets in it), the
 #                            OCF code of a decision and of a state (ocf_rc.c)
 #   src/decide  libfmdecide  libc only: the decision engine (Sun's rules)
-#   src/probe   libfmprobe   OpenSSL, c-ares: the probe engine (epoll, one deadline)
+#   src/probe   libfmprobe   OpenSSL (dlopen() at the first TLS context), c-ares:
+#                            the probe engine (epoll, one deadline)
 #                            and one file per protocol
-#   src/pcmk    libfmpcmk    libqb + libcrmcommon: logging, the controller
+#   src/pcmk    libfmpcmk    libqb, and libcrmcommon loaded with dlopen() by
+#                            the child that makes it: logging, the controller
 #                            request
 #   src/pcmk    libfmocf     libc only (Pacemaker's headers, not its
 #                            libraries): the Pacemaker
@@ -131,6 +133,8 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/schedule.h \
 	src/probe/smtp.c \
 	src/probe/spread.c \
+	src/probe/ssl_load.c \
+	src/probe/ssl_load.h \
 	src/probe/tcp.c \
 	src/probe/tcp_send.c \
 	src/probe/tls.c \
@@ -143,7 +147,9 @@ src_probe_libfmprobe_la_SOURCES = \
 	src/probe/wire_conv.c \
 	src/probe/wire_conv.h
 src_probe_libfmprobe_la_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS) $(CARES_CFLAGS) $(NGHTTP2_CFLAGS)
-src_probe_libfmprobe_la_LIBADD = $(OPENSSL_LIBS) $(CARES_LIBS) $(NGHTTP2_LIBS)
+# No $(OPENSSL_LIBS): libssl is loaded with dlopen() by the first TLS
+# context (src/probe/ssl_load.h).
+src_probe_libfmprobe_la_LIBADD = $(CARES_LIBS) $(NGHTTP2_LIBS)
 
 # The Pacemaker layer's libc-only part, which the agent links: it includes
 # <crm/common/results.h> for the OCF codes but links no Pacemaker library.
@@ -155,10 +161,13 @@ src_pcmk_libfmocf_la_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS)
 
 noinst_LTLIBRARIES += src/pcmk/libfmpcmk.la
 src_pcmk_libfmpcmk_la_SOURCES = \
+	src/pcmk/crmcommon.c \
+	src/pcmk/crmcommon.h \
 	src/pcmk/log.c \
 	src/pcmk/signal.c
 src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
-src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS) $(PACEMAKER_LIBS)
+# No $(PACEMAKER_LIBS): see src/pcmk/crmcommon.h (dlopen() comes from LIBS).
+src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS)
 
 # The Prometheus text format of the state files, and what the exporter
 # answers (libc only; never the probe path).
@@ -191,6 +200,13 @@ noinst_LTLIBRARIES += src/libfaultmon.la
 src_libfaultmon_la_SOURCES =
 src_libfaultmon_la_LIBADD = src/metrics/libfmmetrics.la src/monitor/libfmmonitor.la src/probe/libfmprobe.la src/pcmk/libfmpcmk.la $(FM_LIBS_LIBC)
 
+# faultmon-libs: linked with the libraries the faultmon program loads with
+# dlopen(), so that packages still depend on them (src/faultmon-libs.c).
+pkglibexec_PROGRAMS += src/faultmon-libs
+src_faultmon_libs_SOURCES = src/faultmon-libs.c
+src_faultmon_libs_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS) $(OPENSSL_CFLAGS)
+src_faultmon_libs_LDADD = $(PACEMAKER_LIBS) $(LIBXML2_LIBS) $(OPENSSL_LIBS)
+
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
 	src/cmd/cli.c \
@@ -209,6 +225,8 @@ src_faultmon_SOURCES = \
 	src/cmd/cmd_simulate.c \
 	src/cmd/cmd_status.c \
 	src/cmd/cmd_status_cluster.c \
+	src/cmd/xml_load.c \
+	src/cmd/xml_load.h \
 	src/run/args.c \
 	src/run/args.h \
 	src/run/attrs.c \
@@ -243,7 +261,9 @@ src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER
 	$(COROSYNC_CFG_CFLAGS)
 src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \
 	-DFM_COROSYNC_CFGTOOL='"$(COROSYNC_CFGTOOL)"'
-src_faultmon_LDADD = src/libfaultmon.la $(PACEMAKER_LIBS) $(LIBXML2_LIBS) $(COROSYNC_CFG_LIBS)
+# No $(PACEMAKER_LIBS) nor $(LIBXML2_LIBS): they are loaded with dlopen()
+# where they are needed (src/pcmk/crmcommon.h, src/cmd/xml_load.h).
+src_faultmon_LDADD = src/libfaultmon.la $(COROSYNC_CFG_LIBS)
 
 # The headers are the project's own: nothing installs them, since no library
 # is installed.

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
+#include "xml_load.h"
 
 #include "cmd_migrate.h"
 
@@ -20,17 +19,17 @@
 static bool
 is_elem(const xmlNode *n, const char *name)
 {
-    return n->type == XML_ELEMENT_NODE && xmlStrEqual(n->name, BAD_CAST name);
+    return n->type == XML_ELEMENT_NODE && fm_xml()->str_equal(n->name, BAD_CAST name);
 }
 
 /* Attribute \p name of \p n into \p out ("" when absent). */
 static void
 get_attr(xmlNode *n, const char *name, char *out, size_t out_len)
 {
-    xmlChar *v = xmlGetProp(n, BAD_CAST name);
+    xmlChar *v = fm_xml()->get_prop(n, BAD_CAST name);
 
     snprintf(out, out_len, "%s", (v != NULL)? (const char *) v : "");
-    xmlFree(v);
+    fm_xml()->free(v);
 }
 
 static bool
@@ -111,25 +110,25 @@ fm_migrate_sticky(const char *value)
     return end != value && *end == '\0' && v > 0;
 }
 
-int
-fm_migrate_parse_cib(const char *xml, size_t len, const char *id, struct fm_migrate_rsc *r,
-                     char *err, size_t err_len)
+static int
+parse_cib_loaded(const char *xml, size_t len, const char *id, struct fm_migrate_rsc *r,
+                 char *err, size_t err_len)
 {
-    xmlDoc *doc = xmlReadMemory(xml, (int) len, "cib.xml", NULL, XML_OPTS);
-    xmlNode *root = (doc != NULL)? xmlDocGetRootElement(doc) : NULL;
+    xmlDoc *doc = fm_xml()->read_memory(xml, (int) len, "cib.xml", NULL, XML_OPTS);
+    xmlNode *root = (doc != NULL)? fm_xml()->doc_get_root_element(doc) : NULL;
     xmlNode *resources = NULL;
     xmlNode *prim = NULL;
 
     memset(r, 0, sizeof(*r));
-    if (root == NULL || !xmlStrEqual(root->name, BAD_CAST "cib")) {
+    if (root == NULL || !fm_xml()->str_equal(root->name, BAD_CAST "cib")) {
         snprintf(err, err_len, "the CIB cannot be read (%s)", (doc == NULL)? "not XML" : "no <cib> element");
-        xmlFreeDoc(doc);
+        fm_xml()->free_doc(doc);
         return EINVAL;
     }
     resources = find_elem(root->children, "resources", NULL);
     prim = (resources != NULL)? find_elem(resources->children, "primitive", id) : NULL;
     if (prim == NULL) {
-        xmlFreeDoc(doc);
+        fm_xml()->free_doc(doc);
         return ENOENT;
     }
     snprintf(r->id, sizeof(r->id), "%s", id);
@@ -151,21 +150,32 @@ fm_migrate_parse_cib(const char *xml, size_t len, const char *id, struct fm_migr
     if (r->stickiness[0] == '\0') {
         take_stickiness(find_elem(root->children, "rsc_defaults", NULL), r->stickiness, sizeof(r->stickiness));
     }
-    xmlFreeDoc(doc);
+    fm_xml()->free_doc(doc);
     return 0;
 }
 
 int
-fm_migrate_parse_meta(const char *xml, size_t len, char *names, size_t names_len)
+fm_migrate_parse_cib(const char *xml, size_t len, const char *id, struct fm_migrate_rsc *r,
+                     char *err, size_t err_len)
 {
-    xmlDoc *doc = xmlReadMemory(xml, (int) len, "meta-data.xml", NULL, XML_OPTS);
-    xmlNode *root = (doc != NULL)? xmlDocGetRootElement(doc) : NULL;
+    if (fm_xml_require(err, err_len) == NULL) {
+        memset(r, 0, sizeof(*r));
+        return EINVAL;
+    }
+    return parse_cib_loaded(xml, len, id, r, err, err_len);
+}
+
+static int
+parse_meta_loaded(const char *xml, size_t len, char *names, size_t names_len)
+{
+    xmlDoc *doc = fm_xml()->read_memory(xml, (int) len, "meta-data.xml", NULL, XML_OPTS);
+    xmlNode *root = (doc != NULL)? fm_xml()->doc_get_root_element(doc) : NULL;
     xmlNode *params = NULL;
     size_t used = 0;
     int n = 0;
 
-    if (names_len < 1 || root == NULL || !xmlStrEqual(root->name, BAD_CAST "resource-agent")) {
-        xmlFreeDoc(doc);
+    if (names_len < 1 || root == NULL || !fm_xml()->str_equal(root->name, BAD_CAST "resource-agent")) {
+        fm_xml()->free_doc(doc);
         return -1;
     }
     params = find_elem(root->children, "parameters", NULL);
@@ -186,8 +196,17 @@ fm_migrate_parse_meta(const char *xml, size_t len, char *names, size_t names_len
         n++;
     }
     names[used] = '\0';
-    xmlFreeDoc(doc);
+    fm_xml()->free_doc(doc);
     return n;
+}
+
+int
+fm_migrate_parse_meta(const char *xml, size_t len, char *names, size_t names_len)
+{
+    if (fm_xml_require(NULL, 0) == NULL) {
+        return -1;
+    }
+    return parse_meta_loaded(xml, len, names, names_len);
 }
 
 bool
@@ -300,17 +319,17 @@ take_failures(xmlNode *fails, const char *id, struct fm_migrate_mon *m)
     }
 }
 
-int
-fm_migrate_parse_mon(const char *xml, size_t len, const char *id, struct fm_migrate_mon *m)
+static int
+parse_mon_loaded(const char *xml, size_t len, const char *id, struct fm_migrate_mon *m)
 {
-    xmlDoc *doc = xmlReadMemory(xml, (int) len, "crm_mon.xml", NULL, XML_OPTS);
-    xmlNode *root = (doc != NULL)? xmlDocGetRootElement(doc) : NULL;
+    xmlDoc *doc = fm_xml()->read_memory(xml, (int) len, "crm_mon.xml", NULL, XML_OPTS);
+    xmlNode *root = (doc != NULL)? fm_xml()->doc_get_root_element(doc) : NULL;
     xmlNode *res = NULL;
 
     memset(m, 0, sizeof(*m));
-    if (root == NULL || (!xmlStrEqual(root->name, BAD_CAST "pacemaker-result")
-                         && !xmlStrEqual(root->name, BAD_CAST "crm_mon"))) {
-        xmlFreeDoc(doc);
+    if (root == NULL || (!fm_xml()->str_equal(root->name, BAD_CAST "pacemaker-result")
+                         && !fm_xml()->str_equal(root->name, BAD_CAST "crm_mon"))) {
+        fm_xml()->free_doc(doc);
         return EINVAL;
     }
     res = find_elem(root->children, "resources", NULL);
@@ -333,6 +352,16 @@ fm_migrate_parse_mon(const char *xml, size_t len, const char *id, struct fm_migr
             take_failures(n, id, m);
         }
     }
-    xmlFreeDoc(doc);
+    fm_xml()->free_doc(doc);
     return 0;
+}
+
+int
+fm_migrate_parse_mon(const char *xml, size_t len, const char *id, struct fm_migrate_mon *m)
+{
+    if (fm_xml_require(NULL, 0) == NULL) {
+        memset(m, 0, sizeof(*m));
+        return EINVAL;
+    }
+    return parse_mon_loaded(xml, len, id, m);
 }

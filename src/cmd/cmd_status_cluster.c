@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 
 #include <faultmon/commands.h>
 #include <faultmon/deps.h>
 #include <faultmon/json.h>
 #include <faultmon/spawn.h>
 #include <faultmon/text.h>
+
+#include "xml_load.h"
 
 #define CLUSTER_MAX_NODES 64
 #define CLUSTER_MAX_ROWS 256
@@ -151,7 +151,7 @@ static void
 take_node(struct cluster *c, size_t n, xmlNode *node_state)
 {
     for (xmlNode *ta = node_state->children; ta != NULL; ta = ta->next) {
-        if (ta->type != XML_ELEMENT_NODE || !xmlStrEqual(ta->name, BAD_CAST "transient_attributes")) {
+        if (ta->type != XML_ELEMENT_NODE || !fm_xml()->str_equal(ta->name, BAD_CAST "transient_attributes")) {
             continue;
         }
         for (xmlNode *ia = ta->children; ia != NULL; ia = ia->next) {
@@ -159,16 +159,16 @@ take_node(struct cluster *c, size_t n, xmlNode *node_state)
                 xmlChar *name = NULL;
                 xmlChar *value = NULL;
 
-                if (nv->type != XML_ELEMENT_NODE || !xmlStrEqual(nv->name, BAD_CAST "nvpair")) {
+                if (nv->type != XML_ELEMENT_NODE || !fm_xml()->str_equal(nv->name, BAD_CAST "nvpair")) {
                     continue;
                 }
-                name = xmlGetProp(nv, BAD_CAST "name");
-                value = xmlGetProp(nv, BAD_CAST "value");
+                name = fm_xml()->get_prop(nv, BAD_CAST "name");
+                value = fm_xml()->get_prop(nv, BAD_CAST "value");
                 if (name != NULL) {
                     take_attr(c, n, (const char *) name, (const char *) value);
                 }
-                xmlFree(name);
-                xmlFree(value);
+                fm_xml()->free(name);
+                fm_xml()->free(value);
             }
         }
     }
@@ -176,33 +176,43 @@ take_node(struct cluster *c, size_t n, xmlNode *node_state)
 
 /* \return 0, or EINVAL with \p err: the reply is not a status section */
 static int
-parse_status(struct cluster *c, const char *xml, size_t len, char *err, size_t err_len)
+parse_status_loaded(struct cluster *c, const char *xml, size_t len, char *err, size_t err_len)
 {
-    xmlDoc *doc = xmlReadMemory(xml, (int) len, "status.xml", NULL,
-                                XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    xmlNode *root = (doc != NULL)? xmlDocGetRootElement(doc) : NULL;
+    xmlDoc *doc = fm_xml()->read_memory(xml, (int) len, "status.xml", NULL,
+                                        XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlNode *root = (doc != NULL)? fm_xml()->doc_get_root_element(doc) : NULL;
 
-    if (root == NULL || !xmlStrEqual(root->name, BAD_CAST "status")) {
+    if (root == NULL || !fm_xml()->str_equal(root->name, BAD_CAST "status")) {
         snprintf(err, err_len, "the CIB's status section cannot be read (%s)",
                  (doc == NULL)? "not XML" : "no <status> element");
-        xmlFreeDoc(doc);
+        fm_xml()->free_doc(doc);
         return EINVAL;
     }
     for (xmlNode *ns = root->children; ns != NULL; ns = ns->next) {
         xmlChar *uname = NULL;
 
-        if (ns->type != XML_ELEMENT_NODE || !xmlStrEqual(ns->name, BAD_CAST "node_state")) {
+        if (ns->type != XML_ELEMENT_NODE || !fm_xml()->str_equal(ns->name, BAD_CAST "node_state")) {
             continue;
         }
-        uname = xmlGetProp(ns, BAD_CAST "uname");
+        uname = fm_xml()->get_prop(ns, BAD_CAST "uname");
         if (uname != NULL && c->n_nodes < CLUSTER_MAX_NODES) {
             shown(c->node[c->n_nodes], sizeof(c->node[0]), (const char *) uname, -1);
             take_node(c, c->n_nodes++, ns);
         }
-        xmlFree(uname);
+        fm_xml()->free(uname);
     }
-    xmlFreeDoc(doc);
+    fm_xml()->free_doc(doc);
     return 0;
+}
+
+/* \return 0, or EINVAL with \p err: libxml2 cannot be loaded */
+static int
+parse_status(struct cluster *c, const char *xml, size_t len, char *err, size_t err_len)
+{
+    if (fm_xml_require(err, err_len) == NULL) {
+        return EINVAL;
+    }
+    return parse_status_loaded(c, xml, len, err, err_len);
 }
 
 /* The nodes in the order of their names (the CIB's is the order they

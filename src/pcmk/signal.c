@@ -39,14 +39,11 @@
 
 #include <libxml/tree.h>
 
-#include <crm/crm.h>
-#include <crm/common/ipc.h>
-#include <crm/common/ipc_controld.h>
-#include <crm/common/xml.h>
-
 #include <faultmon/clock.h>
 #include <faultmon/log.h>
 #include <faultmon/pcmk.h>
+
+#include "crmcommon.h"
 
 static const char *
 env_or_null(const char *name)
@@ -95,6 +92,7 @@ fm_pcmk_resource_from_env(struct fm_pcmk_resource *rsc)
 /* What the controller answered: to the node-info request, who sent it;
  * to the fail request, whether it refused. */
 struct controller_answer {
+    const struct fm_crmcommon *crm;
     bool node_known;
     char host_from[256];
     bool fail_acked;
@@ -123,15 +121,20 @@ find_element(xmlNode *xml, const char *name)
     return NULL;
 }
 
-/* An attribute's value, or NULL, read with libxml2 itself: Pacemaker 3.0.2
- * deprecated crm_element_value(), and a build with PCMK_ALLOW_DEPRECATED=0
- * (.ci/run's pcmk3 tier) no longer declares it. */
+/* An attribute's value, or NULL, read from libxml2's tree itself: Pacemaker
+ * 3.0.2 deprecated crm_element_value(), and a build with
+ * PCMK_ALLOW_DEPRECATED=0 (.ci/run's pcmk3 tier) no longer declares it; and
+ * a libxml2 call would link libxml2 into the loop (crmcommon.h says why
+ * not). */
 static const char *
 attr_value(const xmlNode *node, const char *name)
 {
-    const xmlAttr *attr = (node != NULL)? xmlHasProp(node, (const xmlChar *) name) : NULL;
-
-    return (attr != NULL && attr->children != NULL)? (const char *) attr->children->content : NULL;
+    for (const xmlAttr *a = (node != NULL)? node->properties : NULL; a != NULL; a = a->next) {
+        if (a->name != NULL && strcmp((const char *) a->name, name) == 0) {
+            return (a->children != NULL)? (const char *) a->children->content : NULL;
+        }
+    }
+    return NULL;
 }
 
 /* The acknowledgement of a fail request: the operation it made, whose
@@ -194,12 +197,13 @@ static int
 find_router(pcmk_ipc_api_t *api, const char *node, struct controller_answer *answer, uint64_t end_us,
             const char **router, char *err, size_t err_len)
 {
-    int rc = pcmk_controld_api_node_info(api, 0);
+    const struct fm_crmcommon *crm = answer->crm;
+    int rc = crm->controld_api_node_info(api, 0);
     int left = 0;
 
     *router = NULL;
     if (rc != pcmk_rc_ok) {
-        snprintf(err, err_len, "cannot ask the controller which node it is: %s", pcmk_rc_str(rc));
+        snprintf(err, err_len, "cannot ask the controller which node it is: %s", crm->rc_str(rc));
         return rc;
     }
     while (!answer->node_known) {
@@ -208,16 +212,16 @@ find_router(pcmk_ipc_api_t *api, const char *node, struct controller_answer *ans
             snprintf(err, err_len, "the controller did not say which node it is");
             return ETIMEDOUT;
         }
-        rc = pcmk_poll_ipc(api, left);
+        rc = crm->poll_ipc(api, left);
         if (rc == EAGAIN || rc == EINTR) {
             continue;
         }
         if (rc != pcmk_rc_ok) {
             snprintf(err, err_len, "lost the controller while asking which node it is: %s",
-                     pcmk_rc_str(rc));
+                     crm->rc_str(rc));
             return rc;
         }
-        pcmk_dispatch_ipc(api);
+        crm->dispatch_ipc(api);
     }
     if (answer->host_from[0] == '\0') {
         snprintf(err, err_len, "the controller did not say which node it is");
@@ -234,20 +238,25 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
                          char *err, size_t err_len)
 {
     pcmk_ipc_api_t *api = NULL;
-    struct controller_answer answer = { .node_known = false };
+    const struct fm_crmcommon *crm = fm_crmcommon_load(err, err_len);
+    struct controller_answer answer = { .crm = crm, .node_known = false };
     const char *router = NULL;
     uint64_t end_us = fm_now_us() + (uint64_t) ((timeout_ms > 0)? timeout_ms : 0) * 1000u;
-    int rc = pcmk_new_ipc_api(&api, pcmk_ipc_controld);
+    int rc = pcmk_rc_ok;
 
+    if (crm == NULL) {
+        return ELIBACC;
+    }
+    rc = crm->new_ipc_api(&api, pcmk_ipc_controld);
     if (rc != pcmk_rc_ok) {
-        snprintf(err, err_len, "cannot create controller IPC: %s", pcmk_rc_str(rc));
+        snprintf(err, err_len, "cannot create controller IPC: %s", crm->rc_str(rc));
         return rc;
     }
-    pcmk_register_ipc_callback(api, controller_cb, &answer);
-    rc = pcmk_connect_ipc(api, pcmk_ipc_dispatch_poll);
+    crm->register_ipc_callback(api, controller_cb, &answer);
+    rc = crm->connect_ipc(api, pcmk_ipc_dispatch_poll);
     if (rc != pcmk_rc_ok) {
-        snprintf(err, err_len, "cannot connect to the controller: %s", pcmk_rc_str(rc));
-        pcmk_free_ipc_api(api);
+        snprintf(err, err_len, "cannot connect to the controller: %s", crm->rc_str(rc));
+        crm->free_ipc_api(api);
         return rc;
     }
     /* Without a node name the controller takes its own node: nothing to
@@ -261,10 +270,10 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
         err[0] = '\0';
     }
     {
-        rc = pcmk_controld_api_fail(api, rsc->node, router, rsc->rsc_id, rsc->rsc_id,
+        rc = crm->controld_api_fail(api, rsc->node, router, rsc->rsc_id, rsc->rsc_id,
                                     rsc->standard, rsc->provider, rsc->type);
         if (rc != pcmk_rc_ok) {
-            snprintf(err, err_len, "controller refused the fail request: %s", pcmk_rc_str(rc));
+            snprintf(err, err_len, "controller refused the fail request: %s", crm->rc_str(rc));
         } else {
             /* Wait for the acknowledgement, which says whether the failure
              * was recorded; none in time is taken as yes, as it always was
@@ -272,7 +281,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
             int left = 0;
 
             while (!answer.fail_acked && (left = ms_left(end_us)) > 0) {
-                int prc = pcmk_poll_ipc(api, left);
+                int prc = crm->poll_ipc(api, left);
 
                 if (prc == EAGAIN || prc == EINTR) {
                     continue;
@@ -280,7 +289,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
                 if (prc != pcmk_rc_ok) {
                     break;
                 }
-                pcmk_dispatch_ipc(api);
+                crm->dispatch_ipc(api);
             }
             if (answer.fail_refused) {
                 snprintf(err, err_len, "the controller%s%s refused the fail request: %s",
@@ -289,7 +298,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
             }
         }
     }
-    pcmk_disconnect_ipc(api);
-    pcmk_free_ipc_api(api);
+    crm->disconnect_ipc(api);
+    crm->free_ipc_api(api);
     return rc;
 }

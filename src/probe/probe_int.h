@@ -33,7 +33,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include <openssl/ssl.h>
+#include "ssl_load.h"
 
 #include <faultmon/deadline.h>
 #include <faultmon/ev.h>

@@ -40,10 +40,15 @@ tls_new_session(SSL *ssl, SSL_SESSION *session)
 int
 fm_tls_ctx_new(const struct fm_probe_opts *opts, SSL_CTX **out, char *err, size_t err_len)
 {
-    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    SSL_CTX *ctx = NULL;
     int rc = 0;
 
     *out = NULL;
+    /* The first TLS context of the process loads OpenSSL (ssl_load.h). */
+    if (fm_ssl_load(err, err_len) != 0) {
+        return ELIBACC;
+    }
+    ctx = SSL_CTX_new(TLS_client_method());
     if (ctx == NULL) {
         snprintf(err, err_len, "cannot create a TLS context");
         return ENOMEM;

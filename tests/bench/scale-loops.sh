@@ -6,7 +6,8 @@
 # each, as the agents start them, --no-pacemaker) probe one nginx of the
 # script's own (HEAD /, one target each, Thorough_probe_interval=2s) for
 # WINDOW seconds after WARMUP; the script reports their CPU together (the
-# sum of utime+stime over the window, as a share of one core), their
+# sum of their threads' schedstat run time over the window, as a share of
+# one core), their
 # resident and proportional memory (smaps_rollup: RSS counts the shared
 # library pages once per process, PSS shares them out, so PSS is what they
 # cost the node together), and per loop.  Rounds alternate the sizes
@@ -30,7 +31,6 @@ FAULTMON=${FAULTMON:-$top/src/faultmon}
 die() { echo "scale-loops.sh: $*" >&2; exit 1; }
 [ -x "$FAULTMON" ] || die "no faultmon at $FAULTMON (run make, or set FAULTMON)"
 command -v nginx >/dev/null || die "nginx is not installed"
-TICK=$(getconf CLK_TCK)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/faultmon-scale.XXXXXX") || die "mktemp failed"
 loops=()
@@ -67,14 +67,17 @@ http {
 EOF
 nginx -c "$tmp/nginx.conf" || die "nginx did not start"
 
-# ticks PID...: the sum of utime+stime of the processes (clock ticks).
-ticks() {
-    local p sum=0 f
+# cpu_ns PID...: the CPU time of the processes' threads, in ns (the first
+# field of /proc/PID/task/TID/schedstat).  Not utime+stime: a loop spends a
+# few ms a minute, under one clock tick (10 ms), and the per-process tick
+# counts, truncated, summed to 0 for 100 loops of the event loop's build.
+# A thread that exited during the window is not counted (a loop with
+# numeric targets starts none).
+cpu_ns() {
+    local p
     for p in "$@"; do
-        f=$(cut -d' ' -f14,15 "/proc/$p/stat" 2>/dev/null) || continue
-        sum=$((sum + ${f% *} + ${f#* }))
-    done
-    echo "$sum"
+        cat "/proc/$p/task/"*/schedstat 2>/dev/null
+    done | awk '{ s += $1 } END { printf "%d\n", s }'
 }
 # mem KEY PID...: the sum of smaps_rollup's KEY (kB).
 mem() {
@@ -99,12 +102,12 @@ one_round() {
     done
     sleep "$WARMUP"
     for p in "${loops[@]}"; do kill -0 "$p" 2>/dev/null || die "a loop exited: $(tail -n 2 "$tmp"/loop*.log | head -n 4)"; done
-    c0=$(ticks "${loops[@]}") t0=$(date +%s%N)
+    c0=$(cpu_ns "${loops[@]}") t0=$(date +%s%N)
     sleep "$WINDOW"
-    c1=$(ticks "${loops[@]}") t1=$(date +%s%N)
-    awk -v n="$n" -v dc=$((c1 - c0)) -v tick="$TICK" -v dt=$((t1 - t0)) \
+    c1=$(cpu_ns "${loops[@]}") t1=$(date +%s%N)
+    awk -v n="$n" -v dc=$((c1 - c0)) -v dt=$((t1 - t0)) \
         -v rss="$(mem Rss "${loops[@]}")" -v pss="$(mem Pss "${loops[@]}")" \
-        'BEGIN { printf "%d %.3f %d %d\n", n, 100 * (dc / tick) / (dt / 1e9), rss, pss }'
+        'BEGIN { printf "%d %.3f %d %d\n", n, 100 * dc / dt, rss, pss }'
     kill "${loops[@]}" 2>/dev/null
     wait "${loops[@]}" 2>/dev/null
     loops=()

@@ -30,6 +30,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-async.sh \
 	tests/integration/run-no-pidfd.sh \
 	tests/integration/run-controller-frozen.sh \
+	tests/integration/run-libraries.sh \
 	tests/integration/run-stay-async.sh \
 	tests/integration/run-attrs-frozen.sh \
 	tests/integration/status.sh \

@@ -603,7 +603,7 @@ fi
 
 dpkg-deb -x "$work/$deb" "$work/x"
 missing=""
-for p in usr/bin/faultmon usr/libexec/faultmon/faultmon-ocf usr/libexec/faultmon/faultmon-ocf-probe \
+for p in usr/bin/faultmon usr/libexec/faultmon/faultmon-ocf usr/libexec/faultmon/faultmon-ocf-probe usr/libexec/faultmon/faultmon-libs \
     usr/share/man/man1/faultmon.1.gz usr/share/man/man7/ocf_faultmon_apache.7.gz \
     usr/share/man/man7/ocf_faultmon_nginx.7.gz usr/share/man/man7/ocf_faultmon_httpmon.7.gz \
     usr/share/man/man7/ocf_faultmon_guard.7.gz \

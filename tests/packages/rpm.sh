@@ -81,7 +81,7 @@ fi
 
 rpm -qlp "$rpmfile" > "$work/files" 2> /dev/null
 missing=""
-for p in /usr/bin/faultmon /usr/libexec/faultmon/faultmon-ocf /usr/libexec/faultmon/faultmon-ocf-probe \
+for p in /usr/bin/faultmon /usr/libexec/faultmon/faultmon-ocf /usr/libexec/faultmon/faultmon-ocf-probe /usr/libexec/faultmon/faultmon-libs \
     /usr/lib/ocf/resource.d/faultmon/apache /usr/lib/ocf/resource.d/faultmon/httpmon \
     /usr/lib/ocf/resource.d/faultmon/nginx /usr/lib/ocf/resource.d/faultmon/guard \
     /usr/share/man/man1/faultmon.1 /usr/share/man/man7/ocf_faultmon_apache.7 \

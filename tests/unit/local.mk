@@ -208,7 +208,7 @@ tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(FM_UNIT_CFLAGS)
 tests_unit_test_text_LDADD = $(FM_UNIT_LDADD)
 
-tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c src/cmd/cmd_migrate_xml.c
+tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c src/cmd/cmd_migrate_xml.c src/cmd/xml_load.c
 tests_unit_test_migrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/cmd
 tests_unit_test_migrate_CFLAGS = $(FM_UNIT_CFLAGS) $(LIBXML2_CFLAGS)
 tests_unit_test_migrate_LDADD = $(FM_UNIT_LDADD) $(LIBXML2_LIBS)
