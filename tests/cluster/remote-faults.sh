@@ -138,10 +138,13 @@ ok=$([ "$st" = 0 ] && [ "$fc" = "$SC_FC0" ] && [ "$on" = "$X " ] && [ "$(sc_http
 fm_result "$ok" "down from all nodes, /app 500 on remote node $X: web stays there, httpd not restarted, fail-count $SC_FC0 -> $fc, a monitor later: '$reason'"
 sc_row "dependency down from all nodes, /app 500 on remote node $X" "no restart, no move" "on ${on% }, fail-count $fc" "-" "-" "$ok"
 
-sc_dep_start "$DEP_ADDR" "$DEP_PORT"
-views_are up
+# The fail-count and the clock before the dependency comes back: the loop
+# may decide, and the next monitor report, the restart while the views are
+# still being polled, which a fail-count read after would already include.
 SC_FC0=$(fm_failcount web "$X")
 t0=$(fm_now_ms)
+sc_dep_start "$DEP_ADDR" "$DEP_PORT"
+views_are up
 sc_measure web "$X" "$t0" $((MON * 4)) /app
 rs=$(sc_fm_field "$X" web restarts_in_window)
 ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$X" ] && [ "$rs" = 1 ]; echo $?)

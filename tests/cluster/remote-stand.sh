@@ -64,7 +64,10 @@ restarted() { local p; p=$(sc_httpd_pid "$R"); [ "$p" != "$pid0" ] && [ "$p" != 
 fm_poll $((MON + 15)) restarted
 st=$?
 d_done=$(fm_since_ms "$t0")
-on=$(fm_resource_nodes web | head -n1)
+# Where it runs, once Pacemaker has recorded the start: httpd serves before
+# the start's result reaches the CIB, when crm_mon shows it on no node.
+on_r() { on=$(fm_resource_nodes web | head -n1); [ "$on" = "$R" ]; }
+fm_poll 10 on_r
 rs=$(sc_fm_field "$R" web restarts_in_window)
 ok=$([ "$st" = 0 ] && [ "$on" = "$R" ] && [ "$rs" = 1 ]; echo $?)
 fm_result "$ok" "the decided restart stands: carried out at the next monitor, in place on ${on:-nowhere} (httpd pid $pid0 -> $(sc_httpd_pid "$R"), faultmon counts $rs) $d_done ms after the fault"
