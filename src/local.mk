@@ -164,7 +164,9 @@ src_pcmk_libfmpcmk_la_SOURCES = \
 	src/pcmk/crmcommon.c \
 	src/pcmk/crmcommon.h \
 	src/pcmk/log.c \
-	src/pcmk/signal.c
+	src/pcmk/signal.c \
+	src/pcmk/xml_attr.c \
+	src/pcmk/xml_attr.h
 src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
 # No $(PACEMAKER_LIBS): see src/pcmk/crmcommon.h (dlopen() comes from LIBS).
 src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS)
