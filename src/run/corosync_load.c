@@ -8,6 +8,9 @@
  */
 #include <config.h>
 
+/* Built only with libcfg and libcmap (configure's --without-libcfg: the
+ * loop runs corosync-cfgtool instead, src/run/observe_cfg.c). */
+#ifdef HAVE_LIBCFG
 #include "corosync_load.h"
 
 #include <dlfcn.h>
@@ -80,3 +83,5 @@ fm_corosync_load(char *err, size_t err_len)
     loaded = true;
     return &calls;
 }
+
+#endif

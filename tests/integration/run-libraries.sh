@@ -86,6 +86,8 @@ fm_wait_log "$corosync" 'observer_corosync: no verdict from' 10 "$loop"
 if ! grep -q "no verdict from corosync's libcfg" "$corosync"; then
     # Built --without-libcfg: the loop runs corosync-cfgtool, nothing to load.
     diag "$(grep -m1 'observer_corosync' "$corosync")"
+    kill "$loop" 2>/dev/null
+    wait "$loop" 2>/dev/null
     skip "a loop that asks corosync maps no libcfg, libcmap or libcorosync_common" "built without libcfg"
     skip "a libcfg that cannot be loaded: the loop runs" "built without libcfg"
     skip "a libcfg that cannot be loaded: one line, no verdict" "built without libcfg"
