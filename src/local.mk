@@ -164,7 +164,9 @@ src_pcmk_libfmpcmk_la_SOURCES = \
 	src/pcmk/crmcommon.c \
 	src/pcmk/crmcommon.h \
 	src/pcmk/log.c \
-	src/pcmk/signal.c
+	src/pcmk/signal.c \
+	src/pcmk/xml_attr.c \
+	src/pcmk/xml_attr.h
 src_pcmk_libfmpcmk_la_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(PACEMAKER_CFLAGS)
 # No $(PACEMAKER_LIBS): see src/pcmk/crmcommon.h (dlopen() comes from LIBS).
 src_pcmk_libfmpcmk_la_LIBADD = $(LIBQB_LIBS)
@@ -204,8 +206,9 @@ src_libfaultmon_la_LIBADD = src/metrics/libfmmetrics.la src/monitor/libfmmonitor
 # dlopen(), so that packages still depend on them (src/faultmon-libs.c).
 pkglibexec_PROGRAMS += src/faultmon-libs
 src_faultmon_libs_SOURCES = src/faultmon-libs.c
-src_faultmon_libs_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS) $(OPENSSL_CFLAGS)
-src_faultmon_libs_LDADD = $(PACEMAKER_LIBS) $(LIBXML2_LIBS) $(OPENSSL_LIBS)
+src_faultmon_libs_CFLAGS = $(AM_CFLAGS) $(PACEMAKER_CFLAGS) $(LIBXML2_CFLAGS) $(OPENSSL_CFLAGS) \
+	$(COROSYNC_CFG_CFLAGS)
+src_faultmon_libs_LDADD = $(PACEMAKER_LIBS) $(LIBXML2_LIBS) $(OPENSSL_LIBS) $(COROSYNC_CFG_LIBS)
 
 bin_PROGRAMS += src/faultmon
 src_faultmon_SOURCES = \
@@ -241,6 +244,8 @@ src_faultmon_SOURCES = \
 	src/run/observe.h \
 	src/run/observe_cfg.c \
 	src/run/observe_cfg.h \
+	src/run/corosync_load.c \
+	src/run/corosync_load.h \
 	src/run/request.c \
 	src/run/request.h \
 	src/run/run_accesslog.c \
@@ -261,9 +266,10 @@ src_faultmon_CFLAGS = $(AM_CFLAGS) $(LIBQB_CFLAGS) $(OPENSSL_CFLAGS) $(PACEMAKER
 	$(COROSYNC_CFG_CFLAGS)
 src_faultmon_CPPFLAGS = $(AM_CPPFLAGS) -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"' \
 	-DFM_COROSYNC_CFGTOOL='"$(COROSYNC_CFGTOOL)"'
-# No $(PACEMAKER_LIBS) nor $(LIBXML2_LIBS): they are loaded with dlopen()
-# where they are needed (src/pcmk/crmcommon.h, src/cmd/xml_load.h).
-src_faultmon_LDADD = src/libfaultmon.la $(COROSYNC_CFG_LIBS)
+# No $(PACEMAKER_LIBS), $(LIBXML2_LIBS) nor $(COROSYNC_CFG_LIBS): they are
+# loaded with dlopen() where they are needed (src/pcmk/crmcommon.h,
+# src/cmd/xml_load.h, src/run/corosync_load.h).
+src_faultmon_LDADD = src/libfaultmon.la
 
 # The headers are the project's own: nothing installs them, since no library
 # is installed.

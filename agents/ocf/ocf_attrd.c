@@ -59,12 +59,21 @@ stop_keeps_reason(const struct fm_ocf *ocf)
     return keep;
 }
 
+/* The reason attribute deleted, in the detached process. */
+static void
+delete_reason(void *arg)
+{
+    const struct fm_ocf *ocf = arg;
+    char name[FM_RESOURCE_NAME_MAX + 32];
+
+    snprintf(name, sizeof(name), "faultmon-%s-reason", ocf->resource);
+    fm_ocf_attrd(ocf, name, NULL);
+}
+
 void
 fm_ocf_stop_attributes(const struct fm_ocf *ocf)
 {
     const char *node = getenv("OCF_RESKEY_CRM_meta_on_node");
-    char name[FM_RESOURCE_NAME_MAX + 32];
-    int where = 0;
 
     fm_ocf_policy_clear(ocf);
     fm_ocf_stay_clear(ocf, NULL);
@@ -79,15 +88,7 @@ fm_ocf_stop_attributes(const struct fm_ocf *ocf)
                    "(pcs resource cleanup removes it)");
         return;
     }
-    snprintf(name, sizeof(name), "faultmon-%s-reason", ocf->resource);
     /* Not waited for: a frozen attrd must not hold up the stop (its 5 s
      * were on the way to a failover or a restart). */
-    where = fm_ocf_detach();
-    if (where == 0) {
-        return;
-    }
-    fm_ocf_attrd(ocf, name, NULL);
-    if (where == 1) {
-        _exit(0);
-    }
+    fm_ocf_detached(delete_reason, (void *) ocf);
 }

@@ -103,6 +103,16 @@ cib_query_status(const char *xpath, char *out, size_t out_len)
  * resource-stickiness 0, a constraint removed is a transition that may move
  * the resource it kept (tests/cluster/restart-inplace-3node.sh).
  */
+/* cibadmin run with its argument vector, in the detached process: what it
+ * says is not read (105: no constraint, the common case). */
+static void
+run_cibadmin(void *arg)
+{
+    char out[512];
+
+    (void) fm_ocf_run(arg, out, sizeof(out), NULL, 2000);
+}
+
 void
 fm_ocf_stay_clear(const struct fm_ocf *ocf, const char *rsc_id)
 {
@@ -113,11 +123,9 @@ fm_ocf_stay_clear(const struct fm_ocf *ocf, const char *rsc_id)
     char xml[FM_RESOURCE_NAME_MAX + 64];
     char dir[FM_OCF_PATH_MAX];
     char cibadmin[FM_OCF_PATH_MAX + 16];
-    char out[512];
     char *argv[7];
     const char *slash = NULL;
     bool restarting = false;
-    int where = 0;
 
     if (st != NULL && ocf->have_state_dir && fm_state_read(ocf->state_dir, st, err, sizeof(err)) == 0) {
         restarting = (st->pending == FM_ACTION_RESTART);
@@ -152,14 +160,7 @@ fm_ocf_stay_clear(const struct fm_ocf *ocf, const char *rsc_id)
      * 2 s on the way to a failover (tests/cluster/frozen-daemons.sh).  The
      * constraint goes all the same, once the CIB answers, within its
      * bound; 105: there was none (the common case), nothing to say. */
-    where = fm_ocf_detach();
-    if (where == 0) {
-        return;
-    }
-    (void) fm_ocf_run(argv, out, sizeof(out), NULL, 2000);
-    if (where == 1) {
-        _exit(0);
-    }
+    fm_ocf_detached(run_cibadmin, argv);
 }
 
 static bool

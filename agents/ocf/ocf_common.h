@@ -208,14 +208,13 @@ int fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
                uint64_t timeout_ms);
 
 /*!
- * \brief Go on in a detached process the agent does not wait for (its own
- *        session, stdio on /dev/null, no other descriptors), which ends
- *        with _exit() when done: for cluster tools an action need not
- *        wait for.
- * \return 1 in that process, 0 in the agent, -1 when it could not be made
- *         (then the agent does the work itself)
+ * \brief Run \p fn(\p arg) in a detached process the agent does not wait
+ *        for (its own session, stdio on /dev/null, no other descriptors),
+ *        which ends with _exit() once \p fn returns: for cluster tools an
+ *        action need not wait for.  When no such process can be made, the
+ *        agent runs \p fn itself.
  */
-int fm_ocf_detach(void);
+void fm_ocf_detached(void (*fn)(void *arg), void *arg);
 
 /*!
  * \brief Start a program as a daemon: its own session, stdio on /dev/null,

@@ -163,9 +163,11 @@ unfold_seen_add(struct unfold_seen *seen, const char *name)
  * as configfile: Pacemaker and pcs check uniqueness only on a parameter set
  * by its name, so two resources could run one server), and not be given
  * twice with different values (an empty value by its name is unset; an
- * empty word is a value, so "rise= rise=3" is two). */
+ * empty word is a value, so "rise= rise=3" is two).  A word refused is not
+ * set, and \p why says why. */
 static int
-unfold_word(const char *metadata, const char *word, size_t index, struct unfold_seen *seen)
+unfold_word(const char *metadata, const char *word, size_t index, struct unfold_seen *seen, char *why,
+            size_t why_len)
 {
     const char *eq = strchr(word, '=');
     const char *now = NULL;
@@ -175,26 +177,29 @@ unfold_word(const char *metadata, const char *word, size_t index, struct unfold_
 
     /* Only the name is ever echoed: a value may hold a URI's password. */
     if (eq == NULL || eq == word || (size_t) (eq - word) >= sizeof(name)) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
-                           "advanced: word %zu is not NAME=VALUE (quote a value with blanks)", index);
+        snprintf(why, why_len, "advanced: word %zu is not NAME=VALUE (quote a value with blanks)", index);
+        return PCMK_OCF_NOT_CONFIGURED;
     }
     snprintf(name, sizeof(name), "%.*s", (int) (eq - word), word);
     snprintf(tag, sizeof(tag), "<parameter name=\"%s\"", name);
     at = strstr(metadata, tag);
     if (strcmp(name, FM_OCF_FOLD_PARAM) == 0 || at == NULL) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED, "advanced: '%s' is not a parameter of this agent", name);
+        snprintf(why, why_len, "advanced: '%s' is not a parameter of this agent", name);
+        return PCMK_OCF_NOT_CONFIGURED;
     }
     if (param_unique(at)) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
-                           "advanced: %s names the resource (unique): set it by its name", name);
+        snprintf(why, why_len, "advanced: %s names the resource (unique): set it by its name", name);
+        return PCMK_OCF_NOT_CONFIGURED;
     }
     now = fm_ocf_param(name);
     if (now != NULL && (now[0] != '\0' || unfold_seen(seen, name)) && strcmp(now, eq + 1) != 0) {
-        return fm_ocf_fail(PCMK_OCF_NOT_CONFIGURED,
-                           "%s is set twice with different values (as a parameter, or twice in advanced)", name);
+        snprintf(why, why_len, "%s is set twice with different values (as a parameter, or twice in advanced)",
+                 name);
+        return PCMK_OCF_NOT_CONFIGURED;
     }
     if (unfold_seen_add(seen, name) != 0 || fm_ocf_param_set(name, eq + 1) != 0) {
-        return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "advanced: cannot set %s: out of memory", name);
+        snprintf(why, why_len, "advanced: cannot set %s: out of memory", name);
+        return PCMK_OCF_UNKNOWN_ERROR;
     }
     return PCMK_OCF_OK;
 }
@@ -207,6 +212,7 @@ fm_ocf_unfold(const char *metadata)
     char **words = NULL;
     size_t n_words = 0;
     int rc = PCMK_OCF_OK;
+    char why[256] = "";
 
     if (text == NULL || text[0] == '\0') {
         return PCMK_OCF_OK;
@@ -219,10 +225,20 @@ fm_ocf_unfold(const char *metadata)
         default:
             return fm_ocf_fail(PCMK_OCF_UNKNOWN_ERROR, "advanced: out of memory");
     }
-    for (size_t i = 0; i < n_words && rc == PCMK_OCF_OK; i++) {
-        rc = unfold_word(metadata, words[i], i + 1, &seen);
+    /* Every word, past a refused one: the action refuses (validate-all,
+     * start, monitor), but a stop goes on (agents/faultmon_ocf.c) and must
+     * act on every well-formed word, not only those before a typo.  The
+     * first refusal is the one said. */
+    for (size_t i = 0; i < n_words; i++) {
+        char word_why[256];
+        int word_rc = unfold_word(metadata, words[i], i + 1, &seen, word_why, sizeof(word_why));
+
+        if (word_rc != PCMK_OCF_OK && rc == PCMK_OCF_OK) {
+            rc = word_rc;
+            snprintf(why, sizeof(why), "%s", word_why);
+        }
     }
     free(seen.names);
     fm_words_free(words, n_words);
-    return rc;
+    return (rc == PCMK_OCF_OK)? rc : fm_ocf_fail(rc, "%s", why);
 }

@@ -222,8 +222,8 @@ fm_ocf_run(char *const argv[], char *out, size_t out_len, size_t *out_used,
  * the state directory stays the agent's).  The agent waits only for the
  * first fork, which exits at once; the grandchild is init's.
  */
-int
-fm_ocf_detach(void)
+static int
+ocf_detach(void)
 {
     pid_t child = fork();
     int status = 0;
@@ -248,6 +248,21 @@ fm_ocf_detach(void)
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     return 0;
+}
+
+void
+fm_ocf_detached(void (*fn)(void *arg), void *arg)
+{
+    int where = ocf_detach();
+
+    if (where == 0) {
+        return;
+    }
+    /* The detached process, or the agent itself when none could be made. */
+    fn(arg);
+    if (where == 1) {
+        _exit(0);
+    }
 }
 
 int

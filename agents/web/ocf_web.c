@@ -61,28 +61,26 @@ write_record(const struct fm_web *w)
     }
 }
 
-/*
- * After a restart faultmon asked for: make Pacemaker's fail-count the number
- * of restarts faultmon counts within Retry_interval.  The controller counts
- * a fail request once or twice, and keeps counting past the window.
- */
+/* What the detached process of sync_failcount() writes, read in the agent. */
+struct failcount_sync {
+    const struct fm_ocf *ocf;
+    unsigned asked;
+    unsigned restarts;
+};
+
 static void
-sync_failcount(const struct fm_ocf *ocf, const struct fm_run_state *prev)
+write_failcount(void *arg)
 {
+    const struct failcount_sync *fs = arg;
+    const struct fm_ocf *ocf = fs->ocf;
     char name[FM_RESOURCE_NAME_MAX + 64];
     char value[32];
     char id[FM_RESOURCE_NAME_MAX];
-    unsigned asked = fm_recovery_asked_count(ocf->state_dir);
-    unsigned restarts = prev->restarts_in_window;
+    unsigned asked = fs->asked;
+    unsigned restarts = fs->restarts;
     uint64_t interval_ms = 0;
     uint64_t timeout_ms = 0;
-    /* Not waited for: with attrd or the CIB frozen its calls (5 s each)
-     * came before httpd was started again (tests/cluster/frozen-daemons.sh). */
-    int where = fm_ocf_detach();
 
-    if (where == 0) {
-        return;
-    }
     snprintf(id, sizeof(id), "%s", ocf->resource);
     if (asked > restarts) {
         asked = restarts;
@@ -96,9 +94,25 @@ sync_failcount(const struct fm_ocf *ocf, const struct fm_run_state *prev)
         fm_ocf_attrd(ocf, name, (restarts > asked)? value : NULL);
     }
     fm_ocf_log(LOG_INFO, "fail-count set to the %u restart(s) faultmon counts within Retry_interval", restarts);
-    if (where == 1) {
-        _exit(0);
-    }
+}
+
+/*
+ * After a restart faultmon asked for: make Pacemaker's fail-count the number
+ * of restarts faultmon counts within Retry_interval.  The controller counts
+ * a fail request once or twice, and keeps counting past the window.
+ */
+static void
+sync_failcount(const struct fm_ocf *ocf, const struct fm_run_state *prev)
+{
+    struct failcount_sync fs = {
+        .ocf = ocf,
+        .asked = fm_recovery_asked_count(ocf->state_dir),
+        .restarts = prev->restarts_in_window,
+    };
+
+    /* Not waited for: with attrd or the CIB frozen its calls (5 s each)
+     * came before httpd was started again (tests/cluster/frozen-daemons.sh). */
+    fm_ocf_detached(write_failcount, &fs);
 }
 
 /* A start is refused where faultmon decided to fail over, or while the

@@ -22,7 +22,8 @@
  *        \p out, no descriptor of the caller's and no signal mask left.
  *
  * \param[in]  argv        the argument vector, NULL-terminated
- * \param[in]  timeout_ms  deadline; the program is killed (SIGKILL) then
+ * \param[in]  timeout_ms  deadline; the program is killed (SIGKILL) then,
+ *                         with what it forked (its own process group)
  * \param[out] out         when not NULL, its output, NUL-terminated (or why
  *                         it could not be run, or ran out of time)
  * \param[in]  out_len     size of \p out
@@ -64,6 +65,14 @@ void fm_spawn_child_reset(void);
 /*! \brief fm_spawn_run() with the environment \p envp instead of the current one. */
 int fm_spawn_run_env(char *const argv[], char *const envp[], uint64_t timeout_ms, char *out,
                      size_t out_len, size_t *out_size);
+
+/*!
+ * \brief Kill (SIGKILL) a child the caller started and has not reaped: the
+ *        process group fm_spawn_start() made for it, with what it forked,
+ *        or only the child when it leads no group (a plain fork()).
+ *        Nothing when \p pid is 0, 1 or negative.
+ */
+void fm_spawn_kill(pid_t pid);
 
 /*!
  * \brief Start \p argv[0] as fm_spawn_run() does, without waiting: for an

@@ -44,6 +44,7 @@
 #include <faultmon/pcmk.h>
 
 #include "crmcommon.h"
+#include "xml_attr.h"
 
 static const char *
 env_or_null(const char *name)
@@ -121,31 +122,18 @@ find_element(xmlNode *xml, const char *name)
     return NULL;
 }
 
-/* An attribute's value, or NULL, read from libxml2's tree itself: Pacemaker
- * 3.0.2 deprecated crm_element_value(), and a build with
- * PCMK_ALLOW_DEPRECATED=0 (.ci/run's pcmk3 tier) no longer declares it; and
- * a libxml2 call would link libxml2 into the loop (crmcommon.h says why
- * not). */
-static const char *
-attr_value(const xmlNode *node, const char *name)
-{
-    for (const xmlAttr *a = (node != NULL)? node->properties : NULL; a != NULL; a = a->next) {
-        if (a->name != NULL && strcmp((const char *) a->name, name) == 0) {
-            return (a->children != NULL)? (const char *) a->children->content : NULL;
-        }
-    }
-    return NULL;
-}
-
 /* The acknowledgement of a fail request: the operation it made, whose
  * status is "done" (0) when the failure was recorded. */
 static void
 note_fail_ack(struct controller_answer *answer, xmlNode *node_state)
 {
     xmlNode *op = find_element(node_state, "lrm_rsc_op");
-    const char *status = attr_value(op, "op-status");
-    const char *reason = attr_value(op, "exit-reason");
-    const char *rc = attr_value(op, "rc-code");
+    char status_buf[32];
+    char reason_buf[sizeof(answer->refusal)];
+    char rc_buf[32];
+    const char *status = fm_xml_attr_value(op, "op-status", status_buf, sizeof(status_buf));
+    const char *reason = fm_xml_attr_value(op, "exit-reason", reason_buf, sizeof(reason_buf));
+    const char *rc = fm_xml_attr_value(op, "rc-code", rc_buf, sizeof(rc_buf));
 
     answer->fail_acked = true;
     if (status != NULL && strcmp(status, "0") != 0) {

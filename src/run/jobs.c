@@ -177,7 +177,7 @@ on_jobs_timer(void *data)
         acted = false;
         for (struct fm_run_job *job = js->head; job != NULL; job = job->next) {
             if (!job->reported && now_us >= job->end_us) {
-                kill(job->pid, SIGKILL);
+                fm_spawn_kill(job->pid);
                 job_unwatch(js, &job->out_fd);
                 job_report(js, job, FM_RUN_JOB_TIMEOUT);
                 job_try_reap(js, job);
@@ -357,7 +357,7 @@ fm_run_jobs_cancel(struct fm_run_jobs *js, struct fm_run_job *job)
     if (job == NULL || job->reported) {
         return;
     }
-    kill(job->pid, SIGKILL);
+    fm_spawn_kill(job->pid);
     job_unwatch(js, &job->out_fd);
     job_report(js, job, FM_RUN_JOB_CANCELLED);
     if (!job_try_reap(js, job)) {
@@ -403,7 +403,7 @@ fm_run_jobs_fini(struct fm_run_jobs *js)
         struct fm_run_job *job = js->head;
 
         job->reported = true;
-        kill(job->pid, SIGKILL);
+        fm_spawn_kill(job->pid);
         while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {
             continue;
         }

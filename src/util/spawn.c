@@ -41,13 +41,19 @@ fm_spawn_child_reset(void)
     }
 }
 
-/* In the child: stdin from /dev/null, stdout and stderr into the pipe, no
- * signal blocked or ignored by the parent, no descriptor of the parent's
- * (the loop's lock) left open in the program. */
+/* In the child: its own process group (what it forks can be killed with it
+ * at the deadline: fm_spawn_kill()), stdin from /dev/null, stdout and
+ * stderr into the pipe, no signal blocked or ignored by the parent, no
+ * descriptor of the parent's (the loop's lock) left open in the program.
+ * No program run here reads the terminal (stdin is /dev/null, the output a
+ * pipe), so leaving the terminal's foreground group costs none of them. */
 static void __attribute__((noreturn))
 spawn_exec(char *const argv[], char *const envp[], int out_fd)
 {
-    int null_fd = open("/dev/null", O_RDONLY);
+    int null_fd = -1;
+
+    (void) setpgid(0, 0);
+    null_fd = open("/dev/null", O_RDONLY);
 
     if (null_fd >= 0) {
         dup2(null_fd, STDIN_FILENO);
@@ -138,6 +144,23 @@ spawn_collect(struct spawn_run *r, uint64_t end_us)
     }
 }
 
+void
+fm_spawn_kill(pid_t pid)
+{
+    /* Never 0 or -1 (the caller's group, every process), and a group only
+     * where pid leads one: a child started here, unreaped, so its PID and
+     * its group's ID cannot have been reused.  A child forked otherwise
+     * (the loop's forked jobs) is in its parent's group: it alone. */
+    if (pid <= 1) {
+        return;
+    }
+    if (getpgid(pid) == pid) {
+        kill(-pid, SIGKILL);
+    } else {
+        kill(pid, SIGKILL);
+    }
+}
+
 int
 fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_fd)
 {
@@ -157,6 +180,10 @@ fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_fd)
         close(pipefd[0]);
         return rc;
     }
+    /* The child does the same: whichever runs first, the group exists
+     * before the caller may kill it (EACCES once the child has exec'd:
+     * it made the group itself). */
+    (void) setpgid(*pid, *pid);
     /* The caller reads it from its event loop, which must never block. */
     fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
     *out_fd = pipefd[0];
@@ -203,7 +230,8 @@ fm_spawn_run_capture(char *const argv[], char *const envp[], uint64_t timeout_ms
         close(r.fd);
     }
     if (r.pid > 0 && !r.exited) {
-        kill(r.pid, SIGKILL);
+        /* Its group: a grandchild (a script's) may hold the pipe. */
+        fm_spawn_kill(r.pid);
         while (waitpid(r.pid, &r.status, 0) < 0 && errno == EINTR) {
             continue;
         }

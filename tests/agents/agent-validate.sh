@@ -20,7 +20,7 @@ tap_watchdog 120
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 67
+plan 69
 
 fa_params
 fa_agent apache validate-all
@@ -440,5 +440,15 @@ export OCF_RESKEY_rise=3 OCF_RESKEY_advanced="rise=2"
 fa_agent apache validate-all
 fa_check_rc_reason "advanced: a name also set by name with another value is 6" 6 "rise is set twice"
 unset OCF_RESKEY_advanced OCF_RESKEY_rise
+# A stop goes on past a typo in advanced and gets every well-formed word,
+# those after the typo too: httpd after it reaches the stop (which logs
+# that it is not there, after the typo's exit reason), and the stop is 0.
+: >"$FA_TMP/typo.log"
+export OCF_RESKEY_advanced="no_such=1 httpd=/nonexistent/faultmon-httpd"
+HA_LOGFILE=$FA_TMP/typo.log fa_agent apache stop
+fa_check_rc "stop with a typo in advanced: 0" 0
+like "$(cat "$FA_TMP/typo.log")" "httpd '/nonexistent/faultmon-httpd' is not an executable" \
+    "stop with a typo in advanced: the word after the typo reaches the stop"
+unset OCF_RESKEY_advanced
 
 tap_done

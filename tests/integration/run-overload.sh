@@ -26,81 +26,18 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 . "$FM_TEST_LIB/probe.sh"
 # shellcheck source=tests/lib/webserver.sh
 . "$FM_TEST_LIB/webserver.sh"
+# shellcheck source=tests/lib/overload-apache.sh
+. "$FM_TEST_LIB/overload-apache.sh"
 
-APACHE=${WS_APACHE:-/usr/sbin/apache2}
-MODULES=${WS_APACHE_MODULES:-/usr/lib/apache2/modules}
-AB=${AB:-/usr/bin/ab}
-if [ ! -x "$APACHE" ] || [ ! -f "$MODULES/mod_mpm_prefork.so" ] || [ ! -f "$MODULES/mod_status.so" ]; then
-    echo "1..0 # SKIP Apache with prefork and mod_status not installed (apt-get install apache2)"
-    exit 0
-fi
-if [ ! -x "$AB" ]; then
-    echo "1..0 # SKIP ab not installed (apt-get install apache2-utils)"
-    exit 0
-fi
+ov_require
 tap_watchdog 120
 fm_require_faultmon
 trap fm_cleanup_run EXIT
 plan 11
 
-dir=$FM_TMP/apache
-mkdir -p "$dir/run" "$dir/htdocs" "$dir/cgi-bin"
-chmod 755 "$FM_TMP" "$dir"
-echo ok >"$dir/htdocs/health"
-printf '#!/bin/sh\nsleep 1\nprintf "Content-Type: text/plain\\r\\n\\r\\nslow\\n"\n' >"$dir/cgi-bin/slow"
-chmod -R a+rX "$dir/htdocs" "$dir/cgi-bin"
-chmod 755 "$dir/cgi-bin/slow"
-port=$(fm_free_port 0) || bail_out "no free port"
-user_lines=
-[ "$(id -u)" = 0 ] && user_lines=$'User www-data\nGroup www-data'
-cat >"$dir/apache.conf" <<CONF
-ServerRoot $dir
-ServerName localhost
-PidFile $dir/run/apache.pid
-DefaultRuntimeDir $dir/run
-ErrorLog $dir/error.log
-LogLevel warn
-LoadModule mpm_prefork_module $MODULES/mod_mpm_prefork.so
-LoadModule authz_core_module $MODULES/mod_authz_core.so
-LoadModule status_module $MODULES/mod_status.so
-LoadModule cgi_module $MODULES/mod_cgi.so
-LoadModule alias_module $MODULES/mod_alias.so
-LoadModule mime_module $MODULES/mod_mime.so
-$user_lines
-Listen 127.0.0.1:$port
-StartServers 4
-MinSpareServers 1
-MaxSpareServers 4
-ServerLimit 4
-MaxRequestWorkers 4
-ListenBacklog 64
-Timeout 30
-TypesConfig /dev/null
-DocumentRoot $dir/htdocs
-<Directory />
-    Require all granted
-</Directory>
-ScriptAlias /cgi-bin/ $dir/cgi-bin/
-<Location /server-status>
-    SetHandler server-status
-</Location>
-CONF
-# In a session of its own: prefork signals its whole process group when it stops.
-setsid "$APACHE" -f "$dir/apache.conf" -DFOREGROUND >"$dir/stdout.log" 2>&1 </dev/null &
-apache=$!
-fm_cleanup_add "kill -CONT $apache 2>/dev/null; kill -TERM $apache 2>/dev/null; wait $apache 2>/dev/null"
-fm_wait_port 127.0.0.1 "$port" 10 || { diag_file "$dir/error.log" "$dir/stdout.log"; bail_out "Apache did not start"; }
-
-export FAULTMON_STATE_DIR=$FM_TMP/state
-log=$FM_TMP/loop.err
-"$FAULTMON" run busy --no-env -v --no-pacemaker --param "Monitor_Uri_List=http://127.0.0.1:$port/health" \
-    --param Thorough_probe_interval=1s --param Probe_timeout=1s --param Retry_count=1 \
-    --param "overload_status_url=http://127.0.0.1:$port/server-status?auto" 2>"$log" &
-loop=$!
-fm_cleanup_add "kill -TERM $loop 2>/dev/null; wait $loop 2>/dev/null"
-wait_log() { fm_wait_log "$log" "$1" "$2" "$loop"; }
-wait_log 'monitoring 1 target' 10
-ok_if $? "the loop started against a healthy Apache"
+ov_apache_start
+port=$OV_PORT
+ov_loop_start busy
 
 # Every worker busy: 8 clients on 4 workers, each request a second.
 "$AB" -q -s 60 -t 10 -n 100000 -c 8 "http://127.0.0.1:$port/cgi-bin/slow" >"$FM_TMP/ab.out" 2>&1 &
@@ -119,7 +56,7 @@ HEARTBEAT=${OCF_ROOT:-/usr/lib/ocf}/resource.d/heartbeat/apache
 heartbeat_monitor() {
     local t0 rc
     t0=$(fm_now_ms)
-    OCF_ROOT=${OCF_ROOT:-/usr/lib/ocf} OCF_RESOURCE_INSTANCE=busy OCF_RESKEY_configfile=$dir/apache.conf \
+    OCF_ROOT=${OCF_ROOT:-/usr/lib/ocf} OCF_RESOURCE_INSTANCE=busy OCF_RESKEY_configfile=$OV_DIR/apache.conf \
         OCF_RESKEY_httpd=$APACHE OCF_RESKEY_statusurl="http://127.0.0.1:$port/server-status" \
         OCF_RESKEY_CRM_meta_timeout=10000 timeout -s KILL 10 "$HEARTBEAT" monitor >"$FM_TMP/hb.out" 2>&1
     rc=$?
@@ -148,11 +85,7 @@ ok_if $? "ab served real traffic meanwhile" || diag_file "$FM_TMP/ab.out"
 
 # The same server, stopped: no status page, the normal rules.
 sleep 4
-children=$(ps -o pid= --ppid "$apache")
-kill -STOP "$apache"
-for c in $children; do
-    kill -STOP "$c"
-done
+ov_apache_freeze
 wait_log 'action restart' 15
 ok_if $? "the same server SIGSTOPped: restarted (no status page, no excuse)"
 if [ -x "$HEARTBEAT" ]; then
@@ -168,7 +101,4 @@ else
 fi
 ! grep 'action restart' "$log" | grep -q 'overloaded'
 ok_if $? "the restart does not claim overload"
-for c in $children; do
-    kill -CONT "$c"
-done
-kill -CONT "$apache"
+ov_apache_thaw

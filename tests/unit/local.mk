@@ -56,6 +56,7 @@ FM_UNIT_TESTS = \
 	tests/unit/test_run_stay \
 	tests/unit/test_corosync_links \
 	tests/unit/test_spawn \
+	tests/unit/test_xml_attr \
 	tests/unit/test_tls_session
 check_PROGRAMS += $(FM_UNIT_TESTS)
 TESTS += $(FM_UNIT_TESTS)
@@ -212,6 +213,10 @@ tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c src/cmd/cmd_migrate_
 tests_unit_test_migrate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/cmd
 tests_unit_test_migrate_CFLAGS = $(FM_UNIT_CFLAGS) $(LIBXML2_CFLAGS)
 tests_unit_test_migrate_LDADD = $(FM_UNIT_LDADD) $(LIBXML2_LIBS)
+tests_unit_test_xml_attr_SOURCES = tests/unit/test_xml_attr.c
+tests_unit_test_xml_attr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/pcmk
+tests_unit_test_xml_attr_CFLAGS = $(FM_UNIT_CFLAGS) $(LIBXML2_CFLAGS)
+tests_unit_test_xml_attr_LDADD = $(FM_UNIT_LDADD) $(LIBXML2_LIBS)
 tests_unit_test_run_stay_SOURCES = tests/unit/test_run_stay.c src/run/stay.c
 tests_unit_test_run_stay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/run -DFM_ATTRD_UPDATER='"$(ATTRD_UPDATER)"'
 tests_unit_test_run_stay_CFLAGS = $(FM_UNIT_CFLAGS) $(PACEMAKER_CFLAGS)

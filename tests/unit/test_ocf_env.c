@@ -173,6 +173,25 @@ test_unfold(void **state)
     unfold_reset();
 }
 
+/* A word refused (a typo) refuses the action, but every well-formed word,
+ * before it and after it, is set all the same: a stop goes on whatever
+ * the parameters say (agents/faultmon_ocf.c) and must act on all of them,
+ * while what is refused is never set. */
+static void
+test_unfold_past_a_typo(void **state)
+{
+    (void) state;
+    unfold_reset();
+    fm_ocf_param_set("advanced", "rise=3 bogus=1 http_headers='X-A: 1' configfile=/other.conf Port_list=a:80");
+    assert_int_equal(fm_ocf_unfold(unfold_metadata), PCMK_OCF_NOT_CONFIGURED);
+    assert_string_equal(fm_ocf_param("rise"), "3");
+    assert_string_equal(fm_ocf_param("http_headers"), "X-A: 1");
+    assert_string_equal(fm_ocf_param("Port_list"), "a:80");
+    assert_null(fm_ocf_param("bogus"));
+    assert_null(fm_ocf_param("configfile"));
+    unfold_reset();
+}
+
 int
 main(void)
 {
@@ -181,6 +200,7 @@ main(void)
         cmocka_unit_test(test_param_or),
         cmocka_unit_test(test_init),
         cmocka_unit_test(test_unfold),
+        cmocka_unit_test(test_unfold_past_a_typo),
     };
 
     return cmocka_run_group_tests_name("ocf_env", tests, NULL, NULL);

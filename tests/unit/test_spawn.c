@@ -5,6 +5,7 @@
  * an output past the buffer (read to its end, counted, cut), a NUL in it,
  * the exit status, a signal, a program that is not there, and the deadline;
  * the agents' contract (the output kept at the deadline, the kept count),
+ * a grandchild killed with the program at the deadline (its process group),
  * a program that daemonizes, signals the caller ignores, and a descriptor
  * of the caller's (opened without O_CLOEXEC) that the program never sees.
  */
@@ -13,6 +14,7 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +118,57 @@ test_deadline_kills(void **state)
     }
 }
 
+/* Whether process \p pid is gone (or a zombie), within 2 s. */
+static bool
+gone_soon(long pid)
+{
+    char path[64];
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    for (int i = 0; i < 200; i++) {
+        FILE *stat = fopen(path, "r");
+        char text[256] = "";
+        const char *paren = NULL;
+
+        if (stat == NULL) {
+            return true;
+        }
+        if (fgets(text, sizeof(text), stat) == NULL) {
+            text[0] = '\0';
+        }
+        fclose(stat);
+        paren = strrchr(text, ')');
+        /* A zombie, or a new process of that number that is not sleep. */
+        if (paren == NULL || paren[2] == 'Z' || strstr(text, "(sleep)") == NULL) {
+            return true;
+        }
+        usleep(10000);
+    }
+    return false;
+}
+
+/* A tool that forks (a shell script's stand-in): its grandchild holds the
+ * pipe and sleeps.  At the deadline the runner kills the process group it
+ * made for the program, so the grandchild goes too, and the runner returns
+ * at the deadline, not when the grandchild would have ended. */
+static void
+test_deadline_kills_grandchild(void **state)
+{
+    char *argv[] = { (char *) "/bin/sh", (char *) "-c", (char *) "sleep 30 & echo $!; wait", NULL };
+    char out[64];
+    uint64_t t0 = fm_now_us();
+    long grandchild = 0;
+
+    (void) state;
+    /* The output kept (the agents' flag): the grandchild's PID. */
+    assert_int_equal(fm_spawn_run_capture(argv, NULL, 300, FM_SPAWN_KEEP_OUTPUT, out, sizeof(out),
+                                          NULL, NULL), -1);
+    assert_true(fm_now_us() - t0 < 2000000u);
+    grandchild = atol(out);
+    assert_true(grandchild > 1);
+    assert_true(gone_soon(grandchild));
+}
+
 /* A program that leaves a daemon holding its output (apachectl start):
  * its exit ends the run, not the daemon's deadline. */
 static void
@@ -185,6 +238,7 @@ main(void)
         cmocka_unit_test(test_past_buffer),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_deadline_kills),
+        cmocka_unit_test(test_deadline_kills_grandchild),
         cmocka_unit_test(test_daemonizing_program),
         cmocka_unit_test(test_signals_reset),
         cmocka_unit_test(test_capture_counts),
