@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,17 +43,23 @@ fm_spawn_child_reset(void)
 }
 
 /* In the child: its own process group (what it forks can be killed with it
- * at the deadline: fm_spawn_kill()), stdin from /dev/null, stdout and
+ * at the deadline: fm_spawn_kill()), killed when the caller dies (its own
+ * group no longer shares the caller's fate: Pacemaker's executor kills an
+ * agent that overran its timeout by its process group, and the deadline
+ * dies with the caller), stdin from /dev/null, stdout and
  * stderr into the pipe, no signal blocked or ignored by the parent, no
  * descriptor of the parent's (the loop's lock) left open in the program.
  * No program run here reads the terminal (stdin is /dev/null, the output a
  * pipe), so leaving the terminal's foreground group costs none of them. */
 static void __attribute__((noreturn))
-spawn_exec(char *const argv[], char *const envp[], int out_fd)
+spawn_exec(char *const argv[], char *const envp[], int out_fd, pid_t parent)
 {
     int null_fd = -1;
 
     (void) setpgid(0, 0);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+        _exit(127);
+    }
     null_fd = open("/dev/null", O_RDONLY);
 
     if (null_fd >= 0) {
@@ -165,14 +172,16 @@ int
 fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_fd)
 {
     int pipefd[2] = { -1, -1 };
+    pid_t parent = 0;
     int rc = 0;
 
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         return errno;
     }
+    parent = getpid();
     *pid = fork();
     if (*pid == 0) {
-        spawn_exec(argv, (envp != NULL)? envp : environ, pipefd[1]);
+        spawn_exec(argv, (envp != NULL)? envp : environ, pipefd[1], parent);
     }
     rc = errno;
     close(pipefd[1]);
