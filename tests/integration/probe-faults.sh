@@ -83,7 +83,7 @@ fault_case() {
     check_verdict_time "$name" "$timing"
 }
 
-plan 148
+plan 150
 
 # Step 2 of the seed: HTTP/1.0 HEAD to each address and port.
 fault_case "refused connect" 2 complete connect connect-failed fast -- "$(url http refuse)"
