@@ -127,7 +127,7 @@ fm_probe_regex_compile(const char *regex, regex_t *out, char **text_out, char *e
  * Compile \p regex and put it in place of the regex a setter owns (\p re,
  * valid while *\p have, and its text): the old one is freed only once the
  * new one compiled, so that a refused pattern keeps the last good one.
- * With \p linear, also the linear-time search of a plain pattern
+ * With \p linear, also the linear-time search of the pattern when an automaton decides it
  * (regex_linear.h), *\p have_linear saying whether there is one.
  */
 static int
