@@ -20,7 +20,8 @@
  * what an automaton cannot do or what is not worth the risk of answering
  * differently: back-references (which the guard refuses anyway), collating
  * elements and equivalence classes ("[[.x.]]", "[[=x=]]"), bytes beyond
- * ASCII in the pattern, an unmatched ")", any pattern when the process's
+ * ASCII in the pattern, an unmatched ")", an anchor under a repetition
+ * ("(a|a$b)+$", which glibc answers wrongly), any pattern when the process's
  * locale is not C or POSIX (ranges, classes and "." then depend on it), and
  * a pattern that expands to more than FM_REGEX_LINEAR_MAX_STATES states
  * (below the guard's bound, so that a search stays within milliseconds).
