@@ -46,6 +46,7 @@ struct fm_regex_nfa {
      * to the next of them while nothing is live. */
     bool can_skip;
     struct fm_rl_set first;
+    int first_byte;         /* the one byte in first (memchr() finds it), or -1 */
     /* A search's working memory, made with the automaton so that a search
      * cannot fail for want of it (one search at a time: the loop is one
      * thread). */
@@ -156,6 +157,15 @@ find_first(struct fm_regex_nfa *nfa)
     }
     free(stack);
     free(seen);
+    nfa->first_byte = -1;
+    if (__builtin_popcountll(nfa->first.bits[0]) + __builtin_popcountll(nfa->first.bits[1])
+        + __builtin_popcountll(nfa->first.bits[2]) + __builtin_popcountll(nfa->first.bits[3]) == 1) {
+        for (int c = 0; c < 256; c++) {
+            if (fm_rl_set_has(&nfa->first, (unsigned char) c)) {
+                nfa->first_byte = c;
+            }
+        }
+    }
 }
 
 /* Whether the process reads patterns as the C locale does: the one faultmon
@@ -324,6 +334,11 @@ add_live(struct search *sr, int s, size_t i)
 static size_t
 skip(const struct search *sr, size_t i)
 {
+    if (sr->nfa->first_byte >= 0 && i < sr->len) {
+        const unsigned char *at = memchr(sr->s + i, sr->nfa->first_byte, sr->len - i);
+
+        return (at != NULL)? (size_t) (at - sr->s) : sr->len;
+    }
     while (i < sr->len && !fm_rl_set_has(&sr->nfa->first, sr->s[i])) {
         i++;
     }
