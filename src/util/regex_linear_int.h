@@ -3,6 +3,9 @@
  * faultmon: what the two halves of the linear-time search share: the
  * pattern's syntax tree (regex_linear_parse.c reads it) and the automaton
  * built from it (regex_linear.c).
+ *
+ * No .c of its name: the interface between regex_linear_parse.c and
+ * regex_linear.c.
  */
 #ifndef FAULTMON_REGEX_LINEAR_INT_H
 #define FAULTMON_REGEX_LINEAR_INT_H
