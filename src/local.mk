@@ -49,6 +49,8 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/regex_guard.c \
 	src/util/spawn.c \
 	src/util/regex_linear.c \
+	src/util/regex_linear_int.h \
+	src/util/regex_linear_parse.c \
 	src/util/text.c \
 	src/util/words.c
 

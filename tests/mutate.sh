@@ -54,6 +54,7 @@ tests_for() {
         src/core/state.c) echo test_state test_state_forget test_state_metrics ;;
         src/probe/http_judge.c) echo test_http_judge test_http ;;
         src/util/regex_guard.c) echo test_regex_guard test_regex_linear ;;
+        src/util/regex_linear_parse.c) echo test_regex_linear test_probe_opts ;;
         *)
             if [ -f "$top/tests/unit/test_$base.c" ]; then
                 echo "test_$base"

@@ -31,7 +31,7 @@ struct fm_probe_opts {
     bool have_receive;
     regex_t receive;                /* matched against the start of the body */
     char *receive_text;
-    /* The receive regex when it is plain enough to be searched in linear
+    /* The receive regex when an automaton decides it, searched in linear
      * time here, without the child process regexec() needs (see
      * regex_linear.h); set with it by fm_probe_opts_set_receive(). */
     bool have_receive_linear;
@@ -72,13 +72,13 @@ struct fm_probe_opts {
     bool have_expect;
     regex_t expect;                 /* expect_regex: tcp:// and udp:// replies */
     char *expect_text;
-    /* The expect regex searched here when plain, as receive_linear: a read
+    /* The expect regex searched here as receive_linear is: a read
      * of a tcp:// reply is matched after every read, a fork each before;
      * set with it by fm_probe_opts_set_expect_regex(). */
     bool have_expect_linear;
     struct fm_regex_linear expect_linear;
     /* The maintenance regex, as the two above: asked of every reply that
-     * passed, so a fork per cycle when it was not plain. */
+     * passed, so a fork per cycle when regexec() needed its child. */
     bool have_maintenance_linear;
     struct fm_regex_linear maintenance_linear;
     /* access_log*: the passive signal of the server's own traffic (a

@@ -1,20 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultmon: a search in linear time for the plainest receive patterns.
+ * faultmon: a search in linear time for the receive patterns administrators
+ * write.
  *
  * glibc's regexec() can take seconds on a subject the server chooses and
  * cannot be interrupted, so the probe runs it in a child process killed at
  * the deadline: a fork per match, the largest fixed cost of a probe cycle.
- * Most receive patterns (the agents' default testregex "</ *html *>",
- * case-folded as "</ *[Hh][Tt][Mm][Ll] *>") are a sequence of single
- * characters and bracket lists under "*", "+" or "?": a language that an
- * automaton of a few states decides in one pass, in time bounded by the
- * subject's length times the pattern's.  fm_regex_linear_compile() accepts
- * only such a pattern, written so that it means the same under every locale
- * and under REG_NEWLINE (ASCII literals and lists of ASCII literals: no ".",
- * no anchor, no negated list, no range, no class, no interval, no group, no
- * alternative, no backslash sequence but an escaped metacharacter); any
- * other pattern is left to regexec() as before.  Libc only.
+ * An automaton decides the same question in one pass, in time bounded by
+ * the subject's length times the pattern's size, so every pattern it can
+ * express is searched here instead: POSIX ERE with alternation, groups,
+ * "*", "+", "?", "{m}", "{m,}", "{m,n}", "^" and "$" (at each line:
+ * REG_NEWLINE), ".", bracket expressions with ranges and "[:class:]", escaped
+ * metacharacters, and glibc's "\w", "\W", "\s", "\S", "\b", "\B", "\<",
+ * "\>", "\`" and "\'".  The answer is the one regexec() gives for the pattern
+ * compiled with REG_EXTENDED | REG_NOSUB | REG_NEWLINE in the C locale, the
+ * locale faultmon runs in (it never calls setlocale()).
+ *
+ * fm_regex_linear_compile() declines, and regexec() in its child keeps, only
+ * what an automaton cannot do or what is not worth the risk of answering
+ * differently: back-references (which the guard refuses anyway), collating
+ * elements and equivalence classes ("[[.x.]]", "[[=x=]]"), bytes beyond
+ * ASCII in the pattern, an unmatched ")", an anchor under a repetition
+ * ("(a|a$b)+$", which glibc answers wrongly), any pattern when the process's
+ * locale is not C or POSIX (ranges, classes and "." then depend on it), and
+ * a pattern that expands to more than FM_REGEX_LINEAR_MAX_STATES states
+ * (below the guard's bound, so that a search stays within milliseconds).
+ * Libc only.
  */
 #ifndef FAULTMON_REGEX_LINEAR_H
 #define FAULTMON_REGEX_LINEAR_H
@@ -23,31 +34,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Most items (atoms with their repetition) in an accepted pattern: the
- * automaton's states are the bits of a 64-bit word. */
-#define FM_REGEX_LINEAR_MAX_ITEMS 63
+/* Most automaton states of a pattern searched here: a search costs at most
+ * this many steps per byte of the subject (a 64 KiB window, 2048 states:
+ * about 0.1 s in the worst case, microseconds for the usual pattern). */
+#define FM_REGEX_LINEAR_MAX_STATES 2048
 
-struct fm_regex_linear_item {
-    uint64_t set[2];                /* the ASCII bytes the atom matches */
-    bool optional;                  /* "?" or "*": may match nothing */
-    bool repeat;                    /* "*" or "+": may match again */
-};
+struct fm_regex_nfa;
 
-/* A compiled pattern; plain data, may be copied. */
+/* A compiled pattern: owns its automaton (fm_regex_linear_free()); a copy
+ * of the struct shares it, as a copy of a regex_t does. */
 struct fm_regex_linear {
-    size_t n_items;
-    int first_byte;                 /* the one byte item 0 matches, or -1 */
-    struct fm_regex_linear_item items[FM_REGEX_LINEAR_MAX_ITEMS];
+    struct fm_regex_nfa *nfa;
 };
 
 /*!
- * \brief Compile \p pattern (POSIX ERE) if it is in the plain subset.
+ * \brief Compile \p pattern (POSIX ERE) if an automaton decides it here.
  * \return true when \p prog now decides it: its search answers exactly as
  *         regexec() of the pattern compiled with REG_EXTENDED | REG_NOSUB |
- *         REG_NEWLINE would; false when the pattern is outside the subset
- *         (or not a valid ERE): use regexec()
+ *         REG_NEWLINE would; false (and \p prog holds nothing) when the
+ *         pattern is outside what this file does (or not a valid ERE): use
+ *         regexec()
  */
 bool fm_regex_linear_compile(const char *pattern, struct fm_regex_linear *prog);
+
+/*! \brief Free what \p prog holds (nothing after a failed compile). */
+void fm_regex_linear_free(struct fm_regex_linear *prog);
 
 /*!
  * \brief Whether \p prog matches anywhere in \p len bytes at \p data (which

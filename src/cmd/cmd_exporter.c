@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon exporter: serve the Prometheus metrics of every resource on this
- * node over HTTP, on libqb's main loop (one epoll, every socket
- * non-blocking).
+ * node over HTTP, on faultmon's own event loop (src/util/ev.c: one epoll
+ * set, every socket non-blocking, timers as timer fds in the same set).
  *
  * Deliberately small: GET (or HEAD) /metrics, and / a page linking it; one
  * request per connection (Connection: close).  Idle or slow clients must
@@ -22,19 +22,19 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <qb/qbloop.h>
-
 #include <faultmon/commands.h>
+#include <faultmon/ev.h>
 #include <faultmon/metrics.h>
 
 #define EXP_MAX_CLIENTS 512
@@ -67,15 +67,15 @@ struct exp_client {
 };
 
 struct exporter {
-    qb_loop_t *loop;
+    struct fm_ev ev;
     int listen_fd;
     bool accept_paused;
     struct exp_client *oldest, *newest;
     size_t n_clients;
     size_t max_clients;
     bool sweep_armed;
-    qb_loop_timer_handle sweep_timer;
-    qb_loop_timer_handle pause_timer;
+    int sweep_fd;                   /* timer fds, watched for the life of ev */
+    int pause_fd;
 };
 
 static uint64_t
@@ -92,7 +92,7 @@ client_close(struct exp_client *c)
 {
     struct exporter *ex = c->ex;
 
-    qb_loop_poll_del(ex->loop, c->fd);
+    fm_ev_unwatch(&ex->ev, c->fd);
     close(c->fd);
     if (c->prev != NULL) {
         c->prev->next = c->next;
@@ -123,25 +123,46 @@ drop_oldest_idle(struct exporter *ex)
     return false;
 }
 
-static void on_sweep(void *data);
+/* Arm the one-shot timer fd \p fd to fire in \p ms; false if it cannot be. */
+static bool
+timer_arm(int fd, unsigned ms)
+{
+    struct itimerspec its = {
+        .it_value = { .tv_sec = ms / 1000, .tv_nsec = (long) (ms % 1000) * 1000000 },
+    };
+
+    return timerfd_settime(fd, 0, &its, NULL) == 0;
+}
+
+/* Take a timer fd's expiry, so that it is no longer readable. */
+static void
+timer_take(int fd)
+{
+    uint64_t expirations = 0;
+
+    if (read(fd, &expirations, sizeof(expirations)) < 0) {
+        return;             /* EAGAIN: a timer re-armed since it fired */
+    }
+}
 
 static void
 sweep_arm(struct exporter *ex)
 {
     if (!ex->sweep_armed && ex->n_clients > 0) {
-        ex->sweep_armed = (qb_loop_timer_add(ex->loop, QB_LOOP_HIGH, EXP_SWEEP_MS * 1000000ull, ex,
-                                             on_sweep, &ex->sweep_timer) == 0);
+        ex->sweep_armed = timer_arm(ex->sweep_fd, EXP_SWEEP_MS);
     }
 }
 
 /* Close every client past its deadline. */
-static void
-on_sweep(void *data)
+static int32_t
+on_sweep(int32_t fd, int32_t revents, void *data)
 {
     struct exporter *ex = data;
     uint64_t now = now_ms();
     struct exp_client *next = NULL;
 
+    (void) revents;
+    timer_take(fd);
     ex->sweep_armed = false;
     for (struct exp_client *c = ex->oldest; c != NULL; c = next) {
         next = c->next;
@@ -150,6 +171,7 @@ on_sweep(void *data)
         }
     }
     sweep_arm(ex);
+    return 0;
 }
 
 /* Build the whole answer to \p what in c->out. */
@@ -236,7 +258,7 @@ client_read(struct exp_client *c)
     /* Unread request bytes would make close() send a reset that can
      * destroy the answer in flight: stop reading and only write. */
     shutdown(c->fd, SHUT_RD);
-    qb_loop_poll_mod(c->ex->loop, QB_LOOP_MED, c->fd, POLLOUT, c, on_client);
+    fm_ev_watch_mod(&c->ex->ev, c->fd, EPOLLOUT);
     return client_write(c);
 }
 
@@ -248,17 +270,13 @@ on_client(int32_t fd, int32_t revents, void *data)
 
     (void) fd;
     if (c->out != NULL) {
-        done = ((revents & (POLLERR | POLLHUP)) != 0 && (revents & POLLOUT) == 0)
+        done = ((revents & (EPOLLERR | EPOLLHUP)) != 0 && (revents & EPOLLOUT) == 0)
                || client_write(c);
     } else {
         done = client_read(c);
     }
     if (done) {
-        client_close(c);
-        /* Negative, as libqb's examples: the entry is gone (some libqb
-         * versions mark an entry active again after its dispatch unless
-         * told so, and never reuse its slot). */
-        return -1;
+        client_close(c);    /* unwatched: no later event of this wake-up reaches it */
     }
     return 0;
 }
@@ -275,7 +293,7 @@ client_add(struct exporter *ex, int cfd)
         return false;
     }
     c = calloc(1, sizeof(*c));
-    if (c == NULL || qb_loop_poll_add(ex->loop, QB_LOOP_MED, cfd, POLLIN, c, on_client) != 0) {
+    if (c == NULL || fm_ev_watch(&ex->ev, cfd, EPOLLIN, on_client, c) != 0) {
         free(c);
         close(cfd);
         return false;
@@ -298,13 +316,18 @@ client_add(struct exporter *ex, int cfd)
 
 static int32_t on_accept(int32_t fd, int32_t revents, void *data);
 
-static void
-on_accept_resume(void *data)
+static int32_t
+on_accept_resume(int32_t fd, int32_t revents, void *data)
 {
     struct exporter *ex = data;
 
-    ex->accept_paused = false;
-    qb_loop_poll_add(ex->loop, QB_LOOP_MED, ex->listen_fd, POLLIN, ex, on_accept);
+    (void) revents;
+    timer_take(fd);
+    if (ex->accept_paused) {
+        ex->accept_paused = false;
+        fm_ev_watch_mod(&ex->ev, ex->listen_fd, EPOLLIN);
+    }
+    return 0;
 }
 
 /* Out of descriptors: free one from an idle client, or stop accepting for
@@ -316,10 +339,12 @@ accept_out_of_fds(struct exporter *ex)
     if (drop_oldest_idle(ex)) {
         return true;
     }
-    qb_loop_poll_del(ex->loop, ex->listen_fd);
+    /* The listening socket stays in the set, waiting for nothing. */
+    if (!timer_arm(ex->pause_fd, EXP_ACCEPT_PAUSE_MS)) {
+        return true;        /* no pause to be had: go on accepting */
+    }
+    fm_ev_watch_mod(&ex->ev, ex->listen_fd, 0);
     ex->accept_paused = true;
-    qb_loop_timer_add(ex->loop, QB_LOOP_HIGH, EXP_ACCEPT_PAUSE_MS * 1000000ull, ex,
-                      on_accept_resume, &ex->pause_timer);
     return false;
 }
 
@@ -336,7 +361,7 @@ on_accept(int32_t fd, int32_t revents, void *data)
         if (cfd >= 0) {
             client_add(ex, cfd);
         } else if ((errno == EMFILE || errno == ENFILE) && !accept_out_of_fds(ex)) {
-            return -1;      /* its entry deleted: as on_client() */
+            return 0;       /* paused */
         } else if (errno != EINTR && errno != ECONNABORTED && errno != EMFILE && errno != ENFILE) {
             break;          /* EAGAIN: none left */
         }
@@ -348,12 +373,12 @@ static int32_t
 on_stop_signal(int32_t sig, void *data)
 {
     (void) sig;
-    qb_loop_stop(((struct exporter *) data)->loop);
+    fm_ev_stop(&((struct exporter *) data)->ev);
     return 0;
 }
 
 /* EXP_MAX_CLIENTS, or fewer when the descriptors allowed are fewer: some
- * are kept for the state files a scrape reads and for libqb. */
+ * are kept for the state files a scrape reads and for the loop's own. */
 static size_t
 max_clients(void)
 {
@@ -366,10 +391,41 @@ max_clients(void)
     return EXP_MAX_CLIENTS;
 }
 
+/* The loop's entries: the stop signals, the two timers, the listening
+ * socket.  \return 0 or an errno */
+static int
+exporter_watch(struct exporter *ex)
+{
+    int rc = fm_ev_init(&ex->ev);
+
+    ex->sweep_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    ex->pause_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (rc == 0 && (ex->sweep_fd < 0 || ex->pause_fd < 0)) {
+        rc = errno;
+    }
+    if (rc == 0) {
+        rc = fm_ev_signal(&ex->ev, SIGTERM, on_stop_signal, ex);
+    }
+    if (rc == 0) {
+        rc = fm_ev_signal(&ex->ev, SIGINT, on_stop_signal, ex);
+    }
+    if (rc == 0) {
+        rc = fm_ev_watch(&ex->ev, ex->sweep_fd, EPOLLIN, on_sweep, ex);
+    }
+    if (rc == 0) {
+        rc = fm_ev_watch(&ex->ev, ex->pause_fd, EPOLLIN, on_accept_resume, ex);
+    }
+    if (rc == 0) {
+        rc = fm_ev_watch(&ex->ev, ex->listen_fd, EPOLLIN, on_accept, ex);
+    }
+    return rc;
+}
+
 static int
 exporter_serve(int listen_fd)
 {
     struct exporter *ex = calloc(1, sizeof(*ex));
+    int rc = 0;
 
     if (ex == NULL) {
         close(listen_fd);
@@ -377,25 +433,27 @@ exporter_serve(int listen_fd)
     }
     ex->listen_fd = listen_fd;
     ex->max_clients = max_clients();
-    ex->loop = qb_loop_create();
-    qb_loop_signal_add(ex->loop, QB_LOOP_HIGH, SIGTERM, ex, on_stop_signal, NULL);
-    qb_loop_signal_add(ex->loop, QB_LOOP_HIGH, SIGINT, ex, on_stop_signal, NULL);
-    qb_loop_poll_add(ex->loop, QB_LOOP_MED, ex->listen_fd, POLLIN, ex, on_accept);
-    qb_loop_run(ex->loop);
+    ex->ev.epfd = -1;
+    rc = exporter_watch(ex);
+    if (rc == 0) {
+        rc = fm_ev_run(&ex->ev);
+    }
     while (ex->oldest != NULL) {
         client_close(ex->oldest);
     }
-    if (ex->sweep_armed) {
-        qb_loop_timer_del(ex->loop, ex->sweep_timer);
-    }
-    if (ex->accept_paused) {
-        qb_loop_timer_del(ex->loop, ex->pause_timer);
-    } else {
-        qb_loop_poll_del(ex->loop, ex->listen_fd);
-    }
+    fm_ev_fini(&ex->ev);
     close(ex->listen_fd);
-    qb_loop_destroy(ex->loop);
+    if (ex->sweep_fd >= 0) {
+        close(ex->sweep_fd);
+    }
+    if (ex->pause_fd >= 0) {
+        close(ex->pause_fd);
+    }
     free(ex);
+    if (rc != 0) {
+        fm_cli_error("exporter", "event loop: %s", strerror(rc));
+        return 1;
+    }
     return 0;
 }
 

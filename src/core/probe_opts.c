@@ -46,10 +46,14 @@ fm_probe_opts_clear(struct fm_probe_opts *opts)
         regfree(&opts->receive);
     }
     free(opts->receive_text);
+    fm_regex_linear_free(&opts->receive_linear);
+    opts->have_receive_linear = false;
     fm_probe_opts_clear_maintenance(opts);
     if (opts->have_expect) {
         regfree(&opts->expect);
     }
+    fm_regex_linear_free(&opts->expect_linear);
+    opts->have_expect_linear = false;
     free(opts->expect_text);
     free(opts->send);
     free(opts->method);
@@ -123,7 +127,7 @@ fm_probe_regex_compile(const char *regex, regex_t *out, char **text_out, char *e
  * Compile \p regex and put it in place of the regex a setter owns (\p re,
  * valid while *\p have, and its text): the old one is freed only once the
  * new one compiled, so that a refused pattern keeps the last good one.
- * With \p linear, also the linear-time search of a plain pattern
+ * With \p linear, also the linear-time search of the pattern when an automaton decides it
  * (regex_linear.h), *\p have_linear saying whether there is one.
  */
 static int
@@ -145,6 +149,7 @@ swap_regex(bool *have, regex_t *re, char **text, bool *have_linear,
     *have = true;
     *text = compiled_text;
     if (linear != NULL) {
+        fm_regex_linear_free(linear);
         *have_linear = fm_regex_linear_compile(regex, linear);
     }
     return 0;

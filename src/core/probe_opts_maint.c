@@ -106,6 +106,7 @@ fm_probe_opts_clear_maintenance(struct fm_probe_opts *opts)
     }
     free(opts->maintenance_text);
     free(opts->maintenance_header);
+    fm_regex_linear_free(&opts->maintenance_linear);
     opts->have_maintenance_regex = false;
     opts->have_maintenance_linear = false;
     opts->maintenance_text = NULL;

@@ -162,10 +162,14 @@ http_match(void *ctx, const regex_t *re, const char *data, size_t len)
     if (conn->run->opts->body_sink != NULL && re == &conn->run->opts->receive) {
         conn->run->opts->body_sink(conn->run->opts->body_sink_ctx, data, len);
     }
-    /* A plain receive pattern is searched here, in time linear in the
-     * subject, with the answer regexec() would give: no child needed. */
+    /* A receive pattern an automaton decides is searched here, in time
+     * linear in the subject, with the answer regexec() would give: no child
+     * needed.  So is the maintenance regex, asked of every reply that passed. */
     if (re == &conn->run->opts->receive && conn->run->opts->have_receive_linear) {
         return fm_regex_linear_search(&conn->run->opts->receive_linear, data, len)? 1 : 0;
+    }
+    if (re == &conn->run->opts->maintenance_regex) {
+        return fm_probe_match_maintenance(conn, data, len);
     }
     return fm_probe_match(conn, re, data, len);
 }

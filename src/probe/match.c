@@ -2,7 +2,7 @@
 /*
  * faultmon: a user's regex on a server's reply, within the run's deadline
  * (the HTTP receive regex, the expect regex of tcp:// and udp://, searched
- * in-process when plain), and the maintenance regex on the reply of an
+ * in process when an automaton decides them), and the maintenance regex on the reply of an
  * exchange that passed, where it turns the ok into maintenance.
  */
 #include <config.h>
@@ -55,6 +55,14 @@ match_child(struct fm_conn *conn, const regex_t *re, const char *data, size_t le
  * match, 0 on none, -1 when the deadline came first.  When no child can be
  * made, the match runs here, as before: a shortage of processes must not
  * pass for a failed service.
+ *
+ * Only the patterns regex_linear.h leaves to regexec() come here
+ * (equivalence classes, collating elements, bytes beyond ASCII, patterns
+ * over FM_REGEX_LINEAR_MAX_STATES): rare enough that the probe still waits
+ * for the child's answer here, bounded by the deadline, rather than
+ * suspending on the loop's epoll.  Suspending would need every judge that
+ * calls a match (fm_http_judge(), the tcp://, udp://, conversation and DNS
+ * judges) to stop mid-verdict and resume on the answer pipe.
  */
 int
 fm_probe_match(struct fm_conn *conn, const regex_t *re, const char *data, size_t len)
@@ -110,7 +118,7 @@ fm_probe_match_expect(struct fm_conn *conn, const char *data, size_t len)
 {
     const struct fm_probe_opts *opts = conn->run->opts;
 
-    /* A plain pattern answers as regexec() would (regex_linear.h), in time
+    /* An automaton answers as regexec() would (regex_linear.h), in time
      * linear in the reply: no child per read of a reply that comes in
      * pieces. */
     if (opts->have_expect_linear) {

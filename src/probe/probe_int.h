@@ -321,8 +321,8 @@ void fm_spread_run_timer_fired(struct fm_probe_run *run);
  */
 int fm_probe_match(struct fm_conn *conn, const regex_t *re, const char *data, size_t len);
 /*!
- * \brief expect_regex on a tcp:// or udp:// reply: searched here when the
- *        pattern is plain (expect_linear), else by fm_probe_match().
+ * \brief expect_regex on a tcp:// or udp:// reply: searched here when an
+ *        automaton decides the pattern (expect_linear), else by fm_probe_match().
  * \return 1 on a match, 0 on none, -1 when the deadline came first
  */
 int fm_probe_match_expect(struct fm_conn *conn, const char *data, size_t len);

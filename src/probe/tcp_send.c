@@ -3,8 +3,8 @@
  * faultmon: the TCP send/expect probe (tcp://HOST:PORT with send_string
  * and/or expect_regex; F5's TCP send/receive, HAProxy's tcp-check
  * send/expect): send the bytes, read the reply until expect_regex matches
- * it (fm_probe_match_expect(), match.c: in linear time for a plain pattern,
- * else the deadline-bound matcher).  Without expect_regex
+ * it (fm_probe_match_expect(), match.c: in linear time when an automaton
+ * decides the pattern, else the deadline-bound matcher).  Without expect_regex
  * the probe is ok once the bytes are sent; without send_string it reads
  * what the server says first (a banner).  With both, the expectation
  * judges the answer to the request, never a banner: the probe lets the

@@ -153,8 +153,12 @@ read_bound(struct guard *g, size_t *copies, size_t *optional_copies, bool *open_
     g->p = p + 1;
     *copies = *open_ended? min + 1 : max;
     *optional_copies = *open_ended? 1 : (max > min)? max - min : 0;
+    /* "x{0}" matches the empty string, like "x?" (fuzz_regex:
+     * "(a{0}|aa)+{400}" took regcomp() over a second while this guard took
+     * the group for one that cannot match nothing). */
     if (*copies == 0) {
         *copies = 1;
+        *optional_copies = 1;
     }
     return true;
 }

@@ -13,8 +13,10 @@
  *    (about 1 s outside ASan, whose allocator makes regcomp() some 4 times
  *    slower), never left to take gigabytes; a refusal is one terminated line;
  *  - a compiled pattern matches a 4 KiB subject within the same time;
- *  - where the plain-pattern search (regex_linear.h) takes the pattern, it
- *    answers as regexec() does.
+ *  - differential: where the in-process automaton (regex_linear.h) takes
+ *    the pattern (alternation, groups, intervals, anchors, classes ...), it
+ *    answers as regexec() does on the subject; a difference is a false ok
+ *    or a false failure on one of the two paths.
  */
 #include <config.h>
 

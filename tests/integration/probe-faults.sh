@@ -83,7 +83,7 @@ fault_case() {
     check_verdict_time "$name" "$timing"
 }
 
-plan 148
+plan 150
 
 # Step 2 of the seed: HTTP/1.0 HEAD to each address and port.
 fault_case "refused connect" 2 complete connect connect-failed fast -- "$(url http refuse)"
@@ -188,9 +188,14 @@ for mode in cl-list long-reason no-reason lf-only; do
     fm_check_probe "$mode, to a GET with --receive: ok, nothing noted" 0 verdict=ok targets.0.detail="HTTP 200"
 done
 # glibc's regexec() searches "a.*b.*x" in time quadratic in the body (9 s on
-# these 64000 bytes) and cannot be interrupted: the match must not outlive
-# the deadline, and a reply not judged in time is a read timeout.
+# these 64000 bytes) and cannot be interrupted: a pattern left to it (an
+# equivalence class: regex_linear.h) must not outlive the deadline, and a
+# reply not judged in time is a read timeout.
 fault_case "a receive regex still matching at the deadline" 1 partial read read-timeout deadline -- \
+    --receive 'a.*b.*[[=x=]]' --receive-bytes 64k --uri "$(url http quadratic-body /m)"
+# The same pattern without the equivalence class is searched in process in
+# one pass: the body is judged at once (it holds no "x").
+fault_case "a.*b.*x searched in linear time: judged at once" 2 complete content content-mismatch fast -- \
     --receive 'a.*b.*x' --receive-bytes 64k --uri "$(url http quadratic-body /m)"
 # ... and what must still pass: the final reply after interim ones, and a
 # chunked body decoded before the regex sees it (the marker spans two chunks).

@@ -56,18 +56,19 @@ test_setters_replace(void **state)
     (void) state;
     fm_probe_opts_init(&opts);
     assert_int_equal(fm_probe_opts_set_receive(&opts, "first", err, sizeof(err)), 0);
-    /* A plain pattern is searched without a child process; an anchored
-     * one is not plain, and replaces it whole. */
+    /* A pattern an automaton decides is searched without a child process;
+     * one with an equivalence class is left to regexec(), and replaces it
+     * whole. */
     assert_true(opts.have_receive_linear);
     assert_true(fm_regex_linear_search(&opts.receive_linear, "a first", 7));
-    assert_int_equal(fm_probe_opts_set_receive(&opts, "^second$", err, sizeof(err)), 0);
+    assert_int_equal(fm_probe_opts_set_receive(&opts, "^[[=s=]]econd$", err, sizeof(err)), 0);
     assert_false(opts.have_receive_linear);
     assert_true(opts.have_receive);
-    assert_string_equal(opts.receive_text, "^second$");
+    assert_string_equal(opts.receive_text, "^[[=s=]]econd$");
     assert_int_equal(regexec(&opts.receive, "second", 0, NULL, 0), 0);
     assert_int_not_equal(regexec(&opts.receive, "first", 0, NULL, 0), 0);
     assert_int_equal(fm_probe_opts_set_receive(&opts, "[", err, sizeof(err)), EINVAL);
-    assert_string_equal(opts.receive_text, "^second$");
+    assert_string_equal(opts.receive_text, "^[[=s=]]econd$");
 
     /* expect_regex and maintenance_regex: the same swap (ASan sees the
      * old regex freed). */
@@ -79,7 +80,8 @@ test_setters_replace(void **state)
     assert_int_not_equal(regexec(&opts.expect, "one", 0, NULL, 0), 0);
     assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "(", err, sizeof(err)), EINVAL);
     assert_string_equal(opts.expect_text, "^two");
-    assert_false(opts.have_expect_linear);      /* anchored: not plain */
+    assert_true(opts.have_expect_linear);       /* kept with the "^two" it decides */
+    assert_true(fm_regex_linear_search(&opts.expect_linear, "x\ntwo", 5));
     assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "drain", err, sizeof(err)), 0);
     assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "^maint$", err, sizeof(err)), 0);
     assert_true(opts.have_maintenance_regex);
@@ -130,18 +132,24 @@ test_maintenance_regex_linear(void **state)
     assert_true(fm_regex_linear_search(&opts.maintenance_linear, "in Maintenance  mode\n", 21));
     assert_false(fm_regex_linear_search(&opts.maintenance_linear, "maintenance", 11));
     assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "^down$", err, sizeof(err)), 0);
-    assert_false(opts.have_maintenance_linear);     /* anchored: regexec() */
+    assert_true(opts.have_maintenance_linear);      /* anchors: the automaton too */
+    assert_true(fm_regex_linear_search(&opts.maintenance_linear, "up\ndown\n", 8));
+    assert_int_equal(fm_probe_opts_set_maintenance_regex(&opts, "[[=d=]]own", err, sizeof(err)), 0);
+    assert_false(opts.have_maintenance_linear);     /* an equivalence class: regexec() */
     fm_probe_opts_clear(&opts);
 }
 
-/* expect_regex takes the in-process linear search when plain, as the
- * receive regex does (tcp:// matches after every read), and gives it up
- * when a pattern that is not plain replaces it. */
+/* expect_regex takes the in-process linear search when an automaton can
+ * decide it, as the receive regex does (tcp:// matches after every read),
+ * and gives it up when a pattern only regexec() reads replaces it. */
 static void
 test_expect_regex_linear(void **state)
 {
-    static const char *const not_plain[] = {
+    static const char *const linear[] = {
         "echo:x(a|b){2}", "PING|PONG", "(ab)+", "^\\+PONG", "PONG$", "a.b", "[^x]", "[a-c]",
+    };
+    static const char *const not_linear[] = {
+        "[[=P=]]ONG", "[[.P.]]ONG", "caf\xc3\xa9",
     };
     struct fm_probe_opts opts;
     char err[256] = "";
@@ -155,12 +163,18 @@ test_expect_regex_linear(void **state)
     assert_false(fm_regex_linear_search(&opts.expect_linear, "echo:xcb\r\n", 10));
     /* A NUL is a byte of the reply, not its end. */
     assert_true(fm_regex_linear_search(&opts.expect_linear, "\0echo:xab", 9));
-    for (size_t i = 0; i < sizeof(not_plain) / sizeof(not_plain[0]); i++) {
+    for (size_t i = 0; i < sizeof(linear) / sizeof(linear[0]); i++) {
+        if (fm_probe_opts_set_expect_regex(&opts, linear[i], err, sizeof(err)) != 0
+            || !opts.have_expect_linear) {
+            fail_msg("expect_regex '%s': not set, or left to regexec() (%s)", linear[i], err);
+        }
+    }
+    for (size_t i = 0; i < sizeof(not_linear) / sizeof(not_linear[0]); i++) {
         assert_int_equal(fm_probe_opts_set_expect_regex(&opts, "\\+PONG", err, sizeof(err)), 0);
         assert_true(opts.have_expect_linear);
-        if (fm_probe_opts_set_expect_regex(&opts, not_plain[i], err, sizeof(err)) != 0
+        if (fm_probe_opts_set_expect_regex(&opts, not_linear[i], err, sizeof(err)) != 0
             || opts.have_expect_linear) {
-            fail_msg("expect_regex '%s': not set, or taken as plain (%s)", not_plain[i], err);
+            fail_msg("expect_regex '%s': not set, or taken in process (%s)", not_linear[i], err);
         }
     }
     fm_probe_opts_clear(&opts);

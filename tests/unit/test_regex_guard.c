@@ -284,6 +284,10 @@ test_empty_choices(void **state)
      * "(){3331}" took 178 MB). */
     refused("(){3331}", "optional");
     refused("(^$){300}", "optional");
+    /* "x{0}" matches nothing, as "x?" may (fuzz_regex: this took regcomp()
+     * over a second). */
+    refused("(a{0}|aa|Aaaa)+{400}aa|a}aaOaab", "pattern refused");
+    accepted_and_fast("(a{0}|b)c");
     accepted_and_fast("(){256}");
     accepted_and_fast("^(a*){80}$");
     accepted_and_fast("^()?{24}");

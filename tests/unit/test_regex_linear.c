@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for src/util/regex_linear.c: which patterns it takes, and that
- * its search answers as regexec() does, pattern by pattern and on random
- * patterns and subjects drawn from the subset.
+ * Unit tests for src/util/regex_linear.c and regex_linear_parse.c: each
+ * construct answers as regexec() does, pattern by pattern and on random
+ * patterns and subjects; what is left to regexec() is declined.
  */
 #include <config.h>
 
+#include <locale.h>
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,116 +39,250 @@ check_same(const char *pattern, const char *data, size_t len)
 {
     struct fm_regex_linear prog;
 
-    assert_true(fm_regex_linear_compile(pattern, &prog));
+    if (!fm_regex_linear_compile(pattern, &prog)) {
+        fail_msg("'%s' refused", pattern);
+    }
     if (fm_regex_linear_search(&prog, data, len) != reference(pattern, data, len)) {
         fail_msg("pattern '%s' on '%.*s' (%zu bytes): regexec says %s", pattern, (int) len, data, len,
                  reference(pattern, data, len)? "match" : "no match");
     }
+    fm_regex_linear_free(&prog);
 }
 
+/* Every pattern in \p patterns against every subject in \p subjects. */
 static void
-test_accepts_plain(void **state)
+check_all(const char *const *patterns, size_t n_patterns, const char *const *subjects,
+          size_t n_subjects)
 {
-    static const char *const plain[] = {
-        "</ *[Hh][Tt][Mm][Ll] *>", "</ *html *>", "OK", "Total Accesses", "ab*c+d?",
-        "\\.\\*\\[\\]\\(\\)\\+\\?\\{\\}\\|\\^\\$\\\\", "[ab]*", "a b", "x/y:z=1,\"q\"", "",
-    };
-    struct fm_regex_linear prog;
-
-    for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
-        if (!fm_regex_linear_compile(plain[i], &prog)) {
-            fail_msg("'%s' refused", plain[i]);
+    for (size_t i = 0; i < n_patterns; i++) {
+        for (size_t j = 0; j < n_subjects; j++) {
+            check_same(patterns[i], subjects[j], strlen(subjects[j]));
         }
     }
 }
 
+#define CHECK_ALL(p, s) check_all((p), sizeof(p) / sizeof((p)[0]), (s), sizeof(s) / sizeof((s)[0]))
+
+/* The agents' default testregex, folded and not, and plain sequences. */
 static void
-test_refuses_the_rest(void **state)
+test_plain(void **state)
+{
+    static const char *const patterns[] = {
+        "</ *[Hh][Tt][Mm][Ll] *>", "</ *html *>", "OK", "Total Accesses", "ab*c+d?", "[ab]*", "a b",
+        "x/y:z=1,\"q\"", "", "a*a*a*b", "}", "]", "a\tb",
+        "\\.\\*\\[\\]\\(\\)\\+\\?\\{\\}\\|\\^\\$\\\\",
+    };
+    static const char *const subjects[] = {
+        "<body></body></html>\n", "</  HTML  >", "</ht ml>", "</html\n>", "", "OK\n", "aaab", "b",
+        "ac", "abbc", "x/y:z=1,\"q\"", "a}b]", "a\tb", ".*[]()+?{}|^$\\",
+    };
+
+    CHECK_ALL(patterns, subjects);
+}
+
+/* Alternation and groups, nested and empty. */
+static void
+test_alternation_groups(void **state)
+{
+    static const char *const patterns[] = {
+        "(ok|OK)", "status: (up|ready)", "a|b|c", "(a|)b", "()", "(|x)y", "((a|b)c|d)+e", "a|",
+        "(a(b(c)))", "x(ab|cd)*y", "(a|ab)(c|bcd)(d*)", "^(a|b)$", "(a*|b)*c",
+    };
+    static const char *const subjects[] = {
+        "ok", "OK", "Ok", "status: up", "status: ready", "status: down", "b", "xb", "y", "acde",
+        "dde", "abc", "xy", "xabcdy", "xabdy", "abcd", "a\nb", "aaaac", "c", "",
+    };
+
+    CHECK_ALL(patterns, subjects);
+}
+
+/* Repetition operators and intervals, stacked too. */
+static void
+test_repetition(void **state)
+{
+    static const char *const patterns[] = {
+        "a{2}", "a{2,}", "a{1,3}b", "a{,2}b", "a{0}b", "(ab){2}", "a{0,0}", "x{3,3}", "a**", "a+?",
+        "(a?){3}b", "(a*)+b", "[0-9]{3}", "a{2}{2}", "a{,}b",
+    };
+    static const char *const subjects[] = {
+        "a", "aa", "aaa", "aaaab", "b", "ab", "abab", "aab", "xxx", "xx", "12", "123", "1a23", "",
+    };
+
+    CHECK_ALL(patterns, subjects);
+}
+
+/* Anchors at each line (REG_NEWLINE), and glibc's buffer and word anchors. */
+static void
+test_anchors(void **state)
+{
+    static const char *const patterns[] = {
+        "^HTTP/1\\.[01] 200", "^a", "a$", "^$", "^", "$", "a^b", "a$b", "(^|x)a", "b($|y)",
+        "\\`a", "a\\'", "\\<ok\\>", "\\bok", "ok\\B", "\\Bk", "(^a|b$)",
+    };
+    static const char *const subjects[] = {
+        "HTTP/1.1 200 OK\r\n", "HTTP/1.0 200", "xHTTP/1.1 200", "HTTP/1.2 200", "x\nHTTP/1.1 200",
+        "a", "ba", "b\na", "ab", "a\nb", "", "\n", "xa", "by", "b\n", "ok", "book", "ok!", "okay",
+        "ba\nb",
+    };
+
+    CHECK_ALL(patterns, subjects);
+}
+
+/* ".", bracket lists, ranges, classes and backslash classes. */
+static void
+test_sets(void **state)
+{
+    static const char *const patterns[] = {
+        "a.c", "[^a]", "[a-c]+", "[]a]", "[^]a]", "[a-]", "[-a]", "[--/]", "[[:digit:]]+",
+        "[[:alpha:][:space:]]", "[^[:alnum:]]", "[[:upper:]][[:lower:]]", "[[:punct:]]", "[\\]",
+        "[[:xdigit:]]{2}", "[[:blank:]]", "[[:cntrl:]]", "[[:print:]]", "[[:graph:]]", "\\w+",
+        "\\W", "\\s", "\\S", "[a-z-]", "a[^x]b", ".", "\\n", "[.]", "[*+?{]",
+    };
+    static const char *const subjects[] = {
+        "abc", "a\nc", "aXc", "b", "a", "]", "-", ".", "/", "123", " ", "Ab", "!", "\\", "ff",
+        "\t", "\x01", "~", "_", "a\nb", "\n", "n", "*", "{",
+    };
+
+    CHECK_ALL(patterns, subjects);
+}
+
+/* NULs and bytes beyond ASCII in the subject (REG_STARTEND). */
+static void
+test_binary_subjects(void **state)
+{
+    static const char *const patterns[] = {
+        "a[bc]*d", "a.d", "a[^x]d", "a\\Wd", "a\\Sd", "a[[:print:]]d", "^d", "d$", "\\<d",
+    };
+    static const char subject[] = "xa\0d a\xc3\xa9" "d a\x80" "d abcd";
+
+    for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
+        for (size_t len = 0; len < sizeof(subject); len++) {
+            check_same(patterns[i], subject, len);
+        }
+    }
+}
+
+/* What is left to regexec() (in its child): the decision to fall back. */
+static void
+test_declines(void **state)
 {
     static const char *const other[] = {
-        ".", "a.b", "^a", "a$", "a|b", "(a)", "a{2}", "a{", "}", "]", "[^a]", "[a-z]", "[-a]", "[a-]",
-        "[]a]", "[[:alpha:]]", "[[.a.]]", "[\\]", "\\w", "\\<", "\\1", "\\b", "a**", "a+?", "*a", "+",
-        "a\tb", "caf\xc3\xa9", "[\xc3\xa9]", "[ab", "\\",
+        "[[.a.]]", "[[=a=]]", "\\1", "(a)\\1", "caf\xc3\xa9", "[\xc3\xa9]", "a)", "*a", "+", "a{",
+        "a{x}", "a{2,1}", "a{99999}", "[ab", "\\", "(a", "^*", "a|*b", "[[:nope:]]", "[a-[:digit:]]",
+        "[z-a]", "[a-c-e]", "a\nb",
+        /* an anchor under repetition: regexec() says "(a|a$b)+$" matches
+         * "aab", which it cannot; left to it, so that both paths agree */
+        "(a|a$b)+$", "(^a|b$)+", "(\\<a)*", "(x^)?",
     };
     struct fm_regex_linear prog;
-    char long_pattern[FM_REGEX_LINEAR_MAX_ITEMS + 2];
+    char *big = malloc(FM_REGEX_LINEAR_MAX_STATES + 2);
 
     for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
         if (fm_regex_linear_compile(other[i], &prog)) {
             fail_msg("'%s' taken", other[i]);
         }
     }
-    memset(long_pattern, 'a', sizeof(long_pattern) - 1);
-    long_pattern[sizeof(long_pattern) - 1] = '\0';
-    assert_false(fm_regex_linear_compile(long_pattern, &prog));
-    long_pattern[sizeof(long_pattern) - 2] = '\0';
-    assert_true(fm_regex_linear_compile(long_pattern, &prog));
+    /* One state per byte and one to accept: the largest automaton taken. */
+    assert_non_null(big);
+    memset(big, 'a', FM_REGEX_LINEAR_MAX_STATES);
+    big[FM_REGEX_LINEAR_MAX_STATES] = '\0';
+    assert_false(fm_regex_linear_compile(big, &prog));
+    big[FM_REGEX_LINEAR_MAX_STATES - 1] = '\0';
+    assert_true(fm_regex_linear_compile(big, &prog));
+    fm_regex_linear_free(&prog);
+    assert_false(fm_regex_linear_compile("(abc){1000}", &prog));
+    free(big);
 }
 
+/* In another locale ranges, classes and "." mean other things: every
+ * pattern goes to regexec() there. */
 static void
-test_same_as_regexec(void **state)
+test_declines_outside_c_locale(void **state)
 {
-    static const struct {
-        const char *pattern;
-        const char *data;
-    } cases[] = {
-        { "</ *[Hh][Tt][Mm][Ll] *>", "<body></body></html>\n" },
-        { "</ *[Hh][Tt][Mm][Ll] *>", "</  HTML  >" },
-        { "</ *[Hh][Tt][Mm][Ll] *>", "</ht ml>" },
-        { "</ *[Hh][Tt][Mm][Ll] *>", "</html\n>" },
-        { "</ *[Hh][Tt][Mm][Ll] *>", "" },
-        { "a+b", "aaab" }, { "a+b", "b" }, { "ab?c", "ac" }, { "ab?c", "abbc" },
-        { "a*", "" }, { "x*y*", "zzz" }, { "[xy]+z", "xyxyxz" }, { "aab", "aaab" },
-        { "a\\.b", "axb" }, { "a\\.b", "a.b" }, { "a b", "a\nb" },
-    };
+    struct fm_regex_linear prog;
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        check_same(cases[i].pattern, cases[i].data, strlen(cases[i].data));
+    if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
+        skip();
     }
-    /* NULs and bytes past ASCII in the subject are never matched. */
-    check_same("a[bc]*d", "xa\0d a\xc3\xa9" "d abcd", 13);
-    check_same("a[bc]*d", "xa\0d a\xc3\xa9" "d abcd", 16);
+    assert_false(fm_regex_linear_compile("ok", &prog));
+    assert_non_null(setlocale(LC_ALL, "C"));
+    assert_true(fm_regex_linear_compile("ok", &prog));
+    fm_regex_linear_free(&prog);
 }
 
 /* Random patterns over a small alphabet, so that matches are frequent. */
 static void
 random_pattern(char *out, size_t max)
 {
-    static const char atoms[][6] = { "a", "b", "<", "/", " ", "[ab]", "[b/]", "\\.", "." };
-    static const char ops[][2] = { "", "", "", "*", "+", "?" };
-    size_t n = (size_t) (rand() % 6);
+    static const char *const atoms[] = {
+        "a", "b", "<", "/", " ", "[ab]", "[b/]", "\\.", ".", "^", "$", "[^a]", "[a-c]", "\\<", "\\b",
+        "\\w", "[[:space:]]", "(a|b)", "(a|)", "()", "(ab|a)", "(a*|b)", "\\B", "\\>", "\\`",
+        "\\'", "\\W", "[^[:alpha:]]", "(a|b$)", "(^a|b)", "((a|b)c|)",
+    };
+    static const char *const ops[] = { "", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "|" };
+    size_t n = (size_t) (rand() % 7);
     size_t len = 0;
 
     out[0] = '\0';
     for (size_t i = 0; i < n; i++) {
-        const char *atom = atoms[rand() % 8];           /* not ".": refused */
-        const char *op = ops[rand() % 6];
+        const char *atom = atoms[rand() % (int) (sizeof(atoms) / sizeof(atoms[0]))];
+        /* an anchor cannot repeat */
+        bool anchor = (strchr("^$", atom[0]) != NULL
+                       || (atom[0] == '\\' && strchr("bB<>`'", atom[1]) != NULL));
+        const char *op = anchor? "" : ops[rand() % 10];
 
-        if (len + strlen(atom) + strlen(op) + 1 > max) {
+        if (len + strlen(atom) + strlen(op) + 3 > max) {
             break;
         }
         len += (size_t) snprintf(out + len, max - len, "%s%s", atom, op);
+    }
+    if (rand() % 5 == 0 && len + 3 < max) {
+        memmove(out + 1, out, len + 1);
+        out[0] = '(';
+        strcat(out, ")+");
     }
 }
 
 static void
 test_random_same_as_regexec(void **state)
 {
-    static const char alphabet[] = "ab</ .\n";
-    char pattern[64];
+    static const char alphabet[] = "ab</ .\nc_";
+    char pattern[96];
     char data[24 + 1];    /* + a NUL that REG_STARTEND does not need, but
                            * ASan's regexec interceptor reads up to */
+    regex_t re;
 
-    srand(11);
-    for (int round = 0; round < 20000; round++) {
+    struct fm_regex_linear prog;
+    int compiled = 0;
+    int taken = 0;
+    /* FM_REGEX_ROUNDS=1000000 for a longer run by hand; FM_REGEX_SEED too */
+    int rounds = (getenv("FM_REGEX_ROUNDS") != NULL)? atoi(getenv("FM_REGEX_ROUNDS")) : 30000;
+
+    srand((getenv("FM_REGEX_SEED") != NULL)? (unsigned) atoi(getenv("FM_REGEX_SEED")) : 11);
+    for (int round = 0; round < rounds; round++) {
         size_t len = (size_t) (rand() % (int) (sizeof(data) - 1));
 
         random_pattern(pattern, sizeof(pattern));
+        if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0) {
+            continue;
+        }
+        regfree(&re);
+        compiled++;
+        /* declined: an anchor under repetition (test_declines) */
+        if (!fm_regex_linear_compile(pattern, &prog)) {
+            continue;
+        }
+        fm_regex_linear_free(&prog);
+        taken++;
         for (size_t i = 0; i < len; i++) {
             data[i] = alphabet[rand() % (int) (sizeof(alphabet) - 1)];
         }
         data[len] = '\0';
         check_same(pattern, data, len);
+    }
+    /* Most random patterns are searched here, not left to regexec(). */
+    if (taken < compiled / 2) {
+        fail_msg("%d of %d random patterns taken", taken, compiled);
     }
 }
 
@@ -166,6 +301,10 @@ test_linear_time(void **state)
     assert_false(fm_regex_linear_search(&prog, data, len));
     data[len - 1] = 'b';
     assert_true(fm_regex_linear_search(&prog, data, len));
+    fm_regex_linear_free(&prog);
+    assert_true(fm_regex_linear_compile("(a|aa)*(x|y)$", &prog));
+    assert_false(fm_regex_linear_search(&prog, data, len - 1));
+    fm_regex_linear_free(&prog);
     free(data);
 }
 
@@ -173,9 +312,14 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_accepts_plain),
-        cmocka_unit_test(test_refuses_the_rest),
-        cmocka_unit_test(test_same_as_regexec),
+        cmocka_unit_test(test_plain),
+        cmocka_unit_test(test_alternation_groups),
+        cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_anchors),
+        cmocka_unit_test(test_sets),
+        cmocka_unit_test(test_binary_subjects),
+        cmocka_unit_test(test_declines),
+        cmocka_unit_test(test_declines_outside_c_locale),
         cmocka_unit_test(test_random_same_as_regexec),
         cmocka_unit_test(test_linear_time),
     };
