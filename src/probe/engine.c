@@ -401,7 +401,6 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
     run->opts = opts;
     run->n = n;
     run->epfd = -1;
-    run->timer_fd = -1;
     run->conns = calloc(n, sizeof(*run->conns));
     run->results = calloc(n, sizeof(*run->results));
     if (run->conns == NULL || run->results == NULL) {
@@ -432,11 +431,6 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
         /* Clones on other nodes get other jitters; this node keeps its own. */
         run->spread_seed = fm_spread_seed((uname(&node) == 0)? node.nodename : "");
         run->interval_ms = 1000;
-        rc = fm_spread_run_timer_new(run, err, err_len);
-        if (rc != 0) {
-            fm_probe_run_free(run);
-            return rc;
-        }
     }
     if (need_tls) {
         rc = fm_tls_ctx_new(opts, &run->ssl_ctx, err, err_len);
@@ -476,8 +470,8 @@ fm_probe_run_free(struct fm_probe_run *run)
     if (run->ssl_ctx != NULL) {
         SSL_CTX_free(run->ssl_ctx);
     }
-    if (run->timer_fd >= 0) {
-        close(run->timer_fd);
+    if (run->ev != NULL) {
+        fm_ev_timer_disarm(run->ev, &run->timer);   /* the spread timer, on a caller's loop */
     }
     fm_probe_run_ev_fini(run);
     free(run->conns);

@@ -222,7 +222,6 @@ fm_run_jobs_init(struct fm_run_jobs *js, struct fm_ev *loop)
 {
     memset(js, 0, sizeof(*js));
     js->loop = loop;
-    js->timer.fd = -1;
     return fm_run_timer_init(&js->timer, loop);
 }
 

@@ -635,8 +635,6 @@ fm_cmd_run(int argc, char **argv)
     memset(&lp, 0, sizeof(lp));
     lp.lock_fd = -1;
     lp.watch_fd = -1;
-    lp.timer.fd = -1;
-    lp.jobs.timer.fd = -1;
     lp.ev.epfd = -1;
     fm_run_args_init(&args);
     rc = fm_run_args_parse(argc, argv, &args);
