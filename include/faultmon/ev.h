@@ -5,8 +5,9 @@
  *
  * Every entry of the set carries, as its epoll data.ptr, a struct
  * fm_ev_source: the callback that handles its events.  So dispatch is the
- * same for all: the probe engine's sockets and timer (embedded in its own
- * structures, see src/probe/engine.c), and the loop's own descriptors
+ * same for all: the probe engine's sockets (and the exec probe's and the
+ * TCP banner's timer fds), embedded in its own structures (see
+ * src/probe/engine.c), and the loop's own descriptors
  * (fm_ev_watch(): a child's pipe or pidfd, inotify...).  Signals arrive
  * through a signalfd in the same set.
  *
@@ -15,8 +16,8 @@
  * rounded up, and runs the due ones when it returns.  Arming one costs no
  * system call, where a timer fd cost a timerfd_settime each time (two a
  * cycle: the deadline at its start, the next cycle at its end); a timer is
- * at most a millisecond late, never early, and a wait is never 0 ms unless
- * a timer was already due, so nothing spins before one.
+ * at most a millisecond late, never early, and a wait is 0 ms only when a
+ * timer is due still after 64 ran in one turn, so nothing spins before one.
  *
  * It replaces libqb's main loop, which waits in milliseconds (rounded down,
  * then polled until due), runs its lower priority levels a wake-up later,
