@@ -17,6 +17,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-spread.sh \
 	tests/integration/run-accesslog.sh \
 	tests/integration/run-one-wait.sh \
+	tests/integration/run-close.sh \
 	tests/integration/run-timer.sh \
 	tests/integration/run-observer.sh \
 	tests/integration/run-overload.sh \
