@@ -104,7 +104,7 @@ def hold_open(conn):
     conn.close()
 
 
-def http_reply(conn, request, status, reason, body, extra_headers=()):
+def http_reply(conn, request, status, reason, body, extra_headers=(), then=None):
     head = ["HTTP/1.1 %d %s" % (status, reason),
             "Server: faultmon-fault-server",
             "Content-Type: text/plain",
@@ -119,7 +119,7 @@ def http_reply(conn, request, status, reason, body, extra_headers=()):
         conn.sendall(out)
     except OSError:
         pass
-    linger_then_close(conn)
+    (then or linger_then_close)(conn)
 
 
 # --- the modes: each handles one accepted connection ----------------------
@@ -386,6 +386,12 @@ def mode_ok(conn):
     http_reply(conn, request, 200, "OK", body)
 
 
+def mode_ok_hold(conn):
+    request = read_request(conn)
+    body = ("%s\n" % OPTIONS.marker).encode("latin-1")
+    http_reply(conn, request, 200, "OK", body, then=hold_open)
+
+
 def make_status_mode(status):
     def mode_status(conn):
         request = read_request(conn)
@@ -634,6 +640,7 @@ MODES = {
     "huge-headers": (mode_huge_headers, "10 MiB of headers as fast as the socket takes them"),
     "half-close": (mode_half_close, "read the request, shutdown(SHUT_WR) without a reply"),
     "ok": (mode_ok, "200 with the marker in a header and the body; honours HEAD"),
+    "ok-hold": (mode_ok_hold, "as ok, then keep the connection open (no FIN) until the client closes"),
     "status-NNN": (None, "a valid reply with status NNN (status-500, status-404...)"),
     "tls-stall": (mode_tls_stall, "accept TCP, never answer the ClientHello"),
     "tls-alert": (mode_tls_alert, "answer the ClientHello with a fatal TLS alert, then close"),

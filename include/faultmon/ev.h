@@ -5,12 +5,19 @@
  *
  * Every entry of the set carries, as its epoll data.ptr, a struct
  * fm_ev_source: the callback that handles its events.  So dispatch is the
- * same for all: the probe engine's sockets and timer (embedded in its own
- * structures, see src/probe/engine.c), and the loop's own descriptors
- * (fm_ev_watch(): a child's pipe or pidfd, a timer fd, inotify...).  Signals
- * arrive through a signalfd in the same set; there is no other timer than
- * timer fds, so the wait is never bounded by a computed timeout and never
- * spins before one.
+ * same for all: the probe engine's sockets (and the exec probe's and the
+ * TCP banner's timer fds), embedded in its own structures (see
+ * src/probe/engine.c), and the loop's own descriptors
+ * (fm_ev_watch(): a child's pipe or pidfd, inotify...).  Signals arrive
+ * through a signalfd in the same set.
+ *
+ * Timers (fm_ev_timer_arm()) are a list of the loop's own, not descriptors:
+ * fm_ev_run() bounds each epoll_wait by the nearest one, in milliseconds
+ * rounded up, and runs the due ones when it returns.  Arming one costs no
+ * system call, where a timer fd cost a timerfd_settime each time (two a
+ * cycle: the deadline at its start, the next cycle at its end); a timer is
+ * at most a millisecond late, never early, and a wait is 0 ms only when a
+ * timer is due still after 64 ran in one turn, so nothing spins before one.
  *
  * It replaces libqb's main loop, which waits in milliseconds (rounded down,
  * then polled until due), runs its lower priority levels a wake-up later,
@@ -50,10 +57,18 @@ struct fm_ev_later {
 };
 
 /* Events taken by one epoll_wait: a wake-up with more ready takes another
- * call at once.  12, as libqb asked for (tests/integration/run-timer.sh
- * counts the loop's wake-ups by it); a cycle rarely has more ready at once. */
-#define FM_EV_BATCH 12
+ * call at once.  A burst cycle's replies can come together: 64 takes those
+ * of 64 targets in one call, for 768 bytes of stack. */
+#define FM_EV_BATCH 64
 #define FM_EV_SIGNALS 8
+
+/*! \brief A timer of the loop (fm_ev_timer_arm()); zeroed: not armed. */
+struct fm_ev_timer {
+    uint64_t at_us;                     /* due (CLOCK_MONOTONIC, fm_now_us()); 0: not armed */
+    void (*fn)(void *data);
+    void *data;
+    struct fm_ev_timer *next;           /* in the loop's list while armed */
+};
 
 struct fm_ev_watch;
 struct epoll_event;
@@ -72,6 +87,7 @@ struct fm_ev {
     } on_signal[FM_EV_SIGNALS];
     struct fm_ev_watch *watches;        /* fm_ev_watch()'s, by descriptor */
     struct fm_ev_later *later;          /* queued for after this wake-up */
+    struct fm_ev_timer *timers;         /* armed, in no order (a loop has few) */
     /* The wake-up being dispatched: an entry removed while it is handled
      * is struck out of it, so no callback sees a freed source. */
     struct epoll_event *batch;
@@ -117,12 +133,23 @@ int fm_ev_signal(struct fm_ev *ev, int sig, fm_ev_signal_fn fn, void *data);
  *         (queued twice, it runs once). */
 void fm_ev_later(struct fm_ev *ev, struct fm_ev_later *later);
 
+/*! \brief Call \p fn(\p data) once, from fm_ev_run(), when fm_now_us()
+ *         reaches \p at_us (0 or a time past: at the next turn).  Arming an
+ *         armed timer moves it.  No system call. */
+void fm_ev_timer_arm(struct fm_ev *ev, struct fm_ev_timer *t, uint64_t at_us,
+                     void (*fn)(void *data), void *data);
+
+/*! \brief Disarm \p t (armed or not); it is not called. */
+void fm_ev_timer_disarm(struct fm_ev *ev, struct fm_ev_timer *t);
+
 /*! \brief One wake-up: one epoll_wait of at most \p timeout_ms (-1: no
  *         bound), its events dispatched, then the work they queued.
  *  \return the events taken (FM_EV_BATCH: more may be ready), or -errno */
 int fm_ev_dispatch(struct fm_ev *ev, int timeout_ms);
 
-/*! \brief Wait and dispatch until fm_ev_stop().  \return 0 or an errno */
+/*! \brief Wait and dispatch until fm_ev_stop(), each wait bounded by the
+ *         nearest timer, due timers run before each wait (only here:
+ *         fm_ev_dispatch() alone runs none).  \return 0 or an errno */
 int fm_ev_run(struct fm_ev *ev);
 
 /*! \brief Return from fm_ev_run() once the current wake-up is handled. */

@@ -136,9 +136,9 @@ int fm_probe_run_fd(const struct fm_probe_run *run);
 /*!
  * \brief How long a caller may sleep before the next dispatch.
  * \return milliseconds, or -1 when nothing is waiting on time or when the
- *         engine's fd itself becomes readable in time (in spread mode a
- *         timer fd in its epoll set wakes the caller for each start and
- *         deadline)
+ *         engine's fd itself becomes readable in time (in spread mode on
+ *         a caller's loop, a timer of that loop's wakes it for each start
+ *         and deadline; on the run's own loop this is the wait to them)
  */
 int fm_probe_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
 

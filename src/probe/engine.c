@@ -75,7 +75,10 @@ step_timeout_reason(enum fm_step step)
 void
 fm_conn_watch(struct fm_conn *conn, uint32_t events)
 {
-    struct epoll_event ev = { .events = events, .data.ptr = &conn->src };
+    /* A reader also hears of the server's FIN, with the data it follows
+     * (no wake-up more: a FIN makes the socket readable anyway). */
+    struct epoll_event ev = { .events = events | (((events & EPOLLIN) != 0)? EPOLLRDHUP : 0),
+                              .data.ptr = &conn->src };
 
     if (conn->watched_events == events) {
         return;
@@ -87,7 +90,10 @@ fm_conn_watch(struct fm_conn *conn, uint32_t events)
 }
 
 /* Release everything of this cycle's probe; `abortive` resets the TCP
- * connection so that no TIME_WAIT is left on our side. */
+ * connection so that no TIME_WAIT is left on our side, unless the server
+ * closed first (its FIN came): our close is then the answer to it, which
+ * leaves no TIME_WAIT here either, and saves the setsockopt (a server
+ * that closes after its reply, HTTP/1.0's, does so on most probes). */
 static void
 conn_close(struct fm_conn *conn, bool abortive)
 {
@@ -98,7 +104,7 @@ conn_close(struct fm_conn *conn, bool abortive)
         fm_tls_conn_close(conn);
     }
     if (conn->fd >= 0) {
-        if (abortive) {
+        if (abortive && !conn->peer_closed) {
             struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 
             setsockopt(conn->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
@@ -111,6 +117,7 @@ conn_close(struct fm_conn *conn, bool abortive)
         fm_ev_del(conn->run->ev, -1, &conn->src);
     }
     conn->close_orderly = false;
+    conn->peer_closed = false;
     free(conn->rx);
     conn->rx = NULL;
     conn->rx_len = conn->rx_cap = 0;
@@ -401,7 +408,6 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
     run->opts = opts;
     run->n = n;
     run->epfd = -1;
-    run->timer_fd = -1;
     run->conns = calloc(n, sizeof(*run->conns));
     run->results = calloc(n, sizeof(*run->results));
     if (run->conns == NULL || run->results == NULL) {
@@ -432,11 +438,6 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
         /* Clones on other nodes get other jitters; this node keeps its own. */
         run->spread_seed = fm_spread_seed((uname(&node) == 0)? node.nodename : "");
         run->interval_ms = 1000;
-        rc = fm_spread_run_timer_new(run, err, err_len);
-        if (rc != 0) {
-            fm_probe_run_free(run);
-            return rc;
-        }
     }
     if (need_tls) {
         rc = fm_tls_ctx_new(opts, &run->ssl_ctx, err, err_len);
@@ -476,8 +477,8 @@ fm_probe_run_free(struct fm_probe_run *run)
     if (run->ssl_ctx != NULL) {
         SSL_CTX_free(run->ssl_ctx);
     }
-    if (run->timer_fd >= 0) {
-        close(run->timer_fd);
+    if (run->ev != NULL) {
+        fm_ev_timer_disarm(run->ev, &run->timer);   /* the spread timer, on a caller's loop */
     }
     fm_probe_run_ev_fini(run);
     free(run->conns);

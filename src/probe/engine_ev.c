@@ -2,7 +2,7 @@
 /*
  * faultmon: the probe engine's entries in an event loop (include/faultmon/ev.h).
  * Every descriptor of a run (the probes' sockets, pipes, pidfds and timer
- * fds, the spread timer, the resolver's sockets) is an entry of one epoll
+ * fds, the resolver's sockets) is an entry of one epoll
  * set, whose data.ptr is a source with its callback: the set of the
  * caller's loop (fm_probe_run_new_on(), `faultmon run`: each wake-up is one
  * epoll_wait for the whole loop), or of an event loop of the run's own for
@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <sys/epoll.h>
 
 #include "probe_int.h"
 
@@ -44,6 +45,9 @@ fm_conn_on_ready(struct fm_ev_source *src, uint32_t events)
 {
     struct fm_conn *conn = (struct fm_conn *) src;  /* src is its first member */
 
+    if ((events & EPOLLRDHUP) != 0) {
+        conn->peer_closed = true;
+    }
     if (conn->step == FM_STEP_TICKET) {
         if (fm_tls_read_ticket(conn)) {
             fm_conn_finish_ticket(conn);
@@ -54,14 +58,10 @@ fm_conn_on_ready(struct fm_ev_source *src, uint32_t events)
     run_touched(conn->run);
 }
 
-static void
-on_spread_timer(struct fm_ev_source *src, uint32_t events)
+void
+fm_spread_run_timer_fired(void *data)
 {
-    struct fm_probe_run *run = (struct fm_probe_run *) ((char *) src - offsetof(struct fm_probe_run, timer_src));
-
-    (void) events;
-    fm_spread_run_timer_fired(run);
-    run_touched(run);
+    run_touched(data);
 }
 
 int
@@ -75,7 +75,6 @@ fm_probe_run_ev_init(struct fm_probe_run *run, struct fm_ev *ev, void (*ready)(v
 {
     int rc = 0;
 
-    run->timer_src.ready = on_spread_timer;
     if (ev != NULL) {
         run->ev = ev;
         run->ev_external = true;

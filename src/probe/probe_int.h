@@ -175,6 +175,8 @@ struct fm_conn {
                                      * maintenance_regex this cycle */
     bool close_orderly;             /* close with FIN, not RST (a goodbye
                                      * answered: RFC 5321 4.1.1.10) */
+    bool peer_closed;               /* the server's FIN came (EPOLLRDHUP):
+                                     * closing leaves no TIME_WAIT here */
     uint64_t ticket_end_us;
     uint64_t phase_mark_us;         /* when the current phase began (phase.c) */
     /* The early send (tcp.c): tried while the connect is in progress, until
@@ -216,7 +218,6 @@ struct fm_probe_run {
                                      * was ready (wait.c) */
     struct fm_ev own_ev;
     struct fm_ev_later ready;
-    struct fm_ev_source timer_src;  /* the spread timer's */
     struct fm_resolver *resolver;   /* NULL when every target is an address */
     SSL_CTX *ssl_ctx;
     struct fm_tls_session *sessions; /* one per server:port of the TLS targets */
@@ -230,10 +231,9 @@ struct fm_probe_run {
     uint64_t spread_seed;           /* per node, set when the engine is made */
     uint64_t interval_ms;           /* what a sweep spreads over */
     size_t first_open;              /* no probe below it is running */
-    int timer_fd;                   /* in epfd: wakes at the next start or
-                                     * deadline, to the microsecond */
-    uint64_t timer_at_us;           /* when it is set to fire, 0: unset */
-    bool timer_fired;               /* it fired and is readable until set again */
+    struct fm_ev_timer timer;       /* on a caller's loop: wakes it at the
+                                     * next start or deadline (a timer of
+                                     * its loop's, no descriptor) */
     bool hurry;                     /* a failure came: start the rest now */
 };
 
@@ -308,10 +308,9 @@ uint64_t fm_spread_lead_ms(const struct fm_probe_run *run);
 void fm_spread_run_tick(struct fm_probe_run *run, uint64_t now_us);
 /*! \brief Milliseconds until the next start or deadline, -1: none. */
 int fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us);
-/*! \brief Make the run's timer fd and watch it. \return 0 or errno */
-int fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len);
-/*! \brief The timer fd fired: the next tick sets it again, which clears it. */
-void fm_spread_run_timer_fired(struct fm_probe_run *run);
+/*! \brief The spread timer's callback (engine_ev.c): \p data is the run,
+ *         whose caller dispatches (and so ticks) after this turn. */
+void fm_spread_run_timer_fired(void *data);
 
 /* match.c */
 

@@ -24,25 +24,9 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <limits.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/epoll.h>
-#include <sys/timerfd.h>
-#include <unistd.h>
 
 #include "probe_int.h"
-
-/* A timer in whole milliseconds (libqb's, which faultmon run's loop was)
- * sleeps them rounded down, then polls without sleeping until it is due: up
- * to a millisecond of spinning before every wake-up, once per target in
- * spread mode.  A timer fd in the engine's epoll set wakes the loop at the
- * microsecond instead,
- * and the caller needs no timer of its own (fm_probe_run_wait_ms() says
- * -1); only if the timer fd cannot be set is it told a wait, this much
- * later than the wake-up it missed. */
-#define FM_SPREAD_BACKSTOP_MS 2
 
 /* When the next probe is due to start or the nearest deadline comes;
  * 0: neither (the sweep is done). */
@@ -65,55 +49,25 @@ next_wake_us(const struct fm_probe_run *run)
     return at;
 }
 
-/* Set the timer fd to the next wake-up (a time past fires at once).  Setting
- * it also clears the expirations it has counted (timerfd_settime(2) resets
- * them, disarming too), so a timer that fired is never read: one system
- * call less for every probe of a sweep. */
+/* Set the spread timer to the next wake-up, on a caller's loop (a time
+ * past fires at the loop's next turn).  A timer of the loop's own (its
+ * epoll_wait's timeout, include/faultmon/ev.h), not a timer fd: setting it
+ * costs no system call, where a timer fd cost a timerfd_settime for every
+ * probe of a sweep.  On the run's own loop the wait is told instead
+ * (fm_spread_run_wait_ms()). */
 static void
 arm(struct fm_probe_run *run)
 {
     uint64_t at = next_wake_us(run);
-    struct itimerspec its;
-    uint64_t expirations = 0;
 
-    if (at == run->timer_at_us && !run->timer_fired) {
+    if (!run->ev_external) {
         return;
     }
-    memset(&its, 0, sizeof(its));      /* at 0: disarmed */
-    its.it_value.tv_sec = (time_t) (at / 1000000u);
-    its.it_value.tv_nsec = (long) (at % 1000000u) * 1000;
-    if (timerfd_settime(run->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) == 0) {
-        run->timer_at_us = at;
-        run->timer_fired = false;
-        return;
+    if (at == 0) {
+        fm_ev_timer_disarm(run->ev, &run->timer);
+    } else if (at != run->timer.at_us) {
+        fm_ev_timer_arm(run->ev, &run->timer, at, fm_spread_run_timer_fired, run);
     }
-    /* Not set: the caller is told a backstop (fm_spread_run_wait_ms()), and
-     * a timer that fired must stop being readable, or the loop would spin. */
-    if (run->timer_fired && read(run->timer_fd, &expirations, sizeof(expirations)) < 0) {
-        expirations = 0;    /* EAGAIN: nothing left to clear */
-    }
-    run->timer_fired = false;
-    run->timer_at_us = 0;
-}
-
-int
-fm_spread_run_timer_new(struct fm_probe_run *run, char *err, size_t err_len)
-{
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &run->timer_src };
-    int rc = 0;
-
-    run->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    if (run->timer_fd < 0 || epoll_ctl(run->epfd, EPOLL_CTL_ADD, run->timer_fd, &ev) != 0) {
-        rc = errno;
-        snprintf(err, err_len, "cannot make the spread timer: %s", strerror(rc));
-    }
-    return rc;
-}
-
-void
-fm_spread_run_timer_fired(struct fm_probe_run *run)
-{
-    run->timer_fired = true;    /* arm() sets it again, which clears it */
 }
 
 /* Start the probes that have come due. */
@@ -212,10 +166,10 @@ fm_spread_run_wait_ms(const struct fm_probe_run *run, uint64_t now_us)
     uint64_t at = next_wake_us(run);
     uint64_t wait_ms = 0;
 
-    if (at == 0 || at == run->timer_at_us) {
-        return -1;      /* nothing to wait for, or the timer fd wakes the caller */
+    if (at == 0 || run->ev_external) {
+        return -1;      /* nothing to wait for, or the spread timer wakes the caller */
     }
-    /* The timer fd could not be set: a backstop a little later. */
-    wait_ms = ((at > now_us)? (at - now_us + 999u) / 1000u : 0) + FM_SPREAD_BACKSTOP_MS;
+    /* On the run's own loop: its wait, rounded up (never early). */
+    wait_ms = (at > now_us)? (at - now_us + 999u) / 1000u : 0;
     return (wait_ms > INT_MAX)? INT_MAX : (int) wait_ms;
 }

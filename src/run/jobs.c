@@ -6,8 +6,8 @@
  * on a pidfd (Linux 5.3); a kernel without one gets a waitpid(WNOHANG)
  * every few milliseconds once the pipe has closed, which is a moment at
  * most for a program that closes its output by exiting, never a wait.
- * One timer fd, on the loop's epoll as the rest, carries the nearest
- * deadline of all of them.
+ * One timer of the loop's (the epoll_wait's timeout, src/run/timer.h)
+ * carries the nearest deadline of all of them.
  */
 #include <config.h>
 
@@ -222,7 +222,6 @@ fm_run_jobs_init(struct fm_run_jobs *js, struct fm_ev *loop)
 {
     memset(js, 0, sizeof(*js));
     js->loop = loop;
-    js->timer.fd = -1;
     return fm_run_timer_init(&js->timer, loop);
 }
 

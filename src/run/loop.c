@@ -5,7 +5,8 @@
  * (src/monitor), carry its answer out, sleep the interval of the current
  * state.  The probes' sockets and timers are entries of the loop's own epoll
  * set (fm_probe_run_new_on()), so each wake-up is one epoll_wait, and one
- * timer fd carries either the next cycle or the running cycle's deadline.
+ * timer of the loop's (the wait's timeout, src/run/timer.h) carries either
+ * the next cycle or the running cycle's deadline.
  * This file is the wiring only (set-up, callbacks, the files and calls
  * asked for).
  *
@@ -635,8 +636,6 @@ fm_cmd_run(int argc, char **argv)
     memset(&lp, 0, sizeof(lp));
     lp.lock_fd = -1;
     lp.watch_fd = -1;
-    lp.timer.fd = -1;
-    lp.jobs.timer.fd = -1;
     lp.ev.epfd = -1;
     fm_run_args_init(&args);
     rc = fm_run_args_parse(argc, argv, &args);

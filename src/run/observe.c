@@ -50,7 +50,6 @@ fm_run_observer_init(struct fm_run_observer *ob, const char *resource, const cha
     ob->ctx.resource = resource;
     fm_loopback_init(&ob->loopback);
     ob->loopback_fd = -1;
-    ob->timer.fd = -1;
     ob->ctx.psi.proc_dir = "/proc/pressure";
     ob->ctx.psi.cgroup_dir = (fm_psi_own_cgroup_dir(ob->cgroup_dir, sizeof(ob->cgroup_dir)) == 0)?
                              ob->cgroup_dir : NULL;
@@ -228,7 +227,7 @@ loopback_start(struct fm_run_observer *ob)
         return;
     }
     /* Without its deadline the check could hold the verdict for ever. */
-    if ((ob->timer.fd < 0 && fm_run_timer_init(&ob->timer, ob->jobs->loop) != 0)
+    if ((ob->timer.ev == NULL && fm_run_timer_init(&ob->timer, ob->jobs->loop) != 0)
         || fm_ev_watch(ob->jobs->loop, fd, EPOLLOUT, on_loopback_connected, ob) != 0) {
         close(fd);
         loopback_answer(ob, EIO);

@@ -226,7 +226,7 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
     uint64_t deadline_us = cycle_start_us + (ov->enabled? ov->timeout_ms : 0) * 1000u;
     bool reading = false;
 
-    /* -1: the engine's timer fd wakes the loop for its deadline. */
+    /* -1: the spread timer (one of the loop's) wakes the loop. */
     *wait_ms = done? -1 : fm_probe_run_wait_ms(probe, now_us);
     if (!ov->enabled) {
         return !done;

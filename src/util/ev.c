@@ -7,8 +7,10 @@
 #include <config.h>
 
 #include <faultmon/ev.h>
+#include <faultmon/clock.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -57,6 +59,7 @@ fm_ev_fini(struct fm_ev *ev)
         ev->epfd = -1;
     }
     ev->later = NULL;
+    ev->timers = NULL;
 }
 
 int
@@ -231,6 +234,71 @@ run_later(struct fm_ev *ev)
     }
 }
 
+void
+fm_ev_timer_disarm(struct fm_ev *ev, struct fm_ev_timer *t)
+{
+    if (t->at_us == 0) {
+        return;
+    }
+    for (struct fm_ev_timer **p = &ev->timers; *p != NULL; p = &(*p)->next) {
+        if (*p == t) {
+            *p = t->next;
+            break;
+        }
+    }
+    t->at_us = 0;
+    t->next = NULL;
+}
+
+void
+fm_ev_timer_arm(struct fm_ev *ev, struct fm_ev_timer *t, uint64_t at_us,
+                void (*fn)(void *data), void *data)
+{
+    fm_ev_timer_disarm(ev, t);
+    t->at_us = (at_us == 0)? 1 : at_us;     /* 0 means disarmed: 1 µs after boot is past */
+    t->fn = fn;
+    t->data = data;
+    t->next = ev->timers;
+    ev->timers = t;
+}
+
+/* Timers fired in one turn before the wait gives the descriptors theirs
+ * (a callback that keeps arming a timer already due would starve them). */
+#define FM_EV_TIMER_TURN 64
+
+/* Run the due timers, one at a time (a callback may arm or disarm any
+ * other), each followed by the work it queued.  \return the wait until
+ * the nearest one left, in milliseconds rounded up (never early), -1 for
+ * none, 0 if one is due still (only after FM_EV_TIMER_TURN of them). */
+static int
+run_timers(struct fm_ev *ev)
+{
+    for (int fired = 0; fired < FM_EV_TIMER_TURN && !ev->stop; fired++) {
+        uint64_t now_us = fm_now_us();
+        struct fm_ev_timer *due = NULL;
+        uint64_t next_us = 0;
+
+        for (struct fm_ev_timer *t = ev->timers; t != NULL; t = t->next) {
+            if (t->at_us <= now_us) {
+                due = t;
+                break;
+            }
+            if (next_us == 0 || t->at_us < next_us) {
+                next_us = t->at_us;
+            }
+        }
+        if (due == NULL) {
+            uint64_t wait_ms = (next_us == 0)? 0 : (next_us - now_us + 999u) / 1000u;
+
+            return (next_us == 0)? -1 : (wait_ms > INT_MAX)? INT_MAX : (int) wait_ms;
+        }
+        fm_ev_timer_disarm(ev, due);
+        due->fn(due->data);
+        run_later(ev);
+    }
+    return 0;
+}
+
 int
 fm_ev_dispatch(struct fm_ev *ev, int timeout_ms)
 {
@@ -260,9 +328,13 @@ fm_ev_run(struct fm_ev *ev)
 {
     run_later(ev);
     while (!ev->stop) {
-        /* No timeout: every timer is a timer fd in the set. */
-        int n = fm_ev_dispatch(ev, -1);
+        int timeout_ms = run_timers(ev);
+        int n = 0;
 
+        if (ev->stop) {
+            break;
+        }
+        n = fm_ev_dispatch(ev, timeout_ms);
         if (n < 0) {
             return -n;
         }

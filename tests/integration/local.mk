@@ -18,6 +18,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-accesslog.sh \
 	tests/integration/run-one-wait.sh \
 	tests/integration/run-regex-nofork.sh \
+	tests/integration/run-close.sh \
 	tests/integration/run-timer.sh \
 	tests/integration/run-observer.sh \
 	tests/integration/run-overload.sh \

@@ -24,22 +24,7 @@ plan 7
 
 if ! command -v strace >/dev/null; then
     for _ in 1 2 3 4 5 6 7; do skip "one wait" "no strace"; done
-    # 6-7: one plain target: a cycle is two wake-ups (its start, the reply: the
-# request goes out with the connect), each one call; libqb's loop made
-# four (a second call on the engine's set each time).
-fm_timeout 40 env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-    strace -f -qq -e trace=epoll_wait,epoll_pwait -o "$FM_TMP/plain.strace" \
-    "$FAULTMON" run one-wait-plain --no-env --no-pacemaker --cycles $CYCLES \
-    --param "Port_list=http://127.0.0.1:$WS_HTTP_PORT/health" --param Thorough_probe_interval=1 \
-    >/dev/null 2>"$FM_TMP/plain.err"
-rc=$?
-is "$rc" 0 "$CYCLES cycles of one plain target, traced: exit 0"
-[ "$rc" = 0 ] || diag_file "$FM_TMP/plain.err"
-waits=$(grep -cE 'epoll_p?wait\(' "$FM_TMP/plain.strace")
-ok_if "$([ "$waits" -ge $((CYCLES * 2)) ] && [ "$waits" -le $((CYCLES * 2 + 2)) ] && echo 0 || echo 1)" \
-    "one plain target: $waits epoll_wait calls for $CYCLES cycles (two a cycle, $((CYCLES * 2)) to $((CYCLES * 2 + 2)))"
-
-tap_done
+    tap_done
     exit 0
 fi
 ws_nginx_start || bail_out "nginx did not start"
@@ -87,7 +72,9 @@ is "$(grep -cE 'epoll_p?wait\([0-9]+, \[\], [0-9]+, 0\) += 0$' "$FM_TMP/loop.str
 
 # 6-7: one plain target: a cycle is two wake-ups (its start, the reply: the
 # request goes out with the connect), each one call; libqb's loop made
-# four (a second call on the engine's set each time).
+# four (a second call on the engine's set each time).  The first cycle is
+# due at once, so it starts before the first wait (the timers are the
+# wait's timeout, no timer fd to wake on): one call fewer.
 fm_timeout 40 env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
     strace -f -qq -e trace=epoll_wait,epoll_pwait -o "$FM_TMP/plain.strace" \
     "$FAULTMON" run one-wait-plain --no-env --no-pacemaker --cycles $CYCLES \
@@ -97,7 +84,7 @@ rc=$?
 is "$rc" 0 "$CYCLES cycles of one plain target, traced: exit 0"
 [ "$rc" = 0 ] || diag_file "$FM_TMP/plain.err"
 waits=$(grep -cE 'epoll_p?wait\(' "$FM_TMP/plain.strace")
-ok_if "$([ "$waits" -ge $((CYCLES * 2)) ] && [ "$waits" -le $((CYCLES * 2 + 2)) ] && echo 0 || echo 1)" \
-    "one plain target: $waits epoll_wait calls for $CYCLES cycles (two a cycle, $((CYCLES * 2)) to $((CYCLES * 2 + 2)))"
+ok_if "$([ "$waits" -ge $((CYCLES * 2 - 1)) ] && [ "$waits" -le $((CYCLES * 2 + 2)) ] && echo 0 || echo 1)" \
+    "one plain target: $waits epoll_wait calls for $CYCLES cycles (two a cycle, $((CYCLES * 2 - 1)) to $((CYCLES * 2 + 2)))"
 
 tap_done

@@ -146,10 +146,10 @@ status_field() {
         "$PYTHON3" -c "import json,sys; r=json.load(sys.stdin)['resources'][0]; print($2)" 2>/dev/null
 }
 
-# 11: between its probes a spread loop sleeps.  Its timer fd fires once per
-# probe and is cleared by setting it again, not by a read (src/probe/
-# spread.c); a timer left readable, or a wake-up set in the past, would have
-# the loop spin, taking about its whole wall time in CPU.  3 cycles of 4
+# 11: between its probes a spread loop sleeps.  Its timer (a timer of the
+# loop's, the wait's timeout: src/probe/spread.c) fires once per probe; a
+# timer left due, or a wake-up set in the past, would have the loop spin,
+# taking about its whole wall time in CPU.  3 cycles of 4
 # targets a quarter second apart: it must take well under a quarter of that.
 list=$(targets c 4 | paste -sd, -)
 TIMEFORMAT='%R %U %S'

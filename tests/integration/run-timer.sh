@@ -1,16 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# run-timer.sh: the loop's own timer (src/run/timer.c), a timer fd in
-# libqb's poll set: it wakes the loop for its next cycle and for a burst
-# cycle's deadline on time and in one wake-up.  libqb's own timers sleep
-# whole milliseconds rounded down and then poll without sleeping until they
-# are due, which strace shows as empty epoll_wait(..., 0) calls before each
-# cycle; the loop must make none.  A spread loop starts its sweep with its
-# first target, so a cycle of one target is two wake-ups: its start and the
-# reply.  (libqb asks for 12 events at a time; the
-# probe engine's own set, nested in libqb's, is polled with 256, and once
-# without waiting each time libqb says it is ready, which is no spin.)
-
+# run-timer.sh: the loop's own timers (src/run/timer.c on the event loop's
+# timer list, include/faultmon/ev.h): each epoll_wait is bounded by the
+# nearest timer, in milliseconds rounded up, so the loop wakes for its next
+# cycle and for a burst cycle's deadline on time, never early, in one
+# wake-up, and sets no timer fd to do so.  libqb's timers slept whole
+# milliseconds rounded down and then polled without sleeping until due,
+# which strace shows as empty epoll_wait(..., 0) calls before each cycle;
+# the loop must make none.  A spread loop starts its sweep with its first
+# target, so a cycle of one target is two wake-ups: its start and the reply.
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$FM_TEST_LIB/tap.sh"
@@ -20,7 +18,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 60
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 8
+plan 9
 
 export FAULTMON_STATE_DIR=$FM_TMP/state
 fm_fault_server_start ok silent || bail_out "the fault server did not start"
@@ -35,20 +33,20 @@ traced() {
     local secs=$1 out=$2
     shift 2
     fm_timeout "$secs" env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-        strace -f -qq -e trace=epoll_wait -o "$out" "$@"
+        strace -f -qq -e trace=epoll_wait,timerfd_settime -o "$out" "$@"
 }
 
-# libqb_spins FILE: libqb's polls that returned nothing without waiting.
-libqb_spins() {
-    grep -cE 'epoll_wait\([0-9]+, \[\], 12, 0\) += 0$' "$1"
+# spins FILE: polls that returned nothing without waiting (libqb's spin).
+spins() {
+    grep -cE 'epoll_wait\([0-9]+, \[\], [0-9]+, 0\) += 0$' "$1"
 }
 
-# libqb_wakes FILE: libqb's blocking polls that returned an event: the
-# positive control of every count here.  No spin in a trace without them
-# proves nothing (a trace that missed the loop, libqb asking for another
-# number of events): each case wants the wake-ups its cycles must make.
-libqb_wakes() {
-    grep -cE 'epoll_wait\([0-9]+, \[.+\], 12, -1\) += [1-9][0-9]*$' "$1"
+# wakes FILE: waits that slept (no bound, or a timer's) and returned, with
+# an event or at the timer: the positive control of every count here.  No
+# spin in a trace without them proves nothing (a trace that missed the
+# loop): each case wants the wake-ups its cycles must make.
+wakes() {
+    grep -cE 'epoll_wait\([0-9]+, \[.*\], [0-9]+, (-1|[1-9][0-9]*)\) += [0-9]+$' "$1"
 }
 
 # 1-3: four cycles of a healthy target, one a second, traced.
@@ -58,9 +56,9 @@ if command -v strace >/dev/null; then
         --param Probe_timeout=1 >/dev/null 2>"$FM_TMP/ok.err"; } 2>"$FM_TMP/ok.time"
     rc=$?
     is "$rc" 0 "four cycles, traced: exit 0"
-    spins=$(libqb_spins "$FM_TMP/ok.strace")
+    spins=$(spins "$FM_TMP/ok.strace")
     waits=$(grep -c 'epoll_wait(' "$FM_TMP/ok.strace")
-    wakes=$(libqb_wakes "$FM_TMP/ok.strace")
+    wakes=$(wakes "$FM_TMP/ok.strace")
     is "$spins/$([ "$wakes" -ge 4 ] && echo woke)" "0/woke" \
         "no empty epoll_wait(..., 0) before a cycle: the loop sleeps until it is due ($wakes blocking wake-ups, at least 4; $waits epoll_wait calls in all)"
     wall=$(cat "$FM_TMP/ok.time")
@@ -83,8 +81,8 @@ if command -v strace >/dev/null; then
     wall=$(cat "$FM_TMP/silent.time")
     ok_if "$(awk -v w="$wall" 'BEGIN { print (w >= 1.0 && w < 1.8)? 0 : 1 }')" \
         "the cycle ends at its deadline: $wall s for Probe_timeout 1 s (1.0 to 1.8)"
-    wakes=$(libqb_wakes "$FM_TMP/silent.strace")
-    is "$(libqb_spins "$FM_TMP/silent.strace")/$([ "$wakes" -ge 1 ] && echo woke)" "0/woke" \
+    wakes=$(wakes "$FM_TMP/silent.strace")
+    is "$(spins "$FM_TMP/silent.strace")/$([ "$wakes" -ge 1 ] && echo woke)" "0/woke" \
         "no empty epoll_wait(..., 0) before the deadline ($wakes blocking wake-ups, at least 1: the deadline's)"
 else
     skip "a silent server, one cycle: exit 0" "no strace"
@@ -92,20 +90,30 @@ else
     skip "no empty epoll_wait before the deadline" "no strace"
 fi
 
-# 7-8: spread mode, one target: the loop sleeps twice a cycle (libqb's
-# blocking polls that return an event), not three times (a wake-up at the
+# 7-8: spread mode, one target: the loop sleeps twice a cycle (waits that
+# slept and returned), not three times (a wake-up at the
 # cycle's start only to wait for the first target's jitter).
 if command -v strace >/dev/null; then
     traced 20 "$FM_TMP/spread.strace" "$FAULTMON" run timer-spread \
         --no-env --no-pacemaker --cycles 4 --param "Port_list=$OK" --param Thorough_probe_interval=1 \
         --param Probe_timeout=1 --param spread=true >/dev/null 2>"$FM_TMP/spread.err"
     is "$?" 0 "spread, four cycles of one target, traced: exit 0"
-    wakes=$(libqb_wakes "$FM_TMP/spread.strace")
+    wakes=$(wakes "$FM_TMP/spread.strace")
     ok_if "$([ "$wakes" -ge 4 ] && [ "$wakes" -le 9 ] && echo 0 || echo 1)" \
         "spread: two wake-ups a cycle, the start and the reply ($wakes for 4 cycles: at least 4, one a cycle, at most 9)"
 else
     skip "spread, four cycles of one target, traced: exit 0" "no strace"
     skip "spread: two wake-ups a cycle" "no strace"
+fi
+
+# 9: no timer fd is set for a cycle: the next cycle and the deadlines are
+# the wait's own timeout (two timerfd_settime a cycle before, one more a
+# probe in spread mode).  The traces of 1-8 together: 9 cycles.
+if command -v strace >/dev/null; then
+    sets=$(cat "$FM_TMP/ok.strace" "$FM_TMP/silent.strace" "$FM_TMP/spread.strace" | grep -c 'timerfd_settime(')
+    is "$sets" 0 "no timerfd_settime in 9 cycles, burst and spread (the waits' timeouts are the timers)"
+else
+    skip "no timerfd_settime in 9 cycles" "no strace"
 fi
 
 tap_done

@@ -4,7 +4,10 @@
  * events through its source; an entry removed by another's callback in the
  * same wake-up is not called (its events are struck out); work queued by
  * several entries runs once, after them; a signal comes through the
- * signalfd, to its callback, and stays blocked after the loop.
+ * signalfd, to its callback, and stays blocked after the loop; timers (the
+ * wait's timeout, no descriptor) fire in their order, never early, a
+ * disarmed one never, one armed due by a callback before the next wait, and
+ * one that keeps arming itself due does not starve the descriptors.
  */
 #include <config.h>
 
@@ -17,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <faultmon/clock.h>
 #include <faultmon/ev.h>
 
 struct pipe_src {
@@ -36,7 +40,51 @@ struct fixture {
     int later_calls;
     int later_a_calls;              /* a's calls when the later work ran */
     int signals;
+    /* Timers: which fired, in order, and when. */
+    struct fm_ev_timer t[3];
+    int order[8];
+    uint64_t fired_us[8];
+    int n_fired;
+    bool stop_on_timer;
+    bool rearm_due;                 /* the timer arms itself due again */
 };
+
+static void
+on_timer_i(struct fixture *f, int i, void (*self)(void *data))
+{
+    if (f->n_fired < 8) {
+        f->order[f->n_fired] = i;
+        f->fired_us[f->n_fired] = fm_now_us();
+    }
+    f->n_fired++;
+    if (f->rearm_due) {
+        fm_ev_timer_arm(&f->ev, &f->t[i], 0, self, f);
+    } else if (f->stop_on_timer) {
+        fm_ev_stop(&f->ev);
+    }
+}
+
+static void on_timer_0(void *data);
+static void on_timer_1(void *data);
+static void on_timer_2(void *data);
+
+static void
+on_timer_0(void *data)
+{
+    on_timer_i(data, 0, on_timer_0);
+}
+
+static void
+on_timer_1(void *data)
+{
+    on_timer_i(data, 1, on_timer_1);
+}
+
+static void
+on_timer_2(void *data)
+{
+    on_timer_i(data, 2, on_timer_2);
+}
 
 static void
 on_pipe(struct fm_ev_source *src, uint32_t events)
@@ -171,6 +219,47 @@ test_signal_through_signalfd(void **state)
     assert_int_equal(fm_ev_init(&f->ev), 0);
 }
 
+static void
+test_timers_in_order_never_early(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t start_us = fm_now_us();
+
+    fm_ev_timer_arm(&f->ev, &f->t[0], start_us + 60000u, on_timer_0, f);
+    fm_ev_timer_arm(&f->ev, &f->t[1], start_us + 20000u, on_timer_1, f);
+    fm_ev_timer_arm(&f->ev, &f->t[2], start_us + 40000u, on_timer_2, f);
+    fm_ev_timer_disarm(&f->ev, &f->t[2]);
+    f->stop_on_timer = true;
+    assert_int_equal(fm_ev_run(&f->ev), 0);         /* stopped by the first */
+    f->ev.stop = false;
+    assert_int_equal(fm_ev_run(&f->ev), 0);         /* and the second */
+    assert_int_equal(f->n_fired, 2);
+    assert_int_equal(f->order[0], 1);
+    assert_int_equal(f->order[1], 0);
+    assert_true(f->fired_us[0] >= start_us + 20000u);
+    assert_true(f->fired_us[1] >= start_us + 60000u);
+    assert_true(f->fired_us[1] < start_us + 1000000u);
+    assert_int_equal(f->t[0].at_us, 0);             /* disarmed once fired */
+    assert_null(f->ev.timers);
+}
+
+static void
+test_timer_due_does_not_starve_descriptors(void **state)
+{
+    struct fixture *f = *state;
+
+    /* A timer that keeps arming itself due, and a readable pipe: the
+     * pipe's callback (which stops the loop) still runs. */
+    f->rearm_due = true;
+    fm_ev_timer_arm(&f->ev, &f->t[0], 0, on_timer_0, f);
+    pipe_make(f, &f->a);
+    assert_int_equal(fm_ev_run(&f->ev), 0);
+    assert_int_equal(f->a.calls, 1);
+    assert_true(f->n_fired >= 1);
+    fm_ev_timer_disarm(&f->ev, &f->t[0]);
+    assert_null(f->ev.timers);
+}
+
 int
 main(void)
 {
@@ -179,6 +268,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_removed_in_the_same_wakeup_not_called, setup, teardown),
         cmocka_unit_test_setup_teardown(test_later_runs_once_after_the_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_through_signalfd, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timers_in_order_never_early, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timer_due_does_not_starve_descriptors, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

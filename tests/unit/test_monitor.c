@@ -309,7 +309,13 @@ test_ok_cycles(void **state)
     fake_setup(true, false);
     for (int i = 0; i < 3; i++) {
         cycle(10, FM_REASON_OK);
-        assert_state_written();
+        /* The first, then every second: a cycle of 10 s and Probe_timeout
+         * refreshes its state every cycle's length (test_long_cycle_refresh_never_stale). */
+        if (i != 1) {
+            assert_state_written();
+        } else {
+            assert_false(fk.out.write_state);
+        }
         assert_true(fk.out.watch);
         assert_int_equal(fk.out.request, FM_ACTION_NONE);
         assert_false(fk.out.publish);
@@ -695,6 +701,42 @@ test_live_loop_never_stale(void **state)
     }
 }
 
+/*
+ * A long cycle (interval 10 s, Probe_timeout 5 s): the refresh is a cycle,
+ * 15 s, not 10 s, so an ok loop writes its state every second cycle rather
+ * than every cycle; and its state is never read as stale, even by a reader
+ * just before a next cycle that ends Probe_timeout late.
+ */
+static void
+test_long_cycle_refresh_never_stale(void **state)
+{
+    int writes = 0;
+
+    (void) state;
+    fake_setup(true, false);
+    fm_monitor_clear(&fk.mon);
+    fk.opts.interval_up_ms = 10 * 1000;
+    fk.opts.probe_timeout_ms = 5 * 1000;
+    assert_int_equal(fm_monitor_init(&fk.mon, &fk.opts, "web", FM_KIND_APACHE, true), 0);
+    fk.mon.st.pid = 1234;
+    for (int i = 0; i < 60; i++) {
+        uint64_t late_us = fk.now_us + 10 * S_US + fk.mon.st.probe_timeout_ms * 1000u;
+
+        if (i > 0) {
+            assert_false(fm_recovery_state_stale(&fk.mon.st, late_us, NULL));
+        }
+        cycle(10, FM_REASON_OK);
+        writes += fk.out.write_state;
+    }
+    assert_int_equal(fm_recovery_state_refresh_ms(&fk.mon.st), 15000);
+    assert_in_range(writes, 30, 31);    /* the first cycle, then every second */
+
+    /* The refresh is never under FM_RECOVERY_STATE_REFRESH_MS. */
+    fk.mon.st.interval_ms = 1000;
+    fk.mon.st.probe_timeout_ms = 1000;
+    assert_int_equal(fm_recovery_state_refresh_ms(&fk.mon.st), FM_RECOVERY_STATE_REFRESH_MS);
+}
+
 int
 main(void)
 {
@@ -712,6 +754,7 @@ main(void)
         cmocka_unit_test_teardown(test_held_resume, teardown),
         cmocka_unit_test_teardown(test_state_write_policy, teardown),
         cmocka_unit_test_teardown(test_live_loop_never_stale, teardown),
+        cmocka_unit_test_teardown(test_long_cycle_refresh_never_stale, teardown),
         cmocka_unit_test_teardown(test_reset, teardown),
         cmocka_unit_test_teardown(test_publish_only, teardown),
         cmocka_unit_test_teardown(test_transitions_logged_once, teardown),
