@@ -155,7 +155,8 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-state.sh \
 	tests/agents/agent-policy.sh \
 	tests/agents/agent-leftovers.sh \
-	tests/agents/agent-overload-url.sh
+	tests/agents/agent-overload-url.sh \
+	tests/agents/agent-monitor-default.sh
 
 TESTS += $(FM_AGENT_TESTS)
 EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-lib.sh
