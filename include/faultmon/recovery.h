@@ -26,7 +26,8 @@
  *               the running loop
  *   refused     left by a loop whose fail request the controller refused
  *               (a Pacemaker Remote node's): recovery waits for the agent's
- *               monitor; the monitor warns once and removes it
+ *               monitor; a monitor slower than 10 s warns once and
+ *               removes it
  */
 #ifndef FAULTMON_RECOVERY_H
 #define FAULTMON_RECOVERY_H

@@ -28,7 +28,7 @@ tap_watchdog 240
 fa_agents_setup
 fa_apache_setup || bail_out "cannot write an Apache configuration"
 
-plan 16
+plan 17
 
 # $FA_TMP/op: the monitor op's interval in the stand-in CIB.
 TOOLS=$FA_TMP/pcmk
@@ -80,7 +80,7 @@ for case in "60s 10000ms" "10s 5000ms" "1h 10000ms"; do
     fa_check_rc "stop: 0" 0
 done
 
-# 12-16: a refused fail request, told once a loop by the monitor.
+# 12-17: a refused fail request, told once a loop by the monitor.
 printf '60s\n' >"$FA_TMP/op"
 default_params
 fa_agent apache start
@@ -96,7 +96,8 @@ if printf '%s\n' "$FA_OUT" | grep -q "refused the fault monitor's fail request";
 else
     ok "the next monitor does not say it again"
 fi
-# A monitor every 10 s already recovers within 10 s: nothing to say.
+# A monitor every 10 s already recovers within 10 s: nothing to say, until
+# the monitor is made slower.
 export OCF_RESKEY_CRM_meta_interval=10000
 : >"$STATE/refused"
 fa_agent apache monitor
@@ -105,6 +106,10 @@ if printf '%s\n' "$FA_OUT" | grep -q "refused the fault monitor's fail request";
 else
     ok "a monitor every 10 s: no warning"
 fi
+export OCF_RESKEY_CRM_meta_interval=30000
+fa_agent apache monitor
+like "$FA_OUT" "WARNING.*refused the fault monitor's fail request.*every 30 s; set op monitor interval=10s" \
+    "the same loop's refusal, once the monitor is every 30 s: the warning"
 unset OCF_RESKEY_CRM_meta_interval OCF_RESKEY_CRM_meta_timeout
 fa_agent apache stop
 fa_check_rc "stop: 0" 0
