@@ -193,8 +193,9 @@ MON60=60
 pcs1 resource update web op monitor interval=${MON60}s
 fm_wait_resource web "$Y" 20 >/dev/null
 fm_wait_serving "$Y" /app 20
+# the agent's own warnings (pacemaker-remoted also logs its stderr)
 warnings() {
-    grep -c "refused the fault monitor's fail request.*every ${MON60} s; set op monitor interval=10s on web" \
+    grep -c "apache(web)\[[0-9]*\]:.*WARNING: monitor: the controller refused the fault monitor's fail request.*every ${MON60} s; set op monitor interval=10s on web" \
         "$(fm_node_dir "$1")/root/var/log/pacemaker/pacemaker.log"
 }
 w0=$(warnings "$Y")
