@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon OCF agents: the web agents' loop interval derived from the
- * monitor operation's (a pure function, unit-tested: tests/unit/test_ocf_web_timing.c).
+ * monitor operation's (a pure function: tests/unit/test_ocf_web_timing.c).
  */
 #include <config.h>
 
