@@ -50,7 +50,8 @@ FM_OCF_WEB_SOURCES = \
 	agents/web/ocf_web_leveltest.c \
 	agents/web/ocf_web_monitor.c \
 	agents/web/ocf_web_params.c \
-	agents/web/ocf_web_server.c
+	agents/web/ocf_web_server.c \
+	agents/web/ocf_web_timing.c
 
 # ocf:faultmon:apache: its struct fm_web_ops and httpd's command line
 # (ocf_apache.c), its parameters, its level-10 test and its configuration
@@ -154,7 +155,8 @@ FM_AGENT_TESTS = \
 	tests/agents/agent-state.sh \
 	tests/agents/agent-policy.sh \
 	tests/agents/agent-leftovers.sh \
-	tests/agents/agent-overload-url.sh
+	tests/agents/agent-overload-url.sh \
+	tests/agents/agent-monitor-default.sh
 
 TESTS += $(FM_AGENT_TESTS)
 EXTRA_DIST += $(FM_AGENT_TESTS) tests/agents/lib.sh tests/agents/differential-lib.sh
@@ -174,7 +176,8 @@ FM_OCF_UNIT_TESTS = \
 	tests/unit/test_ocf_halog \
 	tests/unit/test_ocf_nginx_conf \
 	tests/unit/test_ocf_proc \
-	tests/unit/test_ocf_record
+	tests/unit/test_ocf_record \
+	tests/unit/test_ocf_web_timing
 FM_OCF_UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PACEMAKER_CFLAGS)
 FM_OCF_UNIT_LDADD = $(FM_LIBS_LIBC) $(CMOCKA_LIBS)
 check_PROGRAMS += $(FM_OCF_UNIT_TESTS)
@@ -207,4 +210,8 @@ tests_unit_test_ocf_record_SOURCES = tests/unit/test_ocf_record.c tests/unit/ocf
 tests_unit_test_ocf_record_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
 tests_unit_test_ocf_record_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
 tests_unit_test_ocf_record_LDADD = $(FM_OCF_UNIT_LDADD)
+tests_unit_test_ocf_web_timing_SOURCES = tests/unit/test_ocf_web_timing.c agents/web/ocf_web_timing.c
+tests_unit_test_ocf_web_timing_CPPFLAGS = $(agents_faultmon_ocf_CPPFLAGS)
+tests_unit_test_ocf_web_timing_CFLAGS = $(FM_OCF_UNIT_CFLAGS)
+tests_unit_test_ocf_web_timing_LDADD = $(FM_OCF_UNIT_LDADD)
 endif

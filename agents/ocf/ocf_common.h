@@ -328,6 +328,19 @@ void fm_ocf_first_failure(const struct fm_run_state *st, char *buf, size_t buf_l
  */
 int fm_ocf_loop_state_read(const struct fm_ocf *ocf, struct fm_run_state *st, char *err, size_t err_len);
 
+/* The monitor interval under which a refused fail request costs little:
+ * recovery then waits at most this long (heartbeat's default interval). */
+#define FM_OCF_REFUSED_MONITOR_MAX_MS 10000
+
+/*!
+ * \brief Where the loop's fail request was refused (a Pacemaker Remote
+ *        node: the loop leaves STATE_DIR/refused), warn once a loop that
+ *        recovery here waits for the monitor, when its interval is longer
+ *        than FM_OCF_REFUSED_MONITOR_MAX_MS, and what to set.
+ * \param[in] ocf  a recurring monitor's action
+ */
+void fm_ocf_loop_refusal_note(const struct fm_ocf *ocf);
+
 /*!
  * \brief Run one fresh probe cycle with the helper (OCF_CHECK_LEVEL=10).
  * \return PCMK_OCF_OK, PCMK_OCF_UNKNOWN_ERROR or PCMK_OCF_DEGRADED with an exit reason, or

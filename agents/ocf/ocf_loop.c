@@ -527,3 +527,36 @@ fm_ocf_short_decision(const struct fm_run_state *st, const char *cause, char *bu
         snprintf(buf, buf_len, "%s%s%s", cause, (cause[0] != '\0')? ": " : "", reason);
     }
 }
+
+/*
+ * On a Pacemaker Remote node the controller refuses the loop's fail request
+ * (doc/admin-guide.md), so a failure is recovered when the monitor reports
+ * it: with the meta-data's 60 s monitor, up to a minute later.  Said once a
+ * loop (the file is removed once said; the loop writes it once), not at
+ * every monitor; kept while the monitor is 10 s or shorter, so that a
+ * monitor made slower later still says it.
+ */
+void
+fm_ocf_loop_refusal_note(const struct fm_ocf *ocf)
+{
+    char every[32];
+    int rc = 0;
+
+    if (ocf->interval_ms <= FM_OCF_REFUSED_MONITOR_MAX_MS || !ocf->have_state_dir
+        || !fm_recovery_file_exists(ocf->state_dir, FM_RECOVERY_REFUSED)) {
+        return;
+    }
+    if (ocf->interval_ms % 1000 == 0) {
+        snprintf(every, sizeof(every), "%" PRIu64 " s", ocf->interval_ms / 1000);
+    } else {
+        snprintf(every, sizeof(every), "%" PRIu64 " ms", ocf->interval_ms);
+    }
+    fm_ocf_log(LOG_WARNING, "the controller refused the fault monitor's fail request (a Pacemaker Remote "
+               "node?): recovery on this node waits for the monitor, every %s; set op monitor "
+               "interval=10s on %s to recover within 10 s", every,
+               (ocf->resource != NULL)? ocf->resource : "the resource");
+    rc = fm_recovery_file_mark(ocf->state_dir, FM_RECOVERY_REFUSED, false);
+    if (rc != 0) {
+        fm_ocf_log(LOG_WARNING, "cannot remove %s/" FM_RECOVERY_REFUSED ": %s", ocf->state_dir, strerror(rc));
+    }
+}

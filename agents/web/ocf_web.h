@@ -121,6 +121,19 @@ void fm_web_absolute_url(const char *base, const char *url, char *out, size_t ou
 /*! \return PCMK_OCF_OK, or PCMK_OCF_NOT_CONFIGURED when the resource name is not usable */
 int fm_web_check_resource_name(const struct fm_ocf *ocf);
 
+/* The loop's interval derived from the monitor's: at most this (heartbeat's
+ * default monitor interval), so that a 60 s monitor, the meta-data's
+ * default, still gives a check every 10 s. */
+#define FM_WEB_DERIVED_INTERVAL_MAX_MS 10000
+
+/*!
+ * \brief The Thorough_probe_interval a start derives from the monitor's
+ *        interval: min(interval / 2, 10 s), at least 1 s.
+ * \param[in] monitor_interval_ms  the monitor operation's interval
+ * \return the loop's interval in ms
+ */
+uint64_t fm_web_derived_probe_interval_ms(uint64_t monitor_interval_ms);
+
 /*! \brief Thorough_probe_interval and Probe_timeout from the monitor operation, when unset. */
 void fm_web_derive_timing(const struct fm_ocf *ocf);
 

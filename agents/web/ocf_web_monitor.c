@@ -337,6 +337,9 @@ fm_web_monitor(struct fm_web *w, bool status_only)
     if (rc != 0) {
         return monitor_refused_record(w, why, status_only);
     }
+    if (!status_only) {
+        fm_ocf_loop_refusal_note(w->ocf);
+    }
     /* No waiting for a pid file to reappear: Apache's graceful and full
      * restarts keep the parent's PID, so a dead PID means a dead server. */
     pid = fm_web_server_pid(fm_web_record_or(&rec, "pid_file", ""), fm_web_record_or(&rec, "httpd", ""));

@@ -114,15 +114,9 @@ fm_web_check_resource_name(const struct fm_ocf *ocf)
     return PCMK_OCF_OK;
 }
 
-/*
- * With heartbeat's parameters only, detect every fault at least as fast as
- * ocf:heartbeat:apache's monitor would: probe twice per monitor interval,
- * within at most half the monitor timeout.  A broken server is then seen
- * within half an interval (a crash at once: the loop watches httpd), and a
- * hang (two partial failures, a Probe_timeout each) within interval +
- * Probe_timeout, inside heartbeat's own bound: interval + its monitor's
- * timeout.
- */
+/* Thorough_probe_interval (fm_web_derived_probe_interval_ms(), ocf_web_timing.c)
+ * and Probe_timeout (at most half the monitor timeout) from the monitor
+ * operation, where unset. */
 void
 fm_web_derive_timing(const struct fm_ocf *ocf)
 {
@@ -140,15 +134,8 @@ fm_web_derive_timing(const struct fm_ocf *ocf)
         timeout_ms = 20000;         /* Pacemaker's default operation timeout */
     }
     if (!fm_web_param_set("Thorough_probe_interval")) {
-        uint64_t tpi_ms = interval_ms / 2;
-
-        if (tpi_ms < 1000) {
-            tpi_ms = 1000;
-        }
-        if (tpi_ms < 60000) {
-            snprintf(v, sizeof(v), "%" PRIu64 "ms", tpi_ms);
-            fm_ocf_param_set("Thorough_probe_interval", v);
-        }
+        snprintf(v, sizeof(v), "%" PRIu64 "ms", fm_web_derived_probe_interval_ms(interval_ms));
+        fm_ocf_param_set("Thorough_probe_interval", v);
     }
     if (!fm_web_param_set("Probe_timeout") && timeout_ms / 2 < 5000) {
         snprintf(v, sizeof(v), "%" PRIu64 "ms", (timeout_ms / 2 < 500)? 500 : timeout_ms / 2);

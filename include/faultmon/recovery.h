@@ -24,6 +24,10 @@
  *   resume      an administrator's `faultmon resume`, for the running loop
  *   reset       `faultmon reset` or Pacemaker's probe after a cleanup, for
  *               the running loop
+ *   refused     left by a loop whose fail request the controller refused
+ *               (a Pacemaker Remote node's): recovery waits for the agent's
+ *               monitor; a monitor slower than 10 s warns once and
+ *               removes it
  */
 #ifndef FAULTMON_RECOVERY_H
 #define FAULTMON_RECOVERY_H
@@ -42,6 +46,7 @@
 #define FM_RECOVERY_EVENT_SAME "event.same"
 #define FM_RECOVERY_RESUME "resume"
 #define FM_RECOVERY_RESET "reset"
+#define FM_RECOVERY_REFUSED "refused"
 
 /* How many fail requests `asked` keeps at most. */
 #define FM_RECOVERY_ASKED_MAX 64

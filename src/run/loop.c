@@ -267,6 +267,15 @@ on_request_done(void *data, int rc, const char *err)
     if (rc != 0) {
         /* Without the cluster's environment the next monitor reports it. */
         fm_log_warn("%s: %s; the next monitor will report the failure", lp->resource, err);
+        /* Refused (a Pacemaker Remote node): every recovery here waits for
+         * the monitor; the agent's monitor tells the administrator, once a
+         * loop, when its interval makes that wait long. */
+        if (rc == EACCES && !lp->refused_noted) {
+            lp->refused_noted = true;
+            if (fm_recovery_file_mark(lp->dir, FM_RECOVERY_REFUSED, true) != 0) {
+                fm_log_warn("%s: cannot write %s/%s", lp->resource, lp->dir, FM_RECOVERY_REFUSED);
+            }
+        }
         return;
     }
     fm_monitor_reported(&lp->mon);
@@ -552,8 +561,10 @@ run_setup(struct fm_loop *lp, struct fm_run_args *args)
     fm_run_deps_init(&lp->deps, lp->resource, lp->cfg->targets, lp->cfg->n_targets, args->publish_deps,
                      lp->cfg->decide.interval_up_ms);
     loop_restore(lp);
-    /* A recovery reported by an earlier loop is not this one's. */
+    /* A recovery reported by an earlier loop is not this one's, nor its
+     * refusal. */
     fm_recovery_file_mark(lp->dir, FM_RECOVERY_REPORTED, false);
+    fm_recovery_file_mark(lp->dir, FM_RECOVERY_REFUSED, false);
     rc = fm_run_write_pid_file(lp->dir);
     if (rc != 0) {
         return fm_cli_error("run", "cannot write the pid file in %s: %s", lp->dir, strerror(rc));

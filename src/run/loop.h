@@ -42,6 +42,7 @@ struct fm_loop {
     uint64_t max_cycles;            /* 0: forever */
     bool signal_pacemaker;
     bool reported_file;             /* the `reported` file exists */
+    bool refused_noted;             /* this loop wrote the `refused` file */
     struct fm_run_watch watch;      /* FAULTMON_WATCH_PIDFILE: the service's */
     int watch_fd;                   /* pidfd of the watched process (without
                                        one, the timer fd that polls it), or -1 */

@@ -14,6 +14,7 @@
 
 #include "request.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,21 +33,27 @@
 #define FM_REQUEST_TIMEOUT_MS 4000
 #define FM_REQUEST_BAN_TIMEOUT_MS 5000
 
-/* In the child: its output is the error, its exit status 0 or 1. */
+/* The child's exit status when the controller refused the request. */
+#define FM_REQUEST_REFUSED_STATUS 2
+
+/* In the child: its output is the error, its exit status 0, 1 or
+ * FM_REQUEST_REFUSED_STATUS. */
 static int
 request_child(void *arg, int out_fd)
 {
     struct fm_run_request *rq = arg;
     char err[512] = "";
+    int rc = 0;
 
     if (rq->ban) {
         fm_run_attrs_ban(rq->attrs, rq->rsc);
     }
-    if (fm_pcmk_request_recovery(rq->rsc, FM_PCMK_TIMEOUT_MS, err, sizeof(err)) == 0) {
+    rc = fm_pcmk_request_recovery(rq->rsc, FM_PCMK_TIMEOUT_MS, err, sizeof(err));
+    if (rc == 0) {
         return 0;
     }
     dprintf(out_fd, "%s", (err[0] != '\0')? err : "the fail request failed");
-    return 1;
+    return (rc == EACCES)? FM_REQUEST_REFUSED_STATUS : 1;
 }
 
 static void
@@ -68,7 +75,7 @@ on_request_done(void *data, int status, const char *out, size_t size)
     } else {
         err[0] = '\0';
     }
-    rq->done(rq->data, (status == 0)? 0 : -1, err);
+    rq->done(rq->data, (status == 0)? 0 : (status == FM_REQUEST_REFUSED_STATUS)? EACCES : -1, err);
 }
 
 static void

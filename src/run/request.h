@@ -17,8 +17,9 @@
 #include "jobs.h"
 #include "stay.h"
 
-/*! \brief The request ended: \p rc 0 when the controller took it, else
- *         \p err says why (refused, unreachable, no answer in time). */
+/*! \brief The request ended: \p rc 0 when the controller took it, EACCES
+ *         when its controller refused it (a Pacemaker Remote node's), else
+ *         -1; \p err says why (refused, unreachable, no answer in time). */
 typedef void (*fm_run_request_done_fn)(void *data, int rc, const char *err);
 
 struct fm_run_request {

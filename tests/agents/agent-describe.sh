@@ -106,8 +106,13 @@ for agent in apache nginx httpmon guard; do
                 $required) >"$tmp/err" 2>&1; then
             monitors=$(xmllint --xpath 'count(//primitive/operations/op[@name="monitor"])' "$cib")
             depths=$(xmllint --xpath 'count(//primitive/operations/op//nvpair[@name="OCF_CHECK_LEVEL"])' "$cib")
-            is "$monitors/$depths" "1/0" \
-                "pcs -f CIB resource create ocf:$provider:$agent creates one monitor, no deeper one"
+            every=$(xmllint --xpath 'string(//primitive/operations/op[@name="monitor"]/@interval)' "$cib")
+            # The web agents' loop asks for recovery itself: their monitor
+            # is a backstop, every 60 s (the loop probes every 10 s).
+            want_every=10s
+            case $agent in apache | nginx) want_every=60s ;; esac
+            is "$monitors/$depths/$every" "1/0/$want_every" \
+                "pcs -f CIB resource create ocf:$provider:$agent creates one monitor, every $want_every, no deeper one"
         else
             not_ok "pcs -f CIB resource create ocf:$provider:$agent creates one monitor, no deeper one"
             diag_file "$tmp/err"
@@ -184,7 +189,7 @@ else
         elif cibadmin --empty >"$cib" &&
             CIB_file=$cib crm_attribute --type crm_config --name stonith-enabled --update false &&
             run_doc_lines "$tool" "$cib" >"$tmp/err" 2>&1; then
-            is "$(monitors_of "$cib")" "10s/ 30s/10 " \
+            is "$(monitors_of "$cib")" "30s/10 60s/ " \
                 "doc/agents.md's $tool lines add a monitor at OCF_CHECK_LEVEL=10 (beside the level-0 one)"
         else
             not_ok "doc/agents.md's $tool lines add a monitor at OCF_CHECK_LEVEL=10"

@@ -17,6 +17,10 @@
 #  attributes: the loop's faultmon-web-state of the remote node is in the
 #     CIB, and `faultmon status --cluster` shows it, asked on a cluster node
 #     and on a remote node.
+#  monitor 60s: with the meta-data's default monitor (60 s) a kill on a
+#     remote node is recovered by the monitor within 60 s (plus 10), and that
+#     monitor warns once that recovery here waits for it and to set
+#     op monitor interval=10s (the loop marked its refused request).
 #  crash: the remote node running web crashes (SIGKILL of its namespaces).
 #     Fencing is off in these clusters (stonith-enabled=false): Pacemaker
 #     cannot know that web is gone, so web is not started elsewhere; the
@@ -30,7 +34,7 @@
 
 # shellcheck disable=SC2317,SC2119,SC2034   # called through fm_poll; optional arguments; SC_FC0 is sc_measure's
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
-: "${FM_WATCHDOG:=300}"
+: "${FM_WATCHDOG:=420}"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/scenario-lib.sh"
 
@@ -43,7 +47,7 @@ sc_skip_unless_agents
 TPI=2                   # Thorough_probe_interval, seconds
 MON=10                  # monitor interval, seconds
 
-fm_plan 13
+fm_plan 15
 
 fm_cluster_start 3 || fm_bail "3-node cluster did not form"
 fm_result 0 "3-node cluster formed in ${FM_LAST_MS} ms"
@@ -183,6 +187,35 @@ for r in d.get("rows", []):
 v_full=$(cluster_view node2 "$Y") v_remote=$(cluster_view remote3 "$Y")
 ok=$([[ $v_full == up* ]] && [ "$v_remote" = "$v_full" ]; echo $?)
 fm_result "$ok" "attributes: faultmon status --cluster shows web on $Y as '$v_full' asked on node2 (a cluster node) and as '$v_remote' asked on remote3 (a remote node)"
+
+# ------------------------- the meta-data's 60 s monitor on a remote node
+MON60=60
+pcs1 resource update web op monitor interval=${MON60}s
+fm_wait_resource web "$Y" 20 >/dev/null
+fm_wait_serving "$Y" /app 20
+# the agent's own warnings (pacemaker-remoted also logs its stderr)
+warnings() {
+    grep -c "apache(web)\[[0-9]*\]:.*WARNING: monitor: the controller refused the fault monitor's fail request.*every ${MON60} s; set op monitor interval=10s on web" \
+        "$(fm_node_dir "$1")/root/var/log/pacemaker/pacemaker.log"
+}
+w0=$(warnings "$Y")
+pid0=$(sc_httpd_pid "$Y") SC_FC0=$(fm_failcount web "$Y")
+t0=$(fm_now_ms)
+fm_httpd_kill "$Y"
+sc_measure web "$Y" "$t0" $((MON60 + 15)) /app
+fm_wait_resource web "$Y" 10 >/dev/null
+pid1=$(sc_httpd_pid "$Y") by=none
+failed_since "$Y" monitor 1 "$t0" && by=monitor
+ok=$([ -n "$SC_RESTORED" ] && [ "$SC_ON" = "$Y" ] && [ "$pid1" != "$pid0" ] && [ "$by" = monitor ] \
+     && [ "$SC_RESTORED" -le $(( (MON60 + 10) * 1000 )) ]; echo $?)
+fm_result "$ok" "monitor ${MON60}s: httpd killed on $Y: restarted in place by the agent's monitor (failed since the kill: $by), serving after ${SC_RESTORED:-never} ms (at most $(( (MON60 + 10) * 1000 )))"
+fm_timing "remote node, monitor ${MON60}s: httpd kill -9 -> serving again" "${SC_RESTORED:-0}"
+sc_row "kill on remote node $Y, monitor ${MON60}s" "restart in place (monitor)" "restart on ${SC_ON:-?}" "$SC_DETECT" "$SC_RESTORED" "$ok"
+sleep 2
+w1=$(warnings "$Y")
+fm_result "$([ $((w1 - w0)) = 1 ]; echo $?)" "monitor ${MON60}s: one warning on $Y that recovery waits for the monitor and to set op monitor interval=10s ($((w1 - w0)) logged)"
+[ $((w1 - w0)) = 1 ] || fm_diag "the agent on $Y:" "$(grep -E 'apache\(web\)|refused' "$(fm_node_dir "$Y")/root/var/log/pacemaker/pacemaker.log" | tail -n 8)"
+pcs1 resource update web op monitor interval=${MON}s
 
 # ---------------------------------------------------- remote node crash
 YH=$(fm_resource_nodes "$Y" | head -n1)
