@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -194,6 +195,39 @@ test_declines(void **state)
     free(big);
 }
 
+/* Repetitions of what has no state ("()", "a{0}") cost the build no state
+ * but still a step per copy: nested, 32767 times 32767 steps (11 to 22 s
+ * before the build counted its steps).  The guard refuses these first in
+ * the probe, but the bound is this file's own: declined, at once. */
+static void
+test_declines_empty_repeats_at_once(void **state)
+{
+    static const char *const nested[] = {
+        "((){32767}){32767}", "((a{0}){32767}){32767}", "(((){1000}){1000}){1000}",
+        "(()|a{0}){30000}b{0}{30000}(x{0,0}){32767}",
+    };
+    struct fm_regex_linear prog;
+
+    for (size_t i = 0; i < sizeof(nested) / sizeof(nested[0]); i++) {
+        struct timespec start;
+        struct timespec end;
+
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        if (fm_regex_linear_compile(nested[i], &prog)) {
+            fm_regex_linear_free(&prog);
+            fail_msg("'%s' taken", nested[i]);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        /* 2 s: far above the microseconds it takes, far below the seconds
+         * it took (ASan and a loaded machine included) */
+        assert_true(end.tv_sec - start.tv_sec < 2);
+    }
+    /* A few such copies are still taken. */
+    assert_true(fm_regex_linear_compile("(()a{0}){300}ok", &prog));
+    assert_true(fm_regex_linear_search(&prog, "ok", 2));
+    fm_regex_linear_free(&prog);
+}
+
 /* In another locale ranges, classes and "." mean other things: every
  * pattern goes to regexec() there. */
 static void
@@ -319,6 +353,7 @@ main(void)
         cmocka_unit_test(test_sets),
         cmocka_unit_test(test_binary_subjects),
         cmocka_unit_test(test_declines),
+        cmocka_unit_test(test_declines_empty_repeats_at_once),
         cmocka_unit_test(test_declines_outside_c_locale),
         cmocka_unit_test(test_random_same_as_regexec),
         cmocka_unit_test(test_linear_time),
