@@ -44,7 +44,13 @@ check_same(const char *pattern, const char *data, size_t len)
         fail_msg("'%s' refused", pattern);
     }
     if (fm_regex_linear_search(&prog, data, len) != reference(pattern, data, len)) {
-        fail_msg("pattern '%s' on '%.*s' (%zu bytes): regexec says %s", pattern, (int) len, data, len,
+        char shown[4 * 64 + 1] = "";
+
+        /* the subject's bytes escaped: it may hold NULs, newlines, 0x80 */
+        for (size_t i = 0; i < len && i < 64; i++) {
+            snprintf(shown + 4 * i, 5, "\\x%02x", (unsigned char) data[i]);
+        }
+        fail_msg("pattern '%s' on '%s' (%zu bytes): regexec says %s", pattern, shown, len,
                  reference(pattern, data, len)? "match" : "no match");
     }
     fm_regex_linear_free(&prog);
@@ -153,6 +159,8 @@ test_binary_subjects(void **state)
 {
     static const char *const patterns[] = {
         "a[bc]*d", "a.d", "a[^x]d", "a\\Wd", "a\\Sd", "a[[:print:]]d", "^d", "d$", "\\<d",
+        "\\bd\\b", "\\Bd", "d\\>", "a\\wd", "a\\sd", "a[^[:alpha:]]d", "a[[:cntrl:]]d", "a[]x]*d",
+        "[^]a]d", "a(|.)d", "\\Ba", "a\\B",
     };
     static const char subject[] = "xa\0d a\xc3\xa9" "d a\x80" "d abcd";
 
@@ -251,9 +259,12 @@ random_pattern(char *out, size_t max)
     static const char *const atoms[] = {
         "a", "b", "<", "/", " ", "[ab]", "[b/]", "\\.", ".", "^", "$", "[^a]", "[a-c]", "\\<", "\\b",
         "\\w", "[[:space:]]", "(a|b)", "(a|)", "()", "(ab|a)", "(a*|b)", "\\B", "\\>", "\\`",
-        "\\'", "\\W", "[^[:alpha:]]", "(a|b$)", "(^a|b)", "((a|b)c|)",
+        "\\'", "\\W", "[^[:alpha:]]", "(a|b$)", "(^a|b)", "((a|b)c|)", "[]a]", "[^]a]", "[a-]",
+        "[\\n]", "\\n", "\\s", "\\S", "[^\\]", "[[:cntrl:]]", "[^[:print:]]", "(.|\\W)",
     };
-    static const char *const ops[] = { "", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "|" };
+    static const char *const ops[] = {
+        "", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "|", "{0}", "{,1}", "**", "+?",
+    };
     size_t n = (size_t) (rand() % 7);
     size_t len = 0;
 
@@ -263,7 +274,7 @@ random_pattern(char *out, size_t max)
         /* an anchor cannot repeat */
         bool anchor = (strchr("^$", atom[0]) != NULL
                        || (atom[0] == '\\' && strchr("bB<>`'", atom[1]) != NULL));
-        const char *op = anchor? "" : ops[rand() % 10];
+        const char *op = anchor? "" : ops[rand() % (int) (sizeof(ops) / sizeof(ops[0]))];
 
         if (len + strlen(atom) + strlen(op) + 3 > max) {
             break;
@@ -280,7 +291,9 @@ random_pattern(char *out, size_t max)
 static void
 test_random_same_as_regexec(void **state)
 {
-    static const char alphabet[] = "ab</ .\nc_";
+    /* NUL, newline and bytes beyond ASCII too: regexec() sees them all
+     * (REG_STARTEND), so must the automaton */
+    static const char alphabet[] = "ab</ .\nc_\0\x80\xff\\n\x01";
     char pattern[96];
     char data[24 + 1];    /* + a NUL that REG_STARTEND does not need, but
                            * ASan's regexec interceptor reads up to */
