@@ -333,6 +333,62 @@ test_random_same_as_regexec(void **state)
     }
 }
 
+/* Random patterns glued from metacharacters and pieces of syntax, byte by
+ * byte rather than atom by atom: brackets with "]" "-" "^" "[" "\\" in any
+ * place, bounds with and without numbers, escapes of anything.  A pattern
+ * regcomp() refuses is declined; one both take answers as regexec() does. */
+static void
+test_random_syntax_same_as_regexec(void **state)
+{
+    static const char *const pieces[] = {
+        "a", "b", "-", "]", "[", "^", "$", "\\", "(", ")", "|", "*", "+", "?", "{", "}", ",", "0", "1",
+        "2", ".", ":", "[:alpha:]", "[:space:]", "[:punct:]", "w", "W", "b", "B", "<", ">", "`", "'",
+        "n", "_", " ", "\t", "=", "!", "~", "/",
+    };
+    static const char alphabet[] = "ab\n\0\x80\xff_ -\\]n\x01\t[{,}.:^$|*+?()=!~/";
+    int rounds = (getenv("FM_REGEX_ROUNDS") != NULL)? atoi(getenv("FM_REGEX_ROUNDS")) : 30000;
+    char pattern[64];
+    char data[24 + 1];
+
+    srand((getenv("FM_REGEX_SEED") != NULL)? (unsigned) atoi(getenv("FM_REGEX_SEED")) : 11);
+    for (int round = 0; round < rounds; round++) {
+        int n = 1 + rand() % 10;
+        size_t len = 0;
+        regex_t re;
+        struct fm_regex_linear prog;
+        bool refused = false;
+
+        pattern[0] = '\0';
+        for (int i = 0; i < n; i++) {
+            const char *piece = pieces[rand() % (int) (sizeof(pieces) / sizeof(pieces[0]))];
+
+            if (len + strlen(piece) + 1 > sizeof(pattern)) {
+                break;
+            }
+            len += (size_t) snprintf(pattern + len, sizeof(pattern) - len, "%s", piece);
+        }
+        refused = (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0);
+        if (!refused) {
+            regfree(&re);
+        }
+        if (!fm_regex_linear_compile(pattern, &prog)) {
+            continue;
+        }
+        fm_regex_linear_free(&prog);
+        if (refused) {
+            fail_msg("'%s' taken, though regcomp() refuses it", pattern);
+        }
+        for (int k = 0; k < 4; k++) {
+            len = (size_t) (rand() % (int) (sizeof(data) - 1));
+            for (size_t i = 0; i < len; i++) {
+                data[i] = alphabet[rand() % (int) (sizeof(alphabet) - 1)];
+            }
+            data[len] = '\0';
+            check_same(pattern, data, len);
+        }
+    }
+}
+
 /* Linear: a subject that makes glibc quadratic ("a*a*a*b" on a's) is
  * decided in one pass (a few ms for 1 MiB, under any test's timeout). */
 static void
@@ -369,6 +425,7 @@ main(void)
         cmocka_unit_test(test_declines_empty_repeats_at_once),
         cmocka_unit_test(test_declines_outside_c_locale),
         cmocka_unit_test(test_random_same_as_regexec),
+        cmocka_unit_test(test_random_syntax_same_as_regexec),
         cmocka_unit_test(test_linear_time),
     };
 
