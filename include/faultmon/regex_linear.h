@@ -24,7 +24,9 @@
  * ("(a|a$b)+$", which glibc answers wrongly), any pattern when the process's
  * locale is not C or POSIX (ranges, classes and "." then depend on it), and
  * a pattern that expands to more than FM_REGEX_LINEAR_MAX_STATES states
- * (below the guard's bound, so that a search stays within milliseconds).
+ * (below the guard's bound, so that a search stays within milliseconds) or
+ * whose expansion takes more than a few steps per state to build
+ * ("((){32767}){32767}": one state, a billion copies of nothing).
  * Libc only.
  */
 #ifndef FAULTMON_REGEX_LINEAR_H

@@ -57,10 +57,17 @@ struct fm_regex_nfa {
     int *stack;
 };
 
+/* Most nodes the build visits: a repetition of what has no state ("()",
+ * "a{0}") adds none, so the state bound alone would let "((){32767}){32767}"
+ * take a billion steps (seconds) to build an automaton of one state.  A
+ * pattern within the state bound needs a few visits per state. */
+#define FM_RL_MAX_STEPS (64 * FM_REGEX_LINEAR_MAX_STATES)
+
 /* The automaton under construction. */
 struct builder {
     const struct fm_rl_tree *tree;
     struct fm_regex_nfa *nfa;
+    size_t steps;
     bool failed;
 };
 
@@ -85,7 +92,8 @@ emit(struct builder *b, int node, int next)
     const struct fm_rl_node *n = &b->tree->nodes[node];
     int tail = next;
 
-    if (b->failed || next < 0) {
+    if (b->failed || next < 0 || ++b->steps > FM_RL_MAX_STEPS) {
+        b->failed = true;
         return -1;
     }
     switch (n->kind) {

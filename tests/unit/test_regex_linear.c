@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -43,7 +44,13 @@ check_same(const char *pattern, const char *data, size_t len)
         fail_msg("'%s' refused", pattern);
     }
     if (fm_regex_linear_search(&prog, data, len) != reference(pattern, data, len)) {
-        fail_msg("pattern '%s' on '%.*s' (%zu bytes): regexec says %s", pattern, (int) len, data, len,
+        char shown[4 * 64 + 1] = "";
+
+        /* the subject's bytes escaped: it may hold NULs, newlines, 0x80 */
+        for (size_t i = 0; i < len && i < 64; i++) {
+            snprintf(shown + 4 * i, 5, "\\x%02x", (unsigned char) data[i]);
+        }
+        fail_msg("pattern '%s' on '%s' (%zu bytes): regexec says %s", pattern, shown, len,
                  reference(pattern, data, len)? "match" : "no match");
     }
     fm_regex_linear_free(&prog);
@@ -152,6 +159,8 @@ test_binary_subjects(void **state)
 {
     static const char *const patterns[] = {
         "a[bc]*d", "a.d", "a[^x]d", "a\\Wd", "a\\Sd", "a[[:print:]]d", "^d", "d$", "\\<d",
+        "\\bd\\b", "\\Bd", "d\\>", "a\\wd", "a\\sd", "a[^[:alpha:]]d", "a[[:cntrl:]]d", "a[]x]*d",
+        "[^]a]d", "a(|.)d", "\\Ba", "a\\B",
     };
     static const char subject[] = "xa\0d a\xc3\xa9" "d a\x80" "d abcd";
 
@@ -194,6 +203,39 @@ test_declines(void **state)
     free(big);
 }
 
+/* Repetitions of what has no state ("()", "a{0}") cost the build no state
+ * but still a step per copy: nested, 32767 times 32767 steps (11 to 22 s
+ * before the build counted its steps).  The guard refuses these first in
+ * the probe, but the bound is this file's own: declined, at once. */
+static void
+test_declines_empty_repeats_at_once(void **state)
+{
+    static const char *const nested[] = {
+        "((){32767}){32767}", "((a{0}){32767}){32767}", "(((){1000}){1000}){1000}",
+        "(()|a{0}){30000}b{0}{30000}(x{0,0}){32767}",
+    };
+    struct fm_regex_linear prog;
+
+    for (size_t i = 0; i < sizeof(nested) / sizeof(nested[0]); i++) {
+        struct timespec start;
+        struct timespec end;
+
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        if (fm_regex_linear_compile(nested[i], &prog)) {
+            fm_regex_linear_free(&prog);
+            fail_msg("'%s' taken", nested[i]);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        /* 2 s: far above the microseconds it takes, far below the seconds
+         * it took (ASan and a loaded machine included) */
+        assert_true(end.tv_sec - start.tv_sec < 2);
+    }
+    /* A few such copies are still taken. */
+    assert_true(fm_regex_linear_compile("(()a{0}){300}ok", &prog));
+    assert_true(fm_regex_linear_search(&prog, "ok", 2));
+    fm_regex_linear_free(&prog);
+}
+
 /* In another locale ranges, classes and "." mean other things: every
  * pattern goes to regexec() there. */
 static void
@@ -217,9 +259,12 @@ random_pattern(char *out, size_t max)
     static const char *const atoms[] = {
         "a", "b", "<", "/", " ", "[ab]", "[b/]", "\\.", ".", "^", "$", "[^a]", "[a-c]", "\\<", "\\b",
         "\\w", "[[:space:]]", "(a|b)", "(a|)", "()", "(ab|a)", "(a*|b)", "\\B", "\\>", "\\`",
-        "\\'", "\\W", "[^[:alpha:]]", "(a|b$)", "(^a|b)", "((a|b)c|)",
+        "\\'", "\\W", "[^[:alpha:]]", "(a|b$)", "(^a|b)", "((a|b)c|)", "[]a]", "[^]a]", "[a-]",
+        "[\\n]", "\\n", "\\s", "\\S", "[^\\]", "[[:cntrl:]]", "[^[:print:]]", "(.|\\W)",
     };
-    static const char *const ops[] = { "", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "|" };
+    static const char *const ops[] = {
+        "", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "|", "{0}", "{,1}", "**", "+?",
+    };
     size_t n = (size_t) (rand() % 7);
     size_t len = 0;
 
@@ -229,7 +274,7 @@ random_pattern(char *out, size_t max)
         /* an anchor cannot repeat */
         bool anchor = (strchr("^$", atom[0]) != NULL
                        || (atom[0] == '\\' && strchr("bB<>`'", atom[1]) != NULL));
-        const char *op = anchor? "" : ops[rand() % 10];
+        const char *op = anchor? "" : ops[rand() % (int) (sizeof(ops) / sizeof(ops[0]))];
 
         if (len + strlen(atom) + strlen(op) + 3 > max) {
             break;
@@ -246,7 +291,9 @@ random_pattern(char *out, size_t max)
 static void
 test_random_same_as_regexec(void **state)
 {
-    static const char alphabet[] = "ab</ .\nc_";
+    /* NUL, newline and bytes beyond ASCII too: regexec() sees them all
+     * (REG_STARTEND), so must the automaton */
+    static const char alphabet[] = "ab</ .\nc_\0\x80\xff\\n\x01";
     char pattern[96];
     char data[24 + 1];    /* + a NUL that REG_STARTEND does not need, but
                            * ASan's regexec interceptor reads up to */
@@ -286,6 +333,62 @@ test_random_same_as_regexec(void **state)
     }
 }
 
+/* Random patterns glued from metacharacters and pieces of syntax, byte by
+ * byte rather than atom by atom: brackets with "]" "-" "^" "[" "\\" in any
+ * place, bounds with and without numbers, escapes of anything.  A pattern
+ * regcomp() refuses is declined; one both take answers as regexec() does. */
+static void
+test_random_syntax_same_as_regexec(void **state)
+{
+    static const char *const pieces[] = {
+        "a", "b", "-", "]", "[", "^", "$", "\\", "(", ")", "|", "*", "+", "?", "{", "}", ",", "0", "1",
+        "2", ".", ":", "[:alpha:]", "[:space:]", "[:punct:]", "w", "W", "b", "B", "<", ">", "`", "'",
+        "n", "_", " ", "\t", "=", "!", "~", "/",
+    };
+    static const char alphabet[] = "ab\n\0\x80\xff_ -\\]n\x01\t[{,}.:^$|*+?()=!~/";
+    int rounds = (getenv("FM_REGEX_ROUNDS") != NULL)? atoi(getenv("FM_REGEX_ROUNDS")) : 30000;
+    char pattern[64];
+    char data[24 + 1];
+
+    srand((getenv("FM_REGEX_SEED") != NULL)? (unsigned) atoi(getenv("FM_REGEX_SEED")) : 11);
+    for (int round = 0; round < rounds; round++) {
+        int n = 1 + rand() % 10;
+        size_t len = 0;
+        regex_t re;
+        struct fm_regex_linear prog;
+        bool refused = false;
+
+        pattern[0] = '\0';
+        for (int i = 0; i < n; i++) {
+            const char *piece = pieces[rand() % (int) (sizeof(pieces) / sizeof(pieces[0]))];
+
+            if (len + strlen(piece) + 1 > sizeof(pattern)) {
+                break;
+            }
+            len += (size_t) snprintf(pattern + len, sizeof(pattern) - len, "%s", piece);
+        }
+        refused = (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0);
+        if (!refused) {
+            regfree(&re);
+        }
+        if (!fm_regex_linear_compile(pattern, &prog)) {
+            continue;
+        }
+        fm_regex_linear_free(&prog);
+        if (refused) {
+            fail_msg("'%s' taken, though regcomp() refuses it", pattern);
+        }
+        for (int k = 0; k < 4; k++) {
+            len = (size_t) (rand() % (int) (sizeof(data) - 1));
+            for (size_t i = 0; i < len; i++) {
+                data[i] = alphabet[rand() % (int) (sizeof(alphabet) - 1)];
+            }
+            data[len] = '\0';
+            check_same(pattern, data, len);
+        }
+    }
+}
+
 /* Linear: a subject that makes glibc quadratic ("a*a*a*b" on a's) is
  * decided in one pass (a few ms for 1 MiB, under any test's timeout). */
 static void
@@ -319,8 +422,10 @@ main(void)
         cmocka_unit_test(test_sets),
         cmocka_unit_test(test_binary_subjects),
         cmocka_unit_test(test_declines),
+        cmocka_unit_test(test_declines_empty_repeats_at_once),
         cmocka_unit_test(test_declines_outside_c_locale),
         cmocka_unit_test(test_random_same_as_regexec),
+        cmocka_unit_test(test_random_syntax_same_as_regexec),
         cmocka_unit_test(test_linear_time),
     };
 
