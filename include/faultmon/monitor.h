@@ -173,7 +173,7 @@ int fm_monitor_restore(struct fm_monitor *mon, const struct fm_run_state *old, u
  * anything the agents or `faultmon status` show changed (state, action,
  * pending recovery, OCF code, reason, the engine's history, a target's
  * class, reason or HTTP status), when no write succeeded yet, or when the
- * last write is fm_recovery_state_refresh_ms() old or more; otherwise only the
+ * last write is FM_RECOVERY_STATE_REFRESH_MS old or more; otherwise only the
  * cycle count, the latencies and the records (history lines) are behind in
  * the file, for at most that long plus one cycle.  Every other outcome
  * (events, resume, reset, cycles while a recovery is under way) is written.

@@ -57,10 +57,9 @@
 
 /* The loop writes its state on every decision and every change of what the
  * agents or `faultmon status` show, and otherwise at the end of the first
- * cycle at least this long after its last write, or one cycle (interval and
- * Probe_timeout) if that is longer (fm_recovery_state_refresh_ms()): so a
- * live loop's state is at most that plus one cycle old, inside the
- * staleness rule above with at least the whole grace to spare. */
+ * cycle at least this long after its last write: so a live loop's state is
+ * at most this plus one cycle (interval and Probe_timeout) old, inside the
+ * staleness rule above with a margin of a cycle plus the rest of the grace. */
 #define FM_RECOVERY_STATE_REFRESH_MS 10000
 
 _Static_assert(FM_RECOVERY_STATE_REFRESH_MS < FM_RECOVERY_STALE_GRACE_MS,
@@ -97,20 +96,6 @@ int fm_recovery_ocf_rc(enum fm_action pending, const struct fm_decision *dec, bo
  * \param[out] age_s        when not NULL, seconds since the state was written
  */
 bool fm_recovery_state_stale(const struct fm_run_state *st, uint64_t now_mono_us, uint64_t *age_s);
-
-/*!
- * \brief How old a loop lets its state file grow before a cycle that changed
- *        nothing shown writes it again: FM_RECOVERY_STATE_REFRESH_MS, or one
- *        cycle (interval + Probe_timeout) when that is longer.
- *
- * Never stale (fm_recovery_state_stale()): the interval is among what is
- * shown, so a state left unwritten has the interval of the file, and the
- * next cycle's end comes at most a cycle after this age is reached.  The
- * file is then at most 2 x (interval + Probe_timeout) old, or 10 s + a
- * cycle for short cycles, where staleness starts 30 s later.  A cycle of
- * 10 s and 5 s writes every second cycle rather than every cycle.
- */
-uint64_t fm_recovery_state_refresh_ms(const struct fm_run_state *st);
 
 /* Why the agent's start refuses this node. */
 enum fm_refusal {

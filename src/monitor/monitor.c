@@ -126,7 +126,7 @@ take_shown(const struct fm_run_state *st, struct fm_monitor_shown *s)
 
 /*
  * The state after an outcome, written when \p always, or when something
- * shown changed, or when the file is fm_recovery_state_refresh_ms() old (so
+ * shown changed, or when the file is FM_RECOVERY_STATE_REFRESH_MS old (so
  * that a live loop never reads as stale).  A write costs more than an ok
  * cycle's probe (a new file, fsync, rename, the directory's fsync).
  */
@@ -143,7 +143,7 @@ state_to_write(struct fm_monitor *mon, uint64_t now_us, int64_t now_wall_s, bool
     }
     take_shown(&mon->st, &now_shown);
     /* Nor when the history noted would no longer fit until the next one. */
-    if (!always && mon->have_written && now_us - mon->written_us < fm_recovery_state_refresh_ms(&mon->st) * 1000u
+    if (!always && mon->have_written && now_us - mon->written_us < FM_RECOVERY_STATE_REFRESH_MS * 1000u
         && mon->history.n + 8 < FM_HISTORY_BUF_RECORDS
         && now_us >= mon->written_us && memcmp(&now_shown, &mon->shown, sizeof(now_shown)) == 0) {
         mon->unwritten = true;

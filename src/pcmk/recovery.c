@@ -59,14 +59,6 @@ fm_recovery_state_stale(const struct fm_run_state *st, uint64_t now_mono_us, uin
     return st->updated_mono_us + stale_us < now_mono_us;
 }
 
-uint64_t
-fm_recovery_state_refresh_ms(const struct fm_run_state *st)
-{
-    uint64_t cycle_ms = st->interval_ms + st->probe_timeout_ms;
-
-    return (cycle_ms > FM_RECOVERY_STATE_REFRESH_MS)? cycle_ms : FM_RECOVERY_STATE_REFRESH_MS;
-}
-
 enum fm_refusal
 fm_recovery_start_refusal(const struct fm_run_state *st, bool resume_requested)
 {

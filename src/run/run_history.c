@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultmon run: the cycle history's writer (see src/run/run_history.h).
- * Called whenever the loop writes its state (at least every 10 s, or a
- * cycle's length if longer; at each change, before a recovery is asked, at
- * stop), so that an ok cycle costs
+ * Called whenever the loop writes its state (at most every 10 s, at each
+ * change, before a recovery is asked, at stop), so that an ok cycle costs
  * no system call; a batch costs an open, an fstat, a pread, one write and
  * a close.  No fsync: the history informs a what-if, it decides nothing,
  * and on the tmpfs /run there is no disk to flush to.
