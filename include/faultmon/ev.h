@@ -88,6 +88,7 @@ struct fm_ev {
     struct fm_ev_watch *watches;        /* fm_ev_watch()'s, by descriptor */
     struct fm_ev_later *later;          /* queued for after this wake-up */
     struct fm_ev_timer *timers;         /* armed, in no order (a loop has few) */
+    uint64_t woke_us;                   /* when the last wait returned (fm_now_us()) */
     /* The wake-up being dispatched: an entry removed while it is handled
      * is struck out of it, so no callback sees a freed source. */
     struct epoll_event *batch;

@@ -266,10 +266,15 @@ fm_ev_timer_arm(struct fm_ev *ev, struct fm_ev_timer *t, uint64_t at_us,
  * (a callback that keeps arming a timer already due would starve them). */
 #define FM_EV_TIMER_TURN 64
 
-/* Run the due timers, one at a time (a callback may arm or disarm any
- * other), each followed by the work it queued.  \return the wait until
- * the nearest one left, in milliseconds rounded up (never early), -1 for
- * none, 0 if one is due still (only after FM_EV_TIMER_TURN of them). */
+/* Run the timers that were due when the last wait returned, one at a time
+ * (a callback may arm or disarm any other), each followed by the work it
+ * queued.  One that came due since (while a callback ran) waits for a wait
+ * of 0 ms first: the descriptors' news comes before a deadline's timer, so
+ * a reply that arrived while the loop was busy is read, not judged missing.
+ * In a steady cycle the wait returns at the timer, which is due by then: no
+ * extra wait.  \return the wait until the nearest one left, in
+ * milliseconds rounded up (never early), -1 for none, 0 if one is due
+ * still. */
 static int
 run_timers(struct fm_ev *ev)
 {
@@ -279,7 +284,7 @@ run_timers(struct fm_ev *ev)
         uint64_t next_us = 0;
 
         for (struct fm_ev_timer *t = ev->timers; t != NULL; t = t->next) {
-            if (t->at_us <= now_us) {
+            if (t->at_us <= ev->woke_us) {
                 due = t;
                 break;
             }
@@ -288,7 +293,7 @@ run_timers(struct fm_ev *ev)
             }
         }
         if (due == NULL) {
-            uint64_t wait_ms = (next_us == 0)? 0 : (next_us - now_us + 999u) / 1000u;
+            uint64_t wait_ms = (next_us == 0 || next_us <= now_us)? 0 : (next_us - now_us + 999u) / 1000u;
 
             return (next_us == 0)? -1 : (wait_ms > INT_MAX)? INT_MAX : (int) wait_ms;
         }
@@ -305,6 +310,7 @@ fm_ev_dispatch(struct fm_ev *ev, int timeout_ms)
     struct epoll_event events[FM_EV_BATCH];
     int n = epoll_wait(ev->epfd, events, FM_EV_BATCH, timeout_ms);
 
+    ev->woke_us = fm_now_us();
     if (n < 0) {
         return (errno == EINTR)? 0 : -errno;
     }
@@ -326,6 +332,7 @@ fm_ev_dispatch(struct fm_ev *ev, int timeout_ms)
 int
 fm_ev_run(struct fm_ev *ev)
 {
+    ev->woke_us = fm_now_us();      /* nothing to read yet: what is due runs */
     run_later(ev);
     while (!ev->stop) {
         int timeout_ms = run_timers(ev);

@@ -7,7 +7,8 @@
  * signalfd, to its callback, and stays blocked after the loop; timers (the
  * wait's timeout, no descriptor) fire in their order, never early, a
  * disarmed one never, one armed due by a callback before the next wait, and
- * one that keeps arming itself due does not starve the descriptors.
+ * one that keeps arming itself due does not starve the descriptors, and
+ * one that came due while a callback ran waits for the descriptors' news.
  */
 #include <config.h>
 
@@ -47,6 +48,7 @@ struct fixture {
     int n_fired;
     bool stop_on_timer;
     bool rearm_due;                 /* the timer arms itself due again */
+    int b_calls_at_timer;           /* b's calls when the deadline fired */
 };
 
 static void
@@ -260,6 +262,66 @@ test_timer_due_does_not_starve_descriptors(void **state)
     assert_null(f->ev.timers);
 }
 
+/* a's callback: b's reply comes while a keeps the loop busy past t[0]. */
+static void
+on_busy(struct fm_ev_source *src, uint32_t events)
+{
+    struct pipe_src *p = (struct pipe_src *) src;
+    struct fixture *f = (struct fixture *) ((char *) p - offsetof(struct fixture, a));
+    char c = 0;
+    uint64_t until_us = fm_now_us() + 40000u;
+
+    (void) events;
+    p->calls++;
+    assert_int_equal(read(p->fds[0], &c, 1), 1);
+    assert_int_equal(write(f->b.fds[1], "y", 1), 1);
+    while (fm_now_us() < until_us) {
+        continue;
+    }
+}
+
+static void
+on_count(struct fm_ev_source *src, uint32_t events)
+{
+    struct pipe_src *p = (struct pipe_src *) src;
+    char c = 0;
+
+    (void) events;
+    p->calls++;
+    assert_int_equal(read(p->fds[0], &c, 1), 1);
+}
+
+static void
+on_deadline(void *data)
+{
+    struct fixture *f = data;
+
+    f->b_calls_at_timer = f->b.calls;
+    f->n_fired++;
+    fm_ev_stop(&f->ev);
+}
+
+/* A deadline that passed while a callback ran fires after the reply that
+ * came meanwhile is read: with the deadline first, a probe whose reply sat
+ * unread would be judged timed out (a false failure). */
+static void
+test_reply_read_before_a_deadline_passed_while_busy(void **state)
+{
+    struct fixture *f = *state;
+
+    pipe_make(f, &f->a);                            /* readable at once */
+    f->a.src.ready = on_busy;
+    f->b.src.ready = on_count;
+    f->b.ev = &f->ev;
+    assert_int_equal(pipe(f->b.fds), 0);
+    assert_int_equal(fm_ev_add(&f->ev, f->b.fds[0], EPOLLIN, &f->b.src), 0);
+    fm_ev_timer_arm(&f->ev, &f->t[0], fm_now_us() + 20000u, on_deadline, f);
+    assert_int_equal(fm_ev_run(&f->ev), 0);
+    assert_int_equal(f->a.calls, 1);
+    assert_int_equal(f->n_fired, 1);
+    assert_int_equal(f->b_calls_at_timer, 1);
+}
+
 int
 main(void)
 {
@@ -270,6 +332,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_signal_through_signalfd, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timers_in_order_never_early, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timer_due_does_not_starve_descriptors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reply_read_before_a_deadline_passed_while_busy, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
