@@ -176,6 +176,15 @@ ms_left(uint64_t end_us)
     return (now >= end_us)? 0 : (int) ((end_us - now + 999u) / 1000u);
 }
 
+/* EACCES is the controller's refusal in its acknowledgement (the loop
+ * then tells the monitor: a Pacemaker Remote node's request): the same
+ * code from the connection or the send is not that refusal. */
+static int
+refusal_only(int rc)
+{
+    return (rc == EACCES)? EIO : rc;
+}
+
 /*
  * The cluster node through which a request for \p node must go: NULL when
  * the controller we reach is \p node's own (a cluster node), else the node
@@ -245,7 +254,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
     if (rc != pcmk_rc_ok) {
         snprintf(err, err_len, "cannot connect to the controller: %s", crm->rc_str(rc));
         crm->free_ipc_api(api);
-        return rc;
+        return refusal_only(rc);
     }
     /* Without a node name the controller takes its own node: nothing to
      * route.  A controller that does not say which node it is (busy with a
@@ -262,6 +271,7 @@ fm_pcmk_request_recovery(const struct fm_pcmk_resource *rsc, int timeout_ms,
                                     rsc->standard, rsc->provider, rsc->type);
         if (rc != pcmk_rc_ok) {
             snprintf(err, err_len, "controller refused the fail request: %s", crm->rc_str(rc));
+            rc = refusal_only(rc);
         } else {
             /* Wait for the acknowledgement, which says whether the failure
              * was recorded; none in time is taken as yes, as it always was
