@@ -75,10 +75,7 @@ step_timeout_reason(enum fm_step step)
 void
 fm_conn_watch(struct fm_conn *conn, uint32_t events)
 {
-    /* A reader also hears of the server's FIN, with the data it follows
-     * (no wake-up more: a FIN makes the socket readable anyway). */
-    struct epoll_event ev = { .events = events | (((events & EPOLLIN) != 0)? EPOLLRDHUP : 0),
-                              .data.ptr = &conn->src };
+    struct epoll_event ev = { .events = events, .data.ptr = &conn->src };
 
     if (conn->watched_events == events) {
         return;
@@ -90,10 +87,7 @@ fm_conn_watch(struct fm_conn *conn, uint32_t events)
 }
 
 /* Release everything of this cycle's probe; `abortive` resets the TCP
- * connection so that no TIME_WAIT is left on our side, unless the server
- * closed first (its FIN came): our close is then the answer to it, which
- * leaves no TIME_WAIT here either, and saves the setsockopt (a server
- * that closes after its reply, HTTP/1.0's, does so on most probes). */
+ * connection so that no TIME_WAIT is left on our side. */
 static void
 conn_close(struct fm_conn *conn, bool abortive)
 {
@@ -104,7 +98,7 @@ conn_close(struct fm_conn *conn, bool abortive)
         fm_tls_conn_close(conn);
     }
     if (conn->fd >= 0) {
-        if (abortive && !conn->peer_closed) {
+        if (abortive) {
             struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 
             setsockopt(conn->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
@@ -117,7 +111,6 @@ conn_close(struct fm_conn *conn, bool abortive)
         fm_ev_del(conn->run->ev, -1, &conn->src);
     }
     conn->close_orderly = false;
-    conn->peer_closed = false;
     free(conn->rx);
     conn->rx = NULL;
     conn->rx_len = conn->rx_cap = 0;

@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <sys/epoll.h>
 
 #include "probe_int.h"
 
@@ -45,9 +44,6 @@ fm_conn_on_ready(struct fm_ev_source *src, uint32_t events)
 {
     struct fm_conn *conn = (struct fm_conn *) src;  /* src is its first member */
 
-    if ((events & EPOLLRDHUP) != 0) {
-        conn->peer_closed = true;
-    }
     if (conn->step == FM_STEP_TICKET) {
         if (fm_tls_read_ticket(conn)) {
             fm_conn_finish_ticket(conn);

@@ -175,8 +175,6 @@ struct fm_conn {
                                      * maintenance_regex this cycle */
     bool close_orderly;             /* close with FIN, not RST (a goodbye
                                      * answered: RFC 5321 4.1.1.10) */
-    bool peer_closed;               /* the server's FIN came (EPOLLRDHUP):
-                                     * closing leaves no TIME_WAIT here */
     uint64_t ticket_end_us;
     uint64_t phase_mark_us;         /* when the current phase began (phase.c) */
     /* The early send (tcp.c): tried while the connect is in progress, until
