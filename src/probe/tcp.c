@@ -21,6 +21,7 @@ connect_failed(struct fm_conn *conn, int err)
 {
     close(conn->fd);
     conn->fd = -1;
+    conn->fd_is_tcp = false;
     conn->watched_events = 0;
     if (!conn->literal && conn->addr_next < conn->name->n_addrs) {
         fm_tcp_connect_next(conn, err);
@@ -87,14 +88,26 @@ fm_tcp_connect_next(struct fm_conn *conn, int last_errno)
         fm_resolve_no_more_addr(conn, last_errno);
         return;
     }
-    fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-    if (fd < 0) {
-        fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, errno, NULL);
-        return;
+    /* The last healthy cycle's socket, disconnected (engine.c), has the
+     * options this conn sets: it connects again, as a new one would. */
+    if (conn->kept_fd >= 0 && conn->kept_family == sa->sa_family) {
+        fd = conn->kept_fd;
+    } else {
+        if (conn->kept_fd >= 0) {
+            close(conn->kept_fd);
+        }
+        fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+        if (fd < 0) {
+            conn->kept_fd = -1;
+            fm_conn_finish(conn, FM_REASON_CONNECT_FAILED, errno, NULL);
+            return;
+        }
+        if (tcp_wants_nodelay(conn)) {
+            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+        }
     }
-    if (tcp_wants_nodelay(conn)) {
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    }
+    conn->kept_fd = -1;
+    conn->fd_is_tcp = true;
     conn->fd = fd;
     fm_conn_step(conn, FM_STEP_CONNECT);
     if (connect(fd, sa, conn->addr_len) == 0) {
