@@ -140,6 +140,7 @@ overload_begin(struct fm_run_overload *ov, const struct fm_probe_run *probe, boo
     if (!wanted) {
         return false;
     }
+    ov->tried = true;
     /* A bound of its own: the page waits in the same accept queue as the
      * probe that timed out, behind it, so it can only answer later than
      * the probe would have; a server that answers it late but answers is
@@ -234,6 +235,7 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
     if (ov->cycle_us != cycle_start_us) {
         ov->cycle_us = cycle_start_us;      /* a new cycle: no evidence yet */
         ov->started = false;
+        ov->tried = false;
         ov->body_seen = false;
         ov->queue_before = false;
         ov->queue_judged = false;
@@ -243,7 +245,7 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
     if (done) {
         ov->unanswered = failed_unanswered(probe);
     }
-    reading = ov->started || overload_begin(ov, probe, done, deadline_us, now_us);
+    reading = ov->started || (!ov->tried && overload_begin(ov, probe, done, deadline_us, now_us));
     if (reading && ov->kernel_only && !ov->queue_judged && now_us < ov->kernel_due_us) {
         *wait_ms = sooner(*wait_ms, (int) ((ov->kernel_due_us - now_us + 999) / 1000u));
         return true;
@@ -255,7 +257,7 @@ fm_run_overload_hold(struct fm_run_overload *ov, const struct fm_probe_run *prob
     if (reading && done) {
         overload_queue_judge(ov);
     }
-    if (!done && !reading) {
+    if (!done && !reading && !ov->tried) {
         uint64_t slow_us = deadline_us - ov->timeout_ms * 500u;
 
         *wait_ms = sooner(*wait_ms, (slow_us > now_us)? (int) ((slow_us - now_us + 999) / 1000u) : 0);

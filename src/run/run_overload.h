@@ -30,6 +30,10 @@ struct fm_run_overload {
     uint64_t cycle_us;              /* the cycle this state is of */
     uint64_t timeout_ms;            /* Probe_timeout */
     bool started;                   /* in this cycle */
+    /* Its start was tried in this cycle, whether it started or not: a
+     * start that failed (the kernel's look refused, the page's engine) is
+     * not tried again at every wake-up until the deadline. */
+    bool tried;
     bool body_seen;                 /* the page's body came, in this cycle */
     char why[FM_OVERLOAD_WHY_MAX];  /* "all 4 workers busy"; "": no evidence */
     bool queue_before;              /* the kernel's first look was taken */

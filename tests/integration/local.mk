@@ -24,6 +24,7 @@ FM_INTEGRATION_TESTS = \
 	tests/integration/run-overload.sh \
 	tests/integration/run-overload-nginx.sh \
 	tests/integration/run-overload-queue.sh \
+	tests/integration/run-overload-noqueue.sh \
 	tests/integration/run-observer-loopback.sh \
 	tests/integration/run-deps.sh \
 	tests/integration/migrate-check.sh \
