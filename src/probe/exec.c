@@ -10,13 +10,12 @@
  *
  * It runs under the one deadline like every probe, on the engine's epoll:
  * its output pipe is read without blocking, then a pidfd says when it has
- * exited.  It never meets a shell (the words that target_exec.c checked
- * at load time are executed by faultmon/spawn.h's runner), its stdin is
- * /dev/null, its environment is written here rather than inherited (the
- * loop's holds the agent's parameters, secrets among them), and it runs in
- * a process group of its own, which is killed whole at the deadline and
- * after the program exits, so that nothing it started outlives the check;
- * the program dies with the loop too.
+ * exited.  It never meets a shell (posix_spawn of the words that
+ * target_exec.c checked at load time), its stdin is /dev/null, its
+ * environment is written here rather than inherited (the loop's holds the
+ * agent's parameters, secrets among them), and it runs in a process group
+ * of its own, which is killed whole at the deadline and after the program
+ * exits, so that nothing it started outlives the check.
  */
 #include <config.h>
 
@@ -24,6 +23,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,6 @@
 #include <faultmon/clock.h>
 #include <faultmon/pidfd.h>
 #include <faultmon/probe_opts.h>
-#include <faultmon/spawn.h>
 #include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 #include "conv.h"
@@ -104,24 +103,55 @@ exec_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
     return 0;
 }
 
-/* Start the program with its output on a pipe whose read end is returned
- * (non-blocking; the program's end blocks), by the one runner of the
- * loop's (faultmon/spawn.h): stdin /dev/null, a process group of its own,
- * no descriptor or signal disposition of the loop's, and killed when the
- * loop dies (PR_SET_PDEATHSIG), so that a loop killed with SIGKILL (by
- * Pacemaker's executor, by the agent's stop) leaves no check running on.
- * A program that cannot be executed exits 127 with the reason on its
- * output, which is then the detail.
+/* Start the program with its output on a pipe whose read end is returned;
  * \return 0 or errno */
 static int
 exec_spawn(struct exec_state *st, char *const argv[], int *out_fd)
 {
-    int rc = fm_spawn_start(argv, st->envp, &st->pid, out_fd);
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    sigset_t none;
+    sigset_t all;
+    int fds[2] = { -1, -1 };
+    int rc = 0;
 
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        return errno;
+    }
+    /* Only our end is non-blocking: a program's writes must block. */
+    if (fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) {
+        rc = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return rc;
+    }
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+#ifdef HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP
+    /* The loop's own descriptors are close-on-exec; a library's may not be. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
+#endif
+    posix_spawnattr_init(&attr);
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK
+                                    | POSIX_SPAWN_SETSIGDEF);
+    rc = posix_spawn(&st->pid, argv[0], &actions, &attr, argv, st->envp);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
     if (rc != 0) {
         st->pid = 0;
+        close(fds[0]);
+        return rc;
     }
-    return rc;
+    *out_fd = fds[0];
+    return 0;
 }
 
 /* Kill what is left of the program's group and reap the program if it has

@@ -30,16 +30,24 @@ void
 fm_spawn_child_reset(void)
 {
     sigset_t none;
+    long closed = -1;
 
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     for (int sig = 1; sig < NSIG; sig++) {
         signal(sig, SIG_DFL);
     }
-    /* Through syscall(2): glibc declares close_range() from 2.34 only. */
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0) {
-        for (int fd = 3; fd < 1024; fd++) {
-            close(fd);
+    /* Through syscall(2): glibc declares close_range() from 2.34 only, and
+     * kernel headers before 5.9 have no number for it (then, and on a
+     * kernel without it, one by one up to the limit). */
+#ifdef SYS_close_range
+    closed = syscall(SYS_close_range, 3U, ~0U, 0U);
+#endif
+    if (closed != 0) {
+        long max = sysconf(_SC_OPEN_MAX);
+
+        for (long fd = 3; fd < ((max > 0 && max < 65536)? max : 65536); fd++) {
+            close((int) fd);
         }
     }
 }

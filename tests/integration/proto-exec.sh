@@ -18,7 +18,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 45
+plan 43
 
 sh_exec() {
     printf '/bin/sh -c %q' "$1"
@@ -171,30 +171,4 @@ fm_probe --json --timeout 1000ms --exec /bin/true "$(printf 'tcp://127.0.0.1:%s'
 fm_check_probe "an exec and a tcp target in one run: complete, each its own verdict" 2 \
     "targets.length=2" "targets.0.kind=tcp-connect" "targets.0.verdict=complete" \
     "targets.1.kind=exec" "targets.1.verdict=ok"
-
-# The program dies with faultmon: a probe killed with SIGKILL (as Pacemaker's
-# executor kills an agent that overran) leaves no check running on.  The
-# program is faultmon's child, found by its parent and its unique argument;
-# nothing but the faultmon started here is sent a signal.
-"$FAULTMON" probe --timeout 20000ms --exec "/bin/sleep 37.25" >/dev/null 2>&1 &
-fm_pid=$!
-prog=''
-for _ in $(seq 1 100); do
-    prog=$(pgrep -P "$fm_pid" -f '^/bin/sleep 37\.25$' | head -n 1)
-    [ -n "$prog" ] && break
-    sleep 0.05
-done
-ok_if "$([ -n "$prog" ] && echo 0 || echo 1)" "a probe's program runs as faultmon's child (${prog:-none found})"
-kill -KILL "$fm_pid" 2>/dev/null
-wait "$fm_pid" 2>/dev/null
-gone=1
-for _ in $(seq 1 40); do
-    if [ -n "$prog" ] && { [ ! -e "/proc/$prog" ] || ! grep -q '^/bin/sleep.37\.25' "/proc/$prog/cmdline" 2>/dev/null \
-        || [ "$(awk '{ print $3 }' "/proc/$prog/stat" 2>/dev/null)" = Z ]; }; then
-        gone=0
-        break
-    fi
-    sleep 0.05
-done
-ok_if "$gone" "faultmon killed with SIGKILL: its program died with it (PR_SET_PDEATHSIG)"
 tap_done
