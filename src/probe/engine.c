@@ -86,6 +86,22 @@ fm_conn_watch(struct fm_conn *conn, uint32_t events)
     }
 }
 
+void
+fm_conn_close_fd(struct fm_conn *conn)
+{
+    /* Out of the epoll set first: a close() drops a descriptor from it only
+     * when no other copy of its file is left, and a child the loop forked a
+     * moment ago (its runner, faultmon/spawn.h) holds copies until it
+     * closes them before its exec.  Its events would come on meanwhile with
+     * this conn's pointer, as if of the conn's next descriptor. */
+    if (conn->watched_events != 0) {
+        epoll_ctl(conn->run->epfd, EPOLL_CTL_DEL, conn->fd, NULL);
+    }
+    close(conn->fd);
+    conn->fd = -1;
+    conn->watched_events = 0;
+}
+
 /*
  * Keep the socket of a healthy probe for the next cycle's: connect() to
  * AF_UNSPEC (connect(2); tcp_disconnect() in the kernel) resets the
@@ -138,7 +154,7 @@ conn_close(struct fm_conn *conn, bool abortive)
 
                 setsockopt(conn->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
             }
-            close(conn->fd);    /* also drops it from the epoll set */
+            fm_conn_close_fd(conn);
         }
         conn->fd = -1;
         conn->fd_is_tcp = false;

@@ -251,9 +251,7 @@ exec_output_done(struct fm_conn *conn)
 {
     struct exec_state *st = conn->target->prepared;
 
-    close(conn->fd);        /* also drops it from the epoll set */
-    conn->fd = -1;
-    conn->watched_events = 0;
+    fm_conn_close_fd(conn);
     st->output_done = true;
     if (st->pidfd >= 0) {
         conn->fd = st->pidfd;

@@ -244,6 +244,10 @@ struct fm_probe_run {
 
 /* engine.c: what the protocols and the transports call back */
 
+/*! \brief Close conn->fd, out of the epoll set first (a forked child may
+ *         hold a copy of it); conn->fd is -1 after. */
+void fm_conn_close_fd(struct fm_conn *conn);
+
 /*! \brief Give the probe its verdict; every verdict goes through here. */
 void fm_conn_finish(struct fm_conn *conn, enum fm_reason reason, int sys_errno,
                     const char *detail);

@@ -19,10 +19,8 @@
 static void
 connect_failed(struct fm_conn *conn, int err)
 {
-    close(conn->fd);
-    conn->fd = -1;
+    fm_conn_close_fd(conn);
     conn->fd_is_tcp = false;
-    conn->watched_events = 0;
     if (!conn->literal && conn->addr_next < conn->name->n_addrs) {
         fm_tcp_connect_next(conn, err);
     } else {
