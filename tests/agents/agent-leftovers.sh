@@ -27,14 +27,7 @@ fa_apache_setup || bail_out "cannot write an Apache configuration"
 
 plan 15
 
-TOOLS=$FA_TMP/pcmk
-mkdir -p "$TOOLS"
-CALLS=$FA_TMP/calls.log
-: >"$CALLS"
-printf '#!/bin/sh\necho "attrd_updater $*" >>"%s"\nexit 0\n' "$CALLS" >"$TOOLS/attrd_updater"
-printf '#!/bin/sh\nexit 105\n' >"$TOOLS/cibadmin"
-chmod 755 "$TOOLS"/*
-export FAULTMON_OCF_ATTRD_UPDATER=$TOOLS/attrd_updater FAULTMON_ATTRD_UPDATER=$TOOLS/attrd_updater
+fa_pcmk_standins
 
 STATE=$FAULTMON_STATE_DIR/fmtest
 # The test's own loop, checked: its PID file names a faultmon.

@@ -31,23 +31,14 @@ fa_apache_setup || bail_out "cannot write an Apache configuration"
 plan 17
 
 # $FA_TMP/op: the monitor op's interval in the stand-in CIB.
-TOOLS=$FA_TMP/pcmk
-mkdir -p "$TOOLS"
-CALLS=$FA_TMP/calls.log
-: >"$CALLS"
-printf '#!/bin/sh\necho "attrd_updater $*" >>"%s"\nexit 0\n' "$CALLS" >"$TOOLS/attrd_updater"
-cat >"$TOOLS/cibadmin" <<EOF
-#!/bin/sh
-echo "cibadmin \$*" >>"$CALLS"
+fa_pcmk_standins
+cat >"$TOOLS/cibadmin.answers" <<EOF
 case "\$*" in
     *"//primitive[@id='fmtest']/operations/op[@name='monitor']"*)
         echo "<op id=\"fmtest-monitor\" name=\"monitor\" interval=\"\$(cat "$FA_TMP/op")\" timeout=\"20s\"/>"
         exit 0 ;;
 esac
-exit 105
 EOF
-chmod 755 "$TOOLS"/*
-export FAULTMON_OCF_ATTRD_UPDATER=$TOOLS/attrd_updater FAULTMON_ATTRD_UPDATER=$TOOLS/attrd_updater
 
 STATE=$FAULTMON_STATE_DIR/fmtest
 loop_pid() { cat "$STATE/pid" 2>/dev/null; }

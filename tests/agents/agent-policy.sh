@@ -29,24 +29,15 @@ plan 30
 
 # $FA_TMP/mt: "primitive N", "defaults N" or "none": where the CIB sets
 # migration-threshold.  Every other query: no such object (105).
-TOOLS=$FA_TMP/pcmk
-mkdir -p "$TOOLS"
-CALLS=$FA_TMP/calls.log
-: >"$CALLS"
-printf '#!/bin/sh\necho "attrd_updater $*" >>"%s"\nexit 0\n' "$CALLS" >"$TOOLS/attrd_updater"
-cat >"$TOOLS/cibadmin" <<EOF
-#!/bin/sh
-echo "cibadmin \$*" >>"$CALLS"
+fa_pcmk_standins
+cat >"$TOOLS/cibadmin.answers" <<EOF
 read -r where value <"$FA_TMP/mt"
 case "\$where:\$*" in
     "primitive:"*"//primitive[@id='fmtest']/meta_attributes/nvpair[@name='migration-threshold']"* | \
     "defaults:"*"//rsc_defaults/meta_attributes/nvpair[@name='migration-threshold']"*)
         echo "<nvpair id=\"mt\" name=\"migration-threshold\" value=\"\$value\"/>"; exit 0 ;;
 esac
-exit 105
 EOF
-chmod 755 "$TOOLS"/*
-export FAULTMON_OCF_ATTRD_UPDATER=$TOOLS/attrd_updater FAULTMON_ATTRD_UPDATER=$TOOLS/attrd_updater
 mt() { printf '%s\n' "$*" >"$FA_TMP/mt"; }
 
 STATE=$FAULTMON_STATE_DIR/fmtest

@@ -84,6 +84,25 @@ fa_agents_setup() {
     fi
 }
 
+# fa_pcmk_standins: stand-ins for Pacemaker's attrd_updater and cibadmin
+# in TOOLS=$FA_TMP/pcmk, found by the agent and the loop through
+# FAULTMON_OCF_ATTRD_UPDATER and FAULTMON_ATTRD_UPDATER (cibadmin beside
+# it).  Each records its call ("TOOL ARGS") in CALLS=$FA_TMP/calls.log;
+# attrd_updater answers 0, cibadmin 105 (no such object) unless
+# $TOOLS/cibadmin.answers, a shell fragment a test may write (it sees the
+# call's arguments), answers first.
+fa_pcmk_standins() {
+    TOOLS=$FA_TMP/pcmk
+    CALLS=$FA_TMP/calls.log
+    mkdir -p "$TOOLS"
+    : >"$CALLS"
+    printf '#!/bin/sh\necho "attrd_updater $*" >>"%s"\nexit 0\n' "$CALLS" >"$TOOLS/attrd_updater"
+    printf '#!/bin/sh\necho "cibadmin $*" >>"%s"\n[ -f "%s" ] && . "%s"\nexit 105\n' \
+        "$CALLS" "$TOOLS/cibadmin.answers" "$TOOLS/cibadmin.answers" >"$TOOLS/cibadmin"
+    chmod 755 "$TOOLS/attrd_updater" "$TOOLS/cibadmin"
+    export FAULTMON_OCF_ATTRD_UPDATER=$TOOLS/attrd_updater FAULTMON_ATTRD_UPDATER=$TOOLS/attrd_updater
+}
+
 # A loop that died without stopping (a crash, a kill) is recorded by the
 # agent that restarts it in STATE/RESOURCE/loop-died; a test that kills one
 # on purpose removes the record.  Any other record is a crash that the
