@@ -108,7 +108,8 @@ fm_conn_close_fd(struct fm_conn *conn)
  * connection as SO_LINGER 0 and close() would, no TIME_WAIT on our side,
  * empties both queues and frees the local port, and leaves a socket that
  * can connect again.  What it saves a check is the socket's making and
- * freeing (its file, inode and memory accounting) and two system calls:
+ * freeing (its file, inode and memory accounting) and a system call (no
+ * socket, setsockopt or close; a disconnect and an epoll_ctl instead):
  * checks of nginx on loopback back to back cost 35 us of CPU each instead
  * of 38 (2026-12-06, this machine).  Only after a verdict of ok: a
  * failure closes its socket, whatever state the failure left it in.  The
