@@ -48,6 +48,7 @@ src_util_libfmutil_la_SOURCES = \
 	src/util/psi.c \
 	src/util/regex_guard.c \
 	src/util/spawn.c \
+	src/util/spawn_tied.c \
 	src/util/regex_linear.c \
 	src/util/regex_linear_int.h \
 	src/util/regex_linear_parse.c \

@@ -83,4 +83,26 @@ void fm_spawn_kill(pid_t pid);
  */
 int fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_fd);
 
+/*!
+ * \brief Start \p path for an event loop as posix_spawn() would, tied to the
+ *        caller: killed (SIGKILL) when the caller dies, which posix_spawn()
+ *        cannot ask, in a process group of its own (killpg() at the
+ *        deadline), every signal default and unblocked, stdin /dev/null,
+ *        stdout and stderr \p out_fd, no other descriptor of the caller's.
+ *
+ * The caller is suspended until the program's execve() (vfork()
+ * semantics, as posix_spawn()'s): unlike fm_spawn_start()'s fork(), no
+ * child ever holds a copy of a descriptor the caller has closed since.
+ *
+ * \param[in]  path    the program, an absolute path
+ * \param[in]  argv    its argument vector, NULL-terminated
+ * \param[in]  envp    its whole environment, NULL-terminated
+ * \param[in]  out_fd  the write end of the caller's pipe (the caller closes it)
+ * \param[out] pid     the program, which the caller reaps
+ * \return 0, or the errno value of what failed, execve()'s included
+ *         (nothing left to reap then)
+ */
+int fm_spawn_tied(const char *path, char *const argv[], char *const envp[], int out_fd,
+                  pid_t *pid);
+
 #endif

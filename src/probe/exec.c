@@ -10,12 +10,13 @@
  *
  * It runs under the one deadline like every probe, on the engine's epoll:
  * its output pipe is read without blocking, then a pidfd says when it has
- * exited.  It never meets a shell (posix_spawn of the words that
+ * exited.  It never meets a shell (fm_spawn_tied() of the words that
  * target_exec.c checked at load time), its stdin is /dev/null, its
  * environment is written here rather than inherited (the loop's holds the
- * agent's parameters, secrets among them), and it runs in a process group
- * of its own, which is killed whole at the deadline and after the program
- * exits, so that nothing it started outlives the check.
+ * agent's parameters, secrets among them), it dies with the loop, and it
+ * runs in a process group of its own, which is killed whole at the
+ * deadline and after the program exits, so that nothing it started
+ * outlives the check.
  */
 #include <config.h>
 
@@ -23,12 +24,10 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,6 +36,7 @@
 #include <faultmon/clock.h>
 #include <faultmon/pidfd.h>
 #include <faultmon/probe_opts.h>
+#include <faultmon/spawn.h>
 #include <faultmon/target_exec.h>
 #include <faultmon/text.h>
 #include "conv.h"
@@ -108,10 +108,6 @@ exec_prepare(struct fm_target *target, const struct fm_probe_opts *opts)
 static int
 exec_spawn(struct exec_state *st, char *const argv[], int *out_fd)
 {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    sigset_t none;
-    sigset_t all;
     int fds[2] = { -1, -1 };
     int rc = 0;
 
@@ -125,25 +121,7 @@ exec_spawn(struct exec_state *st, char *const argv[], int *out_fd)
         close(fds[1]);
         return rc;
     }
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-#ifdef HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP
-    /* The loop's own descriptors are close-on-exec; a library's may not be. */
-    posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
-#endif
-    posix_spawnattr_init(&attr);
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK
-                                    | POSIX_SPAWN_SETSIGDEF);
-    rc = posix_spawn(&st->pid, argv[0], &actions, &attr, argv, st->envp);
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&actions);
+    rc = fm_spawn_tied(argv[0], argv, st->envp, fds[1], &st->pid);
     close(fds[1]);
     if (rc != 0) {
         st->pid = 0;

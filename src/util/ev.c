@@ -183,7 +183,7 @@ fm_ev_signal(struct fm_ev *ev, int sig, fm_ev_signal_fn fn, void *data)
     }
     /* Blocked, so that it waits in the signalfd; the children unblock
      * every signal before they exec (src/run/jobs.c, src/util/spawn.c,
-     * the exec probe's posix_spawn attributes). */
+     * src/util/spawn_tied.c). */
     sigaddset(&ev->sigs, sig);
     if (sigprocmask(SIG_BLOCK, &ev->sigs, NULL) != 0) {
         return errno;

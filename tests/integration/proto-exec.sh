@@ -18,7 +18,7 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 
 tap_watchdog 90
 fm_require_faultmon
-plan 43
+plan 50
 
 sh_exec() {
     printf '/bin/sh -c %q' "$1"
@@ -113,6 +113,21 @@ if [ "$rc" = 0 ] && [ -e "$stdin_out" ] && [ ! -s "$stdin_out" ]; then
 else
     not_ok "stdin is /dev/null"
 fi
+# What faultmon blocks, ignores or holds open is not the program's: here
+# faultmon starts with SIGPIPE and SIGHUP ignored and a descriptor 7 that
+# is not close-on-exec, as a careless parent could give it.  (grep is the
+# witness: mawk ignores SIGPIPE itself.)
+sigs_out=$FM_TMP/exec-sigs
+( trap '' PIPE HUP
+  fm_timeout 20 "$FAULTMON" probe --exec "$(sh_exec "grep -E '^Sig(Blk|Ign):' /proc/self/status | tr -d '\\t' > $sigs_out; [ -e /proc/\$\$/fd/7 ] && echo fd7 >> $sigs_out; exit 0")" \
+      7<"$stdin_out" >"$FM_OUT" 2>"$FM_ERR" )
+if [ "$(tr '\n' ' ' < "$sigs_out" 2>/dev/null)" = "SigBlk:0000000000000000 SigIgn:0000000000000000 " ]; then
+    ok "the program starts with no signal blocked or ignored"
+else
+    not_ok "the program starts with no signal blocked or ignored"
+    diag "$(cat "$sigs_out" 2>/dev/null)"
+fi
+ok_if "$(grep -qx fd7 "$sigs_out" 2>/dev/null && echo 1 || echo 0)" "faultmon's descriptor 7 (not close-on-exec) is closed in the program"
 
 PROTO_EXTRA=("targets.0.kind=exec")
 proto_case "a bare name not in the search path: complete" 2 complete status exec-failed fast -- \
@@ -171,4 +186,36 @@ fm_probe --json --timeout 1000ms --exec /bin/true "$(printf 'tcp://127.0.0.1:%s'
 fm_check_probe "an exec and a tcp target in one run: complete, each its own verdict" 2 \
     "targets.length=2" "targets.0.kind=tcp-connect" "targets.0.verdict=complete" \
     "targets.1.kind=exec" "targets.1.verdict=ok"
+
+# The program dies with faultmon: a probe killed with SIGKILL (as Pacemaker's
+# executor kills an agent that overran) leaves no check running on.  The
+# program is faultmon's child, found by its parent and its unique argument;
+# nothing but the faultmon started here is sent a signal.
+"$FAULTMON" probe --timeout 20000ms --exec "/bin/sleep 37.25" >/dev/null 2>&1 &
+fm_pid=$!
+prog=''
+for _ in $(seq 1 100); do
+    prog=$(pgrep -P "$fm_pid" -f '^/bin/sleep 37\.25$' | head -n 1)
+    [ -n "$prog" ] && break
+    sleep 0.05
+done
+ok_if "$([ -n "$prog" ] && echo 0 || echo 1)" "a probe's program runs as faultmon's child (${prog:-none found})"
+kill -KILL "$fm_pid" 2>/dev/null
+wait "$fm_pid" 2>/dev/null
+gone=1
+for _ in $(seq 1 40); do
+    # gone, another process by now, or a zombie
+    if [ -n "$prog" ] && { [ "$(tr '\0' ' ' < "/proc/$prog/cmdline" 2>/dev/null)" != "/bin/sleep 37.25 " ] \
+        || [ "$(awk '{ print $3 }' "/proc/$prog/stat" 2>/dev/null)" = Z ]; }; then
+        gone=0
+        break
+    fi
+    sleep 0.05
+done
+ok_if "$gone" "faultmon killed with SIGKILL: its program died with it (PR_SET_PDEATHSIG)"
+# A program that cannot be run is reported with execve's reason.
+PROTO_EXTRA=("targets.0.kind=exec")
+proto_case "a program that is not executable: complete" 2 complete status exec-failed fast -- \
+    --exec "$stdin_out"
+proto_detail_like "the detail is execve's reason" 'Permission denied'
 tap_done

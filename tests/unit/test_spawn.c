@@ -8,6 +8,8 @@
  * a grandchild killed with the program at the deadline (its process group),
  * a program that daemonizes, signals the caller ignores, and a descriptor
  * of the caller's (opened without O_CLOEXEC) that the program never sees.
+ * The same promises of fm_spawn_tied() (src/util/spawn_tied.c), the exec
+ * probe's starter, and its own: execve's errno returned with no child left.
  */
 #include <config.h>
 
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -293,6 +296,140 @@ test_no_descriptor_leaks(void **state)
     close(fd);
 }
 
+/* fm_spawn_tied(): start `/bin/sh -c SCRIPT`, read its output to the end,
+ * reap it; \return its wait status */
+static int
+tied_sh(const char *script, char *out, size_t out_len)
+{
+    char *argv[] = { (char *) "/bin/sh", (char *) "-c", (char *) script, NULL };
+    char *envp[] = { (char *) "PATH=/usr/bin:/bin", NULL };
+    int fds[2] = { -1, -1 };
+    pid_t pid = 0;
+    size_t kept = 0;
+    ssize_t n = 0;
+    int status = -1;
+
+    assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
+    assert_int_equal(fm_spawn_tied(argv[0], argv, envp, fds[1], &pid), 0);
+    close(fds[1]);
+    assert_true(pid > 1);
+    while ((n = read(fds[0], out + kept, out_len - 1 - kept)) > 0) {
+        kept += (size_t) n;
+    }
+    out[kept] = '\0';
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+static void
+test_tied_runs(void **state)
+{
+    char out[128];
+    int status = 0;
+
+    (void) state;
+    status = tied_sh("echo out; echo err >&2; exit 3", out, sizeof(out));
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 3);
+    assert_string_equal(out, "out\nerr\n");
+    /* its own process group, stdin /dev/null, the environment given */
+    status = tied_sh("[ \"$(ps -o pgid= -p $$ | tr -d ' ')\" = $$ ] && echo leader;"
+                     " readlink /proc/$$/fd/0; echo \"$PATH\"", out, sizeof(out));
+    assert_int_equal(status, 0);
+    assert_string_equal(out, "leader\n/dev/null\n/usr/bin:/bin\n");
+}
+
+/* What the caller blocks, ignores or holds open is not the program's. */
+static void
+test_tied_reset(void **state)
+{
+    char out[128];
+    sigset_t block;
+    sigset_t old;
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+    void (*old_hup)(int) = signal(SIGHUP, SIG_IGN);
+    int fd = open("/dev/null", O_RDONLY);
+
+    (void) state;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGCHLD);
+    assert_int_equal(sigprocmask(SIG_BLOCK, &block, &old), 0);
+    assert_true(fd >= 0);
+    assert_int_equal(dup2(fd, 57), 57);
+    assert_int_equal(tied_sh("grep -E '^Sig(Blk|Ign):' /proc/$$/status | tr -d '\\t';"
+                             " ls /proc/$$/fd", out, sizeof(out)), 0);
+    assert_string_equal(out, "SigBlk:0000000000000000\nSigIgn:0000000000000000\n0\n1\n2\n");
+    close(57);
+    close(fd);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    signal(SIGPIPE, old_pipe);
+    signal(SIGHUP, old_hup);
+}
+
+/* A program that cannot be run: execve's reason, and no child to reap. */
+static void
+test_tied_cannot_run(void **state)
+{
+    char *argv[] = { (char *) "/nonexistent/check", NULL };
+    char *envp[] = { NULL };
+    char *dir[] = { (char *) "/etc", NULL };
+    int fds[2] = { -1, -1 };
+    pid_t pid = 0;
+
+    (void) state;
+    assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
+    assert_int_equal(fm_spawn_tied(argv[0], argv, envp, fds[1], &pid), ENOENT);
+    assert_int_equal(fm_spawn_tied(dir[0], dir, envp, fds[1], &pid), EACCES);
+    assert_int_equal(pid, 0);
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* The program dies with its caller (PR_SET_PDEATHSIG), which posix_spawn()
+ * cannot ask: a loop killed with SIGKILL leaves no check running. */
+static void
+test_tied_caller_death(void **state)
+{
+    int fds[2] = { -1, -1 };
+    char buf[32] = "";
+    ssize_t n = 0;
+    pid_t caller = 0;
+    long program = 0;
+
+    (void) state;
+    assert_int_equal(pipe(fds), 0);
+    caller = fork();
+    assert_true(caller >= 0);
+    if (caller == 0) {
+        char *argv[] = { (char *) "/bin/sleep", (char *) "30", NULL };
+        char *envp[] = { NULL };
+        int out[2] = { -1, -1 };
+        pid_t pid = 0;
+
+        close(fds[0]);
+        if (pipe2(out, O_CLOEXEC) != 0 || fm_spawn_tied(argv[0], argv, envp, out[1], &pid) != 0
+            || !runs_sleep(pid)) {
+            _exit(1);
+        }
+        dprintf(fds[1], "%ld\n", (long) pid);
+        kill(getpid(), SIGKILL);    /* as a loop killed by the executor */
+        _exit(0);
+    }
+    close(fds[1]);
+    n = read(fds[0], buf, sizeof(buf) - 1);
+    close(fds[0]);
+    assert_int_equal(waitpid(caller, NULL, 0), caller);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    program = atol(buf);
+    assert_true(program > 1);
+    assert_true(gone_soon(program));
+}
+
 int
 main(void)
 {
@@ -307,6 +444,10 @@ main(void)
         cmocka_unit_test(test_signals_reset),
         cmocka_unit_test(test_capture_counts),
         cmocka_unit_test(test_no_descriptor_leaks),
+        cmocka_unit_test(test_tied_runs),
+        cmocka_unit_test(test_tied_reset),
+        cmocka_unit_test(test_tied_cannot_run),
+        cmocka_unit_test(test_tied_caller_death),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
