@@ -85,8 +85,10 @@ int fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_
 
 /*!
  * \brief Start \p path for an event loop as posix_spawn() would, tied to the
- *        caller: killed (SIGKILL) when the caller dies, which posix_spawn()
- *        cannot ask, in a process group of its own (killpg() at the
+ *        caller: killed (SIGKILL) when the calling thread exits (the
+ *        process dies), which posix_spawn() cannot ask, unless the program
+ *        gains privileges at its exec (set-user-ID, set-group-ID, file
+ *        capabilities: the kernel then drops the request), in a process group of its own (killpg() at the
  *        deadline), every signal default and unblocked, stdin /dev/null,
  *        stdout and stderr \p out_fd, no other descriptor of the caller's.
  *
@@ -100,7 +102,7 @@ int fm_spawn_start(char *const argv[], char *const envp[], pid_t *pid, int *out_
  * \param[in]  out_fd  the write end of the caller's pipe (the caller closes it)
  * \param[out] pid     the program, which the caller reaps
  * \return 0, or the errno value of what failed, execve()'s included
- *         (nothing left to reap then)
+ *         (nothing left to reap then); errno itself is unspecified after
  */
 int fm_spawn_tied(const char *path, char *const argv[], char *const envp[], int out_fd,
                   pid_t *pid);

@@ -15,7 +15,8 @@
  * semantics (the caller is suspended until the program's execve or exit, so
  * no such window exists), then, in the child, only raw system calls, which
  * touch nothing of the memory the child shares with the caller but its own
- * stack frame and one result word.  The caller's signals are all blocked
+ * stack frame and one result word (and errno, the caller's thread's).
+ * The caller's signals are all blocked
  * across the vfork(), so that no handler of the caller's ever runs in the
  * child on the shared memory.
  */
@@ -82,10 +83,15 @@ tied_child(struct tied_args *a)
     if (syscall(SYS_setpgid, 0, 0) != 0) {
         tied_fail(a);
     }
-    /* Every signal to its default (an ignored one would survive execve). */
+    /* Every signal to its default (an ignored one would survive execve).
+     * The kernel's structure is written for the architectures whose
+     * rt_sigaction takes it as laid out above (x86, arm, powerpc, s390,
+     * riscv); elsewhere the call fails, and so does the start, rather than
+     * leave an ignored signal ignored. */
     for (int sig = 1; sig < NSIG; sig++) {
-        if (sig != SIGKILL && sig != SIGSTOP) {
-            (void) syscall(SYS_rt_sigaction, sig, &a->dfl, NULL, sizeof(uint64_t));
+        if (sig != SIGKILL && sig != SIGSTOP
+            && syscall(SYS_rt_sigaction, sig, &a->dfl, NULL, sizeof(uint64_t)) != 0) {
+            tied_fail(a);
         }
     }
     /* stdout and stderr the pipe, stdin /dev/null; the pipe moved above 2
@@ -127,8 +133,8 @@ fm_spawn_tied(const char *path, char *const argv[], char *const envp[], int out_
         .path = path, .argv = argv, .envp = envp, .out_fd = out_fd, .parent = getpid(),
         .err = 0, .dfl = { .handler = SIG_DFL },
     };
-    sigset_t all;
-    sigset_t old;
+    uint64_t all = ~(uint64_t) 0;
+    uint64_t old = 0;
     pid_t child;
     int rc;
 
@@ -136,17 +142,17 @@ fm_spawn_tied(const char *path, char *const argv[], char *const envp[], int out_
     if (a.close_max <= 0 || a.close_max > 65536) {
         a.close_max = 65536;
     }
-    sigfillset(&all);
-    rc = pthread_sigmask(SIG_SETMASK, &all, &old);
-    if (rc != 0) {
-        return rc;
+    /* Every signal blocked, glibc's own two (32 and 33) included, which
+     * sigprocmask() leaves out: the system call itself. */
+    if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof(all)) != 0) {
+        return errno;
     }
     child = vfork();
     if (child == 0) {
         tied_child(&a);
     }
     rc = (child < 0)? errno : 0;
-    (void) pthread_sigmask(SIG_SETMASK, &old, NULL);
+    (void) syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof(old));
     if (child < 0) {
         return rc;
     }
