@@ -607,15 +607,23 @@ EOF
     printf '}\n'
 }
 
-# A node that dies while the cluster forms (seen once in CI while another
-# cluster test tore its own down beside it) is the harness's trouble, not
-# the tested program's: the whole cluster is torn down and formed once more.
+# A node that dies while the cluster forms (seen in CI rehearsals while
+# another cluster test ran beside it: its init SIGKILLed from outside, no
+# faultmon resource in the cluster yet, twice in a row once) is the
+# harness's trouble, not the tested program's: the whole cluster is torn
+# down and formed again, at most twice, a moment later each time.  Each
+# death is logged with its evidence (fm__death_evidence).
 fm_cluster_start() {
+    local attempt
     fm__cluster_start_once "$@" && return 0
-    [ -n "${FM_RUN:-}" ] && [ -s "$FM_RUN/nodes" ] || return 1
-    fm__log "the cluster did not form; tearing it down and forming it once more"
-    fm__teardown "$FM_RUN"
-    fm__cluster_start_once "$@"
+    for attempt in 2 3; do
+        [ -n "${FM_RUN:-}" ] && [ -s "$FM_RUN/nodes" ] || return 1
+        fm__log "the cluster did not form; tearing it down and forming it again (attempt $attempt of 3)"
+        fm__teardown "$FM_RUN"
+        sleep $((attempt - 1))
+        fm__cluster_start_once "$@" && return 0
+    done
+    return 1
 }
 
 fm__cluster_start_once() {
@@ -1013,6 +1021,20 @@ fm__wanted_nodes() {    # nodes started and not crashed or stopped since (remote
     for n in $(fm_nodes) $(fm_remote_nodes); do [ -e "$FM_RUN/$n/wanted" ] && echo "$n"; done
 }
 
+# fm__death_evidence NODE: who sent SIGKILL to NODE's unshare or init, from
+# the kernel's signal trace when CI enabled it (.ci/run), and what runs on
+# the machine now.  Read only.  The trace's clock is the uptime's.
+fm__death_evidence() {
+    local d=$FM_RUN/$1 t=/sys/kernel/tracing/trace u i
+    u=$(cat "$d/upid" 2>/dev/null) i=$(cat "$d/ipid" 2>/dev/null)
+    [ -r "$t" ] && grep -q 'signal_generate' "$t" 2>/dev/null || return 0
+    fm__log "$1: SIGKILLs to its unshare ($u) or init ($i), trace clock now $(cut -d' ' -f1 /proc/uptime):"
+    grep -E "signal_generate: sig=9 .* pid=(${u:-x}|${i:-x}) " "$t" 2>/dev/null | tail -n 10 >&2
+    fm__log "the last 15 SIGKILLs on the machine:"
+    grep 'signal_generate: sig=9 ' "$t" 2>/dev/null | tail -n 15 >&2
+    ps -eo pid,ppid,pgid,etimes,args --sort=start_time 2>/dev/null | tail -n 25 >&2
+}
+
 fm_wait_cluster_ready() {
     local t=${1:-$FM_FORM_TIMEOUT} deadline n
     deadline=$(( $(fm_now_ms) + t * 1000 ))
@@ -1021,6 +1043,7 @@ fm_wait_cluster_ready() {
             fm__live "$n" && continue
             fm__log "$n died (state '$(cat "$FM_RUN/$n/state" 2>/dev/null)'); its init.log ends with:"
             tail -n 5 "$FM_RUN/$n/init.log" >&2
+            fm__death_evidence "$n"
             return 1
         done
         fm__ready && return 0
