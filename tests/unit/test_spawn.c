@@ -197,29 +197,39 @@ runs_sleep(pid_t pid)
     return false;
 }
 
-static void
-test_caller_death_kills_program(void **state)
+/* A caller that starts `sleep 30` (by fm_spawn_start(), or fm_spawn_tied()
+ * when \p tied), says its PID, and dies: \return that PID. */
+static long
+program_of_dead_caller(bool tied)
 {
     int fds[2] = { -1, -1 };
     char buf[32] = "";
     ssize_t n = 0;
     pid_t caller = 0;
-    long program = 0;
 
-    (void) state;
     assert_int_equal(pipe(fds), 0);
     caller = fork();
     assert_true(caller >= 0);
     if (caller == 0) {
         char *argv[] = { (char *) "/bin/sleep", (char *) "30", NULL };
+        char *envp[] = { NULL };
+        int out[2] = { -1, -1 };
         pid_t pid = 0;
-        int out = -1;
+        int rc = 0;
 
         close(fds[0]);
-        if (fm_spawn_start(argv, NULL, &pid, &out) != 0 || !runs_sleep(pid)) {
+        if (tied) {
+            rc = (pipe2(out, O_CLOEXEC) != 0)? -1 : fm_spawn_tied(argv[0], argv, envp, out[1], &pid);
+        } else {
+            rc = fm_spawn_start(argv, NULL, &pid, &out[0]);
+        }
+        if (rc != 0 || !runs_sleep(pid)) {
             _exit(1);
         }
         dprintf(fds[1], "%ld\n", (long) pid);
+        if (tied) {
+            kill(getpid(), SIGKILL);    /* as a loop killed by the executor */
+        }
         _exit(0);       /* dies with its program running */
     }
     close(fds[1]);
@@ -228,7 +238,15 @@ test_caller_death_kills_program(void **state)
     assert_int_equal(waitpid(caller, NULL, 0), caller);
     assert_true(n > 0);
     buf[n] = '\0';
-    program = atol(buf);
+    return atol(buf);
+}
+
+static void
+test_caller_death_kills_program(void **state)
+{
+    long program = program_of_dead_caller(false);
+
+    (void) state;
     assert_true(program > 1);
     assert_true(gone_soon(program));
 }
@@ -394,38 +412,9 @@ test_tied_cannot_run(void **state)
 static void
 test_tied_caller_death(void **state)
 {
-    int fds[2] = { -1, -1 };
-    char buf[32] = "";
-    ssize_t n = 0;
-    pid_t caller = 0;
-    long program = 0;
+    long program = program_of_dead_caller(true);
 
     (void) state;
-    assert_int_equal(pipe(fds), 0);
-    caller = fork();
-    assert_true(caller >= 0);
-    if (caller == 0) {
-        char *argv[] = { (char *) "/bin/sleep", (char *) "30", NULL };
-        char *envp[] = { NULL };
-        int out[2] = { -1, -1 };
-        pid_t pid = 0;
-
-        close(fds[0]);
-        if (pipe2(out, O_CLOEXEC) != 0 || fm_spawn_tied(argv[0], argv, envp, out[1], &pid) != 0
-            || !runs_sleep(pid)) {
-            _exit(1);
-        }
-        dprintf(fds[1], "%ld\n", (long) pid);
-        kill(getpid(), SIGKILL);    /* as a loop killed by the executor */
-        _exit(0);
-    }
-    close(fds[1]);
-    n = read(fds[0], buf, sizeof(buf) - 1);
-    close(fds[0]);
-    assert_int_equal(waitpid(caller, NULL, 0), caller);
-    assert_true(n > 0);
-    buf[n] = '\0';
-    program = atol(buf);
     assert_true(program > 1);
     assert_true(gone_soon(program));
 }
