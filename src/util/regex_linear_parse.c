@@ -303,7 +303,11 @@ read_atom(struct reader *r, unsigned depth, bool *is_assert)
         case ')':           /* unmatched: a literal to glibc, declined here */
             return -1;
         default:
-            if (!is_plain_byte(c)) {
+            /* A byte past ASCII is one character of its own in the C
+             * locale, to regcomp() as here: "caf\xc3\xa9" (UTF-8 "café")
+             * is four then five bytes, each matched as written.  Within
+             * brackets such bytes are still declined (their ranges). */
+            if (!is_plain_byte(c) && (unsigned char) c < 0x80) {
                 return -1;
             }
             r->p++;

@@ -6,7 +6,8 @@
 # cycle of `faultmon run` against a real nginx forks nothing, traced with
 # strace.  Before, any pattern but a plain sequence ("(ok|OK)", "^HTTP") was
 # matched by regexec() in a child process per reply.  A pattern only
-# regexec() reads (an equivalence class) still works, in its child.
+# regexec() reads (an equivalence class) still works, in its child.  UTF-8
+# text in a pattern forks nothing either.
 
 FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -19,10 +20,10 @@ FM_TEST_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 tap_watchdog 120
 fm_require_faultmon
 trap fm_cleanup_run EXIT
-plan 12
+plan 14
 
 if ! command -v strace >/dev/null; then
-    for _ in $(seq 1 12); do skip "no fork per reply" "no strace"; done
+    for _ in $(seq 1 14); do skip "no fork per reply" "no strace"; done
     tap_done
     exit 0
 fi
@@ -77,6 +78,15 @@ is "$RUN_RC/$STATE" "0/ok/0" "receive_regex with an equivalence class: exit 0, o
 [ "$RUN_RC/$STATE" = "0/ok/0" ] || diag_file "$FM_TMP/fallback.err"
 ok_if "$([ "$FORKS" -ge 1 ] && echo 0 || echo 1)" \
     "receive_regex with an equivalence class: matched in a child ($FORKS forks in $CYCLES cycles)"
+
+# 9b-10b: UTF-8 text in a pattern ("café", as a French site's page has
+# it) is searched in process too: it forked a child per reply before.
+utf8="(caf$(printf '\303\251')|$WS_HEALTH_MARKER)"
+traced_run utf8 "$utf8"
+is "$RUN_RC/$STATE" "0/ok/0" "receive_regex with UTF-8 text: exit 0, ok in each of $CYCLES cycles"
+[ "$RUN_RC/$STATE" = "0/ok/0" ] || diag_file "$FM_TMP/utf8.err"
+is "$FORKS" 0 "receive_regex with UTF-8 text: no process forked in $CYCLES cycles"
+[ "$FORKS" = 0 ] || diag_file "$FM_TMP/utf8.strace"
 
 # 11-12: the verdicts of `faultmon probe` say the in-process search answers:
 # an alternation that matches passes, one that does not is a content failure.

@@ -171,12 +171,33 @@ test_binary_subjects(void **state)
     }
 }
 
+/* Bytes past ASCII outside brackets: UTF-8 text as administrators write it
+ * ("Willkommen bei Müller"), each byte a character of its own, as regexec()
+ * reads them in the C locale; taken, no longer a child per reply. */
+static void
+test_non_ascii_literals(void **state)
+{
+    static const char *const patterns[] = {
+        "M\xc3\xbcller", "caf\xc3\xa9+", "(\xc3\xa9|x)+$", "\xff", "a.\xa9", ".\xc3.",
+        "^\xd0\x94\xd0\xbe\xd0\xb1\xd1\x80\xd0\xbe", "\xe2\x80\x93 [0-9]+ \xe2\x82\xac",
+        "\x80*", "\x80{2}", "\\<\xc3", "\xc3\\b",
+    };
+    static const char *const subjects[] = {
+        "Willkommen bei M\xc3\xbcller\n", "Mueller", "un caf\xc3\xa9!", "caf\xc3\xa9\xa9\xa9",
+        "\xc3\xa9\xc3\xa9x", "\xff", "a\xc3\xa9", "x\xc3y", "\xd0\x94\xd0\xbe\xd0\xb1\xd1\x80\xd0\xbe \xd0\xbf",
+        "Preis \xe2\x80\x93 42 \xe2\x82\xac", "\x80\x80", "", "a\xc3",
+    };
+
+    (void) state;
+    CHECK_ALL(patterns, subjects);
+}
+
 /* What is left to regexec() (in its child): the decision to fall back. */
 static void
 test_declines(void **state)
 {
     static const char *const other[] = {
-        "[[.a.]]", "[[=a=]]", "\\1", "(a)\\1", "caf\xc3\xa9", "[\xc3\xa9]", "a)", "*a", "+", "a{",
+        "[[.a.]]", "[[=a=]]", "\\1", "(a)\\1", "[\xc3\xa9]", "a)", "*a", "+", "a{",
         "a{x}", "a{2,1}", "a{99999}", "[ab", "\\", "(a", "^*", "a|*b", "[[:nope:]]", "[a-[:digit:]]",
         "[z-a]", "[a-c-e]", "a\nb",
         /* an anchor under repetition: regexec() says "(a|a$b)+$" matches
@@ -421,6 +442,7 @@ main(void)
         cmocka_unit_test(test_anchors),
         cmocka_unit_test(test_sets),
         cmocka_unit_test(test_binary_subjects),
+        cmocka_unit_test(test_non_ascii_literals),
         cmocka_unit_test(test_declines),
         cmocka_unit_test(test_declines_empty_repeats_at_once),
         cmocka_unit_test(test_declines_outside_c_locale),
