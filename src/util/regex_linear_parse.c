@@ -112,6 +112,15 @@ is_plain_byte(char c)
     return (c >= 0x20 && c <= 0x7e) || c == '\t';
 }
 
+/* A byte past ASCII: one character of its own in the C locale, to
+ * regcomp() as here, ordered by its value in a range ("caf\xc3\xa9", UTF-8
+ * "café", is five characters; "[\x80-\xff]" every such byte). */
+static bool
+is_high_byte(char c)
+{
+    return (unsigned char) c >= 0x80;
+}
+
 /* "[:name:]" at \p p into \p set; the text after it, or NULL. */
 static const char *
 read_class(const char *p, struct fm_rl_set *set)
@@ -162,7 +171,7 @@ read_member(const char *p, bool first, struct fm_rl_set *set)
         return NULL;
     }
     /* "-" stands for itself only first or last (or as a range's end). */
-    if (!is_plain_byte(lo) || (lo == '-' && !first && p[1] != ']')) {
+    if ((!is_plain_byte(lo) && !is_high_byte(lo)) || (lo == '-' && !first && p[1] != ']')) {
         return NULL;
     }
     p++;
@@ -171,7 +180,8 @@ read_member(const char *p, bool first, struct fm_rl_set *set)
         return p;
     }
     hi = p[1];
-    if (!is_plain_byte(hi) || (hi == '[' && strchr(".=:", p[2]) != NULL) || hi < lo) {
+    if ((!is_plain_byte(hi) && !is_high_byte(hi)) || (hi == '[' && strchr(".=:", p[2]) != NULL)
+        || (unsigned char) hi < (unsigned char) lo) {
         return NULL;
     }
     for (int c = (unsigned char) lo; c <= (unsigned char) hi; c++) {
@@ -303,11 +313,7 @@ read_atom(struct reader *r, unsigned depth, bool *is_assert)
         case ')':           /* unmatched: a literal to glibc, declined here */
             return -1;
         default:
-            /* A byte past ASCII is one character of its own in the C
-             * locale, to regcomp() as here: "caf\xc3\xa9" (UTF-8 "café")
-             * is four then five bytes, each matched as written.  Within
-             * brackets such bytes are still declined (their ranges). */
-            if (!is_plain_byte(c) && (unsigned char) c < 0x80) {
+            if (!is_plain_byte(c) && !is_high_byte(c)) {
                 return -1;
             }
             r->p++;
