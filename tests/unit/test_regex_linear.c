@@ -182,7 +182,8 @@ test_non_ascii_literals(void **state)
         "M\xc3\xbcller", "caf\xc3\xa9+", "(\xc3\xa9|x)+$", "\xff", "a.\xa9", ".\xc3.",
         "^\xd0\x94\xd0\xbe\xd0\xb1\xd1\x80\xd0\xbe", "\xe2\x80\x93 [0-9]+ \xe2\x82\xac",
         "\x80*", "\x80{2}", "\\<\xc3", "\xc3\\b", "[\xc3\xa9]x", "[^\xc3]x", "[a\xff-]x",
-        "[\x80-\xff]x", "[a-\x80]x", "[]\xa9]x", "[\xc3\xa9]+",
+        "[\x80-\xff]x", "[a-\x80]x", "[]\xa9]x", "[\xc3\xa9]+", "\\w\xa9", "\\W\xa9", "\xc3\\w",
+        "\xc3\\B", "[[:alpha:]\xc3]x", "[^[:print:]]x", "\\S\xa9", "\\s",
     };
     static const char *const subjects[] = {
         "Willkommen bei M\xc3\xbcller\n", "Mueller", "un caf\xc3\xa9!", "caf\xc3\xa9\xa9\xa9",
