@@ -166,8 +166,14 @@ read_member(const char *p, bool first, struct fm_rl_set *set)
         /* A class cannot begin a range: an error to regcomp(). */
         return (p == NULL || (p[0] == '-' && p[1] != ']'))? NULL : p;
     }
-    /* Collating elements and equivalence classes are left to regexec(). */
+    /* A collating element or an equivalence class: in the C locale each
+     * names one byte (regcomp() refuses a longer name), and stands for that
+     * byte.  As a range's end, left to regexec(). */
     if (p[0] == '[' && (p[1] == '.' || p[1] == '=')) {
+        if (p[2] != '\0' && p[3] == p[1] && p[4] == ']' && !(p[5] == '-' && p[6] != ']')) {
+            fm_rl_set_add(set, (unsigned char) p[2]);
+            return p + 5;
+        }
         return NULL;
     }
     /* "-" stands for itself only first or last (or as a range's end). */

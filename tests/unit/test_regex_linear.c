@@ -184,6 +184,9 @@ test_non_ascii_literals(void **state)
         "\x80*", "\x80{2}", "\\<\xc3", "\xc3\\b", "[\xc3\xa9]x", "[^\xc3]x", "[a\xff-]x",
         "[\x80-\xff]x", "[a-\x80]x", "[]\xa9]x", "[\xc3\xa9]+", "\\w\xa9", "\\W\xa9", "\xc3\\w",
         "\xc3\\B", "[[:alpha:]\xc3]x", "[^[:print:]]x", "\\S\xa9", "\\s",
+        /* one byte named, in the C locale: that byte */
+        "[[=a=]]x", "[[.a.]]x", "[[.-.]]x", "[^[=a=]]x", "[[=\xc3=]]x", "[[.].]]x", "[[=]=]]x",
+        "[[.a.][=b=]-]x",
     };
     static const char *const subjects[] = {
         "Willkommen bei M\xc3\xbcller\n", "Mueller", "un caf\xc3\xa9!", "caf\xc3\xa9\xa9\xa9",
@@ -201,7 +204,7 @@ static void
 test_declines(void **state)
 {
     static const char *const other[] = {
-        "[[.a.]]", "[[=a=]]", "\\1", "(a)\\1", "a)", "*a", "+", "a{",
+        "[[.space.]]", "[[=ab=]]", "[[.a.]-c]", "[a-[.c.]]", "\\1", "(a)\\1", "a)", "*a", "+", "a{",
         "a{x}", "a{2,1}", "a{99999}", "[ab", "\\", "(a", "^*", "a|*b", "[[:nope:]]", "[a-[:digit:]]",
         "[z-a]", "[a-c-e]", "a\nb",
         /* an anchor under repetition: regexec() says "(a|a$b)+$" matches
