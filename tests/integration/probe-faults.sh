@@ -189,11 +189,11 @@ for mode in cl-list long-reason no-reason lf-only; do
 done
 # glibc's regexec() searches "a.*b.*x" in time quadratic in the body (9 s on
 # these 64000 bytes) and cannot be interrupted: a pattern left to it (an
-# equivalence class: regex_linear.h) must not outlive the deadline, and a
-# reply not judged in time is a read timeout.
+# anchor inside a repeated group: regex_linear.h) must not outlive the
+# deadline, and a reply not judged in time is a read timeout.
 fault_case "a receive regex still matching at the deadline" 1 partial read read-timeout deadline -- \
-    --receive 'a.*b.*[[=x=]]' --receive-bytes 64k --uri "$(url http quadratic-body /m)"
-# The same pattern without the equivalence class is searched in process in
+    --receive 'a.*b.*(x|y$z)+' --receive-bytes 64k --uri "$(url http quadratic-body /m)"
+# The same pattern without the anchor is searched in process in
 # one pass: the body is judged at once (it holds no "x").
 fault_case "a.*b.*x searched in linear time: judged at once" 2 complete content content-mismatch fast -- \
     --receive 'a.*b.*x' --receive-bytes 64k --uri "$(url http quadratic-body /m)"
