@@ -10,17 +10,19 @@
  * the subject's length times the pattern's size, so every pattern it can
  * express is searched here instead: POSIX ERE with alternation, groups,
  * "*", "+", "?", "{m}", "{m,}", "{m,n}", "^" and "$" (at each line:
- * REG_NEWLINE), ".", bracket expressions with ranges and "[:class:]", escaped
- * metacharacters, and glibc's "\w", "\W", "\s", "\S", "\b", "\B", "\<",
+ * REG_NEWLINE), ".", bracket expressions with ranges, "[:class:]", "[=x=]"
+ * and "[.x.]" (one byte each in the C locale), bytes beyond ASCII (each a
+ * character of its own, ordered by value), escaped metacharacters, and glibc's "\w", "\W", "\s", "\S", "\b", "\B", "\<",
  * "\>", "\`" and "\'".  The answer is the one regexec() gives for the pattern
  * compiled with REG_EXTENDED | REG_NOSUB | REG_NEWLINE in the C locale, the
  * locale faultmon runs in (it never calls setlocale()).
  *
  * fm_regex_linear_compile() declines, and regexec() in its child keeps, only
  * what an automaton cannot do or what is not worth the risk of answering
- * differently: back-references (which the guard refuses anyway), collating
- * elements and equivalence classes ("[[.x.]]", "[[=x=]]"), bytes beyond
- * ASCII in the pattern, an unmatched ")", an anchor under a repetition
+ * differently: back-references (which the guard refuses anyway), a
+ * collating element as a range's end ("[[.a.]-z]"), a longer collating
+ * name ("[[.space.]]", which regcomp() refuses in the C locale), an
+ * escaped byte beyond ASCII, an unmatched ")", an anchor under a repetition
  * ("(a|a$b)+$", which glibc answers wrongly), any pattern when the process's
  * locale is not C or POSIX (ranges, classes and "." then depend on it), and
  * a pattern that expands to more than FM_REGEX_LINEAR_MAX_STATES states
