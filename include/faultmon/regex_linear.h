@@ -20,15 +20,16 @@
  * fm_regex_linear_compile() declines, and regexec() in its child keeps, only
  * what an automaton cannot do or what is not worth the risk of answering
  * differently: back-references (which the guard refuses anyway), a
- * collating element as a range's end ("[[.a.]-z]"), a longer collating
- * name ("[[.space.]]", which regcomp() refuses in the C locale), an
- * escaped byte beyond ASCII, an unmatched ")", an anchor under a repetition
- * ("(a|a$b)+$", which glibc answers wrongly), any pattern when the process's
+ * collating element as a range's endpoint ("[[.a.]-z]"), an escaped byte
+ * beyond ASCII, a control byte written as such, an unmatched ")", an
+ * anchor under a repetition ("(a|a$b)+$", which glibc answers wrongly), any pattern when the process's
  * locale is not C or POSIX (ranges, classes and "." then depend on it), and
  * a pattern that expands to more than FM_REGEX_LINEAR_MAX_STATES states
  * (below the guard's bound, so that a search stays within milliseconds) or
  * whose expansion takes more than a few steps per state to build
- * ("((){32767}){32767}": one state, a billion copies of nothing).
+ * ("((){32767}){32767}": one state, a billion copies of nothing).  What
+ * regcomp() refuses ("[[.space.]]" in the C locale) is declined too, and
+ * the option setters report regcomp()'s error.
  * Libc only.
  */
 #ifndef FAULTMON_REGEX_LINEAR_H

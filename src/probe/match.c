@@ -58,7 +58,8 @@ match_child(struct fm_conn *conn, const regex_t *re, const char *data, size_t le
  *
  * Only the patterns regex_linear.h leaves to regexec() come here
  * (an anchor inside a repeated group, a collating element as a range's
- * end, patterns over FM_REGEX_LINEAR_MAX_STATES): rare enough that the probe still waits
+ * endpoint, a control byte or an unmatched ")" as written, patterns over
+ * FM_REGEX_LINEAR_MAX_STATES): rare enough that the probe still waits
  * for the child's answer here, bounded by the deadline, rather than
  * suspending on the loop's epoll.  Suspending would need every judge that
  * calls a match (fm_http_judge(), the tcp://, udp://, conversation and DNS

@@ -103,9 +103,8 @@ negate(struct fm_rl_set *set, bool newline)
     }
 }
 
-/* Whether \p c may stand for itself in a pattern: printable ASCII or a tab.
- * Bytes beyond ASCII are declined (their meaning to regcomp() depends on
- * the character set), as are other control bytes. */
+/* Whether \p c may stand for itself in a pattern: printable ASCII or a tab
+ * (other control bytes are declined); bytes beyond ASCII: is_high_byte(). */
 static bool
 is_plain_byte(char c)
 {
@@ -168,7 +167,7 @@ read_member(const char *p, bool first, struct fm_rl_set *set)
     }
     /* A collating element or an equivalence class: in the C locale each
      * names one byte (regcomp() refuses a longer name), and stands for that
-     * byte.  As a range's end, left to regexec(). */
+     * byte.  As a range's endpoint, left to regexec(). */
     if (p[0] == '[' && (p[1] == '.' || p[1] == '=')) {
         if (p[2] != '\0' && p[3] == p[1] && p[4] == ']' && !(p[5] == '-' && p[6] != ']')) {
             fm_rl_set_add(set, (unsigned char) p[2]);
