@@ -195,8 +195,8 @@ def slowloris():
 def scrape():
     start = time.monotonic()
     try:
-        s = socket.create_connection(("127.0.0.1", port), timeout=2)
-        s.settimeout(2)
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.settimeout(5)
         s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
         data = b""
         while True:
@@ -230,7 +230,12 @@ diag "load: $(cat "$FM_TMP/load.out")"
 diag_file "$FM_TMP/load.err"
 check "every scrape of the test's client under load succeeded ($good ok, $bad failed)" \
     test "${good:-0}" -ge 10 -a "${bad:-1}" -eq 0
-check "each within 1 s (slowest $slowest s)" "$PYTHON3" -c "import sys; sys.exit(not 0 <= ${slowest:-9} < 1)"
+# Well under the 5 s an idle or slowloris client may hold its slot: a
+# scrape that waited for one would take that long.  Not 1 s: the client's
+# own threads (1000 sockets polled) and a sanitizer build under make -j2
+# took 1.02 s once in CI.
+check "each within 2 s, well under the 5 s header deadline the other clients hold (slowest $slowest s)" \
+    "$PYTHON3" -c "import sys; sys.exit(not 0 <= ${slowest:-9} < 2)"
 check "the idle clients were 1000 and more ($connects connects: the exporter dropped the oldest)" \
     test "${connects:-0}" -gt 1000
 check "the slowloris client was closed, again and again ($slow_closed times in ${LOAD_S} s)" \
